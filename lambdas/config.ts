@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import { ConfigError } from './domain/errors.js';
+import type { Resource } from './routes.js';
+
+const flag = z
+  .enum(['0', '1', 'true', 'false', ''])
+  .default('0')
+  .transform((v) => v === '1' || v === 'true');
+
+const optionalUrl = z.url().optional();
+
+/** Every configuration key, with its default. The README documents each. */
+const configSchema = z.object({
+  AWS_REGION: z.string().min(1).default('ap-southeast-2'),
+  PRODUCT_NAME: z.string().trim().min(1).max(40).default('Rampart'),
+  SITE_URL: z.url().default('http://localhost:3000'),
+  LOG_LEVEL: z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR']).default('INFO'),
+
+  TABLE_NAME: z.string().min(3).optional(),
+  SCAN_QUEUE_URL: z.url().optional(),
+  MAIL_FROM: z.email().optional(),
+  SES_CONFIGURATION_SET: z.string().optional(),
+  SMS_MODE: z.enum(['sns', 'outbox']).default('sns'),
+  REPORTS_BUCKET: z.string().min(3).optional(),
+  USER_POOL_ID: z.string().min(1).optional(),
+  USER_POOL_CLIENT_ID: z.string().min(1).optional(),
+
+  /** Emulator endpoints: set by `npm start` and the tests, never on AWS. */
+  DYNAMODB_ENDPOINT: optionalUrl,
+  SQS_ENDPOINT: optionalUrl,
+  SES_ENDPOINT: optionalUrl,
+  S3_ENDPOINT: optionalUrl,
+  COGNITO_ENDPOINT: optionalUrl,
+
+  /** Comma-separated host:port DNS servers for the scanner; empty = the system's. */
+  SCAN_RESOLVERS: z.string().default(''),
+  SCAN_DNS_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(2500),
+  SCAN_ALLOW_PRIVATE_TARGETS: flag,
+});
+
+export type Config = z.output<typeof configSchema>;
+
+/** The keys each resource needs; the CDK stack's bind helpers set exactly these. */
+export const resourceKeys = {
+  table: ['TABLE_NAME'],
+  scanQueue: ['SCAN_QUEUE_URL'],
+  mailer: ['MAIL_FROM'],
+  sms: [],
+  reports: ['REPORTS_BUCKET'],
+  userPool: ['USER_POOL_ID', 'USER_POOL_CLIENT_ID'],
+} as const satisfies Record<Resource, readonly (keyof Config)[]>;
+
+/**
+ * Reads and validates configuration once. Fails fast, naming every bad or missing key,
+ * including the keys the given resources need.
+ */
+export function loadConfig(env: Record<string, string | undefined>, uses: readonly Resource[] = []): Config {
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const result = configSchema.safeParse(present);
+  if (!result.success) {
+    const problems = result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
+  }
+  const config = result.data;
+  const missing = uses.flatMap((r) => resourceKeys[r]).filter((key) => config[key] === undefined);
+  if (missing.length > 0) {
+    throw new ConfigError(`Missing configuration: ${[...new Set(missing)].join(', ')}`);
+  }
+  return config;
+}
+
+/** Returns a key the caller needs, or throws naming it. */
+export function required<K extends keyof Config>(config: Config, key: K): NonNullable<Config[K]> {
+  const value = config[key];
+  if (value === undefined || value === null) throw new ConfigError(`Missing configuration: ${key}`);
+  return value as NonNullable<Config[K]>;
+}
+
+/** "host:port,host" → [{host, port}] */
+export function parseResolvers(list: string): { host: string; port: number }[] {
+  return list
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      const match = /^\[?([^\]]+?)\]?(?::(\d+))?$/.exec(entry);
+      if (!match) throw new ConfigError(`SCAN_RESOLVERS: cannot read "${entry}"`);
+      return { host: match[1]!, port: match[2] ? Number(match[2]) : 53 };
+    });
+}
+
+export function productSlug(productName: string): string {
+  return productName.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+}

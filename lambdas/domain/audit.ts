@@ -1,0 +1,64 @@
+import { z } from 'zod';
+
+/** DECISIONS "Audit statuses": queued → in_progress → completed | failed. */
+export const auditStatuses = ['queued', 'in_progress', 'completed', 'failed'] as const;
+export type AuditStatus = (typeof auditStatuses)[number];
+
+export const severities = ['critical', 'high', 'medium', 'low', 'info'] as const;
+export type Severity = (typeof severities)[number];
+
+export type CheckStatus = 'pending' | 'running' | 'ok' | 'error' | 'timeout';
+
+export interface Finding {
+  /** Stable id, e.g. dns.resolve.no-address: history, diffs and alerts compare scans by it. */
+  id: string;
+  check: string;
+  title: string;
+  severity: Severity;
+  category: string;
+  evidence?: string;
+  description: string;
+  recommendation: string;
+  cvssScore?: number;
+  cves?: string[];
+}
+
+export interface CheckResult {
+  name: string;
+  status: CheckStatus;
+  durationMs?: number;
+  /** Why a check did not finish (status error or timeout). */
+  reason?: string;
+  findings: Finding[];
+  /** The check's own measured data (addresses, records, ports …). */
+  data?: Record<string, unknown>;
+}
+
+export interface Audit {
+  id: string;
+  leadId?: string;
+  targetUrl: string;
+  host: string;
+  status: AuditStatus;
+  errorMessage?: string;
+  createdAt: string;
+  startedAt?: string;
+  completedAt?: string;
+  score?: number;
+  grade?: Grade;
+  riskLevel?: RiskLevel;
+  checks: CheckResult[];
+}
+
+export type Grade = 'A' | 'B' | 'C' | 'D' | 'F';
+export type RiskLevel = 'low' | 'medium' | 'high';
+
+/** A scan job as it travels on the queue. */
+export const scanJobSchema = z.object({
+  auditId: z.string().min(1).max(100),
+  kind: z.literal('scan').default('scan'),
+});
+export type ScanJob = z.output<typeof scanJobSchema>;
+
+/** Audit ids are random UUIDs: 122 bits, not guessable. */
+export const auditIdSchema = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/, 'Invalid audit ID');

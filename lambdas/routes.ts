@@ -1,0 +1,51 @@
+/**
+ * The route manifest: every HTTP route of the API, declared once.
+ *
+ * The CDK stack creates one Lambda function and one API Gateway route per entry, the local
+ * server mounts the same entries, and the frontend's API client builds its URLs from them.
+ */
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * Who may call a route.
+ * - public: anyone.
+ * - user: a signed-in user; the JWT is verified before the handler runs (API Gateway's JWT
+ *   authorizer on AWS, the local server with the same Cognito JWKS locally).
+ * - agent: an endpoint agent, authenticated by the handler with its agent secret.
+ * - webhook: a payment provider, authenticated by the handler with the signature header.
+ */
+export type RouteAuth = 'public' | 'user' | 'agent' | 'webhook';
+
+/** The AWS resources a handler uses: the stack grants exactly these, config requires exactly these. */
+export type Resource = 'table' | 'scanQueue' | 'mailer' | 'sms' | 'reports' | 'userPool';
+
+export interface RouteDefinition {
+  /** Stable name: the Lambda's logical id and the handler file under lambdas/api. */
+  readonly name: string;
+  readonly method: HttpMethod;
+  /** API Gateway path syntax: /api/audits/{auditId} */
+  readonly path: string;
+  readonly auth: RouteAuth;
+  readonly uses: readonly Resource[];
+}
+
+export const routes = [
+  { name: 'health', method: 'GET', path: '/api/health', auth: 'public', uses: [] },
+  { name: 'create-lead', method: 'POST', path: '/api/leads', auth: 'public', uses: ['table', 'scanQueue'] },
+  { name: 'get-audit', method: 'GET', path: '/api/audits/{auditId}', auth: 'public', uses: ['table'] },
+  { name: 'get-me', method: 'GET', path: '/api/me', auth: 'user', uses: ['table'] },
+] as const satisfies readonly RouteDefinition[];
+
+export type RouteName = (typeof routes)[number]['name'];
+
+/** Fills a route's path parameters: routePath('get-audit', { auditId }) → /api/audits/abc */
+export function routePath(name: RouteName, params: Record<string, string> = {}): string {
+  const route = routes.find((r) => r.name === name);
+  if (!route) throw new Error(`Unknown route ${name}`);
+  return route.path.replace(/\{(\w+)\}/g, (_, key: string) => {
+    const value = params[key];
+    if (value === undefined) throw new Error(`Route ${name} needs the parameter ${key}`);
+    return encodeURIComponent(value);
+  });
+}
