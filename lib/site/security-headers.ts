@@ -9,7 +9,7 @@ export const SITE_CSP = [
   "img-src 'self' data:",
   "font-src 'self'",
   // The browser talks to the API (same origin) and to Cognito (its own origin on AWS).
-  "connect-src 'self' https://cognito-idp.*.amazonaws.com",
+  "connect-src 'self' https://*.amazonaws.com",
   "frame-ancestors 'none'",
   "form-action 'self'",
   "base-uri 'none'",

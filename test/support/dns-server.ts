@@ -30,7 +30,7 @@ export async function startDnsServer(records: Record<string, string[]>): Promise
       id: query.id,
       type: 'response',
       // QR is set by type; AA (0x400) and RD copied; rcode 3 = NXDOMAIN
-      flags: dnsPacket.AUTHORITATIVE_ANSWER | (query.flags ?? 0 & dnsPacket.RECURSION_DESIRED) | (ips ? 0 : 3),
+      flags: dnsPacket.AUTHORITATIVE_ANSWER | ((query.flags ?? 0) & dnsPacket.RECURSION_DESIRED) | (ips ? 0 : 3),
       questions: [question],
       answers,
     });
