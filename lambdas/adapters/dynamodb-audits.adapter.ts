@@ -1,0 +1,201 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import {
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import type { Audit, AuditStatus, CheckResult } from '../domain/audit.js';
+import type { AuditOutcome, AuditRepository, Clock, LeadRecord } from '../domain/ports.js';
+import { expiresAt, GSI2, isExpired, keys, retention } from './table-keys.js';
+
+type AuditItem = Omit<Audit, 'checks'> & { type: 'audit'; email?: string; expiresAt: number };
+type CheckItem = CheckResult & { type: 'check' };
+
+export class DynamoDbAuditRepository implements AuditRepository {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+    private readonly clock: Clock,
+  ) {}
+
+  async createLeadWithAudit(lead: LeadRecord, audit: Audit): Promise<void> {
+    const created = new Date(lead.createdAt);
+    // No transactions (dynalite has none): the lead goes first, so an audit never points at nothing.
+    await this.db.send(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: {
+          ...keys.lead(lead.id),
+          type: 'lead',
+          ...lead,
+          gsi1pk: keys.byEmail(lead.email),
+          gsi1sk: `LEAD#${lead.createdAt}`,
+          expiresAt: expiresAt(created, retention.contactDetails),
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+    const { checks: _checks, ...rest } = audit;
+    await this.db.send(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: {
+          ...keys.audit(audit.id),
+          type: 'audit',
+          ...rest,
+          email: lead.email,
+          gsi1pk: keys.byEmail(lead.email),
+          gsi1sk: `AUDIT#${audit.createdAt}`,
+          gsi2pk: keys.unfinished,
+          gsi2sk: `${audit.createdAt}#${audit.id}`,
+          expiresAt: expiresAt(created, retention.auditResults),
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+  }
+
+  async getAudit(auditId: string): Promise<Audit | undefined> {
+    const items: Record<string, unknown>[] = [];
+    let cursor: Record<string, unknown> | undefined;
+    do {
+      const page = await this.db.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': keys.audit(auditId).pk },
+          ExclusiveStartKey: cursor,
+          ConsistentRead: true,
+        }),
+      );
+      items.push(...(page.Items ?? []));
+      cursor = page.LastEvaluatedKey;
+    } while (cursor);
+    const head = items.find((i) => i.sk === '#AUDIT') as AuditItem | undefined;
+    if (!head || isExpired(head, this.clock.now())) return undefined;
+    const checks = items.filter((i) => i.type === 'check').map((i) => toCheck(i as unknown as CheckItem));
+    return toAudit(head, checks);
+  }
+
+  async getLead(leadId: string): Promise<LeadRecord | undefined> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.lead(leadId) }));
+    if (!Item || isExpired(Item, this.clock.now())) return undefined;
+    const { pk: _pk, sk: _sk, type: _t, gsi1pk: _g, gsi1sk: _s, expiresAt: _e, ...lead } = Item;
+    return lead as LeadRecord;
+  }
+
+  async markInProgress(auditId: string, startedAt: string): Promise<boolean> {
+    return this.conditionalUpdate({
+      Key: keys.audit(auditId),
+      UpdateExpression: 'SET #status = :running, startedAt = :at',
+      ConditionExpression: 'attribute_exists(pk) AND #status IN (:queued, :running)',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':running': 'in_progress', ':queued': 'queued', ':at': startedAt },
+    });
+  }
+
+  async saveCheck(auditId: string, check: CheckResult): Promise<void> {
+    await this.db.send(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: {
+          ...keys.check(auditId, check.name),
+          type: 'check',
+          ...check,
+          expiresAt: expiresAt(this.clock.now(), retention.auditResults),
+        },
+      }),
+    );
+  }
+
+  async complete(auditId: string, outcome: AuditOutcome): Promise<void> {
+    await this.conditionalUpdate({
+      Key: keys.audit(auditId),
+      UpdateExpression:
+        'SET #status = :done, score = :score, grade = :grade, riskLevel = :risk, completedAt = :at REMOVE gsi2pk, gsi2sk',
+      ConditionExpression: 'attribute_exists(pk) AND #status = :running',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: {
+        ':done': 'completed',
+        ':running': 'in_progress',
+        ':score': outcome.score,
+        ':grade': outcome.grade,
+        ':risk': outcome.riskLevel,
+        ':at': outcome.completedAt,
+      },
+    });
+  }
+
+  async fail(auditId: string, message: string, failedAt: string): Promise<boolean> {
+    return this.conditionalUpdate({
+      Key: keys.audit(auditId),
+      UpdateExpression: 'SET #status = :failed, errorMessage = :msg, completedAt = :at REMOVE gsi2pk, gsi2sk',
+      ConditionExpression: 'attribute_exists(pk) AND #status IN (:queued, :running)',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: {
+        ':failed': 'failed',
+        ':queued': 'queued',
+        ':running': 'in_progress',
+        ':msg': message,
+        ':at': failedAt,
+      },
+    });
+  }
+
+  async listUnfinished(createdBefore: string, limit: number) {
+    const { Items = [] } = await this.db.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        IndexName: GSI2,
+        KeyConditionExpression: 'gsi2pk = :pk AND gsi2sk < :before',
+        ExpressionAttributeValues: { ':pk': keys.unfinished, ':before': createdBefore },
+        Limit: limit,
+      }),
+    );
+    return Items.map((i) => ({ id: String(i.id), status: i.status as AuditStatus, createdAt: String(i.createdAt) }));
+  }
+
+  private async conditionalUpdate(input: Omit<ConstructorParameters<typeof UpdateCommand>[0], 'TableName'>): Promise<boolean> {
+    try {
+      await this.db.send(new UpdateCommand({ TableName: this.tableName, ...input }));
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException || (error as Error).name === 'ConditionalCheckFailedException') {
+        return false;
+      }
+      throw error;
+    }
+  }
+}
+
+
+function toAudit(item: AuditItem, checks: CheckResult[]): Audit {
+  return {
+    id: item.id,
+    leadId: item.leadId,
+    targetUrl: item.targetUrl,
+    host: item.host,
+    status: item.status,
+    errorMessage: item.errorMessage,
+    createdAt: item.createdAt,
+    startedAt: item.startedAt,
+    completedAt: item.completedAt,
+    score: item.score,
+    grade: item.grade,
+    riskLevel: item.riskLevel,
+    checks: checks.sort((a, b) => a.name.localeCompare(b.name)),
+  };
+}
+
+function toCheck(item: CheckItem): CheckResult {
+  return {
+    name: item.name,
+    status: item.status,
+    durationMs: item.durationMs,
+    reason: item.reason,
+    findings: item.findings ?? [],
+    data: item.data,
+  };
+}

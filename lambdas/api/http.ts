@@ -1,0 +1,130 @@
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { loadConfig } from '../config.js';
+import { buildDeps, type Deps } from '../composition.js';
+import { DomainError, RateLimitedError, ValidationError } from '../domain/errors.js';
+import { type RouteName, routes } from '../routes.js';
+
+/** API Gateway HTTP API (payload 2.0) event; JWT claims present on `user` routes. */
+export type ApiEvent = APIGatewayProxyEventV2 & {
+  requestContext: APIGatewayProxyEventV2['requestContext'] & {
+    authorizer?: { jwt?: { claims: Record<string, string | number | boolean | string[]>; scopes?: string[] } };
+  };
+};
+export type ApiResult = APIGatewayProxyStructuredResultV2;
+export type ApiHandler = (event: ApiEvent) => Promise<ApiResult>;
+
+export interface ApiRequest {
+  event: ApiEvent;
+  /** The JSON body, parsed; a ValidationError when it is not JSON. */
+  json(): unknown;
+  path(name: string): string | undefined;
+  header(name: string): string | undefined;
+  sourceIp: string;
+  userAgent: string;
+  /** The verified token's claims (user routes only). */
+  claims: Record<string, unknown> | undefined;
+}
+
+export interface Reply {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+const MAX_BODY_BYTES = 64 * 1024;
+
+/** Maps a domain error code to its HTTP status: the one place that knows both. */
+export function statusFor(error: DomainError): number {
+  if (error instanceof ValidationError) return 400;
+  if (error instanceof RateLimitedError) return 429;
+  switch (error.code) {
+    case 'invalid_json':
+    case 'validation_failed':
+      return 400;
+    case 'unauthorized':
+      return 401;
+    case 'payload_too_large':
+      return 413;
+    case 'config_invalid':
+      return 500;
+  }
+  if (error.code.endsWith('_not_found')) return 404;
+  if (error.code.endsWith('_forbidden') || error.code === 'verification_required' || error.code === 'target_not_allowed') return 403;
+  if (error.code.endsWith('_conflict')) return 409;
+  return 400;
+}
+
+function json(status: number, body: unknown, headers: Record<string, string> = {}): ApiResult {
+  return {
+    statusCode: status,
+    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers },
+    body: body === undefined ? '' : JSON.stringify(body),
+  };
+}
+
+/** Turns an error into `{error, message}`: domain errors speak for themselves; anything else is logged, never shown. */
+export function errorReply(error: unknown, deps: Pick<Deps, 'log'>): ApiResult {
+  if (error instanceof DomainError && error.code !== 'config_invalid') {
+    const body: Record<string, unknown> = { error: error.code, message: error.message };
+    if (error instanceof ValidationError && Object.keys(error.fields).length > 0) body.fields = error.fields;
+    const headers: Record<string, string> = {};
+    if (error instanceof RateLimitedError) headers['retry-after'] = String(error.retryAfterSeconds);
+    return json(statusFor(error), body, headers);
+  }
+  deps.log.error('Unhandled error in handler', error as Error);
+  return json(500, { error: 'internal_error', message: 'Something went wrong on our side. Please try again.' });
+}
+
+function toRequest(event: ApiEvent): ApiRequest {
+  const headers = Object.fromEntries(Object.entries(event.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
+  return {
+    event,
+    json() {
+      const raw = event.body ?? '';
+      const text = event.isBase64Encoded ? Buffer.from(raw, 'base64').toString('utf8') : raw;
+      if (Buffer.byteLength(text) > MAX_BODY_BYTES) {
+        throw new DomainError('payload_too_large', `The request body is larger than ${MAX_BODY_BYTES / 1024} KiB.`);
+      }
+      if (text.trim() === '') throw new DomainError('invalid_json', 'The request body must be a JSON object.');
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        throw new DomainError('invalid_json', 'The request body is not valid JSON.');
+      }
+    },
+    path: (name) => event.pathParameters?.[name],
+    header: (name) => headers[name.toLowerCase()],
+    sourceIp: event.requestContext?.http?.sourceIp ?? '',
+    userAgent: event.requestContext?.http?.userAgent ?? headers['user-agent'] ?? '',
+    claims: event.requestContext?.authorizer?.jwt?.claims,
+  };
+}
+
+export type HandlerFactory = (deps: Deps) => ApiHandler;
+
+/** Wraps a use case as an HTTP handler: request in, `Reply` or domain error out. */
+export function httpHandler(deps: Deps, run: (request: ApiRequest) => Promise<Reply>): ApiHandler {
+  return async (event) => {
+    try {
+      const reply = await run(toRequest(event));
+      return json(reply.status, reply.body, reply.headers);
+    } catch (error) {
+      return errorReply(error, deps);
+    }
+  };
+}
+
+/**
+ * The Lambda entry point for a route: configuration is read and validated once per cold start,
+ * requiring exactly the resources the manifest says the route uses.
+ */
+export function lambdaEntry(name: RouteName, make: HandlerFactory): ApiHandler {
+  let handler: ApiHandler | undefined;
+  return async (event) => {
+    if (!handler) {
+      const route = routes.find((r) => r.name === name)!;
+      handler = make(buildDeps(loadConfig(process.env, route.uses)));
+    }
+    return handler(event);
+  };
+}

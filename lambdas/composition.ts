@@ -1,0 +1,101 @@
+import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { S3Client } from '@aws-sdk/client-s3';
+import { SESv2Client } from '@aws-sdk/client-sesv2';
+import { SNSClient } from '@aws-sdk/client-sns';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { Logger } from '@aws-lambda-powertools/logger';
+import { CognitoUsers } from './adapters/cognito-users.adapter.js';
+import { DynamoDbAuditRepository } from './adapters/dynamodb-audits.adapter.js';
+import { S3Blobs } from './adapters/s3-blobs.adapter.js';
+import { SesMailer } from './adapters/ses-mailer.adapter.js';
+import { OutboxSms, SnsSms } from './adapters/sms.adapter.js';
+import { SqsScanJobs } from './adapters/sqs-scan-jobs.adapter.js';
+import { type Config, parseResolvers, required } from './config.js';
+import type { AuditRepository, BlobStore, Clock, Mailer, ScanJobs, SmsSender, UserDirectory } from './domain/ports.js';
+import type { ScanSettings } from './scanner/scan.js';
+
+/** Everything a handler or worker may use. Each adapter is built on first use, once. */
+export interface Deps {
+  readonly config: Config;
+  readonly log: Logger;
+  readonly clock: Clock;
+  readonly audits: AuditRepository;
+  readonly scanJobs: ScanJobs;
+  readonly mailer: Mailer;
+  readonly sms: SmsSender;
+  readonly reports: BlobStore;
+  readonly users: UserDirectory;
+  readonly scanSettings: ScanSettings;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
+
+/**
+ * The one composition place. On AWS the endpoints are absent and the SDK finds AWS; on one
+ * machine they point at the emulators. The adapters are the same either way.
+ */
+export function buildDeps(config: Config, overrides: Partial<Pick<Deps, 'clock' | 'log'>> = {}): Deps {
+  const clientConfig = (endpoint: string | undefined) => ({
+    region: config.AWS_REGION,
+    ...(endpoint ? { endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+  });
+  const clock = overrides.clock ?? systemClock;
+  const log = overrides.log ?? new Logger({ serviceName: 'rampart', logLevel: config.LOG_LEVEL });
+  const documentClient = once(() =>
+    DynamoDBDocumentClient.from(new DynamoDBClient(clientConfig(config.DYNAMODB_ENDPOINT)), {
+      marshallOptions: { removeUndefinedValues: true },
+    }),
+  );
+
+  const lazy = {
+    audits: once(() => new DynamoDbAuditRepository(documentClient(), required(config, 'TABLE_NAME'), clock)),
+    scanJobs: once(() => new SqsScanJobs(new SQSClient(clientConfig(config.SQS_ENDPOINT)), required(config, 'SCAN_QUEUE_URL'))),
+    mailer: once(
+      () => new SesMailer(new SESv2Client(clientConfig(config.SES_ENDPOINT)), required(config, 'MAIL_FROM'), config.SES_CONFIGURATION_SET),
+    ),
+    sms: once((): SmsSender =>
+      config.SMS_MODE === 'outbox'
+        ? new OutboxSms(documentClient(), required(config, 'TABLE_NAME'), clock)
+        : new SnsSms(new SNSClient(clientConfig(undefined))),
+    ),
+    reports: once(
+      () =>
+        new S3Blobs(
+          new S3Client({
+            ...clientConfig(config.S3_ENDPOINT),
+            forcePathStyle: Boolean(config.S3_ENDPOINT),
+            requestChecksumCalculation: 'WHEN_REQUIRED',
+          }),
+          required(config, 'REPORTS_BUCKET'),
+        ),
+    ),
+    users: once(
+      () =>
+        new CognitoUsers(new CognitoIdentityProviderClient(clientConfig(config.COGNITO_ENDPOINT)), required(config, 'USER_POOL_ID')),
+    ),
+  };
+
+  return {
+    config,
+    log,
+    clock,
+    get audits() { return lazy.audits(); },
+    get scanJobs() { return lazy.scanJobs(); },
+    get mailer() { return lazy.mailer(); },
+    get sms() { return lazy.sms(); },
+    get reports() { return lazy.reports(); },
+    get users() { return lazy.users(); },
+    scanSettings: {
+      resolvers: parseResolvers(config.SCAN_RESOLVERS),
+      dnsTimeoutMs: config.SCAN_DNS_TIMEOUT_MS,
+      allowPrivateTargets: config.SCAN_ALLOW_PRIVATE_TARGETS,
+    },
+  };
+}
+
+function once<T>(make: () => T): () => T {
+  let value: T | undefined;
+  return () => (value ??= make());
+}
