@@ -32,6 +32,9 @@ export interface Deps {
 
 export const systemClock: Clock = { now: () => new Date() };
 
+/** Credentials for the emulators: s3rver accepts only this pair; the others accept any. */
+export const LOCAL_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } as const;
+
 /**
  * The one composition place. On AWS the endpoints are absent and the SDK finds AWS; on one
  * machine they point at the emulators. The adapters are the same either way.
@@ -39,7 +42,7 @@ export const systemClock: Clock = { now: () => new Date() };
 export function buildDeps(config: Config, overrides: Partial<Pick<Deps, 'clock' | 'log'>> = {}): Deps {
   const clientConfig = (endpoint: string | undefined) => ({
     region: config.AWS_REGION,
-    ...(endpoint ? { endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+    ...(endpoint ? { endpoint, credentials: LOCAL_CREDENTIALS } : {}),
   });
   const clock = overrides.clock ?? systemClock;
   const log = overrides.log ?? new Logger({ serviceName: 'rampart', logLevel: config.LOG_LEVEL });

@@ -35,3 +35,14 @@ export function expiresAt(from: Date, seconds: number): number {
 export function isExpired(item: { expiresAt?: unknown }, now: Date): boolean {
   return typeof item.expiresAt === 'number' && item.expiresAt * 1000 <= now.getTime();
 }
+
+/** The table's shape, read by the CDK stack and by local provisioning alike. */
+export const tableSchema = {
+  partitionKey: 'pk',
+  sortKey: 'sk',
+  ttlAttribute: 'expiresAt',
+  globalIndexes: [
+    { indexName: GSI1, partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
+    { indexName: GSI2, partitionKey: 'gsi2pk', sortKey: 'gsi2sk' },
+  ],
+} as const;

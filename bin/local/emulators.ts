@@ -1,0 +1,137 @@
+/**
+ * The AWS emulators `npm start` and the tests run in-process, each on 127.0.0.1 and a free port.
+ * Nothing in lambdas/ imports this file: the handlers reach the emulators through the same AWS SDK
+ * adapters they use on AWS, given these endpoints.
+ */
+import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+
+const require = createRequire(import.meta.url);
+const HOST = '127.0.0.1';
+
+export interface Emulator {
+  endpoint: string;
+  close(): Promise<void>;
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.closeAllConnections?.();
+    server.close(() => resolve());
+  });
+}
+
+function endpointOf(server: Server): string {
+  const { port } = server.address() as AddressInfo;
+  return `http://${HOST}:${port}`;
+}
+
+/** A free TCP port on loopback (for emulators that must know their port before they listen). */
+export async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, HOST, resolve));
+  const { port } = probe.address() as AddressInfo;
+  await closeServer(probe);
+  return port;
+}
+
+/** DynamoDB: dynalite, stored on disk under `dir` (survives restarts). */
+export async function startDynamoDb(dir: string): Promise<Emulator> {
+  mkdirSync(dir, { recursive: true });
+  const dynalite = require('dynalite') as (options: { path?: string; createTableMs?: number; deleteTableMs?: number; updateTableMs?: number }) => Server;
+  const server = dynalite({ path: dir, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, HOST, () => resolve());
+  });
+  return { endpoint: endpointOf(server), close: () => closeServer(server) };
+}
+
+/** S3: s3rver, objects stored on disk under `dir`. */
+export async function startS3(dir: string): Promise<Emulator> {
+  mkdirSync(dir, { recursive: true });
+  const S3rver = require('s3rver') as new (options: Record<string, unknown>) => { run(): Promise<AddressInfo>; close(): Promise<void> };
+  const s3 = new S3rver({ port: 0, address: HOST, directory: dir, silent: true });
+  const { port } = await s3.run();
+  return { endpoint: `http://${HOST}:${port}`, close: () => s3.close() };
+}
+
+/** SES v2: aws-ses-v2-local. Its mailbox page is at the endpoint's root; mail is kept in memory. */
+export async function startSes(): Promise<Emulator> {
+  const mod = require('aws-ses-v2-local') as { default: ((config: { host: string; port: number }) => Promise<Server>) & { default?: unknown } };
+  const start = (mod.default.default ?? mod.default) as (config: { host: string; port: number }) => Promise<Server>;
+  const server = await start({ host: HOST, port: 0 });
+  return { endpoint: endpointOf(server), close: () => closeServer(server) };
+}
+
+/** SQS: local-aws-sqs (queues in memory; `npm start` re-enqueues unfinished audits at start-up). */
+export async function startSqs(): Promise<Emulator> {
+  const { createSqsServer } = require('local-aws-sqs') as {
+    createSqsServer(options: Record<string, unknown>): Promise<Server>;
+  };
+  const port = await freePort();
+  const server = await createSqsServer({
+    port,
+    hostname: HOST,
+    region: 'ap-southeast-2',
+    emulateQueueCreationLifecycle: false,
+    validateDlqDestination: true,
+  });
+  return { endpoint: `http://${HOST}:${port}`, close: () => closeServer(server) };
+}
+
+/**
+ * Cognito: cognito-local, assembled here rather than through its default server so that its data
+ * lives under `dir`, it listens on a free port, and its token issuer names that port.
+ */
+export async function startCognito(dir: string): Promise<Emulator> {
+  const dataDirectory = join(dir, 'db');
+  mkdirSync(dataDirectory, { recursive: true });
+  // cognito-local brings the AWS SDK v2 for its Lambda triggers (unused here); its notice is noise.
+  process.env.AWS_SDK_JS_SUPPRESS_MAINTENANCE_MODE_MESSAGE ??= '1';
+  const cognitoRequire = createRequire(require.resolve('cognito-local'));
+  const pino = cognitoRequire('pino') as (options: { level: string }) => unknown;
+  const AWS = cognitoRequire('aws-sdk') as { Lambda: new (config: unknown) => unknown };
+  const services = require('cognito-local/lib/services') as Record<string, new (...args: unknown[]) => unknown>;
+  const { CognitoServiceFactoryImpl } = require('cognito-local/lib/services/cognitoService') as Record<string, new (...args: unknown[]) => { create(ctx: unknown, defaults: unknown): Promise<unknown> }>;
+  const { StormDBDataStoreFactory } = require('cognito-local/lib/services/dataStore/stormDb') as Record<string, new (dir: string) => unknown>;
+  const { CryptoService } = require('cognito-local/lib/services/crypto') as Record<string, new (config: unknown) => unknown>;
+  const { MessageDeliveryService } = require('cognito-local/lib/services/messageDelivery/messageDelivery') as Record<string, new (sender: unknown) => unknown>;
+  const { ConsoleMessageSender } = require('cognito-local/lib/services/messageDelivery/consoleMessageSender') as Record<string, new () => unknown>;
+  const { otp } = require('cognito-local/lib/services/otp') as { otp: () => string };
+  const { JwtTokenGenerator } = require('cognito-local/lib/services/tokenGenerator') as Record<string, new (...args: unknown[]) => unknown>;
+  const { UserPoolServiceFactoryImpl } = require('cognito-local/lib/services/userPoolService') as Record<string, new (...args: unknown[]) => unknown>;
+  const { Router } = require('cognito-local/lib/server/Router') as { Router: (services: unknown) => unknown };
+  const { createServer: createCognitoServer } = require('cognito-local/lib/server/server') as {
+    createServer(router: unknown, logger: unknown, options: unknown, services: unknown): { start(): Promise<Server> };
+  };
+
+  const logger = pino({ level: 'warn' });
+  const ctx = { logger };
+  const local = { credentials: { accessKeyId: 'local', secretAccessKey: 'local' }, region: 'local' };
+  const tokenConfig = { IssuerDomain: `http://${HOST}:0` };
+  const clock = new services.DateClock!();
+  const dataStoreFactory = new StormDBDataStoreFactory!(dataDirectory);
+  const cognitoClient = await new CognitoServiceFactoryImpl!(
+    dataDirectory,
+    dataStoreFactory,
+    new UserPoolServiceFactoryImpl!(clock, dataStoreFactory),
+  ).create(ctx, { UsernameAttributes: ['email'] });
+  const triggers = new services.TriggersService!(clock, cognitoClient, new services.LambdaService!({}, new AWS.Lambda(local)), new CryptoService!(local));
+  const router = Router({
+    clock,
+    cognito: cognitoClient,
+    config: { TokenConfig: tokenConfig },
+    messages: new services.MessagesService!(triggers, new MessageDeliveryService!(new ConsoleMessageSender!())),
+    otp,
+    tokenGenerator: new JwtTokenGenerator!(clock, triggers, tokenConfig),
+    triggers,
+  });
+  const server = await createCognitoServer(router, logger, { port: 0, hostname: HOST, development: false, https: false }, undefined).start();
+  // Tokens name their issuer: now that the port is known, make it this server's address.
+  tokenConfig.IssuerDomain = endpointOf(server);
+  return { endpoint: endpointOf(server), close: () => closeServer(server) };
+}

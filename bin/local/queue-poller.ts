@@ -1,0 +1,90 @@
+/**
+ * Feeds the local scan queue to the scan worker the way Lambda's SQS event source does:
+ * receive a batch, call the handler, delete what succeeded, and leave the reported failures
+ * to come back after a short delay (until the redrive policy moves them to the dead-letter queue).
+ */
+import {
+  ChangeMessageVisibilityBatchCommand,
+  DeleteMessageBatchCommand,
+  ReceiveMessageCommand,
+  type SQSClient,
+} from '@aws-sdk/client-sqs';
+import type { SQSEvent } from 'aws-lambda';
+import type { ScanWorker } from '../../lambdas/workers/scan-worker.js';
+
+export interface QueuePoller {
+  stop(): Promise<void>;
+}
+
+const RETRY_DELAY_SECONDS = 5;
+
+export function startQueuePoller(sqs: SQSClient, queueUrl: string, worker: ScanWorker, options: { batchSize?: number; onError?: (error: unknown) => void } = {}): QueuePoller {
+  const controller = new AbortController();
+  const batchSize = options.batchSize ?? 5;
+
+  const loop = async () => {
+    while (!controller.signal.aborted) {
+      try {
+        const { Messages = [] } = await sqs.send(
+          new ReceiveMessageCommand({
+            QueueUrl: queueUrl,
+            MaxNumberOfMessages: batchSize,
+            WaitTimeSeconds: 1,
+            MessageSystemAttributeNames: ['ApproximateReceiveCount', 'SentTimestamp'],
+          }),
+          { abortSignal: controller.signal },
+        );
+        if (Messages.length === 0) continue;
+        const event: SQSEvent = {
+          Records: Messages.map((m) => ({
+            messageId: m.MessageId!,
+            receiptHandle: m.ReceiptHandle!,
+            body: m.Body ?? '',
+            attributes: {
+              ApproximateReceiveCount: m.Attributes?.ApproximateReceiveCount ?? '1',
+              SentTimestamp: m.Attributes?.SentTimestamp ?? String(Date.now()),
+              SenderId: 'local',
+              ApproximateFirstReceiveTimestamp: String(Date.now()),
+            },
+            messageAttributes: {},
+            md5OfBody: m.MD5OfBody ?? '',
+            eventSource: 'aws:sqs',
+            eventSourceARN: 'arn:aws:sqs:local:000000000000:scan-jobs',
+            awsRegion: 'local',
+          })),
+        };
+        const { batchItemFailures } = await worker(event);
+        const failed = new Set(batchItemFailures.map((f) => f.itemIdentifier));
+        const done = Messages.filter((m) => !failed.has(m.MessageId!));
+        if (done.length > 0) {
+          await sqs.send(
+            new DeleteMessageBatchCommand({
+              QueueUrl: queueUrl,
+              Entries: done.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })),
+            }),
+          );
+        }
+        const retry = Messages.filter((m) => failed.has(m.MessageId!));
+        if (retry.length > 0) {
+          await sqs.send(
+            new ChangeMessageVisibilityBatchCommand({
+              QueueUrl: queueUrl,
+              Entries: retry.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle!, VisibilityTimeout: RETRY_DELAY_SECONDS })),
+            }),
+          );
+        }
+      } catch (error) {
+        if (controller.signal.aborted) break;
+        options.onError?.(error);
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+    }
+  };
+  const running = loop();
+  return {
+    async stop() {
+      controller.abort();
+      await running;
+    },
+  };
+}

@@ -1,0 +1,221 @@
+/**
+ * The local HTTP server: mounts every route of the manifest on the same handlers the Lambdas run,
+ * with API Gateway v2-shaped events, verifies Cognito tokens for `user` routes as API Gateway's JWT
+ * authorizer does, and serves the built frontend with the site's security headers.
+ */
+import { randomUUID } from 'node:crypto';
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { extname, join, normalize, sep } from 'node:path';
+import { createRemoteJWKSet, jwtVerify } from 'jose';
+import type { ApiEvent, ApiHandler } from '../../lambdas/api/http.js';
+import type { Deps } from '../../lambdas/composition.js';
+import { isBotUserAgent } from '../../lambdas/domain/bots.js';
+import { routes, type RouteDefinition } from '../../lambdas/routes.js';
+import { siteSecurityHeaders } from '../../lib/site/security-headers.js';
+import type { OutboxSms } from '../../lambdas/adapters/sms.adapter.js';
+
+export interface LocalServerOptions {
+  deps: Deps;
+  staticDir: string;
+  cognito: { endpoint: string; userPoolId: string; clientId: string };
+  outbox?: OutboxSms;
+}
+
+interface MountedRoute {
+  route: RouteDefinition;
+  pattern: RegExp;
+  params: string[];
+  handler: ApiHandler;
+}
+
+const MAX_BODY_BYTES = 64 * 1024;
+
+const contentTypes: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.json': 'application/json; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+  '.woff2': 'font/woff2',
+  '.webmanifest': 'application/manifest+json',
+};
+
+async function mountRoutes(deps: Deps): Promise<MountedRoute[]> {
+  return Promise.all(
+    routes.map(async (route) => {
+      const mod = (await import(`../../lambdas/api/${route.name}.ts`)) as { make: (deps: Deps) => ApiHandler };
+      const params: string[] = [];
+      const source = route.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{(\w+)\\?\}/g, (_m, name: string) => {
+        params.push(name);
+        return '([^/]+)';
+      });
+      return { route, pattern: new RegExp(`^${source}$`), params, handler: mod.make(deps) };
+    }),
+  );
+}
+
+function send(res: ServerResponse, status: number, headers: Record<string, string | number>, body?: string | Buffer) {
+  res.writeHead(status, { ...siteSecurityHeaders, ...headers });
+  res.end(body);
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown) {
+  send(res, status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' }, JSON.stringify(body));
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer | 'too_large'> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) return 'too_large';
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+export async function startLocalServer(options: LocalServerOptions, port: number, host: string): Promise<Server> {
+  const mounted = await mountRoutes(options.deps);
+  const { endpoint, userPoolId, clientId } = options.cognito;
+  const issuer = `${endpoint}/${userPoolId}`;
+  const jwks = createRemoteJWKSet(new URL(`${issuer}/.well-known/jwks.json`));
+
+  async function verifyToken(authorization: string | undefined) {
+    const token = /^Bearer (.+)$/i.exec(authorization ?? '')?.[1];
+    if (!token) return undefined;
+    try {
+      const { payload } = await jwtVerify(token, jwks, { issuer });
+      // API Gateway's JWT authorizer accepts the client id in aud (id tokens) or client_id (access tokens).
+      if (payload.aud !== clientId && payload.client_id !== clientId) return undefined;
+      return payload as Record<string, string | number | boolean | string[]>;
+    } catch {
+      return undefined;
+    }
+  }
+
+  async function handleApi(req: IncomingMessage, res: ServerResponse, url: URL) {
+    const method = req.method ?? 'GET';
+    const candidates = mounted.filter((m) => m.pattern.test(url.pathname));
+    if (candidates.length === 0) return sendJson(res, 404, { error: 'route_not_found', message: `No API route at ${url.pathname}` });
+    const match = candidates.find((m) => m.route.method === method);
+    if (!match) {
+      res.setHeader('allow', candidates.map((m) => m.route.method).join(', '));
+      return sendJson(res, 405, { error: 'method_not_allowed', message: `${method} is not allowed on ${url.pathname}` });
+    }
+    const body = await readBody(req);
+    if (body === 'too_large') return sendJson(res, 413, { error: 'payload_too_large', message: 'The request body is larger than 64 KiB.' });
+
+    let claims: Record<string, string | number | boolean | string[]> | undefined;
+    if (match.route.auth === 'user') {
+      claims = await verifyToken(req.headers.authorization);
+      if (!claims) return sendJson(res, 401, { error: 'unauthorized', message: 'Sign in to continue.' });
+    }
+    const values = match.pattern.exec(url.pathname)!.slice(1);
+    const pathParameters = Object.fromEntries(match.params.map((name, i) => [name, decodeURIComponent(values[i]!)]));
+    const headers = Object.fromEntries(
+      Object.entries(req.headers).map(([k, v]) => [k.toLowerCase(), Array.isArray(v) ? v.join(',') : (v ?? '')]),
+    );
+    const event: ApiEvent = {
+      version: '2.0',
+      routeKey: `${match.route.method} ${match.route.path}`,
+      rawPath: url.pathname,
+      rawQueryString: url.search.replace(/^\?/, ''),
+      headers,
+      queryStringParameters: url.search ? Object.fromEntries(url.searchParams) : undefined,
+      pathParameters: match.params.length > 0 ? pathParameters : undefined,
+      body: body.length > 0 ? body.toString('utf8') : undefined,
+      isBase64Encoded: false,
+      requestContext: {
+        accountId: 'local',
+        apiId: 'local',
+        domainName: url.host,
+        domainPrefix: 'local',
+        http: {
+          method,
+          path: url.pathname,
+          protocol: `HTTP/${req.httpVersion}`,
+          sourceIp: req.socket.remoteAddress ?? '',
+          userAgent: headers['user-agent'] ?? '',
+        },
+        requestId: randomUUID(),
+        routeKey: `${match.route.method} ${match.route.path}`,
+        stage: '$default',
+        time: new Date().toUTCString(),
+        timeEpoch: Date.now(),
+        ...(claims ? { authorizer: { jwt: { claims, scopes: [] } } } : {}),
+      },
+    };
+    const result = await match.handler(event);
+    const out = result.body ?? '';
+    send(res, result.statusCode ?? 200, (result.headers ?? {}) as Record<string, string>, result.isBase64Encoded ? Buffer.from(out, 'base64') : out);
+  }
+
+  async function handleLocalPages(res: ServerResponse, url: URL) {
+    const entries = options.outbox ? await options.outbox.list() : [];
+    if (url.pathname === '/_local/outbox.json') return sendJson(res, 200, { messages: entries });
+    const rows = entries
+      .map((m) => `<tr><td>${escapeHtml(m.sentAt)}</td><td>${escapeHtml(m.to)}</td><td>${escapeHtml(m.body)}</td></tr>`)
+      .join('');
+    const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>SMS outbox (local)</title></head><body>
+<h1>SMS outbox</h1><p>Local development: these messages were recorded instead of being sent by Amazon SNS.</p>
+<table><thead><tr><th>Sent</th><th>To</th><th>Message</th></tr></thead><tbody>${rows || '<tr><td colspan="3">No messages yet</td></tr>'}</tbody></table></body></html>`;
+    send(res, 200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }, html);
+  }
+
+  function serveStatic(req: IncomingMessage, res: ServerResponse, url: URL) {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      return send(res, 405, { allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8' }, 'Method not allowed');
+    }
+    const root = options.staticDir;
+    // Bots get the static marketing page, as the CloudFront Function does on AWS.
+    const wantsPage = !extname(url.pathname);
+    let file: string;
+    if (wantsPage && isBotUserAgent(req.headers['user-agent'])) {
+      file = join(root, 'crawler.html');
+    } else {
+      const requested = normalize(join(root, decodeURIComponent(url.pathname)));
+      if (!requested.startsWith(root + sep) && requested !== root) return send(res, 400, { 'content-type': 'text/plain' }, 'Bad path');
+      const isFile = existsSync(requested) && statSync(requested).isFile();
+      if (!isFile && !wantsPage) return send(res, 404, { 'content-type': 'text/plain; charset=utf-8' }, 'Not found');
+      file = isFile ? requested : join(root, 'index.html');
+    }
+    if (!existsSync(file)) {
+      return send(res, 503, { 'content-type': 'text/plain; charset=utf-8' }, 'The site has not been built: run npm run build.');
+    }
+    const hashed = url.pathname.startsWith('/assets/');
+    res.writeHead(200, {
+      ...siteSecurityHeaders,
+      'content-type': contentTypes[extname(file)] ?? 'application/octet-stream',
+      'cache-control': hashed ? 'public, max-age=31536000, immutable' : 'no-cache',
+    });
+    if (req.method === 'HEAD') return res.end();
+    createReadStream(file).pipe(res);
+  }
+
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
+    const work = url.pathname.startsWith('/api/')
+      ? handleApi(req, res, url)
+      : url.pathname.startsWith('/_local/outbox')
+        ? handleLocalPages(res, url)
+        : Promise.resolve(serveStatic(req, res, url));
+    work.catch((error: unknown) => {
+      options.deps.log.error('Local server error', error as Error);
+      if (!res.headersSent) sendJson(res, 500, { error: 'internal_error', message: 'Something went wrong on our side. Please try again.' });
+      else res.destroy();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  return server;
+}

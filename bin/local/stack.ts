@@ -1,0 +1,155 @@
+/**
+ * The whole product on one machine: emulators, provisioning, the HTTP server, the scan worker and
+ * the scheduled jobs, in one process. `npm start` and the integration tests both start it here.
+ */
+import { mkdirSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { join, resolve } from 'node:path';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { OutboxSms } from '../../lambdas/adapters/sms.adapter.js';
+import { buildDeps, type Deps, LOCAL_CREDENTIALS } from '../../lambdas/composition.js';
+import { type Config, loadConfig, productSlug } from '../../lambdas/config.js';
+import { make as makeScanWorker } from '../../lambdas/workers/scan-worker.js';
+import { make as makeSweeper } from '../../lambdas/workers/sweeper.js';
+import { type Emulator, freePort, startCognito, startDynamoDb, startS3, startSes, startSqs } from './emulators.js';
+import { ensureBuckets, ensureQueues, ensureTable, ensureUserPool, LOCAL_REGION } from './provision.js';
+import { type QueuePoller, startQueuePoller } from './queue-poller.js';
+import { startLocalServer } from './server.js';
+
+export interface LocalStackOptions {
+  /** Where dynalite, s3rver and cognito-local keep their data. */
+  dataDir: string;
+  /** 0 picks a free port. */
+  port?: number;
+  host?: string;
+  staticDir?: string;
+  /** Configuration keys (see README), e.g. SCAN_RESOLVERS or SCAN_ALLOW_PRIVATE_TARGETS. */
+  env?: Record<string, string | undefined>;
+  sweepIntervalMs?: number;
+}
+
+export interface LocalStack {
+  url: string;
+  mailboxUrl: string;
+  outboxUrl: string;
+  config: Config;
+  deps: Deps;
+  endpoints: { dynamodb: string; sqs: string; ses: string; s3: string; cognito: string };
+  userPool: { userPoolId: string; userPoolClientId: string };
+  queues: { scanQueueUrl: string; scanDlqUrl: string };
+  stop(): Promise<void>;
+}
+
+export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
+  const dataDir = resolve(options.dataDir);
+  mkdirSync(dataDir, { recursive: true });
+  const host = options.host ?? '127.0.0.1';
+  const emulators: Emulator[] = [];
+  const track = async (started: Promise<Emulator>) => {
+    const emulator = await started;
+    emulators.push(emulator);
+    return emulator;
+  };
+  let server: Server | undefined;
+  let poller: QueuePoller | undefined;
+  let sweepTimer: NodeJS.Timeout | undefined;
+
+  const stop = async () => {
+    clearInterval(sweepTimer);
+    await poller?.stop();
+    if (server) {
+      server.closeAllConnections();
+      await new Promise<void>((done) => server!.close(() => done()));
+    }
+    await Promise.all(emulators.map((e) => e.close().catch(() => undefined)));
+  };
+
+  try {
+    const [dynamodb, s3, ses, sqs, cognito] = await Promise.all([
+      track(startDynamoDb(join(dataDir, 'dynamodb'))),
+      track(startS3(join(dataDir, 's3'))),
+      track(startSes()),
+      track(startSqs()),
+      track(startCognito(join(dataDir, 'cognito'))),
+    ]);
+    const [tableName, queues, buckets, userPool] = await Promise.all([
+      ensureTable(dynamodb.endpoint),
+      ensureQueues(sqs.endpoint),
+      ensureBuckets(s3.endpoint),
+      ensureUserPool(cognito.endpoint, dataDir),
+    ]);
+
+    const port = options.port === undefined || options.port === 0 ? await freePort() : options.port;
+    const url = `http://${host}:${port}`;
+    const env = options.env ?? {};
+    const config = loadConfig(
+      {
+        LOG_LEVEL: 'WARN',
+        SMS_MODE: 'outbox',
+        MAIL_FROM: `no-reply@${productSlug(env.PRODUCT_NAME ?? 'Rampart')}.example`,
+        ...env,
+        AWS_REGION: LOCAL_REGION,
+        SITE_URL: env.SITE_URL ?? url,
+        TABLE_NAME: tableName,
+        SCAN_QUEUE_URL: queues.scanQueueUrl,
+        REPORTS_BUCKET: buckets.reportsBucket,
+        USER_POOL_ID: userPool.userPoolId,
+        USER_POOL_CLIENT_ID: userPool.userPoolClientId,
+        DYNAMODB_ENDPOINT: dynamodb.endpoint,
+        SQS_ENDPOINT: sqs.endpoint,
+        SES_ENDPOINT: ses.endpoint,
+        S3_ENDPOINT: s3.endpoint,
+        COGNITO_ENDPOINT: cognito.endpoint,
+      },
+      ['table', 'scanQueue', 'mailer', 'reports', 'userPool'],
+    );
+    const deps = buildDeps(config);
+    const outbox = new OutboxSms(
+      DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: dynamodb.endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS })),
+      tableName,
+      deps.clock,
+    );
+
+    server = await startLocalServer(
+      {
+        deps,
+        staticDir: resolve(options.staticDir ?? 'frontend/dist'),
+        cognito: { endpoint: cognito.endpoint, userPoolId: userPool.userPoolId, clientId: userPool.userPoolClientId },
+        outbox,
+      },
+      port,
+      host,
+    );
+
+    // The local queue lives in memory: audits left unfinished by the last run are queued again.
+    const unfinished = await deps.audits.listUnfinished(new Date(Date.now() + 1000).toISOString(), 1000);
+    for (const audit of unfinished) await deps.scanJobs.enqueue({ auditId: audit.id, kind: 'scan' });
+
+    const sqsClient = new SQSClient({ endpoint: sqs.endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
+    poller = startQueuePoller(sqsClient, queues.scanQueueUrl, makeScanWorker(deps), {
+      onError: (error) => deps.log.error('Local queue poller error', error as Error),
+    });
+    const sweep = makeSweeper(deps);
+    sweepTimer = setInterval(() => {
+      sweep().catch((error: unknown) => deps.log.error('Sweeper failed', error as Error));
+    }, options.sweepIntervalMs ?? 60_000);
+    sweepTimer.unref();
+
+    return {
+      url,
+      mailboxUrl: ses.endpoint,
+      outboxUrl: `${url}/_local/outbox`,
+      config,
+      deps,
+      endpoints: { dynamodb: dynamodb.endpoint, sqs: sqs.endpoint, ses: ses.endpoint, s3: s3.endpoint, cognito: cognito.endpoint },
+      userPool,
+      queues,
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
