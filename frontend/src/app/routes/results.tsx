@@ -1,0 +1,23 @@
+import { useParams } from 'react-router';
+import { StatusPanel } from '../../components/ui/status-panel';
+import { content } from '../../config/content';
+import { AuditResults } from '../../features/audits/components/audit-results';
+import { auditIdSchema } from '../../lib/contracts';
+
+export function ResultsRoute() {
+  const { auditId } = useParams();
+  const valid = auditId !== undefined && auditIdSchema.safeParse(auditId).success;
+  return (
+    <>
+      <title>{`Security report — ${content.productName}`}</title>
+      {valid ? (
+        // Keyed by id so moving between reports starts each one from its own loading state.
+        <AuditResults key={auditId} auditId={auditId} />
+      ) : (
+        <StatusPanel title="Invalid audit ID" role="alert">
+          <p className="mt-3 text-slate-600">This link does not contain a valid audit ID.</p>
+        </StatusPanel>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,43 @@
+/**
+ * Every route of the site (SPEC §2), declared once: the router mounts `path`, links call `getHref`.
+ * Routes whose pages arrive in later issues are listed already so links and redirects can name them.
+ */
+const withQuery = (path: string, query: Record<string, string | undefined>): string => {
+  const search = new URLSearchParams(
+    Object.entries(query).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  ).toString();
+  return search ? `${path}?${search}` : path;
+};
+
+const segment = (value: string): string => encodeURIComponent(value);
+
+export const paths = {
+  home: { path: '/', getHref: () => '/' },
+  auth: {
+    root: { path: '/auth', getHref: () => '/auth' },
+    login: { path: '/auth/login', getHref: (returnUrl?: string) => withQuery('/auth/login', { returnUrl }) },
+    signup: { path: '/auth/signup', getHref: () => '/auth/signup' },
+    resetPassword: { path: '/auth/reset-password', getHref: () => '/auth/reset-password' },
+  },
+  dashboard: {
+    root: { path: '/dashboard', getHref: () => '/dashboard' },
+    section: { path: '/dashboard/:section', getHref: (section: string) => `/dashboard/${segment(section)}` },
+    audit: { path: '/dashboard/audits/:auditId', getHref: (auditId: string) => `/dashboard/audits/${segment(auditId)}` },
+  },
+  results: {
+    path: '/results/:auditId',
+    /** Without an id: answered with 'Invalid audit ID' (SPEC §5), not a 404. */
+    missingIdPath: '/results',
+    getHref: (auditId: string) => `/results/${segment(auditId)}`,
+  },
+  success: { path: '/success', getHref: (sessionId?: string) => withQuery('/success', { session_id: sessionId }) },
+  paymentSuccess: {
+    path: '/payment-success',
+    getHref: (sessionId?: string, auditId?: string) =>
+      withQuery('/payment-success', { session_id: sessionId, audit_id: auditId }),
+  },
+  share: { path: '/share/:shareToken', getHref: (shareToken: string) => `/share/${segment(shareToken)}` },
+  wazuhTest: { path: '/wazuh-test', getHref: () => '/wazuh-test' },
+  terms: { path: '/terms', getHref: () => '/terms' },
+  privacy: { path: '/privacy', getHref: () => '/privacy' },
+} as const;

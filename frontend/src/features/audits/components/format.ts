@@ -1,0 +1,75 @@
+import type { AuditStatus, CheckStatus, Grade, RiskLevel, Severity } from '../../../lib/contracts';
+
+/** SPEC §4 "Scan status display": in_progress is shown with the underscore replaced by a space. */
+export const statusLabel = (status: AuditStatus | CheckStatus): string => status.replaceAll('_', ' ');
+
+export const severityOrder: readonly Severity[] = ['critical', 'high', 'medium', 'low', 'info'];
+
+export const severityClass: Record<Severity, string> = {
+  critical: 'bg-red-700 text-white',
+  high: 'bg-orange-600 text-white',
+  medium: 'bg-amber-300 text-amber-950',
+  low: 'bg-sky-100 text-sky-900',
+  info: 'bg-slate-200 text-slate-800',
+};
+
+/** SPEC §9 "Scoring": grade colours A green, B blue, C yellow, D orange, F red. */
+export const gradeClass: Record<Grade, string> = {
+  A: 'text-green-700',
+  B: 'text-blue-700',
+  C: 'text-yellow-600',
+  D: 'text-orange-600',
+  F: 'text-red-700',
+};
+
+/** SPEC §9 "Scoring": 80+ green, 60 to 79 yellow, below 60 red. */
+export const scoreClass = (score: number): string =>
+  score >= 80 ? 'text-green-700' : score >= 60 ? 'text-yellow-600' : 'text-red-700';
+
+export const riskClass: Record<RiskLevel, string> = {
+  low: 'text-green-700',
+  medium: 'text-yellow-600',
+  high: 'text-red-700',
+};
+
+export const auditStatusClass: Record<AuditStatus, string> = {
+  queued: 'bg-slate-100 text-slate-800 ring-slate-300',
+  in_progress: 'bg-blue-50 text-blue-800 ring-blue-200',
+  completed: 'bg-green-50 text-green-800 ring-green-200',
+  failed: 'bg-red-50 text-red-800 ring-red-200',
+};
+
+export const checkStatusClass: Record<CheckStatus, string> = {
+  pending: 'text-slate-600',
+  running: 'text-blue-800',
+  ok: 'text-green-800',
+  error: 'text-red-800',
+  timeout: 'text-orange-800',
+};
+
+export const isCheckFinished = (status: CheckStatus): boolean => status !== 'pending' && status !== 'running';
+
+const dateFormat = new Intl.DateTimeFormat('en-AU', { dateStyle: 'medium', timeStyle: 'short' });
+
+export function formatDate(iso: string | undefined): string {
+  if (!iso) return '—';
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : dateFormat.format(date);
+}
+
+export const formatDuration = (ms: number | undefined): string =>
+  ms === undefined ? '—' : ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+
+/** A check's measured data as short text: lists joined, nested values as compact JSON. */
+export function formatDataValue(value: unknown, maxLength = 300): string {
+  const isPrimitive = (v: unknown) => v === null || ['string', 'number', 'boolean'].includes(typeof v);
+  const text =
+    isPrimitive(value)
+      ? String(value)
+      : Array.isArray(value) && value.every(isPrimitive)
+        ? value.length === 0
+          ? 'none'
+          : value.map(String).join(', ')
+        : (JSON.stringify(value) ?? String(value));
+  return text.length > maxLength ? `${text.slice(0, maxLength - 1)}…` : text;
+}
