@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { Logger } from '@aws-lambda-powertools/logger';
+import { errorReply, httpHandler, type ApiEvent } from '../../lambdas/api/http.js';
+import { buildDeps } from '../../lambdas/composition.js';
+import { loadConfig } from '../../lambdas/config.js';
+import { NotFoundError, RateLimitedError, ValidationError } from '../../lambdas/domain/errors.js';
+
+const log = new Logger({ serviceName: 'test', logLevel: 'CRITICAL' });
+const deps = buildDeps(loadConfig({}), { log });
+const event = (body?: string): ApiEvent => ({ body, headers: {}, requestContext: { http: { sourceIp: '127.0.0.1', userAgent: 'test' } } }) as unknown as ApiEvent;
+
+describe('HTTP error mapping', () => {
+  it('gives validation errors 400 with the field messages', () => {
+    const reply = errorReply(new ValidationError('All fields are required', { email: 'Please enter a valid email address' }), deps);
+    expect(reply.statusCode).toBe(400);
+    expect(JSON.parse(reply.body!)).toEqual({
+      error: 'validation_failed',
+      message: 'All fields are required',
+      fields: { email: 'Please enter a valid email address' },
+    });
+  });
+
+  it('gives not-found codes 404 and rate limits 429 with retry-after', () => {
+    expect(errorReply(new NotFoundError('audit_not_found', 'Audit not found'), deps).statusCode).toBe(404);
+    const limited = errorReply(new RateLimitedError('Too many scans', 30), deps);
+    expect([limited.statusCode, limited.headers?.['retry-after']]).toEqual([429, '30']);
+  });
+
+  it('never shows an unexpected error, only a generic 500', () => {
+    const reply = errorReply(new TypeError('secret internals at line 42'), deps);
+    expect(reply.statusCode).toBe(500);
+    expect(reply.body).not.toContain('secret');
+    expect(JSON.parse(reply.body!).error).toBe('internal_error');
+  });
+
+  it.each([
+    [undefined, 'The request body must be a JSON object.'],
+    ['{"a":', 'The request body is not valid JSON.'],
+  ])('answers 400 invalid_json for the body %j', async (body, message) => {
+    const handler = httpHandler(deps, async (request) => ({ status: 200, body: request.json() }));
+    const reply = await handler(event(body));
+    expect(reply.statusCode).toBe(400);
+    expect(JSON.parse(reply.body!)).toEqual({ error: 'invalid_json', message });
+  });
+});

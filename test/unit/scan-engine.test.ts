@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { analyzeDns } from '../../lambdas/scanner/checks/dns.check.js';
+import { runCheck, scan, TargetRefusedError } from '../../lambdas/scanner/scan.js';
+import type { ScanResolver } from '../../lambdas/scanner/resolver.js';
+
+const settings = { resolvers: [], dnsTimeoutMs: 1000, allowPrivateTargets: false };
+const target = { url: 'https://shop.example.test/', host: 'shop.example.test' };
+const resolverFor = (ipv4: string[], ipv6: string[] = []): ScanResolver => ({
+  resolve4: async () => ipv4,
+  resolve6: async () => ipv6,
+});
+
+describe('dns analysis', () => {
+  it('reports a host without addresses as a high issue', () => {
+    const { findings } = analyzeDns('gone.example', { ipv4: [], ipv6: [] });
+    expect(findings.map((f) => [f.id, f.severity])).toEqual([['dns.resolve.no-address', 'high']]);
+  });
+
+  it('notes a missing AAAA as an observation only', () => {
+    const { findings, data } = analyzeDns('shop.example', { ipv4: ['93.184.216.34'], ipv6: [] });
+    expect(findings.map((f) => [f.id, f.severity])).toEqual([['dns.resolve.no-ipv6', 'info']]);
+    expect(data).toEqual({ host: 'shop.example', ipv4: ['93.184.216.34'], ipv6: [] });
+  });
+});
+
+describe('scan engine', () => {
+  it('scores a public target and reports progress per check', async () => {
+    const progress: string[] = [];
+    const report = await scan(target, settings, { resolver: resolverFor(['93.184.216.34']), onProgress: (c) => void progress.push(c.name) });
+    expect(progress).toEqual(['dns']);
+    expect(report.addresses).toEqual(['93.184.216.34']);
+    expect([report.score, report.grade, report.riskLevel]).toEqual([100, 'A', 'low']);
+  });
+
+  it('refuses a target that resolves to a private address', async () => {
+    await expect(scan(target, settings, { resolver: resolverFor(['10.0.0.5']) })).rejects.toBeInstanceOf(TargetRefusedError);
+  });
+
+  it('scans a private target when the operator allows it', async () => {
+    const report = await scan(target, { ...settings, allowPrivateTargets: true }, { resolver: resolverFor(['127.0.0.1']) });
+    expect(report.addresses).toEqual(['127.0.0.1']);
+  });
+
+  it('turns a failing resolver into a check error, not a failed scan', async () => {
+    const failing: ScanResolver = { resolve4: async () => Promise.reject(Object.assign(new Error('queryA ETIMEOUT'), { code: 'ETIMEOUT' })), resolve6: async () => [] };
+    const report = await scan(target, settings, { resolver: failing });
+    expect(report.checks[0]).toMatchObject({ name: 'dns', status: 'error', reason: 'ETIMEOUT: queryA ETIMEOUT' });
+  });
+
+  it('stops waiting for a check at its budget', async () => {
+    const result = await runCheck('slow', 20, () => new Promise(() => undefined));
+    expect(result).toMatchObject({ name: 'slow', status: 'timeout', reason: 'No answer within 20 ms', findings: [] });
+  });
+});
