@@ -1,0 +1,129 @@
+import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOCAL_CREDENTIALS } from '../../lambdas/composition.js';
+import { postJson, startTestStack, type TestStack, validLead, waitForAudit } from '../support/local-stack.js';
+
+let t: TestStack;
+const api = () => t.stack.url;
+
+async function itemCount(): Promise<number> {
+  const db = new DynamoDBClient({ endpoint: t.stack.endpoints.dynamodb, region: 'ap-southeast-2', credentials: LOCAL_CREDENTIALS });
+  const { Count } = await db.send(new ScanCommand({ TableName: t.stack.config.TABLE_NAME!, Select: 'COUNT' }));
+  return Count ?? 0;
+}
+
+beforeAll(async () => {
+  t = await startTestStack({ SCAN_ALLOW_PRIVATE_TARGETS: '0' });
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('from lead to completed audit', () => {
+  it('answers a valid lead at once with an audit id that reaches completed with the resolved address', async () => {
+    // Prepare: a stack that allows loopback targets (shop.example.test → 127.0.0.1)
+    const stack = await t.restart();
+    stack.deps.scanSettings.allowPrivateTargets = true;
+
+    // Act
+    const created = await postJson(`${api()}/api/leads`, validLead);
+    const audit = await waitForAudit(api(), String(created.body.auditId));
+
+    // Assess
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ accountCreated: false, leadId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    expect(audit).toMatchObject({ status: 'completed', targetUrl: 'https://shop.example.test/', host: 'shop.example.test', score: 100, grade: 'A', riskLevel: 'low' });
+    expect(audit.checks).toEqual([
+      expect.objectContaining({ name: 'dns', status: 'ok', data: { host: 'shop.example.test', ipv4: ['127.0.0.1'], ipv6: [] } }),
+    ]);
+    stack.deps.scanSettings.allowPrivateTargets = false;
+  });
+
+  it('keeps audits across a restart of the local stack', async () => {
+    const created = await postJson(`${api()}/api/leads`, { ...validLead, webUrl: 'gone.example.test' });
+    const before = await waitForAudit(api(), String(created.body.auditId));
+
+    await t.restart();
+    const after = await fetch(`${api()}/api/audits/${created.body.auditId}`).then((r) => r.json());
+
+    expect(before.status).toBe('completed');
+    expect(after.audit).toEqual(before);
+  });
+
+  it('reports a site whose name does not resolve as a high issue, not as a failure', async () => {
+    const created = await postJson(`${api()}/api/leads`, { ...validLead, webUrl: 'nowhere.example.test' });
+    const audit = await waitForAudit(api(), String(created.body.auditId));
+    expect(audit).toMatchObject({ status: 'completed', score: 95, grade: 'A' });
+    expect((audit.checks as { findings: { id: string }[] }[])[0]!.findings.map((f) => f.id)).toEqual(['dns.resolve.no-address']);
+  });
+
+  it.each([
+    ['private.example.test', '10.0.0.7'],
+    ['metadata.example.test', '169.254.169.254'],
+  ])('refuses to scan %s (%s) and says why', async (host, address) => {
+    const created = await postJson(`${api()}/api/leads`, { ...validLead, webUrl: `https://${host}` });
+    const audit = await waitForAudit(api(), String(created.body.auditId));
+    expect(audit.status).toBe('failed');
+    expect(audit.errorMessage).toBe(`${host} resolves to ${address}, a private or reserved address. Rampart only scans sites on the public internet.`);
+  });
+
+  it('gives bots an id that names itself and stores nothing', async () => {
+    const before = await itemCount();
+    const reply = await postJson(`${api()}/api/leads`, validLead, { 'user-agent': 'Mozilla/5.0 (compatible; GPTBot/1.0)' });
+    expect(reply.status).toBe(200);
+    expect(String(reply.body.auditId)).toMatch(/^bot_safe_/);
+    expect(await itemCount()).toBe(before);
+  });
+});
+
+describe('bad input changes nothing', () => {
+  it.each([
+    ['invalid JSON', '{"firstName":', 400, 'invalid_json', 'The request body is not valid JSON.'],
+    ['an empty body', '', 400, 'invalid_json', 'The request body must be a JSON object.'],
+    ['a missing field', { ...validLead, email: undefined }, 400, 'validation_failed', 'All fields are required'],
+    ['an unticked box', { ...validLead, agreedToTerms: false }, 400, 'validation_failed', 'Please agree to the terms and privacy policy'],
+    ['a bad URL', { ...validLead, webUrl: 'javascript:alert(1)' }, 400, 'validation_failed', 'Please enter a valid URL'],
+    ['a JSON array', [validLead], 400, 'validation_failed', 'All fields are required'],
+    ['a huge body', JSON.stringify({ ...validLead, businessName: 'x'.repeat(70_000) }), 413, 'payload_too_large', 'The request body is larger than 64 KiB.'],
+  ])('answers %s with %i %s', async (_name, body, status, error, message) => {
+    const before = await itemCount();
+    const reply = await postJson(`${api()}/api/leads`, body);
+    expect(reply.status).toBe(status);
+    expect(reply.body).toMatchObject({ error, message });
+    expect(await itemCount()).toBe(before);
+  });
+
+  it.each([
+    ['an unknown audit', '/api/audits/5b0f7a8e-2c4d-4e6f-9a1b-3c5d7e9f1a2b', 404, 'audit_not_found'],
+    ['a malformed audit id', '/api/audits/..%2F..%2Fetc', 404, 'audit_not_found'],
+    ['an unknown route', '/api/nothing-here', 404, 'route_not_found'],
+  ])('answers %s with %i', async (_name, path, status, error) => {
+    const response = await fetch(`${api()}${path}`);
+    expect(response.status).toBe(status);
+    expect(await response.json()).toMatchObject({ error });
+  });
+
+  it('answers a wrong method with 405 and the allowed one', async () => {
+    const response = await fetch(`${api()}/api/leads`, { method: 'DELETE' });
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('POST');
+  });
+});
+
+describe('the scan worker', () => {
+  it('does not run an audit again when its job is delivered twice', async () => {
+    const stack = t.stack;
+    stack.deps.scanSettings.allowPrivateTargets = true;
+    const created = await postJson(`${api()}/api/leads`, validLead);
+    const first = await waitForAudit(api(), String(created.body.auditId));
+
+    await stack.deps.scanJobs.enqueue({ auditId: String(created.body.auditId), kind: 'scan' });
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    const second = await fetch(`${api()}/api/audits/${created.body.auditId}`).then((r) => r.json());
+
+    expect(first.status).toBe('completed');
+    expect(second.audit.startedAt).toBe(first.startedAt);
+    expect(second.audit.completedAt).toBe(first.completedAt);
+    stack.deps.scanSettings.allowPrivateTargets = false;
+  });
+});

@@ -1,0 +1,80 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type LocalStack, type LocalStackOptions, startLocalStack } from '../../bin/local/stack.js';
+import { startDnsServer, type TestDnsServer } from './dns-server.js';
+
+export interface TestStack {
+  stack: LocalStack;
+  dns: TestDnsServer;
+  dataDir: string;
+  /** Starts the stack again on the same data folder (a restart of `npm start`). */
+  restart(): Promise<LocalStack>;
+  close(): Promise<void>;
+}
+
+/** The test zone: every scan in tests resolves through this server, never the system resolver. */
+export const TEST_ZONE: Record<string, string[]> = {
+  'shop.example.test': ['127.0.0.1'],
+  'www.example.test': ['127.0.0.1'],
+  'private.example.test': ['10.0.0.7'],
+  'metadata.example.test': ['169.254.169.254'],
+};
+
+export async function startTestStack(env: LocalStackOptions['env'] = {}): Promise<TestStack> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'rampart-test-'));
+  const dns = await startDnsServer(TEST_ZONE);
+  const options: LocalStackOptions = {
+    dataDir,
+    port: 0,
+    staticDir: join(dataDir, 'no-site'),
+    env: { LOG_LEVEL: 'ERROR', SCAN_RESOLVERS: `127.0.0.1:${dns.port}`, SCAN_DNS_TIMEOUT_MS: '1000', ...env },
+  };
+  const handle: TestStack = {
+    stack: await startLocalStack(options),
+    dns,
+    dataDir,
+    async restart() {
+      await handle.stack.stop();
+      handle.stack = await startLocalStack(options);
+      return handle.stack;
+    },
+    async close() {
+      await handle.stack.stop();
+      await dns.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  return handle;
+}
+
+export const validLead = {
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  businessName: 'Analytical Engines',
+  webUrl: 'https://shop.example.test',
+  email: 'owner@example.test',
+  mobileNumber: '+61412345678',
+  agreedToTerms: true,
+  agreedToDataCollection: true,
+};
+
+export async function postJson(url: string, body: unknown, headers: Record<string, string> = {}) {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  return { status: response.status, headers: response.headers, body: (await response.json()) as Record<string, unknown> };
+}
+
+/** Polls an audit until it ends (or the deadline passes); returns the last answer. */
+export async function waitForAudit(baseUrl: string, auditId: string, timeoutMs = 15_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const response = await fetch(`${baseUrl}/api/audits/${auditId}`);
+    const body = (await response.json()) as { audit: { status: string } & Record<string, unknown> };
+    if (['completed', 'failed'].includes(body.audit.status) || Date.now() > deadline) return body.audit;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
