@@ -3,29 +3,29 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_CREDENTIALS } from '../../lambdas/composition.js';
 import { postJson, startTestStack, type TestStack, validLead, waitForAudit } from '../support/local-stack.js';
 
-let t: TestStack;
-const api = () => t.stack.url;
+/** `open` may scan loopback targets (SCAN_ALLOW_PRIVATE_TARGETS=1); `guarded` refuses them, as production does. */
+let open: TestStack;
+let guarded: TestStack;
+const api = () => open.stack.url;
+const getAudit = (baseUrl: string, id: unknown) =>
+  fetch(`${baseUrl}/api/audits/${String(id)}`).then((r) => r.json() as Promise<{ audit: Record<string, unknown> }>);
 
 async function itemCount(): Promise<number> {
-  const db = new DynamoDBClient({ endpoint: t.stack.endpoints.dynamodb, region: 'ap-southeast-2', credentials: LOCAL_CREDENTIALS });
-  const { Count } = await db.send(new ScanCommand({ TableName: t.stack.config.TABLE_NAME!, Select: 'COUNT' }));
+  const db = new DynamoDBClient({ endpoint: open.stack.endpoints.dynamodb, region: 'ap-southeast-2', credentials: LOCAL_CREDENTIALS });
+  const { Count } = await db.send(new ScanCommand({ TableName: open.stack.config.TABLE_NAME!, Select: 'COUNT' }));
   return Count ?? 0;
 }
 
 beforeAll(async () => {
-  t = await startTestStack({ SCAN_ALLOW_PRIVATE_TARGETS: '0' });
+  [open, guarded] = await Promise.all([startTestStack({ SCAN_ALLOW_PRIVATE_TARGETS: '1' }), startTestStack({ SCAN_ALLOW_PRIVATE_TARGETS: '0' })]);
 });
 afterAll(async () => {
-  await t?.close();
+  await Promise.all([open?.close(), guarded?.close()]);
 });
 
 describe('from lead to completed audit', () => {
   it('answers a valid lead at once with an audit id that reaches completed with the resolved address', async () => {
-    // Prepare: a stack that allows loopback targets (shop.example.test → 127.0.0.1)
-    const stack = await t.restart();
-    stack.deps.scanSettings.allowPrivateTargets = true;
-
-    // Act
+    // Act (shop.example.test → 127.0.0.1 in the test zone)
     const created = await postJson(`${api()}/api/leads`, validLead);
     const audit = await waitForAudit(api(), String(created.body.auditId));
 
@@ -36,15 +36,14 @@ describe('from lead to completed audit', () => {
     expect(audit.checks).toEqual([
       expect.objectContaining({ name: 'dns', status: 'ok', data: { host: 'shop.example.test', ipv4: ['127.0.0.1'], ipv6: [] } }),
     ]);
-    stack.deps.scanSettings.allowPrivateTargets = false;
   });
 
   it('keeps audits across a restart of the local stack', async () => {
     const created = await postJson(`${api()}/api/leads`, { ...validLead, webUrl: 'gone.example.test' });
     const before = await waitForAudit(api(), String(created.body.auditId));
 
-    await t.restart();
-    const after = await fetch(`${api()}/api/audits/${created.body.auditId}`).then((r) => r.json());
+    await open.restart();
+    const after = await getAudit(api(), created.body.auditId);
 
     expect(before.status).toBe('completed');
     expect(after.audit).toEqual(before);
@@ -60,9 +59,10 @@ describe('from lead to completed audit', () => {
   it.each([
     ['private.example.test', '10.0.0.7'],
     ['metadata.example.test', '169.254.169.254'],
-  ])('refuses to scan %s (%s) and says why', async (host, address) => {
-    const created = await postJson(`${api()}/api/leads`, { ...validLead, webUrl: `https://${host}` });
-    const audit = await waitForAudit(api(), String(created.body.auditId));
+    ['shop.example.test', '127.0.0.1'],
+  ])('refuses to scan %s (%s) when private targets are not allowed, and says why', async (host, address) => {
+    const created = await postJson(`${guarded.stack.url}/api/leads`, { ...validLead, webUrl: `https://${host}` });
+    const audit = await waitForAudit(guarded.stack.url, String(created.body.auditId));
     expect(audit.status).toBe('failed');
     expect(audit.errorMessage).toBe(`${host} resolves to ${address}, a private or reserved address. Rampart only scans sites on the public internet.`);
   });
@@ -112,18 +112,15 @@ describe('bad input changes nothing', () => {
 
 describe('the scan worker', () => {
   it('does not run an audit again when its job is delivered twice', async () => {
-    const stack = t.stack;
-    stack.deps.scanSettings.allowPrivateTargets = true;
     const created = await postJson(`${api()}/api/leads`, validLead);
     const first = await waitForAudit(api(), String(created.body.auditId));
 
-    await stack.deps.scanJobs.enqueue({ auditId: String(created.body.auditId), kind: 'scan' });
+    await open.stack.deps.scanJobs.enqueue({ auditId: String(created.body.auditId), kind: 'scan' });
     await new Promise((resolve) => setTimeout(resolve, 2500));
-    const second = await fetch(`${api()}/api/audits/${created.body.auditId}`).then((r) => r.json());
+    const second = await getAudit(api(), created.body.auditId);
 
     expect(first.status).toBe('completed');
     expect(second.audit.startedAt).toBe(first.startedAt);
     expect(second.audit.completedAt).toBe(first.completedAt);
-    stack.deps.scanSettings.allowPrivateTargets = false;
   });
 });
