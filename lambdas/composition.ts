@@ -14,7 +14,7 @@ import { OutboxSms, SnsSms } from './adapters/sms.adapter.js';
 import { SqsScanJobs } from './adapters/sqs-scan-jobs.adapter.js';
 import { type Config, parseResolvers, required } from './config.js';
 import type { AuditRepository, BlobStore, Clock, Mailer, ScanJobs, SmsSender, UserDirectory } from './domain/ports.js';
-import type { ScanSettings } from './scanner/scan.js';
+import type { ScanSettings } from './scanner/check.js';
 
 /** Everything a handler or worker may use. Each adapter is built on first use, once. */
 export interface Deps {

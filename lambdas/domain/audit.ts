@@ -7,7 +7,7 @@ export type AuditStatus = (typeof auditStatuses)[number];
 export const severities = ['critical', 'high', 'medium', 'low', 'info'] as const;
 export type Severity = (typeof severities)[number];
 
-export type CheckStatus = 'pending' | 'running' | 'ok' | 'error' | 'timeout';
+export type CheckStatus = 'pending' | 'running' | 'ok' | 'error' | 'timeout' | 'skipped';
 
 export interface Finding {
   /** Stable id, e.g. dns.resolve.no-address: history, diffs and alerts compare scans by it. */

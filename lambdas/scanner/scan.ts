@@ -1,26 +1,30 @@
+import { isIP } from 'node:net';
+import { getDomain } from 'tldts';
 import type { CheckResult, Finding, Grade, RiskLevel } from '../domain/audit.js';
 import { DomainError } from '../domain/errors.js';
 import { grade, riskLevel, riskScore } from '../domain/scoring.js';
 import type { WebTarget } from '../domain/target.js';
-import { analyzeDns, probeDns } from './checks/dns.check.js';
-import { createResolver, type ResolverSettings, type ScanResolver } from './resolver.js';
+import type { CheckContext, CheckDefinition, CheckOutput, ScanSettings } from './check.js';
+import { defaultChecks } from './checks/index.js';
+import type { ScanNet } from './net/net.js';
+import { createResolver, type ScanResolver } from './resolver.js';
 import { refusedAddress } from './target-guard.js';
 
-export interface ScanSettings extends ResolverSettings {
-  /** Local development and tests only: lets the scanner reach private and loopback addresses. */
-  allowPrivateTargets: boolean;
-}
+export type { ScanSettings } from './check.js';
 
 export interface ScanOptions {
-  /** Whole-scan deadline; each check also has its own budget. */
+  /** Whole-scan deadline (default 40 s); each check also has its own budget. */
   deadlineMs?: number;
   /** Called as each check finishes, so progress can be stored while the scan goes on. */
   onProgress?: (check: CheckResult) => Promise<void> | void;
   resolver?: ScanResolver;
+  net?: ScanNet;
+  checks?: readonly CheckDefinition[];
 }
 
 export interface ScanReport {
   target: WebTarget;
+  domain: string | undefined;
   addresses: string[];
   checks: CheckResult[];
   findings: Finding[];
@@ -37,28 +41,36 @@ export class TargetRefusedError extends DomainError {
   }
 }
 
-const DNS_BUDGET_MS = 10_000;
+export const DEFAULT_DEADLINE_MS = 40_000;
+const RESOLVE_BUDGET_MS = 8_000;
+
+/** Resolves the target once; every later connection of the scan goes to these addresses (no DNS rebinding). */
+async function resolveTarget(resolver: ScanResolver, host: string): Promise<string[]> {
+  const literal = host.replace(/^\[|\]$/g, '');
+  if (isIP(literal)) return [literal];
+  const [ipv4, ipv6] = await Promise.all([resolver.resolve4(host), resolver.resolve6(host)]);
+  return [...[...ipv4].sort(), ...[...ipv6].sort()];
+}
 
 /**
- * Scans a website. Resolves the target once (the addresses are pinned for every later check),
- * refuses non-public targets unless allowed, then runs each check under its own budget.
+ * Scans a website: resolves and guards the target, then runs every check concurrently, each
+ * under its own budget and all under one deadline. A slow or failing check ends as timeout or
+ * error with its reason; it never fails the scan.
  */
 export async function scan(target: WebTarget, settings: ScanSettings, options: ScanOptions = {}): Promise<ScanReport> {
   const started = performance.now();
+  const deadlineMs = options.deadlineMs ?? DEFAULT_DEADLINE_MS;
+  const deadline = AbortSignal.timeout(deadlineMs);
   const resolver = options.resolver ?? createResolver(settings);
-  const checks: CheckResult[] = [];
-  const record = async (check: CheckResult) => {
-    checks.push(check);
-    await options.onProgress?.(check);
-  };
 
-  const dns = await runCheck('dns', Math.min(DNS_BUDGET_MS, options.deadlineMs ?? DNS_BUDGET_MS), async () => {
-    const probe = await probeDns(resolver, target.host);
-    return analyzeDns(target.host, probe);
-  });
-  await record(dns);
-  const addresses = dns.status === 'ok' ? [...((dns.data?.ipv4 as string[]) ?? []), ...((dns.data?.ipv6 as string[]) ?? [])] : [];
-
+  let addresses: string[];
+  let resolveError: string | undefined;
+  try {
+    addresses = await withTimeout(resolveTarget(resolver, target.host), Math.min(RESOLVE_BUDGET_MS, deadlineMs));
+  } catch (error) {
+    addresses = [];
+    resolveError = describeError(error);
+  }
   const refused = refusedAddress(addresses, settings.allowPrivateTargets);
   if (refused) {
     throw new TargetRefusedError(
@@ -66,12 +78,44 @@ export async function scan(target: WebTarget, settings: ScanSettings, options: S
     );
   }
 
-  const findings = checks.flatMap((c) => c.findings);
+  const checks = options.checks ?? defaultChecks;
+  const results = new Map<string, Promise<CheckResult>>();
+  const context: Omit<CheckContext, 'signal'> = {
+    target,
+    domain: isIP(target.host.replace(/^\[|\]$/g, '')) ? undefined : (getDomain(target.host) ?? target.host),
+    addresses,
+    resolveError,
+    settings,
+    net: options.net ?? unavailableNet,
+    resultOf: (name) => results.get(name) ?? Promise.resolve(undefined),
+  };
+  for (const check of checks) {
+    const result = (async (): Promise<CheckResult> => {
+      // Let every check register before any runs, so resultOf finds checks declared later.
+      await Promise.resolve();
+      if (check.needsAddress && addresses.length === 0) {
+        return {
+          name: check.name,
+          status: 'skipped',
+          reason: resolveError ? `The site's address could not be resolved (${resolveError})` : 'The site has no address',
+          findings: [],
+        };
+      }
+      return runCheck(check.name, check.budgetMs, (signal) => check.run({ ...context, signal }), deadline);
+    })().then(async (result) => {
+      await options.onProgress?.(result);
+      return result;
+    });
+    results.set(check.name, result);
+  }
+  const finished = await Promise.all(results.values());
+  const findings = finished.flatMap((c) => c.findings);
   const score = riskScore(findings);
   return {
     target,
+    domain: context.domain,
     addresses,
-    checks,
+    checks: finished,
     findings,
     score,
     grade: grade(score),
@@ -80,29 +124,62 @@ export async function scan(target: WebTarget, settings: ScanSettings, options: S
   };
 }
 
-/** Runs one check under its budget: a slow or failing check yields status timeout|error with a reason, never a failed scan. */
+/**
+ * Runs one check under its budget (and the scan's deadline, when given): a slow or failing check
+ * yields status timeout|error with a reason; its signal is aborted so its sockets close.
+ */
 export async function runCheck(
   name: string,
   budgetMs: number,
-  run: () => Promise<Pick<CheckResult, 'findings' | 'data'>>,
+  run: (signal: AbortSignal) => Promise<CheckOutput>,
+  deadline?: AbortSignal,
 ): Promise<CheckResult> {
   const started = performance.now();
+  const budget = new AbortController();
+  const timer = setTimeout(() => budget.abort(new Error(`No answer within ${budgetMs} ms`)), budgetMs);
+  const signal = deadline ? AbortSignal.any([budget.signal, deadline]) : budget.signal;
+  const aborted = new Promise<'timeout'>((resolve) => {
+    if (signal.aborted) resolve('timeout');
+    signal.addEventListener('abort', () => resolve('timeout'), { once: true });
+  });
+  const elapsed = () => Math.round(performance.now() - started);
+  try {
+    const outcome = await Promise.race([run(signal), aborted]);
+    if (outcome === 'timeout') {
+      const reason = budget.signal.aborted ? `No answer within ${budgetMs} ms` : 'The scan deadline passed';
+      return { name, status: 'timeout', durationMs: elapsed(), reason, findings: [] };
+    }
+    return { name, status: 'ok', durationMs: elapsed(), ...outcome };
+  } catch (error) {
+    return { name, status: 'error', durationMs: elapsed(), reason: describeError(error), findings: [] };
+  } finally {
+    clearTimeout(timer);
+    budget.abort();
+  }
+}
+
+function describeError(error: unknown): string {
+  const err = error as NodeJS.ErrnoException;
+  return [err.code, err.message].filter(Boolean).join(': ') || String(error);
+}
+
+async function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<'timeout'>((resolve) => {
-    timer = setTimeout(() => resolve('timeout'), budgetMs);
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(Object.assign(new Error(`No answer within ${ms} ms`), { code: 'ETIMEOUT' })), ms);
   });
   try {
-    const outcome = await Promise.race([run(), timeout]);
-    const durationMs = Math.round(performance.now() - started);
-    if (outcome === 'timeout') {
-      return { name, status: 'timeout', durationMs, reason: `No answer within ${budgetMs} ms`, findings: [] };
-    }
-    return { name, status: 'ok', durationMs, ...outcome };
-  } catch (error) {
-    const durationMs = Math.round(performance.now() - started);
-    const err = error as NodeJS.ErrnoException;
-    return { name, status: 'error', durationMs, reason: [err.code, err.message].filter(Boolean).join(': '), findings: [] };
+    return await Promise.race([work, timeout]);
   } finally {
     clearTimeout(timer);
   }
 }
+
+const unavailable = () => Promise.reject(new Error('No network client was given to the scanner'));
+/** Until a check's network client is wired in, using it is an error the check reports, not a crash. */
+const unavailableNet: ScanNet = {
+  dns: { query: unavailable, axfr: unavailable },
+  tcp: { probe: unavailable },
+  tls: { handshake: unavailable },
+  http: { request: unavailable },
+};

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { analyzeDns } from '../../lambdas/scanner/checks/dns.check.js';
+import { analyzeAddresses } from '../../lambdas/scanner/checks/dns.check.js';
 import { runCheck, scan, TargetRefusedError } from '../../lambdas/scanner/scan.js';
 import type { ScanResolver } from '../../lambdas/scanner/resolver.js';
 
@@ -12,12 +12,12 @@ const resolverFor = (ipv4: string[], ipv6: string[] = []): ScanResolver => ({
 
 describe('dns analysis', () => {
   it('reports a host without addresses as a high issue', () => {
-    const { findings } = analyzeDns('gone.example', { ipv4: [], ipv6: [] });
+    const { findings } = analyzeAddresses('gone.example', []);
     expect(findings.map((f) => [f.id, f.severity])).toEqual([['dns.resolve.no-address', 'high']]);
   });
 
   it('notes a missing AAAA as an observation only', () => {
-    const { findings, data } = analyzeDns('shop.example', { ipv4: ['93.184.216.34'], ipv6: [] });
+    const { findings, data } = analyzeAddresses('shop.example', ['93.184.216.34']);
     expect(findings.map((f) => [f.id, f.severity])).toEqual([['dns.resolve.no-ipv6', 'info']]);
     expect(data).toEqual({ host: 'shop.example', ipv4: ['93.184.216.34'], ipv6: [] });
   });
@@ -44,11 +44,34 @@ describe('scan engine', () => {
   it('turns a failing resolver into a check error, not a failed scan', async () => {
     const failing: ScanResolver = { resolve4: async () => Promise.reject(Object.assign(new Error('queryA ETIMEOUT'), { code: 'ETIMEOUT' })), resolve6: async () => [] };
     const report = await scan(target, settings, { resolver: failing });
-    expect(report.checks[0]).toMatchObject({ name: 'dns', status: 'error', reason: 'ETIMEOUT: queryA ETIMEOUT' });
+    expect(report.checks[0]).toMatchObject({ name: 'dns', status: 'error', reason: 'Resolving shop.example.test failed: ETIMEOUT: queryA ETIMEOUT' });
   });
 
   it('stops waiting for a check at its budget', async () => {
-    const result = await runCheck('slow', 20, () => new Promise(() => undefined));
+    let aborted = false;
+    const result = await runCheck('slow', 20, (signal) => new Promise(() => signal.addEventListener('abort', () => (aborted = true))));
     expect(result).toMatchObject({ name: 'slow', status: 'timeout', reason: 'No answer within 20 ms', findings: [] });
+    expect(aborted).toBe(true);
+  });
+
+  it('ends every check at the scan deadline', async () => {
+    const slow = { name: 'slow', budgetMs: 5_000, needsAddress: false, run: () => new Promise<never>(() => undefined) };
+    const report = await scan(target, settings, { resolver: resolverFor(['93.184.216.34']), checks: [slow], deadlineMs: 50 });
+    expect(report.checks).toEqual([expect.objectContaining({ name: 'slow', status: 'timeout', reason: 'The scan deadline passed' })]);
+  });
+
+  it('skips checks that need an address when the site has none, and lets a check read another', async () => {
+    const first = { name: 'first', budgetMs: 1000, needsAddress: false, run: async () => ({ findings: [], data: { n: 1 } }) };
+    const second = {
+      name: 'second', budgetMs: 1000, needsAddress: false,
+      run: async (ctx: { resultOf(n: string): Promise<{ data?: Record<string, unknown> } | undefined> }) => ({ findings: [], data: { saw: (await ctx.resultOf('first'))?.data?.n } }),
+    };
+    const needy = { name: 'needy', budgetMs: 1000, needsAddress: true, run: async () => ({ findings: [] }) };
+    const report = await scan(target, settings, { resolver: resolverFor([]), checks: [second, first, needy] });
+    expect(report.checks.map((c) => [c.name, c.status, c.data])).toEqual([
+      ['second', 'ok', { saw: 1 }],
+      ['first', 'ok', { n: 1 }],
+      ['needy', 'skipped', undefined],
+    ]);
   });
 });

@@ -1,0 +1,62 @@
+/**
+ * The contract every scanner check follows (STYLE.md habit 9): a check is a probe (network I/O,
+ * through the injectable `net` of its context) followed by a pure analysis of what the probe
+ * retrieved. Analyses live beside their checks and are unit-tested on captured fixtures.
+ */
+import type { CheckResult, Finding } from '../domain/audit.js';
+import type { WebTarget } from '../domain/target.js';
+import type { ScanNet } from './net/net.js';
+
+export interface ScanSettings {
+  /** host:port DNS servers every query goes to; [] = the system's. */
+  resolvers: { host: string; port: number }[];
+  dnsTimeoutMs: number;
+  /** Local development and tests only: lets the scanner reach private and loopback addresses. */
+  allowPrivateTargets: boolean;
+  /** How many of nmap's most common TCP ports to try: 100 for the free scan, 1000 for paid audits. */
+  topPorts?: number;
+  /** Ports never to connect to (tests always exclude 2024). */
+  excludePorts?: number[];
+  /** crt.sh-compatible certificate transparency endpoint; undefined = no CT lookup. */
+  certificateTransparencyUrl?: string;
+}
+
+/** What a check gets: the target, its pinned addresses and the network, all bounded by `signal`. */
+export interface CheckContext {
+  target: WebTarget;
+  /**
+   * The registrable domain of the target (public-suffix aware): shop.example.com.au → example.com.au.
+   * Email and domain-wide DNS checks look here; undefined for an IP-literal target.
+   */
+  domain: string | undefined;
+  /** The target's addresses, resolved once and guarded; every connection goes to one of these. */
+  addresses: readonly string[];
+  /** Why resolving the target failed (a timeout, say), as opposed to the name having no address. */
+  resolveError?: string;
+  settings: ScanSettings;
+  net: ScanNet;
+  /** Aborted when the check's budget or the scan's deadline runs out. */
+  signal: AbortSignal;
+  /** Another check's result, for checks that build on one (TLS on every TLS port the port scan found). */
+  resultOf(name: string): Promise<CheckResult | undefined>;
+}
+
+export interface CheckOutput {
+  findings: Finding[];
+  data?: Record<string, unknown>;
+}
+
+export interface CheckDefinition {
+  /** Stable name: dns, email, subdomains, tls, http, ports … */
+  name: string;
+  /** Milliseconds the check may take; past it the check ends as `timeout`. */
+  budgetMs: number;
+  /** True when the check needs the target's addresses (skipped when the site has none). */
+  needsAddress: boolean;
+  run(context: CheckContext): Promise<CheckOutput>;
+}
+
+/** A finding factory for one check, so ids and the check name stay consistent. */
+export function findingsFor(check: string) {
+  return (finding: Omit<Finding, 'check'>): Finding => ({ check, ...finding });
+}

@@ -1,0 +1,5 @@
+import type { CheckDefinition } from '../check.js';
+import { dnsCheck } from './dns.check.js';
+
+/** Every check a scan runs, in report order. */
+export const defaultChecks: readonly CheckDefinition[] = [dnsCheck];
