@@ -71,7 +71,7 @@ function AuditReport({ audit, refreshError }: { audit: Audit; refreshError?: str
             <dt>Started:</dt>
             <dd>{formatDate(audit.createdAt)}</dd>
           </div>
-          {audit.completedAt && (
+          {audit.completedAt && !isAuditRunning(audit.status) && (
             <div className="flex gap-1">
               <dt>Finished:</dt>
               <dd>{formatDate(audit.completedAt)}</dd>

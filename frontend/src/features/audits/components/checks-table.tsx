@@ -42,7 +42,7 @@ export function ChecksTable({ checks }: { checks: CheckResult[] }) {
               {checks.map((check) => (
                 <tr key={check.name} className="align-top">
                   <th scope="row" className="px-4 py-3 font-mono font-semibold">{check.name}</th>
-                  <td className={`px-4 py-3 font-medium capitalize ${checkStatusClass[check.status]}`}>
+                  <td className={`px-4 py-3 font-medium ${checkStatusClass[check.status]}`}>
                     {statusLabel(check.status)}
                   </td>
                   <td className="px-4 py-3 whitespace-nowrap text-slate-700">{formatDuration(check.durationMs)}</td>

@@ -1,7 +1,8 @@
 import type { AuditStatus, CheckStatus, Grade, RiskLevel, Severity } from '../../../lib/contracts';
 
 /** SPEC §4 "Scan status display": in_progress is shown with the underscore replaced by a space. */
-export const statusLabel = (status: AuditStatus | CheckStatus): string => status.replaceAll('_', ' ');
+export const statusLabel = (status: AuditStatus | CheckStatus): string =>
+  status === 'ok' ? 'OK' : status.replaceAll('_', ' ');
 
 export const severityOrder: readonly Severity[] = ['critical', 'high', 'medium', 'low', 'info'];
 

@@ -1,0 +1,59 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startDnsServer } from '../../support/dns-server.js';
+import { launchBrowser, type TestBrowser } from './browser.js';
+import { startLocalApp, type LocalApp } from './local-app.js';
+
+/** The site under test: shop.example.test resolves to 127.0.0.1 through the test's own DNS server. */
+export const TARGET_HOST = 'shop.example.test';
+
+export interface E2eStack {
+  app: LocalApp;
+  browser: TestBrowser;
+  stop(): Promise<void>;
+}
+
+/** `npm start` on a random port with fresh data, a DNS server it scans through, and Chromium. */
+export async function startE2eStack(): Promise<E2eStack> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'rampart-e2e-data-'));
+  const dns = await startDnsServer({ [TARGET_HOST]: ['127.0.0.1'] });
+  const cleanups: (() => Promise<void>)[] = [() => rm(dataDir, { recursive: true, force: true }), () => dns.close()];
+  const stop = async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  };
+  try {
+    const app = await startLocalApp({
+      PORT: '0',
+      DATA_DIR: dataDir,
+      SCAN_ALLOW_PRIVATE_TARGETS: '1',
+      SCAN_RESOLVERS: `127.0.0.1:${dns.port}`,
+    });
+    cleanups.push(() => app.stop());
+    const browser = await launchBrowser();
+    cleanups.push(() => browser.close());
+    return { app, browser, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** Posts a free-scan lead for TARGET_HOST straight to the API, as the lead form will. */
+export async function postLead(appUrl: string): Promise<{ status: number; body: { auditId?: string } }> {
+  const response = await fetch(`${appUrl}/api/leads`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      firstName: 'Olivia',
+      lastName: 'Owner',
+      businessName: 'Example Shop',
+      webUrl: `http://${TARGET_HOST}`,
+      email: 'owner@example.test',
+      mobileNumber: '+61412345678',
+      agreedToTerms: true,
+      agreedToDataCollection: true,
+    }),
+  });
+  return { status: response.status, body: (await response.json()) as { auditId?: string } };
+}
