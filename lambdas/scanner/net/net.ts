@@ -5,6 +5,7 @@
  */
 import type { DnsClient } from './dns-client.js';
 import type { HttpClient } from './http-client.js';
+import type { SmtpClient } from './smtp-client.js';
 import type { TcpClient } from './tcp-client.js';
 import type { TlsClient } from './tls-client.js';
 
@@ -13,4 +14,5 @@ export interface ScanNet {
   tcp: TcpClient;
   tls: TlsClient;
   http: HttpClient;
+  smtp: SmtpClient;
 }
