@@ -1,0 +1,145 @@
+import { type CfnElement, Stack, Validations } from 'aws-cdk-lib';
+import type { UserPool, UserPoolClient } from 'aws-cdk-lib/aws-cognito';
+import type { Table } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
+import type { Bucket } from 'aws-cdk-lib/aws-s3';
+import type { ConfigurationSet, EmailIdentity } from 'aws-cdk-lib/aws-ses';
+import type { Queue } from 'aws-cdk-lib/aws-sqs';
+import type { IConstruct } from 'constructs';
+import { resourceKeys } from '../../lambdas/config.js';
+import type { Resource } from '../../lambdas/routes.js';
+
+/** The environment a resource gives a function: exactly the keys `lambdas/config.ts` asks for. */
+export type ResourceEnvironment<R extends Resource> = Record<(typeof resourceKeys)[R][number], string>;
+
+export interface MailerResources {
+  readonly identity: EmailIdentity;
+  readonly configurationSet: ConfigurationSet;
+  readonly mailFrom: string;
+}
+
+export interface BindableResources {
+  readonly table: Table;
+  readonly scanQueue: Queue;
+  readonly mailer: MailerResources;
+  readonly reports: Bucket;
+  readonly userPool: { readonly pool: UserPool; readonly client: UserPoolClient };
+}
+
+/** The Cognito admin calls the identity adapter makes (lambdas/adapters/cognito-users.adapter.ts). */
+export const USER_POOL_ACTIONS = [
+  'cognito-idp:AdminCreateUser',
+  'cognito-idp:AdminGetUser',
+  'cognito-idp:AdminUpdateUserAttributes',
+  'cognito-idp:ListUsers',
+] as const;
+
+/** Logical-ID form cdk-nag uses in IAM5 findings: `<LogicalId.Arn>`. */
+function arnToken(resource: IConstruct): string {
+  const element = resource.node.defaultChild as CfnElement;
+  return `<${Stack.of(resource).getLogicalId(element)}.Arn>`;
+}
+
+/**
+ * Attaches the product's resources to functions: each bind grants the IAM permissions and sets
+ * the environment keys together, so a function never has one without the other.
+ */
+export class Bindings {
+  constructor(private readonly resources: BindableResources) {}
+
+  /** Binds every resource a manifest entry `uses`. */
+  bindAll(fn: LambdaFunction, uses: readonly Resource[]): void {
+    for (const resource of uses) this.bind(fn, resource);
+  }
+
+  bind(fn: LambdaFunction, resource: Resource): void {
+    switch (resource) {
+      case 'table':
+        return this.bindTable(fn);
+      case 'scanQueue':
+        return this.bindQueue(fn);
+      case 'mailer':
+        return this.bindMailer(fn);
+      case 'sms':
+        return this.bindSms(fn);
+      case 'reports':
+        return this.bindReports(fn);
+      case 'userPool':
+        return this.bindUserPool(fn);
+      default: {
+        const unknown: never = resource;
+        throw new Error(`No binding for resource ${String(unknown)}`);
+      }
+    }
+  }
+
+  bindTable(fn: LambdaFunction): void {
+    const { table } = this.resources;
+    table.grantReadWriteData(fn);
+    setEnvironment(fn, 'table', { TABLE_NAME: table.tableName });
+    Validations.of(fn).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::${arnToken(table)}/index/*]`,
+      reason: 'Queries on the single table use its GSIs; the wildcard covers only this table’s indexes.',
+    });
+  }
+
+  bindQueue(fn: LambdaFunction): void {
+    const { scanQueue } = this.resources;
+    scanQueue.grantSendMessages(fn);
+    setEnvironment(fn, 'scanQueue', { SCAN_QUEUE_URL: scanQueue.queueUrl });
+  }
+
+  bindMailer(fn: LambdaFunction): void {
+    const { identity, configurationSet, mailFrom } = this.resources.mailer;
+    identity.grantSendEmail(fn);
+    fn.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['ses:SendEmail', 'ses:SendRawEmail'],
+        resources: [
+          Stack.of(fn).formatArn({
+            service: 'ses',
+            resource: 'configuration-set',
+            resourceName: configurationSet.configurationSetName,
+          }),
+        ],
+      }),
+    );
+    setEnvironment(fn, 'mailer', { MAIL_FROM: mailFrom });
+    fn.addEnvironment('SES_CONFIGURATION_SET', configurationSet.configurationSetName);
+  }
+
+  bindSms(fn: LambdaFunction): void {
+    // SMS goes straight to phone numbers, which have no ARN: sns:Publish needs Resource "*".
+    fn.addToRolePolicy(new PolicyStatement({ actions: ['sns:Publish'], resources: ['*'] }));
+    setEnvironment(fn, 'sms', {});
+    fn.addEnvironment('SMS_MODE', 'sns');
+    Validations.of(fn).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason: 'SMS: sns:Publish to a phone number has no resource ARN to scope to.',
+    });
+  }
+
+  bindReports(fn: LambdaFunction): void {
+    const { reports } = this.resources;
+    // Write a report, read it back for a presigned GET; no listing, no deleting.
+    fn.addToRolePolicy(
+      new PolicyStatement({ actions: ['s3:PutObject', 's3:GetObject'], resources: [reports.arnForObjects('*')] }),
+    );
+    setEnvironment(fn, 'reports', { REPORTS_BUCKET: reports.bucketName });
+    Validations.of(fn).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::${arnToken(reports)}/*]`,
+      reason: 'Report PDFs are keyed per audit; object access is limited to the reports bucket.',
+    });
+  }
+
+  bindUserPool(fn: LambdaFunction): void {
+    const { pool, client } = this.resources.userPool;
+    pool.grant(fn, ...USER_POOL_ACTIONS);
+    setEnvironment(fn, 'userPool', { USER_POOL_ID: pool.userPoolId, USER_POOL_CLIENT_ID: client.userPoolClientId });
+  }
+}
+
+function setEnvironment<R extends Resource>(fn: LambdaFunction, _resource: R, env: ResourceEnvironment<R>): void {
+  for (const [key, value] of Object.entries(env) as [string, string][]) fn.addEnvironment(key, value);
+}
