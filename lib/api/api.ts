@@ -1,0 +1,118 @@
+import { RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
+import {
+  HttpApi,
+  HttpMethod,
+  HttpNoneAuthorizer,
+  HttpRoute,
+  HttpRouteKey,
+  HttpStage,
+  LogGroupLogDestination,
+} from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpUserPoolAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import type { UserPool, UserPoolClient } from 'aws-cdk-lib/aws-cognito';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import type { RouteAuth, RouteDefinition } from '../../lambdas/routes.js';
+import type { Bindings } from '../constructs/bindings.js';
+import { type FunctionDefaults, ProjectFunction } from '../constructs/project-function.js';
+
+/** Default route throttling for the whole API; handlers add per-IP/email/target rate limits. */
+export const API_THROTTLE = { rateLimit: 50, burstLimit: 100 } as const;
+
+/** Why a route has no API Gateway authorizer (cdk-nag APIG4 acknowledgement reasons). */
+const UNAUTHORIZED_ROUTE_REASONS: Record<Exclude<RouteAuth, 'user'>, string> = {
+  public: 'Public by design (the free scan, its results, health); the handler validates input and applies anti-abuse rate limits.',
+  agent: 'Endpoint agents authenticate in the handler with their per-agent secret; API Gateway has no authorizer for it.',
+  webhook: 'Payment webhooks authenticate in the handler by verifying the provider signature header.',
+};
+
+export interface ApiProps {
+  readonly routes: readonly RouteDefinition[];
+  readonly userPool: UserPool;
+  readonly userPoolClient: UserPoolClient;
+  readonly bindings: Bindings;
+  readonly defaults: FunctionDefaults;
+}
+
+const pascal = (name: string) => name.replace(/(^|-)([a-z0-9])/g, (_, __, c: string) => c.toUpperCase());
+
+/**
+ * The HTTP API: one Lambda and one route per manifest entry (`lambdas/routes.ts`), a JWT
+ * authorizer on the user pool for `user` routes, JSON access logs and default throttling.
+ * No CORS: the browser reaches the API through CloudFront on the site's own origin.
+ */
+export class Api extends Construct {
+  readonly httpApi: HttpApi;
+  readonly functions: ReadonlyMap<string, ProjectFunction>;
+
+  constructor(scope: Construct, id: string, props: ApiProps) {
+    super(scope, id);
+    this.httpApi = new HttpApi(this, 'HttpApi', {
+      apiName: `${Stack.of(this).stackName}-api`,
+      createDefaultStage: false,
+    });
+
+    const accessLogs = new LogGroup(this, 'AccessLogs', {
+      retention: RetentionDays.THREE_MONTHS,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    new HttpStage(this, 'DefaultStage', {
+      httpApi: this.httpApi,
+      stageName: '$default',
+      autoDeploy: true,
+      throttle: API_THROTTLE,
+      accessLogSettings: {
+        destination: new LogGroupLogDestination(accessLogs),
+        format: AccessLogFormat.custom(
+          JSON.stringify({
+            requestId: '$context.requestId',
+            ip: '$context.identity.sourceIp',
+            requestTime: '$context.requestTime',
+            routeKey: '$context.routeKey',
+            status: '$context.status',
+            responseLength: '$context.responseLength',
+            latencyMs: '$context.responseLatency',
+            integrationError: '$context.integrationErrorMessage',
+            authorizerError: '$context.authorizer.error',
+            userAgent: '$context.identity.userAgent',
+          }),
+        ),
+      },
+    });
+
+    const authorizer = new HttpUserPoolAuthorizer('UserPoolAuthorizer', props.userPool, {
+      userPoolClients: [props.userPoolClient],
+    });
+
+    const noAuthorizer = new HttpNoneAuthorizer();
+
+    const functions = new Map<string, ProjectFunction>();
+    for (const route of props.routes) {
+      const fn = new ProjectFunction(this, `${pascal(route.name)}Fn`, {
+        entry: `lambdas/api/${route.name}.ts`,
+        description: `${route.method} ${route.path}`,
+        defaults: props.defaults,
+      });
+      props.bindings.bindAll(fn, route.uses);
+      const httpRoute = new HttpRoute(this, `${pascal(route.name)}Route`, {
+        httpApi: this.httpApi,
+        routeKey: HttpRouteKey.with(route.path, HttpMethod[route.method]),
+        integration: new HttpLambdaIntegration(`${pascal(route.name)}Integration`, fn),
+        authorizer: route.auth === 'user' ? authorizer : noAuthorizer,
+      });
+      if (route.auth !== 'user') {
+        Validations.of(httpRoute).acknowledge({ id: 'AwsSolutions-APIG4', reason: UNAUTHORIZED_ROUTE_REASONS[route.auth] });
+      }
+      functions.set(route.name, fn);
+    }
+    this.functions = functions;
+  }
+
+  /** The API's host name, for the CloudFront origin. */
+  get domainName(): string {
+    const stack = Stack.of(this);
+    return `${this.httpApi.apiId}.execute-api.${stack.region}.${stack.urlSuffix}`;
+  }
+}
