@@ -1,0 +1,18 @@
+/**
+ * The CDK app: `npx cdk synth` / `npx cdk deploy`. Synth is offline: esbuild bundles the Lambdas
+ * locally (no Docker) and cdk-nag's AwsSolutions checks run as a validation plugin, failing synth
+ * on any unacknowledged finding.
+ *
+ * Settings: CDK context (`-c key=value`), else the environment variable, else the default.
+ *   productName     PRODUCT_NAME          Rampart               names, stack name (its slug), PRODUCT_NAME on every Lambda
+ *   siteDomain      SITE_DOMAIN           (none)                custom domain for the site; needs certificateArn
+ *   certificateArn  SITE_CERTIFICATE_ARN  (none)                ACM certificate in us-east-1 covering siteDomain
+ *   mailFrom        MAIL_FROM             no-reply@example.com  sender address; its domain becomes the SES identity
+ *   alarmEmail      ALARM_EMAIL           (none)                subscribed to the operator alarm topic
+ *   logLevel        LOG_LEVEL             INFO                  LOG_LEVEL on every Lambda
+ * Account and region: CDK_DEFAULT_ACCOUNT / CDK_DEFAULT_REGION (set by the CLI from your profile).
+ * frontend/dist is uploaded to the site bucket only when it exists (run `npm run build` first).
+ */
+import { createApp } from '../lib/app.js';
+
+createApp();

@@ -1,0 +1,31 @@
+import { App, type AppProps, Validations } from 'aws-cdk-lib';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { routes } from '../lambdas/routes.js';
+import { frontendDist, hasFrontendBuild } from './paths.js';
+import { ProductStack } from './product-stack.js';
+import { readStackConfig } from './stack-config.js';
+
+export interface CreateAppOptions extends AppProps {
+  /** Register cdk-nag's AwsSolutions pack as a validation plugin (fails synth on findings). @default true */
+  readonly nag?: boolean;
+  /** Built frontend to deploy. @default frontend/dist when it holds an index.html */
+  readonly frontendDist?: string | null;
+  /** Environment variables to read settings from. @default process.env */
+  readonly env?: Record<string, string | undefined>;
+}
+
+/** Builds the CDK app: bin/app.ts and the infra tests both come through here. */
+export function createApp(options: CreateAppOptions = {}): { app: App; stack: ProductStack } {
+  const { nag = true, frontendDist: dist, env = process.env, ...appProps } = options;
+  const app = new App(appProps);
+  const config = readStackConfig(app.node, env);
+  const stack = new ProductStack(app, config.slug, {
+    description: `${config.productName}: website security assessments (site, API, scans)`,
+    env: { account: env.CDK_DEFAULT_ACCOUNT, region: env.CDK_DEFAULT_REGION },
+    config,
+    routes,
+    frontendDist: dist === null ? undefined : (dist ?? (hasFrontendBuild() ? frontendDist : undefined)),
+  });
+  if (nag) Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+  return { app, stack };
+}

@@ -1,0 +1,97 @@
+import { CfnOutput, Lazy, Stack, Tags, type StackProps } from 'aws-cdk-lib';
+import type { Construct } from 'constructs';
+import type { RouteDefinition } from '../lambdas/routes.js';
+import { Alarms } from './alarms/alarms.js';
+import { Api } from './api/api.js';
+import { Auth } from './auth/auth.js';
+import { Bindings } from './constructs/bindings.js';
+import type { FunctionDefaults } from './constructs/project-function.js';
+import { Data } from './data/data.js';
+import { Notify } from './notify/notify.js';
+import { Scanning } from './scanning/scanning.js';
+import { Schedule } from './schedule/schedule.js';
+import { Site } from './site/site.js';
+import type { StackConfig } from './stack-config.js';
+import { Storage } from './storage/storage.js';
+
+export interface ProductStackProps extends StackProps {
+  readonly config: StackConfig;
+  /** The route manifest (lambdas/routes.ts). */
+  readonly routes: readonly RouteDefinition[];
+  /** The built frontend to deploy, when there is one. */
+  readonly frontendDist?: string;
+}
+
+/** The whole product on AWS: one stack, one construct per concern. */
+export class ProductStack extends Stack {
+  readonly data: Data;
+  readonly auth: Auth;
+  readonly storage: Storage;
+  readonly notify: Notify;
+  readonly scanning: Scanning;
+  readonly api: Api;
+  readonly site: Site;
+  readonly schedule: Schedule;
+  readonly alarms: Alarms;
+
+  constructor(scope: Construct, id: string, props: ProductStackProps) {
+    super(scope, id, props);
+    const { config } = props;
+    Tags.of(this).add('product', config.slug);
+
+    // SITE_URL is the CloudFront address, known only once the site exists (the site needs the API).
+    let site: Site | undefined;
+    const defaults: FunctionDefaults = {
+      productName: config.productName,
+      serviceName: config.slug,
+      logLevel: config.logLevel,
+      siteUrl: Lazy.string({
+        produce: () => {
+          if (!site) throw new Error('SITE_URL read before the site was built');
+          return site.url;
+        },
+      }),
+    };
+
+    this.data = new Data(this, 'Data');
+    this.auth = new Auth(this, 'Auth', { productName: config.productName });
+    this.storage = new Storage(this, 'Storage');
+    this.notify = new Notify(this, 'Notify', { mailFrom: config.mailFrom, mailDomain: config.mailDomain, slug: config.slug });
+    this.scanning = new Scanning(this, 'Scanning', { defaults });
+
+    const bindings = new Bindings({
+      table: this.data.table,
+      scanQueue: this.scanning.queue,
+      mailer: this.notify.mailer,
+      reports: this.storage.reports,
+      userPool: { pool: this.auth.userPool, client: this.auth.client },
+    });
+    this.scanning.addWorker(bindings);
+
+    this.api = new Api(this, 'Api', {
+      routes: props.routes,
+      userPool: this.auth.userPool,
+      userPoolClient: this.auth.client,
+      bindings,
+      defaults,
+    });
+    this.site = site = new Site(this, 'Site', {
+      apiDomainName: this.api.domainName,
+      logBucket: this.storage.logs,
+      frontendDist: props.frontendDist,
+      customDomain:
+        config.siteDomain && config.certificateArn
+          ? { domainName: config.siteDomain, certificateArn: config.certificateArn }
+          : undefined,
+    });
+    this.schedule = new Schedule(this, 'Schedule', { bindings, defaults });
+    this.alarms = new Alarms(this, 'Alarms', { scanDeadLetters: this.scanning.deadLetters, alarmEmail: config.alarmEmail });
+
+    // What the frontend build and operators need (see README: deploying).
+    new CfnOutput(this, 'UserPoolId', { value: this.auth.userPool.userPoolId });
+    new CfnOutput(this, 'UserPoolClientId', { value: this.auth.client.userPoolClientId });
+    new CfnOutput(this, 'TableName', { value: this.data.table.tableName });
+    new CfnOutput(this, 'ScanQueueUrl', { value: this.scanning.queue.queueUrl });
+    new CfnOutput(this, 'ReportsBucketName', { value: this.storage.reports.bucketName });
+  }
+}
