@@ -1,0 +1,68 @@
+import { App, Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { UserPool } from 'aws-cdk-lib/aws-cognito';
+import { AttributeType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { Code, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { Bucket } from 'aws-cdk-lib/aws-s3';
+import { ConfigurationSet, EmailIdentity, Identity } from 'aws-cdk-lib/aws-ses';
+import { Queue } from 'aws-cdk-lib/aws-sqs';
+import { describe, expect, it } from 'vitest';
+import { resourceKeys } from '../../lambdas/config.js';
+import type { Resource } from '../../lambdas/routes.js';
+import { Bindings, USER_POOL_ACTIONS } from '../../lib/constructs/bindings.js';
+
+const allResources = Object.keys(resourceKeys) as Resource[];
+
+/** A small stack with one of each resource and one probe function bound to `uses`. */
+function bindProbe(uses: readonly Resource[]) {
+  const stack = new Stack(new App(), 'Probe');
+  const configurationSet = new ConfigurationSet(stack, 'ConfigSet');
+  const pool = new UserPool(stack, 'Pool');
+  const bindings = new Bindings({
+    table: new Table(stack, 'Table', { partitionKey: { name: 'pk', type: AttributeType.STRING } }),
+    scanQueue: new Queue(stack, 'Queue'),
+    mailer: {
+      identity: new EmailIdentity(stack, 'Identity', { identity: Identity.domain('example.com') }),
+      configurationSet,
+      mailFrom: 'no-reply@example.com',
+    },
+    reports: new Bucket(stack, 'Reports'),
+    userPool: { pool, client: pool.addClient('Client') },
+  });
+  const fn = new LambdaFunction(stack, 'Probe', { runtime: Runtime.NODEJS_22_X, handler: 'index.handler', code: Code.fromInline('0') });
+  bindings.bindAll(fn, uses);
+  const template = Template.fromStack(stack);
+  const [probe] = Object.values(template.findResources('AWS::Lambda::Function'));
+  const env = (probe!.Properties.Environment?.Variables ?? {}) as Record<string, unknown>;
+  const policies = Object.values(template.findResources('AWS::IAM::Policy'));
+  const actions = policies.flatMap((p) => (p.Properties.PolicyDocument.Statement as { Action: string | string[] }[]).flatMap((s) => s.Action));
+  return { env, actions };
+}
+
+describe('bindings', () => {
+  it.each(allResources)('bind(%s) sets exactly the keys lambdas/config.ts lists for it', (resource) => {
+    const { env } = bindProbe([resource]);
+    const extra = { mailer: ['SES_CONFIGURATION_SET'], sms: ['SMS_MODE'] } as Partial<Record<Resource, string[]>>;
+    expect(Object.keys(env).sort()).toEqual([...resourceKeys[resource], ...(extra[resource] ?? [])].sort());
+  });
+
+  it('grants each resource together with its environment', () => {
+    const cases: [Resource, string[]][] = [
+      ['table', ['dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem']],
+      ['scanQueue', ['sqs:SendMessage']],
+      ['mailer', ['ses:SendEmail']],
+      ['sms', ['sns:Publish']],
+      ['reports', ['s3:PutObject', 's3:GetObject']],
+      ['userPool', [...USER_POOL_ACTIONS]],
+    ];
+    for (const [resource, expected] of cases) {
+      expect(bindProbe([resource]).actions, resource).toEqual(expect.arrayContaining(expected));
+    }
+  });
+
+  it('sets SMS_MODE=sns and grants nothing it was not asked for', () => {
+    const { env, actions } = bindProbe(['sms']);
+    expect(env.SMS_MODE).toBe('sns');
+    expect(actions).toEqual(['sns:Publish']);
+  });
+});

@@ -1,0 +1,370 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- a synthesized template is untyped JSON; the assertions below check its shape */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Match, type Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { resourceKeys } from '../../lambdas/config.js';
+import { BOT_MARKERS } from '../../lambdas/domain/bots.js';
+import { routes } from '../../lambdas/routes.js';
+import { API_THROTTLE } from '../../lib/api/api.js';
+import { SCAN_BATCH_SIZE, SCAN_MAX_RECEIVE_COUNT, SCAN_WORKER_TIMEOUT } from '../../lib/scanning/scanning.js';
+import { HSTS_MAX_AGE_SECONDS, siteSecurityHeaders } from '../../lib/site/security-headers.js';
+import { fakeFrontendBuild, nagFindings, synthProduct, type Synthesized } from './synth.js';
+
+type Resources = Record<string, { Type: string; Properties: Record<string, any>; Metadata?: Record<string, any> }>;
+
+// AWS managed CloudFront policies (fixed IDs).
+const CACHING_DISABLED = '4135ea2d-6df8-44a3-9df3-4b5a84be39ad';
+const ALL_VIEWER_EXCEPT_HOST_HEADER = 'b689b0a8-53d0-40ab-baf2-68738e2966ac';
+
+let synthesized: Synthesized;
+let template: Template;
+let resources: Resources;
+
+const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
+const only = (type: string) => {
+  const found = ofType(type);
+  expect(found, `exactly one ${type}`).toHaveLength(1);
+  return found[0]!;
+};
+/** The project's own functions: everything but CDK's BucketDeployment handler. */
+const projectFunctions = () =>
+  ofType('AWS::Lambda::Function').filter(([id]) => !id.startsWith('CustomCDKBucketDeployment'));
+const functionId = (logicalIdPrefix: string) => {
+  const match = projectFunctions().filter(([id]) => id.startsWith(logicalIdPrefix));
+  expect(match, `one function ${logicalIdPrefix}*`).toHaveLength(1);
+  return match[0]![0];
+};
+const envOf = (fnId: string): Record<string, unknown> => resources[fnId]!.Properties.Environment?.Variables ?? {};
+
+beforeAll(() => {
+  // Prepare: one synth with real esbuild bundling and a frontend build to deploy, shared by all tests.
+  synthesized = synthProduct({ frontendDist: fakeFrontendBuild() });
+  template = synthesized.template;
+  resources = template.toJSON().Resources as Resources;
+});
+
+describe('cdk-nag', () => {
+  it('leaves no unacknowledged AwsSolutions finding', () => {
+    const findings = nagFindings(synthesized.app);
+    expect(findings, findings.join('\n')).toEqual([]);
+  });
+
+  it('leaves none either without a frontend build (no BucketDeployment)', () => {
+    const bare = synthProduct({ frontendDist: null, context: { 'aws:cdk:bundling-stacks': [] } });
+    expect(bare.template.findResources('Custom::CDKBucketDeployment')).toEqual({});
+    const findings = nagFindings(bare.app);
+    expect(findings, findings.join('\n')).toEqual([]);
+  });
+});
+
+describe('data', () => {
+  it('is one on-demand table with pk/sk, gsi1 and gsi2 projecting all, TTL on expiresAt and PITR', () => {
+    const [, table] = only('AWS::DynamoDB::Table');
+    expect(table.Properties).toMatchObject({
+      KeySchema: [
+        { AttributeName: 'pk', KeyType: 'HASH' },
+        { AttributeName: 'sk', KeyType: 'RANGE' },
+      ],
+      BillingMode: 'PAY_PER_REQUEST',
+      TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true },
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+    });
+    const indexes = (table.Properties.GlobalSecondaryIndexes as any[]).map((i) => ({
+      name: i.IndexName,
+      keys: i.KeySchema,
+      projection: i.Projection.ProjectionType,
+    }));
+    expect(indexes).toEqual([
+      { name: 'gsi1', keys: [{ AttributeName: 'gsi1pk', KeyType: 'HASH' }, { AttributeName: 'gsi1sk', KeyType: 'RANGE' }], projection: 'ALL' },
+      { name: 'gsi2', keys: [{ AttributeName: 'gsi2pk', KeyType: 'HASH' }, { AttributeName: 'gsi2sk', KeyType: 'RANGE' }], projection: 'ALL' },
+    ]);
+    const attributes = (table.Properties.AttributeDefinitions as any[]).map((a) => `${a.AttributeName}:${a.AttributeType}`).sort();
+    expect(attributes).toEqual(['gsi1pk:S', 'gsi1sk:S', 'gsi2pk:S', 'gsi2sk:S', 'pk:S', 'sk:S']);
+  });
+
+  it('keeps the table when the stack is deleted', () => {
+    template.hasResource('AWS::DynamoDB::Table', { DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+  });
+});
+
+describe('functions', () => {
+  it('run Node 22 on ARM64 with active tracing, source maps and their own log group', () => {
+    const fns = projectFunctions();
+    expect(fns).toHaveLength(routes.length + 2); // one per route + scan worker + sweeper
+    for (const [id, fn] of fns) {
+      expect({ id, ...fn.Properties }).toMatchObject({
+        id,
+        Runtime: 'nodejs22.x',
+        Architectures: ['arm64'],
+        Handler: 'index.handler',
+        TracingConfig: { Mode: 'Active' },
+        LoggingConfig: { LogGroup: { Ref: expect.any(String) } },
+      });
+      expect(envOf(id)).toMatchObject({
+        NODE_OPTIONS: '--enable-source-maps',
+        PRODUCT_NAME: 'Rampart',
+        LOG_LEVEL: 'INFO',
+        SITE_URL: expect.anything(),
+      });
+      const logGroup = resources[fn.Properties.LoggingConfig.LogGroup.Ref]!;
+      expect(logGroup.Properties.RetentionInDays).toBe(30);
+    }
+  });
+
+  it('are bundled by esbuild as ESM with a source map', () => {
+    for (const [id, fn] of projectFunctions()) {
+      const hash = (fn.Properties.Code.S3Key as string).replace(/\.zip$/, '');
+      const bundle = path.join(synthesized.app.outdir, `asset.${hash}`);
+      const code = readFileSync(path.join(bundle, 'index.mjs'), 'utf8');
+      expect(code.startsWith("import { createRequire as __rampartCreateRequire } from 'node:module';"), id).toBe(true);
+      expect(code, id).toMatch(/\bexport\s*\{[^}]*\bhandler\b/);
+      expect(code, id).toMatch(/\/\/# sourceMappingURL=index\.mjs\.map\s*$/);
+      expect(existsSync(path.join(bundle, 'index.mjs.map')), id).toBe(true);
+    }
+  });
+});
+
+describe('api', () => {
+  const routeTarget = (route: Record<string, any>) => {
+    const integrationId = (route.Target['Fn::Join'][1] as unknown[])[1] as { Ref: string };
+    const integration = resources[integrationId.Ref]!;
+    return integration.Properties.IntegrationUri['Fn::GetAtt'][0] as string;
+  };
+
+  it('has exactly the routes of the manifest', () => {
+    const synthesizedKeys = ofType('AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties.RouteKey).sort();
+    expect(synthesizedKeys).toEqual(routes.map((r) => `${r.method} ${r.path}`).sort());
+  });
+
+  it('puts the JWT authorizer on user routes and no authorizer elsewhere', () => {
+    const [authorizerId, authorizer] = only('AWS::ApiGatewayV2::Authorizer');
+    expect(authorizer.Properties.AuthorizerType).toBe('JWT');
+    const byKey = new Map(ofType('AWS::ApiGatewayV2::Route').map(([, r]) => [r.Properties.RouteKey as string, r.Properties]));
+    for (const route of routes) {
+      const synthesizedRoute = byKey.get(`${route.method} ${route.path}`)!;
+      if (route.auth === 'user') {
+        expect(synthesizedRoute).toMatchObject({ AuthorizationType: 'JWT', AuthorizerId: { Ref: authorizerId } });
+      } else {
+        expect(synthesizedRoute.AuthorizationType).toBe('NONE');
+        expect(synthesizedRoute.AuthorizerId).toBeUndefined();
+      }
+    }
+  });
+
+  it('routes each entry to its own function, which gets the environment of what it uses', () => {
+    const byKey = new Map(ofType('AWS::ApiGatewayV2::Route').map(([, r]) => [r.Properties.RouteKey as string, r.Properties]));
+    const targets = new Set<string>();
+    for (const route of routes) {
+      const fnId = routeTarget(byKey.get(`${route.method} ${route.path}`)!);
+      targets.add(fnId);
+      const env = Object.keys(envOf(fnId));
+      for (const resource of route.uses) {
+        expect(env, `${route.name} uses ${resource}`).toEqual(expect.arrayContaining([...resourceKeys[resource]]));
+      }
+      const unused = (Object.keys(resourceKeys) as (keyof typeof resourceKeys)[]).filter((r) => !(route.uses as readonly string[]).includes(r));
+      for (const resource of unused) {
+        for (const key of resourceKeys[resource]) expect(env, `${route.name} does not use ${resource}`).not.toContain(key);
+      }
+    }
+    expect(targets.size).toBe(routes.length);
+  });
+
+  it('logs access as JSON and throttles the default stage', () => {
+    const [, stage] = only('AWS::ApiGatewayV2::Stage');
+    expect(stage.Properties).toMatchObject({
+      StageName: '$default',
+      AutoDeploy: true,
+      DefaultRouteSettings: { ThrottlingRateLimit: API_THROTTLE.rateLimit, ThrottlingBurstLimit: API_THROTTLE.burstLimit },
+      AccessLogSettings: { DestinationArn: expect.anything() },
+    });
+    expect(JSON.parse(stage.Properties.AccessLogSettings.Format)).toMatchObject({ requestId: '$context.requestId', status: '$context.status' });
+  });
+
+  it('has no CORS configuration (same origin through CloudFront)', () => {
+    const [, api] = only('AWS::ApiGatewayV2::Api');
+    expect(api.Properties.CorsConfiguration).toBeUndefined();
+  });
+});
+
+describe('scanning', () => {
+  it('redrives scan jobs to a dead-letter queue after three receives, TLS only', () => {
+    const queues = ofType('AWS::SQS::Queue');
+    const [, main] = queues.find(([, q]) => q.Properties.RedrivePolicy)!;
+    const [dlqId] = queues.find(([, q]) => !q.Properties.RedrivePolicy)!;
+    expect(main.Properties.RedrivePolicy).toEqual({
+      deadLetterTargetArn: { 'Fn::GetAtt': [dlqId, 'Arn'] },
+      maxReceiveCount: SCAN_MAX_RECEIVE_COUNT,
+    });
+    expect(SCAN_MAX_RECEIVE_COUNT).toBe(3);
+    for (const [id] of queues) {
+      template.hasResourceProperties('AWS::SQS::QueuePolicy', {
+        Queues: [{ Ref: id }],
+        PolicyDocument: {
+          Statement: Match.arrayWith([
+            Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+          ]),
+        },
+      });
+    }
+  });
+
+  it('hides a job for at least six times the worker timeout', () => {
+    const workerId = functionId('ScanningScanWorker');
+    const [, main] = ofType('AWS::SQS::Queue').find(([, q]) => q.Properties.RedrivePolicy)!;
+    const timeout = resources[workerId]!.Properties.Timeout as number;
+    expect(timeout).toBe(SCAN_WORKER_TIMEOUT.toSeconds());
+    expect(main.Properties.VisibilityTimeout).toBeGreaterThanOrEqual(6 * timeout);
+  });
+
+  it('feeds the worker small batches and takes partial batch failures', () => {
+    const workerId = functionId('ScanningScanWorker');
+    const [, mapping] = only('AWS::Lambda::EventSourceMapping');
+    expect(mapping.Properties).toMatchObject({
+      FunctionName: { Ref: workerId },
+      BatchSize: SCAN_BATCH_SIZE,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+    expect(SCAN_BATCH_SIZE).toBeLessThanOrEqual(2);
+  });
+
+  it('binds the worker to the table, the reports bucket and the mailer', () => {
+    const env = envOf(functionId('ScanningScanWorker'));
+    expect(Object.keys(env)).toEqual(
+      expect.arrayContaining([...resourceKeys.table, ...resourceKeys.reports, ...resourceKeys.mailer, 'SES_CONFIGURATION_SET']),
+    );
+    expect(env.SCAN_QUEUE_URL).toBeUndefined();
+  });
+});
+
+describe('schedule and alarms', () => {
+  it('runs the sweeper every five minutes with the table and the queue', () => {
+    const sweeperId = functionId('ScheduleSweeper');
+    const [, rule] = only('AWS::Events::Rule');
+    expect(rule.Properties.ScheduleExpression).toBe('rate(5 minutes)');
+    expect(rule.Properties.Targets[0].Arn).toEqual({ 'Fn::GetAtt': [sweeperId, 'Arn'] });
+    expect(Object.keys(envOf(sweeperId))).toEqual(expect.arrayContaining([...resourceKeys.table, ...resourceKeys.scanQueue]));
+  });
+
+  it('alarms as soon as one scan job is in the dead-letter queue', () => {
+    const [dlqId] = ofType('AWS::SQS::Queue').find(([, q]) => !q.Properties.RedrivePolicy)!;
+    const [, alarm] = only('AWS::CloudWatch::Alarm');
+    expect(alarm.Properties).toMatchObject({
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Namespace: 'AWS/SQS',
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [dlqId, 'QueueName'] } }],
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      AlarmActions: [{ Ref: expect.any(String) }],
+    });
+  });
+});
+
+describe('storage and mail', () => {
+  it('keeps report PDFs private, TLS-only, encrypted, logged, for 365 days', () => {
+    const [reportsId, reports] = ofType('AWS::S3::Bucket').find(([id]) => id.startsWith('StorageReports'))!;
+    expect(reports.Properties).toMatchObject({
+      PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+      BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
+      LoggingConfiguration: { DestinationBucketName: expect.anything() },
+      LifecycleConfiguration: { Rules: [expect.objectContaining({ ExpirationInDays: 365, Status: 'Enabled' })] },
+    });
+    template.hasResourceProperties('AWS::S3::BucketPolicy', {
+      Bucket: { Ref: reportsId },
+      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
+    });
+  });
+
+  it('has an SES domain identity for the sender and a configuration set', () => {
+    const [, identity] = only('AWS::SES::EmailIdentity');
+    const [configSetId] = only('AWS::SES::ConfigurationSet');
+    expect(identity.Properties).toMatchObject({ EmailIdentity: 'example.com', ConfigurationSetAttributes: { ConfigurationSetName: { Ref: configSetId } } });
+  });
+});
+
+describe('site', () => {
+  const distribution = () => only('AWS::CloudFront::Distribution')[1].Properties.DistributionConfig;
+  const siteHeadersPolicy = () =>
+    ofType('AWS::CloudFront::ResponseHeadersPolicy').find(([id]) => id.startsWith('SiteSiteHeaders'))![1].Properties.ResponseHeadersPolicyConfig;
+
+  /** Reads the policy back into a header table, the shape of lib/site/security-headers.ts. */
+  function headersFromPolicy(config: Record<string, any>): Record<string, string> {
+    const security = config.SecurityHeadersConfig ?? {};
+    const headers: Record<string, string> = {};
+    if (security.ContentSecurityPolicy) headers['content-security-policy'] = security.ContentSecurityPolicy.ContentSecurityPolicy;
+    if (security.StrictTransportSecurity) {
+      const hsts = security.StrictTransportSecurity;
+      headers['strict-transport-security'] = [`max-age=${hsts.AccessControlMaxAgeSec}`, hsts.IncludeSubdomains && 'includeSubDomains', hsts.Preload && 'preload']
+        .filter(Boolean)
+        .join('; ');
+    }
+    if (security.ContentTypeOptions) headers['x-content-type-options'] = 'nosniff';
+    if (security.FrameOptions) headers['x-frame-options'] = security.FrameOptions.FrameOption;
+    if (security.ReferrerPolicy) headers['referrer-policy'] = security.ReferrerPolicy.ReferrerPolicy;
+    for (const item of config.CustomHeadersConfig?.Items ?? []) headers[item.Header] = item.Value;
+    return headers;
+  }
+  const normalizeHsts = (headers: Record<string, string>) => ({
+    ...headers,
+    'strict-transport-security': (headers['strict-transport-security'] ?? '').split(';').map((d) => d.trim().toLowerCase()).sort().join(';'),
+  });
+
+  it('sends exactly the security headers of lib/site/security-headers.ts, overriding the origin', () => {
+    const config = siteHeadersPolicy();
+    expect(normalizeHsts(headersFromPolicy(config))).toEqual(normalizeHsts({ ...siteSecurityHeaders }));
+    expect(config.SecurityHeadersConfig.StrictTransportSecurity.AccessControlMaxAgeSec).toBe(HSTS_MAX_AGE_SECONDS);
+    const overrides = [
+      ...Object.values(config.SecurityHeadersConfig as Record<string, { Override: boolean }>).map((h) => h.Override),
+      ...(config.CustomHeadersConfig?.Items ?? []).map((h: { Override: boolean }) => h.Override),
+    ];
+    expect(overrides.every(Boolean)).toBe(true);
+  });
+
+  it('serves the bucket through origin access control with index.html as root and no error-page rewriting', () => {
+    only('AWS::CloudFront::OriginAccessControl');
+    const config = distribution();
+    expect(config.DefaultRootObject).toBe('index.html');
+    expect(config.CustomErrorResponses).toBeUndefined();
+    const s3Origin = (config.Origins as any[]).find((o) => o.S3OriginConfig);
+    expect(s3Origin.OriginAccessControlId).toBeDefined();
+    expect(config.DefaultCacheBehavior.ViewerProtocolPolicy).toBe('redirect-to-https');
+  });
+
+  it('sends /api/* and /badge/* to the HTTP API uncached with all viewer headers but Host', () => {
+    const config = distribution();
+    const apiOrigin = (config.Origins as any[]).find((o) => o.CustomOriginConfig);
+    expect(apiOrigin.CustomOriginConfig).toMatchObject({ OriginProtocolPolicy: 'https-only', OriginSSLProtocols: ['TLSv1.2'] });
+    const behaviors = config.CacheBehaviors as any[];
+    expect(behaviors.map((b) => b.PathPattern).sort()).toEqual(['/api/*', '/badge/*']);
+    for (const behavior of behaviors) {
+      expect(behavior).toMatchObject({
+        TargetOriginId: apiOrigin.Id,
+        CachePolicyId: CACHING_DISABLED,
+        OriginRequestPolicyId: ALL_VIEWER_EXCEPT_HOST_HEADER,
+        AllowedMethods: expect.arrayContaining(['GET', 'HEAD', 'OPTIONS', 'PUT', 'PATCH', 'POST', 'DELETE']),
+        ViewerProtocolPolicy: 'https-only',
+      });
+      expect(behavior.FunctionAssociations).toBeUndefined();
+    }
+  });
+
+  it('runs the viewer-request function, built from every bot marker, on the default behaviour', () => {
+    const [functionId, fn] = only('AWS::CloudFront::Function');
+    expect(fn.Properties.FunctionConfig.Runtime).toBe('cloudfront-js-2.0');
+    for (const marker of BOT_MARKERS) expect(fn.Properties.FunctionCode).toContain(JSON.stringify(marker));
+    expect(distribution().DefaultCacheBehavior.FunctionAssociations).toEqual([
+      { EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [functionId, 'FunctionARN'] } },
+    ]);
+  });
+
+  it('uploads the frontend build: hashed assets immutable, pages revalidated and invalidated', () => {
+    const deployments = ofType('Custom::CDKBucketDeployment').map(([, d]) => d.Properties);
+    expect(deployments).toHaveLength(2);
+    const assets = deployments.find((d) => d.Include)!;
+    const pages = deployments.find((d) => !d.Include)!;
+    expect(assets.SystemMetadata ?? assets.UserMetadata ?? assets).toMatchObject({ 'cache-control': 'public, max-age=31536000, immutable' });
+    expect(pages.SystemMetadata ?? pages).toMatchObject({ 'cache-control': 'no-cache' });
+    expect(pages.DistributionPaths).toEqual(['/*']);
+    expect(pages.Exclude).toEqual(['assets/*']);
+  });
+});

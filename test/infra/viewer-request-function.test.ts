@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { BOT_MARKERS } from '../../lambdas/domain/bots.js';
+import { renderViewerRequestFunction } from '../../lib/site/viewer-request-function.js';
+
+interface CloudFrontRequest {
+  uri: string;
+  headers: Record<string, { value: string }>;
+}
+
+/** Runs the generated CloudFront Function source the way CloudFront calls it: handler(event). */
+function viewerRequest(uri: string, userAgent?: string): string {
+  const handler = new Function(`${renderViewerRequestFunction(BOT_MARKERS)}\nreturn handler;`)() as (event: {
+    request: CloudFrontRequest;
+  }) => CloudFrontRequest;
+  const headers: CloudFrontRequest['headers'] = userAgent === undefined ? {} : { 'user-agent': { value: userAgent } };
+  return handler({ request: { uri, headers } }).uri;
+}
+
+const browser = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Safari/605.1.15';
+
+describe('viewer-request function', () => {
+  it('serves the crawler page to every bot marker, whatever the case', () => {
+    for (const marker of BOT_MARKERS) {
+      expect(viewerRequest('/', `Mozilla/5.0 (compatible; ${marker.toUpperCase()}/1.0)`), marker).toBe('/crawler.html');
+    }
+    expect(viewerRequest('/pricing', 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)')).toBe('/crawler.html');
+  });
+
+  it('serves the app to browsers on any page route, and without a user agent', () => {
+    expect(viewerRequest('/', browser)).toBe('/index.html');
+    expect(viewerRequest('/audits/01J9ZK8Q', browser)).toBe('/index.html');
+    expect(viewerRequest('/dashboard/', browser)).toBe('/index.html');
+    expect(viewerRequest('/.well-known', browser)).toBe('/index.html');
+    expect(viewerRequest('/results')).toBe('/index.html');
+  });
+
+  it('passes files through untouched, for bots too (robots.txt, assets, the pages themselves)', () => {
+    expect(viewerRequest('/robots.txt', 'Googlebot')).toBe('/robots.txt');
+    expect(viewerRequest('/assets/index-0123abcd.js', browser)).toBe('/assets/index-0123abcd.js');
+    expect(viewerRequest('/favicon.svg', 'Slackbot')).toBe('/favicon.svg');
+    expect(viewerRequest('/crawler.html', browser)).toBe('/crawler.html');
+  });
+
+  it('never rewrites API or badge paths', () => {
+    expect(viewerRequest('/api/audits/abc', 'Googlebot')).toBe('/api/audits/abc');
+    expect(viewerRequest('/badge/abc', 'facebookexternalhit/1.1')).toBe('/badge/abc');
+  });
+
+  it('refuses markers the generated code could not match', () => {
+    expect(() => renderViewerRequestFunction(['GoogleBot'])).toThrow(/lower-case/);
+    expect(() => renderViewerRequestFunction([''])).toThrow(/non-empty/);
+  });
+});
