@@ -25,6 +25,8 @@ function ensureFrontendBuilt(): void {
   console.log(built === 0 ? 'Building the site (frontend/dist is missing)…' : 'Rebuilding the site (sources changed)…');
   const result = spawnSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--config', 'frontend/vite.config.ts', '--logLevel', 'warn'], {
     stdio: 'inherit',
+    // A caller's NODE_ENV (vitest sets "test") would give React's development build.
+    env: { ...process.env, NODE_ENV: 'production' },
   });
   if (result.status !== 0) throw new Error('The site build failed (see above).');
 }
