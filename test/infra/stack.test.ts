@@ -2,14 +2,14 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Match, type Template } from 'aws-cdk-lib/assertions';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resourceKeys } from '../../lambdas/config.js';
 import { BOT_MARKERS } from '../../lambdas/domain/bots.js';
 import { routes } from '../../lambdas/routes.js';
 import { API_THROTTLE } from '../../lib/api/api.js';
 import { SCAN_BATCH_SIZE, SCAN_MAX_RECEIVE_COUNT, SCAN_WORKER_TIMEOUT } from '../../lib/scanning/scanning.js';
 import { HSTS_MAX_AGE_SECONDS, siteSecurityHeaders } from '../../lib/site/security-headers.js';
-import { fakeFrontendBuild, nagFindings, synthProduct, type Synthesized } from './synth.js';
+import { fakeFrontendBuild, nagFindings, removeTempDirs, synthProduct, type Synthesized } from './synth.js';
 
 type Resources = Record<string, { Type: string; Properties: Record<string, any>; Metadata?: Record<string, any> }>;
 
@@ -43,6 +43,8 @@ beforeAll(() => {
   template = synthesized.template;
   resources = template.toJSON().Resources as Resources;
 });
+
+afterAll(removeTempDirs);
 
 describe('cdk-nag', () => {
   it('leaves no unacknowledged AwsSolutions finding', () => {
