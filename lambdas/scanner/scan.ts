@@ -182,4 +182,5 @@ const unavailableNet: ScanNet = {
   tcp: { probe: unavailable },
   tls: { handshake: unavailable },
   http: { request: unavailable },
+  smtp: { starttls: unavailable },
 };

@@ -48,8 +48,9 @@ export async function runScan(deps: Pick<Deps, 'audits' | 'clock' | 'scanSetting
   }
 }
 
-/** Audits unfinished past this age are ended as failed by the sweeper (nothing spins forever). */
-export const STUCK_AFTER_MS = 10 * 60_000;
+/** Audits unfinished past this age are ended as failed by the sweeper (nothing spins forever); longer than
+ * the queue's three attempts at 6 × the worker timeout each, so a retry in flight is never failed under it. */
+export const STUCK_AFTER_MS = 30 * 60_000;
 
 export async function sweepStuckAudits(deps: Pick<Deps, 'audits' | 'clock' | 'log'>): Promise<number> {
   const cutoff = new Date(deps.clock.now().getTime() - STUCK_AFTER_MS).toISOString();
