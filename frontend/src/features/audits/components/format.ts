@@ -46,6 +46,7 @@ export const checkStatusClass: Record<CheckStatus, string> = {
   ok: 'text-green-800',
   error: 'text-red-800',
   timeout: 'text-orange-800',
+  skipped: 'text-slate-500',
 };
 
 export const isCheckFinished = (status: CheckStatus): boolean => status !== 'pending' && status !== 'running';
