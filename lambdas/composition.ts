@@ -94,6 +94,9 @@ export function buildDeps(config: Config, overrides: Partial<Pick<Deps, 'clock' 
       resolvers: parseResolvers(config.SCAN_RESOLVERS),
       dnsTimeoutMs: config.SCAN_DNS_TIMEOUT_MS,
       allowPrivateTargets: config.SCAN_ALLOW_PRIVATE_TARGETS,
+      topPorts: config.SCAN_TOP_PORTS,
+      excludePorts: config.SCAN_EXCLUDE_PORTS,
+      certificateTransparencyUrl: config.SCAN_CT_URL,
     },
   };
 }

@@ -36,6 +36,22 @@ const configSchema = z.object({
   SCAN_RESOLVERS: z.string().default(''),
   SCAN_DNS_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(2500),
   SCAN_ALLOW_PRIVATE_TARGETS: flag,
+  /** How many of nmap's most common TCP ports the free scan tries. */
+  SCAN_TOP_PORTS: z.coerce.number().int().min(1).max(1000).default(100),
+  /** Comma-separated ports the scanner never connects to. */
+  SCAN_EXCLUDE_PORTS: z
+    .string()
+    .default('')
+    .transform((list, ctx) => {
+      const ports = list.split(',').map((p) => p.trim()).filter(Boolean).map(Number);
+      if (ports.some((p) => !Number.isInteger(p) || p < 1 || p > 65535)) {
+        ctx.addIssue({ code: 'custom', message: 'must be a comma-separated list of port numbers' });
+        return z.NEVER;
+      }
+      return ports;
+    }),
+  /** A crt.sh-compatible certificate transparency search endpoint; empty = no CT lookup. */
+  SCAN_CT_URL: optionalUrl,
 });
 
 export type Config = z.output<typeof configSchema>;

@@ -6,6 +6,7 @@ import { grade, riskLevel, riskScore } from '../domain/scoring.js';
 import type { WebTarget } from '../domain/target.js';
 import type { CheckContext, CheckDefinition, CheckOutput, ScanSettings } from './check.js';
 import { defaultChecks } from './checks/index.js';
+import { createNet } from './net/create-net.js';
 import type { ScanNet } from './net/net.js';
 import { createResolver, type ScanResolver } from './resolver.js';
 import { refusedAddress } from './target-guard.js';
@@ -86,7 +87,7 @@ export async function scan(target: WebTarget, settings: ScanSettings, options: S
     addresses,
     resolveError,
     settings,
-    net: options.net ?? unavailableNet,
+    net: options.net ?? createNet(settings, { host: target.host, addresses }),
     resultOf: (name) => results.get(name) ?? Promise.resolve(undefined),
   };
   for (const check of checks) {
@@ -174,13 +175,3 @@ async function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
     clearTimeout(timer);
   }
 }
-
-const unavailable = () => Promise.reject(new Error('No network client was given to the scanner'));
-/** Until a check's network client is wired in, using it is an error the check reports, not a crash. */
-const unavailableNet: ScanNet = {
-  dns: { query: unavailable, axfr: unavailable },
-  tcp: { probe: unavailable },
-  tls: { handshake: unavailable },
-  http: { request: unavailable },
-  smtp: { starttls: unavailable },
-};

@@ -1,6 +1,8 @@
 import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_CREDENTIALS } from '../../lambdas/composition.js';
+import type { CheckResult } from '../../lambdas/domain/audit.js';
+import { grade, riskLevel, riskScore } from '../../lambdas/domain/scoring.js';
 import { postJson, startTestStack, type TestStack, validLead, waitForAudit } from '../support/local-stack.js';
 
 /** `open` may scan loopback targets (SCAN_ALLOW_PRIVATE_TARGETS=1); `guarded` refuses them, as production does. */
@@ -32,10 +34,12 @@ describe('from lead to completed audit', () => {
     // Assess
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ accountCreated: false, leadId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
-    expect(audit).toMatchObject({ status: 'completed', targetUrl: 'https://shop.example.test/', host: 'shop.example.test', score: 100, grade: 'A', riskLevel: 'low' });
-    expect(audit.checks).toEqual([
-      expect.objectContaining({ name: 'dns', status: 'ok', data: { host: 'shop.example.test', ipv4: ['127.0.0.1'], ipv6: [] } }),
-    ]);
+    const checks = audit.checks as CheckResult[];
+    expect(audit).toMatchObject({ status: 'completed', targetUrl: 'https://shop.example.test/', host: 'shop.example.test' });
+    expect(checks.find((c) => c.name === 'dns')).toMatchObject({ status: 'ok', data: { host: 'shop.example.test', ipv4: ['127.0.0.1'], ipv6: [] } });
+    expect(checks.find((c) => c.name === 'ports')).toMatchObject({ status: 'ok', data: { address: '127.0.0.1', scanned: 100 } });
+    const score = riskScore(checks.flatMap((c) => c.findings));
+    expect(audit).toMatchObject({ score, grade: grade(score), riskLevel: riskLevel(score) });
   });
 
   it('keeps audits across a restart of the local stack', async () => {
@@ -52,8 +56,10 @@ describe('from lead to completed audit', () => {
   it('reports a site whose name does not resolve as a high issue, not as a failure', async () => {
     const created = await postJson(`${api()}/api/leads`, { ...validLead, webUrl: 'nowhere.example.test' });
     const audit = await waitForAudit(api(), String(created.body.auditId));
+    const checks = audit.checks as CheckResult[];
     expect(audit).toMatchObject({ status: 'completed', score: 95, grade: 'A' });
-    expect((audit.checks as { findings: { id: string }[] }[])[0]!.findings.map((f) => f.id)).toEqual(['dns.resolve.no-address']);
+    expect(checks.find((c) => c.name === 'dns')!.findings.map((f) => f.id)).toEqual(['dns.resolve.no-address']);
+    expect(checks.find((c) => c.name === 'ports')).toMatchObject({ status: 'skipped', reason: 'The site has no address' });
   });
 
   it.each([

@@ -28,7 +28,7 @@ export async function startTestStack(env: LocalStackOptions['env'] = {}): Promis
     dataDir,
     port: 0,
     staticDir: join(dataDir, 'no-site'),
-    env: { LOG_LEVEL: 'ERROR', SCAN_RESOLVERS: `127.0.0.1:${dns.port}`, SCAN_DNS_TIMEOUT_MS: '1000', ...env },
+    env: { LOG_LEVEL: 'ERROR', SCAN_RESOLVERS: `127.0.0.1:${dns.port}`, SCAN_DNS_TIMEOUT_MS: '1000', SCAN_EXCLUDE_PORTS: '2024', ...env },
   };
   const handle: TestStack = {
     stack: await startLocalStack(options),

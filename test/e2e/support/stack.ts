@@ -28,6 +28,7 @@ export async function startE2eStack(): Promise<E2eStack> {
       DATA_DIR: dataDir,
       SCAN_ALLOW_PRIVATE_TARGETS: '1',
       SCAN_RESOLVERS: `127.0.0.1:${dns.port}`,
+      SCAN_EXCLUDE_PORTS: '2024',
     });
     cleanups.push(() => app.stop());
     const browser = await launchBrowser();

@@ -27,7 +27,7 @@ beforeAll(async () => {
   const closed = createNetServer();
   await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
   ports.closed = (closed.address() as AddressInfo).port;
-  await new Promise((resolve) => closed.close(resolve));
+  await new Promise<void>((resolve) => closed.close(() => resolve()));
 });
 
 afterAll(async () => {
