@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { isIP } from 'node:net';
 import { getDomain } from 'tldts';
 import type { CheckResult, Finding, Grade, RiskLevel } from '../domain/audit.js';
@@ -74,9 +75,8 @@ export async function scan(target: WebTarget, settings: ScanSettings, options: S
   }
   const refused = refusedAddress(addresses, settings.allowPrivateTargets);
   if (refused) {
-    throw new TargetRefusedError(
-      `${target.host} resolves to ${refused}, a private or reserved address. Rampart only scans sites on the public internet.`,
-    );
+    const what = refused === target.host.replace(/^\[|\]$/g, '') ? `${refused} is` : `${target.host} resolves to ${refused},`;
+    throw new TargetRefusedError(`${what} a private or reserved address. Rampart only scans sites on the public internet.`);
   }
 
   const checks = options.checks ?? defaultChecks;
@@ -139,6 +139,8 @@ export async function runCheck(
   const budget = new AbortController();
   const timer = setTimeout(() => budget.abort(new Error(`No answer within ${budgetMs} ms`)), budgetMs);
   const signal = deadline ? AbortSignal.any([budget.signal, deadline]) : budget.signal;
+  // Every socket of a check listens on this one signal: hundreds in a port scan.
+  setMaxListeners(0, signal);
   const aborted = new Promise<'timeout'>((resolve) => {
     if (signal.aborted) resolve('timeout');
     signal.addEventListener('abort', () => resolve('timeout'), { once: true });

@@ -1,4 +1,4 @@
-import { isIPv4 } from 'node:net';
+import { isIP, isIPv4 } from 'node:net';
 import { type CheckDefinition, type CheckOutput, findingsFor } from '../check.js';
 
 const finding = findingsFor('dns');
@@ -42,6 +42,8 @@ export const dnsCheck: CheckDefinition = {
   needsAddress: false,
   run: async ({ target, addresses, resolveError }) => {
     if (resolveError) throw new Error(`Resolving ${target.host} failed: ${resolveError}`);
+    // An IP-literal target has no DNS to judge.
+    if (isIP(target.host.replace(/^\[|\]$/g, ''))) return { findings: [], data: { host: target.host, ipv4: [...addresses].filter((a) => isIPv4(a)), ipv6: [] } };
     return analyzeAddresses(target.host, addresses);
   },
 };

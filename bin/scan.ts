@@ -1,0 +1,127 @@
+/**
+ * `npm run scan -- <url|domain> [--json] [--ports 100|1000] [--resolver host:port]
+ *   [--exclude-ports 2024,…] [--allow-private] [--timeout s]`
+ *
+ * The same scan engine the worker runs, from the command line. Exit code 0 when the scan ran
+ * (whatever it found), 2 for a bad target or bad arguments.
+ */
+import { parseArgs } from 'node:util';
+import { parseResolvers } from '../lambdas/config.js';
+import type { CheckResult, Finding } from '../lambdas/domain/audit.js';
+import { DomainError } from '../lambdas/domain/errors.js';
+import { parseWebTarget } from '../lambdas/domain/target.js';
+import { scan, type ScanReport } from '../lambdas/scanner/scan.js';
+
+const usage = 'Usage: npm run scan -- <url|domain> [--json] [--ports 100|1000] [--resolver host:port[,…]] [--exclude-ports 2024,…] [--allow-private] [--timeout seconds]';
+
+function fail(code: string, message: string): never {
+  console.error(`${code}: ${message}`);
+  console.error(usage);
+  process.exit(2);
+}
+
+function parsePorts(list: string | undefined): number[] {
+  if (!list) return [];
+  const ports = list.split(',').map((p) => Number(p.trim()));
+  if (ports.some((p) => !Number.isInteger(p) || p < 1 || p > 65535)) fail('invalid_arguments', `--exclude-ports must list port numbers, not "${list}"`);
+  return ports;
+}
+
+const severityOrder: Finding['severity'][] = ['critical', 'high', 'medium', 'low', 'info'];
+
+/** JSON: the whole report, with counts by severity. */
+export function reportJson(report: ScanReport) {
+  const counts = Object.fromEntries(severityOrder.map((s) => [s, report.findings.filter((f) => f.severity === s).length]));
+  const dataOf = (name: string) => report.checks.find((c) => c.name === name)?.data;
+  return {
+    target: report.target,
+    domain: report.domain,
+    addresses: report.addresses,
+    durationMs: report.durationMs,
+    score: report.score,
+    grade: report.grade,
+    riskLevel: report.riskLevel,
+    counts,
+    findings: [...report.findings].sort((a, b) => severityOrder.indexOf(a.severity) - severityOrder.indexOf(b.severity)),
+    ports: dataOf('ports'),
+    tls: dataOf('tls'),
+    http: dataOf('http'),
+    dns: dataOf('dns'),
+    email: dataOf('email'),
+    subdomains: dataOf('subdomains'),
+    checks: report.checks.map((c: CheckResult) => ({ name: c.name, status: c.status, durationMs: c.durationMs, reason: c.reason })),
+  };
+}
+
+function printHuman(report: ScanReport) {
+  const line = (text = '') => console.log(text);
+  line(`${report.target.url}  (${report.addresses.join(', ') || 'no address'})`);
+  line(`Grade ${report.grade}  score ${report.score}/100  risk ${report.riskLevel}  in ${(report.durationMs / 1000).toFixed(1)} s`);
+  for (const severity of severityOrder) {
+    const findings = report.findings.filter((f) => f.severity === severity);
+    if (findings.length === 0) continue;
+    line();
+    line(`${severity.toUpperCase()} (${findings.length})`);
+    for (const f of findings) line(`  - ${f.title}${f.evidence ? ` — ${f.evidence}` : ''}  [${f.id}]`);
+  }
+  line();
+  line('Checks:');
+  for (const c of report.checks) line(`  ${c.name.padEnd(12)} ${c.status.padEnd(8)} ${String(c.durationMs ?? '-').padStart(6)} ms${c.reason ? `  ${c.reason}` : ''}`);
+}
+
+async function main() {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: {
+      json: { type: 'boolean', default: false },
+      ports: { type: 'string', default: '100' },
+      resolver: { type: 'string' },
+      'exclude-ports': { type: 'string' },
+      'allow-private': { type: 'boolean', default: false },
+      timeout: { type: 'string', default: '40' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) {
+    console.log(usage);
+    return;
+  }
+  if (positionals.length !== 1) fail('invalid_arguments', 'give exactly one website to scan');
+  const target = parseWebTarget(positionals[0]!);
+  if (!target) fail('invalid_target', `"${positionals[0]}" is not a website address`);
+  const topPorts = Number(values.ports);
+  if (!Number.isInteger(topPorts) || topPorts < 1 || topPorts > 1000) fail('invalid_arguments', '--ports takes a number from 1 to 1000 (100 free, 1000 paid)');
+  const timeout = Number(values.timeout);
+  if (!(timeout > 0 && timeout <= 600)) fail('invalid_arguments', '--timeout takes seconds, 1 to 600');
+  let resolvers: { host: string; port: number }[] = [];
+  try {
+    resolvers = parseResolvers(values.resolver ?? '');
+  } catch (error) {
+    fail('invalid_arguments', (error as Error).message);
+  }
+
+  try {
+    const report = await scan(
+      target,
+      {
+        resolvers,
+        dnsTimeoutMs: 2500,
+        allowPrivateTargets: values['allow-private'],
+        topPorts,
+        excludePorts: parsePorts(values['exclude-ports']),
+        certificateTransparencyUrl: process.env.SCAN_CT_URL || undefined,
+      },
+      { deadlineMs: timeout * 1000 },
+    );
+    if (values.json) console.log(JSON.stringify(reportJson(report), null, 2));
+    else printHuman(report);
+  } catch (error) {
+    if (error instanceof DomainError) fail(error.code, error.message);
+    throw error;
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});
