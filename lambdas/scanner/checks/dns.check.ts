@@ -1,5 +1,11 @@
-import { isIP, isIPv4 } from 'node:net';
+import { isIPv4 } from 'node:net';
 import { type CheckDefinition, type CheckOutput, findingsFor } from '../check.js';
+import { analyzeAxfr } from './dns/axfr.js';
+import { analyzeCaa } from './dns/caa.js';
+import { analyzeDnssec, dnssecStatus } from './dns/dnssec.js';
+import { analyzeNameservers } from './dns/nameservers.js';
+import { analyzeWildcard } from './dns/wildcard.js';
+import { probeZone, type ZoneSnapshot } from './dns/zone.probe.js';
 
 const finding = findingsFor('dns');
 
@@ -36,14 +42,78 @@ export function analyzeAddresses(host: string, addresses: readonly string[]): Ch
   return { findings, data: { host, ipv4, ipv6 } };
 }
 
+/**
+ * Analyze the zone snapshot: delegation, zone transfer, DNSSEC, CAA and wildcard findings, and
+ * the data the report shows. A domain without a zone (no SOA, no NS) gets no zone findings: the
+ * address findings already say what matters.
+ */
+export function analyzeZone(snapshot: ZoneSnapshot, addresses: CheckOutput): CheckOutput {
+  const { host, domain } = snapshot;
+  const records = { ...snapshot.records };
+  const pinned = addresses.data as { ipv4: string[]; ipv6: string[] };
+  records[host] = {
+    ...records[host],
+    ...(pinned.ipv4.length > 0 ? { A: pinned.ipv4 } : {}),
+    ...(pinned.ipv6.length > 0 ? { AAAA: pinned.ipv6 } : {}),
+  };
+  const data = {
+    ...addresses.data,
+    domain,
+    zoneFound: snapshot.zoneFound,
+    records,
+    nameservers: snapshot.nameservers,
+    axfr: snapshot.axfr.map(({ ns, address, port, allowed, recordCount, types, names, error }) => ({
+      ns,
+      address,
+      port,
+      allowed,
+      recordCount,
+      types,
+      // The leaked names are the report's evidence and the subdomains check's input.
+      names: allowed ? names : [],
+      ...(error ? { error } : {}),
+    })),
+    dnssec: { status: dnssecStatus(snapshot.dnssec), ...snapshot.dnssec },
+    caa: snapshot.caa,
+    wildcard: { detected: snapshot.wildcard.addresses.length > 0 || snapshot.wildcard.cnames.length > 0, ...snapshot.wildcard },
+    errors: snapshot.errors,
+  };
+  if (!snapshot.zoneFound) return { findings: addresses.findings, data };
+  return {
+    findings: [
+      ...addresses.findings,
+      ...analyzeAxfr(domain, snapshot.axfr),
+      ...analyzeDnssec(domain, snapshot.dnssec),
+      ...analyzeNameservers(domain, snapshot.nameservers),
+      ...analyzeCaa(host, snapshot.caa),
+      ...analyzeWildcard(domain, snapshot.wildcard),
+    ],
+    data,
+  };
+}
+
+/**
+ * The dns check: the target's addresses (pinned at the start of the scan), then its zone: NS,
+ * MX, TXT, CAA, SOA for the host and the registrable domain, DNSSEC, a zone transfer attempt
+ * against each name server, and a wildcard probe.
+ */
 export const dnsCheck: CheckDefinition = {
   name: 'dns',
   budgetMs: 10_000,
   needsAddress: false,
-  run: async ({ target, addresses, resolveError }) => {
+  run: async ({ target, domain, addresses, resolveError, settings, net, signal }) => {
     if (resolveError) throw new Error(`Resolving ${target.host} failed: ${resolveError}`);
-    // An IP-literal target has no DNS to judge.
-    if (isIP(target.host.replace(/^\[|\]$/g, ''))) return { findings: [], data: { host: target.host, ipv4: [...addresses].filter((a) => isIPv4(a)), ipv6: [] } };
-    return analyzeAddresses(target.host, addresses);
+    const base = analyzeAddresses(target.host, addresses);
+    if (!domain) return { findings: base.findings, data: { ...base.data, zoneFound: false, note: 'The target is an IP address: there is no zone to assess.' } };
+    const snapshot = await probeZone({
+      dns: net.dns,
+      host: target.host.toLowerCase(),
+      domain: domain.toLowerCase(),
+      resolvers: settings.resolvers,
+      allowPrivateTargets: settings.allowPrivateTargets,
+      signal,
+    });
+    if (snapshot.queries.answered === 0) throw new Error(`No DNS server answered about ${domain}: ${snapshot.errors[0] ?? 'no answer'}`);
+    return analyzeZone(snapshot, base);
   },
 };
