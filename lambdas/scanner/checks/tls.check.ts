@@ -1,0 +1,256 @@
+/**
+ * The TLS check: every version from TLS 1.0 to 1.3 on the HTTPS port and on every TLS port the
+ * port scan found, the certificate, HSTS and the HTTP→HTTPS redirect, graded like SSL Labs.
+ * Probe here (handshakes and two HTTP requests, all concurrent); analysis in ./tls/.
+ */
+import { isIP, isIPv4 } from 'node:net';
+import type { CheckContext, CheckDefinition } from '../check.js';
+import type { HttpResponse } from '../net/http-client.js';
+import { TLS_VERSIONS, type TlsHandshakeOptions, type TlsVersion } from '../net/tls-client.js';
+import { tlsFindings } from './tls/findings.js';
+import { worstGrade, type LetterGrade, type TlsGrade } from './tls/grade.js';
+import { hstsIssues, parseHsts, type HstsPolicy } from './tls/hsts.js';
+import type { TlsIssue } from './tls/issues.js';
+import { analyzePort, needsRestrictedProbes, restrictedProbes, unreachable, type HandshakeResult, type PortProbe, type PortReport, type RestrictedProbe } from './tls/port.js';
+import { redirectIssues, summarizeRedirect, type RedirectReport } from './tls/redirect.js';
+
+export interface TlsCheckOptions {
+  /** The clock certificates are judged against (tests pin it). */
+  now?: () => Date;
+  budgetMs?: number;
+  /** Per handshake: a server that has not answered by then is not going to. */
+  handshakeTimeoutMs?: number;
+  httpTimeoutMs?: number;
+  /** Handshakes in flight at once, across ports, so a host with many TLS ports is not flooded. */
+  maxConcurrentHandshakes?: number;
+  /** TLS ports from the port scan tested besides the HTTPS port. */
+  maxExtraPorts?: number;
+}
+
+export interface TlsPortData extends PortReport {
+  /** Why the port was tested: it is the site's HTTPS port, or the port scan saw TLS on it. */
+  source: 'target' | 'port-scan';
+}
+
+/** What the check stores in `data`: per-port reports, the overall grade, HSTS and the redirect. */
+export interface TlsCheckData extends Record<string, unknown> {
+  address: string;
+  servername: string | null;
+  /** The worst port's grade (null when no port speaks TLS). */
+  grade: TlsGrade | null;
+  gradeIgnoringTrust: LetterGrade | null;
+  ports: TlsPortData[];
+  hsts: ({ url: string } & HstsPolicy) | { url: string; error: string };
+  redirect: RedirectReport | { from: string; error: string };
+  /** Whether the port scan's TLS ports were included. */
+  portScan: 'used' | 'no result' | 'not finished in time' | `failed: ${string}`;
+  notTested: string;
+  durationMs: number;
+}
+
+const HTTPS_PORT = 443;
+
+/** The port HTTPS is expected on: the URL's own port when it is an https URL with one. */
+export function httpsPortOf(url: string): number {
+  const parsed = new URL(url);
+  return parsed.protocol === 'https:' && parsed.port ? Number(parsed.port) : HTTPS_PORT;
+}
+
+/** Where plain HTTP is tried: the URL itself when it is http with its own port, else port 80 of the host. */
+function plainHttpUrl(url: string, host: string): string {
+  const parsed = new URL(url);
+  return parsed.protocol === 'http:' && parsed.port ? `http://${host}:${parsed.port}/` : `http://${host}/`;
+}
+
+interface PortScanEntry {
+  port: number;
+  tls?: boolean;
+}
+
+const isPortScanEntry = (value: unknown): value is PortScanEntry =>
+  typeof value === 'object' && value !== null && Number.isInteger((value as PortScanEntry).port) && (value as PortScanEntry).port > 0 && (value as PortScanEntry).port < 65536;
+
+/** The TLS ports the port scan found, waiting for it at most until `waitMs` (the scan may still be running). */
+async function portScanTlsPorts(context: CheckContext, waitMs: number): Promise<{ ports: number[]; status: TlsCheckData['portScan'] }> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), Math.max(0, waitMs));
+  });
+  try {
+    const result = await Promise.race([context.resultOf('ports'), late]);
+    if (result === 'late') return { ports: [], status: 'not finished in time' };
+    if (!result) return { ports: [], status: 'no result' };
+    if (result.status !== 'ok') return { ports: [], status: `failed: ${result.status}${result.reason ? ` (${result.reason})` : ''}` };
+    const open = Array.isArray(result.data?.open) ? (result.data.open as unknown[]) : [];
+    const excluded = new Set(context.settings.excludePorts ?? []);
+    const ports = open.filter(isPortScanEntry).filter((entry) => entry.tls === true && !excluded.has(entry.port)).map((entry) => entry.port);
+    return { ports: [...new Set(ports)], status: 'used' };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A counting semaphore: at most `max` tasks run at once, the rest wait their turn. */
+function limiter(max: number) {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  return async <T>(task: () => Promise<T>): Promise<T> => {
+    if (running >= max) await new Promise<void>((resolve) => waiting.push(resolve));
+    running++;
+    try {
+      return await task();
+    } finally {
+      running--;
+      waiting.shift()?.();
+    }
+  };
+}
+
+type Handshake = (port: number, options: Pick<TlsHandshakeOptions, 'minVersion' | 'maxVersion' | 'ciphers'>) => Promise<HandshakeResult>;
+
+/** Every version at once, then only the restricted follow-ups the answers leave open. */
+async function probePort(port: number, handshake: Handshake): Promise<PortProbe> {
+  const started = performance.now();
+  const versions = Object.fromEntries(
+    await Promise.all(TLS_VERSIONS.map(async (version) => [version, await handshake(port, { minVersion: version, maxVersion: version })] as const)),
+  ) as Record<TlsVersion, HandshakeResult>;
+  const restricted = Object.fromEntries(
+    await Promise.all(
+      needsRestrictedProbes(versions).map(
+        async (kind) => [kind, await handshake(port, { minVersion: 'TLSv1', maxVersion: 'TLSv1.2', ciphers: restrictedProbes[kind] })] as const,
+      ),
+    ),
+  ) as Partial<Record<RestrictedProbe, HandshakeResult>>;
+  return { port, versions, restricted, durationMs: Math.round(performance.now() - started) };
+}
+
+type Attempt<T> = { ok: true; value: T } | { ok: false; error: string };
+
+/** An HTTP request whose failure is data, not a failed check. */
+async function attempt<T>(work: () => Promise<T>): Promise<Attempt<T>> {
+  try {
+    return { ok: true, value: await work() };
+  } catch (error) {
+    const err = error as NodeJS.ErrnoException;
+    return { ok: false, error: [err.code, err.message].filter(Boolean).join(': ') || String(error) };
+  }
+}
+
+/** Builds the TLS check; `tlsCheck` is the default one. */
+export function createTlsCheck(options: TlsCheckOptions = {}): CheckDefinition {
+  const budgetMs = options.budgetMs ?? 15_000;
+  const handshakeTimeoutMs = options.handshakeTimeoutMs ?? 3_000;
+  const httpTimeoutMs = options.httpTimeoutMs ?? 5_000;
+  const maxExtraPorts = options.maxExtraPorts ?? 10;
+  const now = options.now ?? (() => new Date());
+
+  return {
+    name: 'tls',
+    budgetMs,
+    needsAddress: true,
+    run: async (context) => {
+      const started = performance.now();
+      const { target, net, signal } = context;
+      const host = target.host;
+      const bareHost = host.replace(/^\[|\]$/g, '');
+      const servername = isIP(bareHost) === 0 ? host : undefined;
+      // One address for every connection; IPv4 first, as most sites' HTTPS is reachable there.
+      const address = context.addresses.find((a) => isIPv4(a)) ?? context.addresses[0];
+      if (!address) throw new Error(`${host} has no address to connect to`);
+      const primaryPort = httpsPortOf(target.url);
+      const httpsUrl = primaryPort === HTTPS_PORT ? `https://${host}/` : `https://${host}:${primaryPort}/`;
+      const httpUrl = plainHttpUrl(target.url, host);
+
+      const limit = limiter(options.maxConcurrentHandshakes ?? 16);
+      const handshake: Handshake = (port, versionOptions) =>
+        limit(() => net.tls.handshake(address, port, { ...versionOptions, servername, timeoutMs: handshakeTimeoutMs, signal }));
+      // Leave room after waiting for the port scan for two rounds of handshakes before the budget ends.
+      const portScanWaitMs = budgetMs - 2 * handshakeTimeoutMs - 1_000;
+
+      const [primary, https, plain, extra] = await Promise.all([
+        probePort(primaryPort, handshake),
+        attempt(() => net.http.request(httpsUrl, { method: 'GET', followRedirects: 0, maxBodyBytes: 1024, timeoutMs: httpTimeoutMs, signal })),
+        attempt(() => net.http.request(httpUrl, { method: 'GET', followRedirects: 5, maxBodyBytes: 1024, timeoutMs: httpTimeoutMs, signal })),
+        portScanTlsPorts(context, portScanWaitMs - (performance.now() - started)).then(async ({ ports, status }) => ({
+          status,
+          probes: await Promise.all(ports.filter((port) => port !== primaryPort).slice(0, maxExtraPorts).map((port) => probePort(port, handshake))),
+        })),
+      ]);
+
+      const analysis = analyzeTls({
+        name: servername ?? bareHost,
+        now: now(),
+        primary,
+        extra: extra.probes,
+        https: { url: httpsUrl, response: https },
+        plain: { url: httpUrl, response: plain },
+      });
+      const data: TlsCheckData = {
+        address,
+        servername: servername ?? null,
+        ...analysis.data,
+        portScan: extra.status,
+        notTested: 'SSL 2.0 and 3.0 (Node\'s OpenSSL cannot speak them), every individual cipher suite (one handshake per version plus targeted follow-ups), OCSP/revocation, renegotiation and Heartbleed-class bugs',
+        durationMs: Math.round(performance.now() - started),
+      };
+      return { findings: analysis.findings, data };
+    },
+  };
+}
+
+export interface TlsAnalysisInput {
+  /** Name compared with certificates: the host, or the IP literal. */
+  name: string;
+  now: Date;
+  primary: PortProbe;
+  extra: PortProbe[];
+  https: { url: string; response: Attempt<HttpResponse> };
+  plain: { url: string; response: Attempt<HttpResponse> };
+}
+
+/** Pure analysis of everything the probe retrieved: port reports, grades and findings. */
+export function analyzeTls(input: TlsAnalysisInput) {
+  const hsts: HstsPolicy | null = input.https.response.ok ? parseHsts(input.https.response.value.headers['strict-transport-security']) : null;
+  const redirect = input.plain.response.ok ? summarizeRedirect(input.plain.url, input.plain.response.value) : null;
+  const analysed = [input.primary, ...input.extra].map((probe, index) => {
+    const { report, issues } = analyzePort(probe, { name: input.name, now: input.now, hsts });
+    return { report: { ...report, source: index === 0 ? 'target' : 'port-scan' } as TlsPortData, issues };
+  });
+  const [primary] = analysed;
+  const issues: TlsIssue[] = analysed.flatMap((a) => a.issues);
+
+  if (!primary!.report.tls) {
+    if (redirect) {
+      issues.unshift({
+        id: 'tls.none',
+        severity: 'high',
+        port: input.primary.port,
+        evidence: `no TLS (${primary!.report.error}) while ${input.plain.url} answers ${redirect.status}${redirect.endsOnHttps ? ` and redirects to ${redirect.finalUrl}` : ''}`,
+      });
+    } else if (unreachable(input.primary) && !analysed.some((a) => a.report.tls)) {
+      // Nothing to judge: the site answers neither HTTPS nor HTTP. Say so rather than pass it.
+      const httpError = input.plain.response.ok ? 'no response' : input.plain.response.error;
+      throw new Error(`Neither HTTPS (port ${input.primary.port}: ${primary!.report.error}) nor HTTP (${httpError}) answered`);
+    }
+  } else {
+    if (hsts) issues.push(...hstsIssues(hsts, input.https.url));
+    if (redirect) issues.push(...redirectIssues(redirect));
+  }
+
+  const graded = analysed.map((a) => a.report.grade).filter((g) => g !== null);
+  const grade = worstGrade(graded.map((g) => g.grade));
+  const gradeIgnoringTrust = worstGrade(graded.map((g) => g.gradeIgnoringTrust));
+  return {
+    findings: tlsFindings(issues),
+    data: {
+      grade,
+      gradeIgnoringTrust,
+      ports: analysed.map((a) => a.report),
+      hsts: input.https.response.ok ? { url: input.https.url, ...hsts! } : { url: input.https.url, error: input.https.response.error },
+      redirect: redirect ?? { from: input.plain.url, error: input.plain.response.ok ? 'no response' : input.plain.response.error },
+    },
+  };
+}
+
+/** The default TLS check (15 s budget, 3 s per handshake). */
+export const tlsCheck: CheckDefinition = createTlsCheck();
