@@ -1,0 +1,83 @@
+/**
+ * Where the scan range's servers listen: each on its own loopback address (Linux routes all of
+ * 127.0.0.0/8 to lo), on its standard ports. Pure data, so tests and the bench import it without
+ * starting anything. Port 2024 answers on every address of this machine (0.0.0.0:2024) and is not
+ * the range's: every scan of the range excludes it.
+ */
+export const rangeLayout = {
+  zone: 'example.test',
+  /** The range's DNS server: point every resolver at it (never the system's). */
+  resolver: { host: '127.0.0.6', port: 53 },
+  /** Ports no scan of the range may touch. */
+  excludePorts: [2024],
+  hosts: {
+    nginx: {
+      address: '127.0.0.2',
+      names: ['example.test', 'www.example.test', 'dev.example.test'],
+      ports: { http: 80, https: 443 },
+    },
+    apache: {
+      address: '127.0.0.3',
+      names: ['wp.example.test', 'staging.example.test', 'legacy.example.test'],
+      ports: { http: 80, https: 443, mysql: 3306 },
+    },
+    mail: {
+      address: '127.0.0.4',
+      names: ['mail.example.test'],
+      ports: { smtp: 25, submission: 587 },
+    },
+    ssh: {
+      address: '127.0.0.5',
+      names: ['vpn.example.test'],
+      ports: { ssh: 22 },
+    },
+    dns: {
+      address: '127.0.0.6',
+      names: ['ns1.example.test'],
+      ports: { dns: 53 },
+    },
+  },
+} as const;
+
+export type RangeLayout = typeof rangeLayout;
+export type RangeHostName = keyof RangeLayout['hosts'];
+export type RangeHost = RangeLayout['hosts'][RangeHostName];
+
+/** Every TCP port the range opens, per address (DNS also answers on UDP 53). */
+export function rangeTcpPorts(): { host: RangeHostName; address: string; port: number; service: string }[] {
+  return (Object.entries(rangeLayout.hosts) as [RangeHostName, RangeHost][]).flatMap(([host, { address, ports }]) =>
+    Object.entries(ports).map(([service, port]) => ({ host, address, port, service })),
+  );
+}
+
+/** The TLS endpoints: implicit TLS on 443, STARTTLS on the mail ports. */
+export const rangeTlsEndpoints = [
+  { host: 'nginx', address: rangeLayout.hosts.nginx.address, port: 443, servername: 'www.example.test', starttls: false },
+  { host: 'apache', address: rangeLayout.hosts.apache.address, port: 443, servername: 'wp.example.test', starttls: false },
+  { host: 'mail', address: rangeLayout.hosts.mail.address, port: 25, servername: 'mail.example.test', starttls: 'smtp' },
+] as const;
+
+/**
+ * What the range's servers are known to show (Debian 12's packages, as planted). Range tests and
+ * scanner assertions compare against these, so a package upgrade shows up as one edit here.
+ */
+export const rangeFacts = {
+  nginx: { server: 'nginx/1.22.1', tlsProtocols: ['TLSv1.2'] },
+  apache: {
+    serverPattern: /^Apache\/2\.4\.\d+ \(Debian\)/,
+    tlsProtocols: ['TLSv1', 'TLSv1.1', 'TLSv1.2', 'TLSv1.3'],
+    certificate: { commonName: 'old-shop.invalid', keyBits: 1024, signature: 'sha1WithRSAEncryption', notBefore: '2019-01-01', notAfter: '2021-01-01' },
+  },
+  wordpress: { version: '6.1.9', users: ['admin', 'editor'] },
+  php: { poweredByPattern: /^PHP\/8\.2\.\d+/ },
+  ssh: { bannerPrefix: 'SSH-2.0-OpenSSH_9.2p1' },
+  dns: {
+    spf: 'v=spf1 mx ~all',
+    dmarc: 'v=DMARC1; p=none',
+    /** Names an AXFR of the zone leaks (relative to the zone). */
+    names: ['ns1', 'www', 'dev', 'wp', 'staging', 'legacy', 'mail', 'vpn'],
+    /** Records in an AXFR answer, the SOA counted twice (first and last). */
+    axfrRecords: 15,
+  },
+  mail: { bannerPattern: /^220 mail\.example\.test ESMTP Postfix 3\.\d+\.\d+/ },
+} as const;
