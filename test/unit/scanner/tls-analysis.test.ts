@@ -352,6 +352,30 @@ describe('one port', () => {
   });
 });
 
+describe('one port: root causes, not their consequences', () => {
+  const now = new Date(validity('leaf-rsa2048-sha256').notBefore.getTime() + DAY);
+  const port = (versions: PortProbe['versions'], restricted: PortProbe['restricted'] = {}): PortProbe => ({ port: 443, versions, restricted });
+
+  it('reports a TLS 1.0-only server as missing TLS 1.2, not also as missing TLS 1.3 and AEAD', () => {
+    const h = handshake('TLSv1', suites.ecdheCbc10);
+    const { issues } = analyzePort(port({ TLSv1: h, 'TLSv1.1': alert, 'TLSv1.2': alert, 'TLSv1.3': alert }), { name: 'shop.example.test', now, hsts: null });
+    expect(ids(issues)).toEqual([['tls.protocol.tls10', 'medium'], ['tls.protocol.no-tls12', 'high']]);
+  });
+
+  it('reports anonymous suites instead of "no forward secrecy", and breakable suites', () => {
+    const anon = handshake('TLSv1.2', { name: 'ADH-AES256-GCM-SHA384', standardName: 'TLS_DH_anon_WITH_AES_256_GCM_SHA384', version: 'TLSv1.2' }, { certificates: [], ephemeralKey: { type: 'DH', size: 2048 } });
+    const des = handshake('TLSv1.2', { name: 'DES-CBC-SHA', standardName: 'TLS_RSA_WITH_DES_CBC_SHA', version: 'TLSv1.0' }, { ephemeralKey: null });
+    const { report, issues } = analyzePort(port({ 'TLSv1.2': anon, 'TLSv1.3': alert }, { cbc: des }), { name: 'shop.example.test', now, hsts: null });
+    expect(ids(issues)).toEqual([['tls.protocol.no-tls13', 'info'], ['tls.cipher.anonymous', 'high'], ['tls.cipher.weak', 'high']]);
+    expect(issues.map((i) => i.evidence)).toEqual([
+      'highest version offered is TLS 1.2',
+      'unauthenticated suites accepted: ADH-AES256-GCM-SHA384 (TLS 1.2)',
+      'suites under 112 bits accepted: DES-CBC-SHA (TLS 1.2)',
+    ]);
+    expect([report.certificate, report.grade!.grade]).toEqual([null, 'F']);
+  });
+});
+
 describe('TLS findings across ports', () => {
   const now = new Date(validity('self-rsa1024-sha1').notAfter.getTime() + 10 * DAY);
   const ok = (url: string, headers: Record<string, string[]> = {}) => ({ ok: true as const, value: { url, status: 200, headers, body: '', redirects: [] } });

@@ -49,6 +49,17 @@ const wording: Record<TlsIssueId, Wording> = {
       'TLS 1.3 connects faster and removes every legacy option. TLS 1.2 with good ciphers is still secure, so this is an improvement to plan, not a flaw.',
     recommendation: 'Enable TLS 1.3 when your server software allows it (OpenSSL 1.1.1 or later; nginx: ssl_protocols TLSv1.2 TLSv1.3;).',
   },
+  'tls.cipher.anonymous': {
+    title: 'The server accepts unauthenticated (anonymous) encryption',
+    description:
+      'Anonymous cipher suites skip the certificate entirely, so an attacker on the path can pose as the site and read or change everything, even though the connection looks encrypted.',
+    recommendation: `Remove anonymous suites (add !aNULL to the cipher list). ${MOZILLA}`,
+  },
+  'tls.cipher.weak': {
+    title: 'Breakable ciphers are accepted',
+    description: 'Export-grade, DES or NULL suites (under 112 bits) can be broken with ordinary computing power; an attacker who forces their use can read the traffic.',
+    recommendation: `Remove every suite under 128 bits (add !EXPORT:!DES:!3DES:!NULL to the cipher list). ${MOZILLA}`,
+  },
   'tls.cipher.no-forward-secrecy': {
     title: 'Connections lack forward secrecy',
     description:

@@ -7,6 +7,8 @@ export const tlsIssueIds = [
   'tls.protocol.tls11',
   'tls.protocol.no-tls12',
   'tls.protocol.no-tls13',
+  'tls.cipher.anonymous',
+  'tls.cipher.weak',
   'tls.cipher.no-forward-secrecy',
   'tls.cipher.no-aead',
   'tls.cipher.weak-dh',

@@ -140,13 +140,19 @@ export function analyzePort(probe: PortProbe, context: PortContext): { report: P
   }
   if (offered.includes('TLSv1.1')) issues.push({ id: 'tls.protocol.tls11', severity: 'low', evidence: `TLS 1.1 accepted (${cipherOf('TLSv1.1')})` });
   const highest = offered.at(-1)!;
-  if (!offered.includes('TLSv1.2') && !offered.includes('TLSv1.3')) {
-    issues.push({ id: 'tls.protocol.no-tls12', severity: 'high', evidence: `highest version offered is ${label[highest]}` });
+  const noTls12 = !offered.includes('TLSv1.2') && !offered.includes('TLSv1.3');
+  // Without TLS 1.2 there can be neither TLS 1.3 nor AEAD suites: one finding for the cause.
+  if (noTls12) issues.push({ id: 'tls.protocol.no-tls12', severity: 'high', evidence: `highest version offered is ${label[highest]}` });
+  else if (!offered.includes('TLSv1.3')) issues.push({ id: 'tls.protocol.no-tls13', severity: 'info', evidence: `highest version offered is ${label[highest]}` });
+  const anonymous = ciphers.filter((c) => c.keyExchange === 'anon');
+  if (anonymous.length > 0) {
+    issues.push({ id: 'tls.cipher.anonymous', severity: 'high', evidence: `unauthenticated suites accepted: ${suiteList(anonymous)}` });
+  } else if (!forwardSecrecy) {
+    issues.push({ id: 'tls.cipher.no-forward-secrecy', severity: 'medium', evidence: `no ECDHE or DHE suite accepted; negotiated ${suiteList(ciphers)}` });
   }
-  if (!offered.includes('TLSv1.3')) issues.push({ id: 'tls.protocol.no-tls13', severity: 'info', evidence: `highest version offered is ${label[highest]}` });
-  const suites = () => ciphers.map((c) => `${c.name} (${label[c.protocol as TlsVersion] ?? c.protocol})`).join(', ');
-  if (!forwardSecrecy) issues.push({ id: 'tls.cipher.no-forward-secrecy', severity: 'medium', evidence: `no ECDHE or DHE suite accepted; negotiated ${suites()}` });
-  if (!aead) issues.push({ id: 'tls.cipher.no-aead', severity: 'low', evidence: `no GCM, ChaCha20 or CCM suite accepted; negotiated ${suites()}` });
+  if (!aead && !noTls12) issues.push({ id: 'tls.cipher.no-aead', severity: 'low', evidence: `no GCM, ChaCha20 or CCM suite accepted; negotiated ${suiteList(ciphers)}` });
+  const weak = ciphers.filter((c) => c.export || (c.bits !== null && c.bits < 112));
+  if (weak.length > 0) issues.push({ id: 'tls.cipher.weak', severity: 'high', evidence: `suites under 112 bits accepted: ${suiteList(weak)}` });
   if (dhBits !== null && dhBits < 2048) {
     const suite = ciphers.find((c) => c.ephemeralKey?.type === 'DH' && c.ephemeralKey.size === dhBits)!;
     issues.push({
@@ -158,6 +164,13 @@ export function analyzePort(probe: PortProbe, context: PortContext): { report: P
   }
   issues.push(...(analysed?.issues ?? []));
   return { report, issues: issues.map((issue) => ({ ...issue, port: probe.port })) };
+}
+
+/** "AES128-SHA (TLS 1.0, 1.1, 1.2), ECDHE-RSA-AES256-GCM-SHA384 (TLS 1.2)". */
+function suiteList(ciphers: readonly CipherInfo[]): string {
+  const versions = new Map<string, string[]>();
+  for (const c of ciphers) versions.set(c.name, [...(versions.get(c.name) ?? []), (label[c.protocol as TlsVersion] ?? c.protocol).replace(/^TLS /, '')]);
+  return [...versions].map(([name, list]) => `${name} (TLS ${[...new Set(list)].join(', ')})`).join(', ');
 }
 
 function distinct(ciphers: CipherInfo[]): CipherInfo[] {
