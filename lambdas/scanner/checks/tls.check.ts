@@ -49,6 +49,8 @@ export interface TlsCheckData extends Record<string, unknown> {
 }
 
 const HTTPS_PORT = 443;
+/** Time kept at the end of the budget for analysis. */
+const FINISH_MARGIN_MS = 750;
 
 /** The port HTTPS is expected on: the URL's own port when it is an https URL with one. */
 export function httpsPortOf(url: string): number {
@@ -161,16 +163,23 @@ export function createTlsCheck(options: TlsCheckOptions = {}): CheckDefinition {
       const httpsUrl = primaryPort === HTTPS_PORT ? `https://${host}/` : `https://${host}:${primaryPort}/`;
       const httpUrl = plainHttpUrl(target.url, host);
 
+      // Stop probing shortly before the budget so what was measured is still analysed and kept,
+      // instead of the engine discarding the whole check as a timeout.
+      const probing = AbortSignal.any([signal, AbortSignal.timeout(Math.max(0, budgetMs - FINISH_MARGIN_MS))]);
       const limit = limiter(options.maxConcurrentHandshakes ?? 16);
       const handshake: Handshake = (port, versionOptions) =>
-        limit(() => net.tls.handshake(address, port, { ...versionOptions, servername, timeoutMs: handshakeTimeoutMs, signal }));
+        limit(() =>
+          probing.aborted
+            ? Promise.resolve({ failed: 'Aborted before connecting', code: 'ABORT_ERR', connected: false })
+            : net.tls.handshake(address, port, { ...versionOptions, servername, timeoutMs: handshakeTimeoutMs, signal: probing }),
+        );
       // Leave room after waiting for the port scan for two rounds of handshakes before the budget ends.
       const portScanWaitMs = budgetMs - 2 * handshakeTimeoutMs - 1_000;
 
       const [primary, https, plain, extra] = await Promise.all([
         probePort(primaryPort, handshake),
-        attempt(() => net.http.request(httpsUrl, { method: 'GET', followRedirects: 0, maxBodyBytes: 1024, timeoutMs: httpTimeoutMs, signal })),
-        attempt(() => net.http.request(httpUrl, { method: 'GET', followRedirects: 5, maxBodyBytes: 1024, timeoutMs: httpTimeoutMs, signal })),
+        attempt(() => net.http.request(httpsUrl, { method: 'GET', followRedirects: 0, maxBodyBytes: 1024, timeoutMs: httpTimeoutMs, signal: probing })),
+        attempt(() => net.http.request(httpUrl, { method: 'GET', followRedirects: 5, maxBodyBytes: 1024, timeoutMs: httpTimeoutMs, signal: probing })),
         portScanTlsPorts(context, portScanWaitMs - (performance.now() - started)).then(async ({ ports, status }) => ({
           status,
           probes: await Promise.all(ports.filter((port) => port !== primaryPort).slice(0, maxExtraPorts).map((port) => probePort(port, handshake))),
@@ -219,7 +228,7 @@ export function analyzeTls(input: TlsAnalysisInput) {
   const [primary] = analysed;
   const issues: TlsIssue[] = analysed.flatMap((a) => a.issues);
 
-  if (!primary!.report.tls) {
+  if (!primary!.report.tls && primary!.report.complete) {
     if (redirect) {
       issues.unshift({
         id: 'tls.none',

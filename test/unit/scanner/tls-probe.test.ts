@@ -244,6 +244,21 @@ describe('TLS check against loopback servers', () => {
     expect(result.reason).toMatch(new RegExp(`^Neither HTTPS \\(port ${port}: ECONNREFUSED`));
   });
 
+  it('stops probing before its budget and keeps what it measured, judging nothing it could not finish', async () => {
+    const held: Socket[] = [];
+    const port = await listen(createTcpServer((socket) => void held.push(socket.resume())));
+    const short = createTlsCheck({ budgetMs: 1_000, handshakeTimeoutMs: 5_000 });
+    // Plain HTTP answers (and redirects): without the deadline guard the silent port would read as "no TLS at all".
+    const http = fakeHttp({ 'http://shop.example.test/': { url: `https://shop.example.test:${port}/` } });
+    const ctx = context({ url: `https://shop.example.test:${port}/`, host: 'shop.example.test', http });
+    const result = await runCheck(short.name, short.budgetMs, (signal) => short.run({ ...ctx, signal }));
+    held.forEach((s) => s.destroy());
+    const data = result.data as TlsCheckData;
+    expect([result.status, result.findings]).toEqual(['ok', []]);
+    expect(data.ports[0]).toMatchObject({ port, tls: false, complete: false, grade: null, error: 'The check ran out of time before every handshake was made' });
+    expect(data.durationMs).toBeLessThan(1_000);
+  });
+
   it('checks an IP-literal target against its address, without SNI', async () => {
     const port = await tlsServer({ key: pem('self-ip.key'), cert: pem('self-ip.pem'), minVersion: 'TLSv1.2' });
     const http = fakeHttp({ [`https://127.0.0.1:${port}/`]: { headers: { 'strict-transport-security': ['max-age=31536000'] } } });

@@ -59,7 +59,9 @@ export interface PortReport {
   dhBits: number | null;
   certificate: CertificateSummary | null;
   grade: PortGrade | null;
-  /** Why no handshake worked, when tls is false. */
+  /** False when the check's time ran out before every handshake was made: no grade, no issues. */
+  complete: boolean;
+  /** Why no handshake worked (or why the port was not fully tested). */
   error: string | null;
   durationMs: number | null;
 }
@@ -112,7 +114,12 @@ export function analyzePort(probe: PortProbe, context: PortContext): { report: P
   const dh = ciphers.filter((c) => c.ephemeralKey?.type === 'DH' && c.ephemeralKey.size).map((c) => c.ephemeralKey!.size!);
   const dhBits = dh.length > 0 ? Math.min(...dh) : null;
   const tls = handshakes.length > 0;
-  const grade = gradePort({ offered, ciphers, certificate: analysed?.summary ?? null, hsts: context.hsts });
+  // A handshake cut short by the check's deadline says nothing about the server: judging the port
+  // on the rest would report versions or suites as missing that were simply never tried.
+  const complete = ![...TLS_VERSIONS.map((v) => probe.versions[v]), ...Object.values(probe.restricted)].some(
+    (r) => r !== undefined && isTlsFailure(r) && r.code === 'ABORT_ERR',
+  );
+  const grade = complete ? gradePort({ offered, ciphers, certificate: analysed?.summary ?? null, hsts: context.hsts }) : null;
 
   const report: PortReport = {
     port: probe.port,
@@ -127,10 +134,11 @@ export function analyzePort(probe: PortProbe, context: PortContext): { report: P
     dhBits,
     certificate: analysed?.summary ?? null,
     grade,
-    error: tls ? null : firstFailure(probe),
+    complete,
+    error: !complete ? 'The check ran out of time before every handshake was made' : tls ? null : firstFailure(probe),
     durationMs: probe.durationMs ?? null,
   };
-  if (!tls) return { report, issues: [] };
+  if (!tls || !complete) return { report, issues: [] };
 
   const issues: TlsIssue[] = [];
   const cipherOf = (v: TlsVersion) => protocols.find((p) => p.version === v)?.cipher ?? 'unknown suite';
