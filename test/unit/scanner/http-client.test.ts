@@ -28,11 +28,16 @@ type Handler = (req: http.IncomingMessage, res: http.ServerResponse, seen: Seen)
 const servers: (http.Server | https.Server)[] = [];
 let closedSockets = 0;
 
+/** Listens on a loopback port other than 2024 (which the tests must never touch). */
 async function listen(server: http.Server | https.Server): Promise<number> {
   servers.push(server);
   server.on('connection', (socket) => socket.on('close', () => void closedSockets++));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return (server.address() as AddressInfo).port;
+  for (;;) {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    if (port !== 2024) return port;
+    await new Promise((resolve) => server.close(resolve));
+  }
 }
 
 function serve(handler: Handler, seen: Seen = {}): http.RequestListener {

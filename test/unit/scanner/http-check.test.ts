@@ -1,0 +1,189 @@
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import https from 'node:https';
+import net, { type AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CheckContext } from '../../../lambdas/scanner/check.js';
+import { httpCheck } from '../../../lambdas/scanner/checks/http.check.js';
+import type { ObservatoryData, SessionData } from '../../../lambdas/scanner/checks/http.check.js';
+import { createHttpClient } from '../../../lambdas/scanner/net/http-client.js';
+import type { ScanNet } from '../../../lambdas/scanner/net/net.js';
+import { runCheck } from '../../../lambdas/scanner/scan.js';
+
+const fixtures = new URL('../../fixtures/http/', import.meta.url);
+const cert = readFileSync(new URL('self-signed.cert.pem', fixtures), 'utf8');
+const key = readFileSync(new URL('self-signed.key.pem', fixtures), 'utf8');
+const SITE = 'shop.rampart.test';
+
+const servers: net.Server[] = [];
+const sockets = new Set<net.Socket>();
+
+/** Listens on a loopback port other than 2024 (which the tests must never touch). */
+async function listen(server: net.Server): Promise<number> {
+  servers.push(server);
+  server.on('connection', (socket: net.Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  for (;;) {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    if (port !== 2024) return port;
+    await new Promise((resolve) => server.close(resolve));
+  }
+}
+
+/** One port that speaks HTTPS and plain HTTP, told apart by the first byte (0x16 opens a TLS handshake), like a site on 443 and 80. */
+function bothProtocols(handler: (secure: boolean) => http.RequestListener): net.Server {
+  const plain = http.createServer(handler(false));
+  const secure = https.createServer({ cert, key }, handler(true));
+  return net.createServer((socket) => {
+    socket.once('data', (first) => {
+      socket.pause();
+      socket.unshift(first);
+      (first[0] === 0x16 ? secure : plain).emit('connection', socket);
+      process.nextTick(() => socket.resume());
+    });
+  });
+}
+
+/** Apache with ServerTokens Full and TraceEnable On behind an http→https redirect, serving a PHP page with a session cookie. */
+const apacheLike = (port: () => number) => (secure: boolean): http.RequestListener => (req, res) => {
+  res.setHeader('server', 'Apache/2.4.71 (Debian)');
+  if (req.method === 'TRACE') {
+    const echo = `TRACE ${req.url} HTTP/${req.httpVersion}\r\n${Object.entries(req.headers).map(([n, v]) => `${n}: ${String(v)}`).join('\r\n')}\r\n\r\n`;
+    res.writeHead(200, { 'content-type': 'message/http' }).end(echo);
+    return;
+  }
+  if (!secure) {
+    res.writeHead(301, { location: `https://${SITE}:${port()}${req.url}` }).end();
+    return;
+  }
+  if (req.method === 'OPTIONS') {
+    res.writeHead(200, { allow: 'GET,HEAD,POST,OPTIONS,TRACE' }).end();
+    return;
+  }
+  if (req.url === '/robots.txt') {
+    res.writeHead(404, { 'content-type': 'text/html' }).end('Not Found');
+    return;
+  }
+  res.writeHead(200, {
+    'content-type': 'text/html; charset=UTF-8',
+    'x-powered-by': 'PHP/8.2.7',
+    'set-cookie': ['PHPSESSID=ab12; path=/'],
+    'x-frame-options': 'SAMEORIGIN',
+  });
+  res.end('<!doctype html><html><head><title>Shop</title><script src="/js/app.js"></script></head><body>Hello</body></html>');
+};
+
+const apache = { port: 0 };
+const plainOnly = { port: 0 };
+const evil = { port: 0 };
+
+beforeAll(async () => {
+  apache.port = await listen(bothProtocols(apacheLike(() => apache.port)));
+  // Only plain HTTP: a TLS handshake to it fails.
+  plainOnly.port = await listen(
+    http.createServer((_req, res) => {
+      res.writeHead(200, { server: 'nginx/1.22.1', 'content-type': 'text/html' }).end('<html>plain</html>');
+    }),
+  );
+  evil.port = await listen(
+    bothProtocols(() => (_req, res) => {
+      res.writeHead(302, { location: 'http://evil.example/' }).end();
+    }),
+  );
+});
+
+afterAll(async () => {
+  for (const socket of sockets) socket.destroy();
+  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+});
+
+function contextFor(url: string, resolve: (host: string) => Promise<string[]> = async () => [], trust: string[] = [cert]): Omit<CheckContext, 'signal'> {
+  // The test certificate is trusted as a real site's would be, so HSTS and redirection are judged on their own.
+  const client = createHttpClient({ pinned: new Map([[SITE, ['127.0.0.1']]]), resolve, allowPrivateTargets: false, ca: trust });
+  return {
+    target: { url, host: SITE },
+    domain: 'rampart.test',
+    addresses: ['127.0.0.1'],
+    settings: { resolvers: [], dnsTimeoutMs: 1000, allowPrivateTargets: false },
+    net: { http: client } as unknown as ScanNet,
+    resultOf: async () => undefined,
+  };
+}
+
+const runHttp = (context: Omit<CheckContext, 'signal'>) => runCheck(httpCheck.name, httpCheck.budgetMs, (signal) => httpCheck.run({ ...context, signal }));
+
+describe('http check against loopback servers', () => {
+  it('grades an Apache with server tokens and TRACE on, and reports its version, TRACE and missing headers', async () => {
+    const result = await runHttp(contextFor(`https://${SITE}:${apache.port}/`));
+
+    expect(result.status).toBe('ok');
+    const observatory = result.data?.observatory as ObservatoryData;
+    // CSP -25, session cookie without Secure (no HSTS) -40, HSTS -20, XCTO -5: 100 - 90 = 10.
+    expect([observatory.graded, observatory.score, observatory.grade]).toEqual([true, 10, 'F']);
+    expect(observatory.tests.find((t) => t.name === 'redirection')?.result).toBe('redirection-to-https');
+    expect(result.findings.map((f) => [f.id, f.severity])).toEqual([
+      ['http.csp.missing', 'medium'],
+      ['http.cookies.session-without-secure', 'medium'],
+      ['http.cookies.session-without-httponly', 'medium'],
+      ['http.cookies.without-samesite', 'info'],
+      ['http.xcto.missing', 'low'],
+      ['http.referrer-policy.missing', 'low'],
+      ['http.disclosure.server-version', 'low'],
+      ['http.disclosure.powered-by', 'low'],
+      ['http.trace-enabled', 'medium'],
+    ]);
+    expect(result.data).toMatchObject({
+      url: `https://${SITE}:${apache.port}/`,
+      analyzed: 'https',
+      server: { value: 'Apache/2.4.71 (Debian)', product: 'Apache', version: '2.4.71' },
+      poweredBy: [{ header: 'x-powered-by', product: 'PHP', version: '8.2.7' }],
+      trace: { enabled: true, status: 200, echoed: 'TRACE / HTTP/1.1' },
+    });
+    const responses = result.data?.responses as { https: SessionData; http: SessionData };
+    expect(responses.https).toMatchObject({ status: 200, certificateTrusted: true, headers: { 'set-cookie': ['PHPSESSID=ab12; path=/'] } });
+    expect(responses.http.redirects).toEqual([
+      { url: `http://${SITE}:${apache.port}/`, status: 301, location: `https://${SITE}:${apache.port}/`, headers: expect.objectContaining({ location: [`https://${SITE}:${apache.port}/`] }) },
+    ]);
+  });
+
+  it('counts an untrusted certificate against HSTS and redirection', async () => {
+    const result = await runHttp(contextFor(`https://${SITE}:${apache.port}/`, undefined, []));
+
+    const observatory = result.data?.observatory as ObservatoryData;
+    expect(observatory.tests.filter((t) => ['redirection', 'strict-transport-security'].includes(t.name)).map((t) => [t.result, t.modifier])).toEqual([
+      ['redirection-invalid-cert', -20],
+      ['hsts-invalid-cert', -20],
+    ]);
+    expect([observatory.score, observatory.grade]).toEqual([0, 'F']);
+    expect((result.data?.responses as { https: SessionData }).https.certificateTrusted).toBe(false);
+  });
+
+  it('analyzes the plain HTTP answer of a site whose HTTPS fails', async () => {
+    const result = await runHttp(contextFor(`https://${SITE}:${plainOnly.port}/`));
+
+    expect(result.status).toBe('ok');
+    expect(result.data).toMatchObject({
+      analyzed: 'http',
+      url: `http://${SITE}:${plainOnly.port}/`,
+      observatory: { graded: true, statusCode: 200 },
+      responses: { https: { error: { message: expect.any(String) } }, http: { status: 200 } },
+    });
+    const observatory = result.data?.observatory as ObservatoryData;
+    expect(observatory.tests.find((t) => t.name === 'strict-transport-security')?.result).toBe('hsts-not-implemented-no-https');
+    expect(observatory.tests.find((t) => t.name === 'redirection')?.result).toBe('redirection-missing');
+    expect(result.findings.map((f) => f.id)).toContain('http.disclosure.server-version');
+  });
+
+  it('refuses to follow the site to a private address and ends in error with the reason', async () => {
+    const asked: string[] = [];
+    const result = await runHttp(contextFor(`https://${SITE}:${evil.port}/`, async (host) => (asked.push(host), host === 'evil.example' ? ['10.0.0.1'] : [])));
+
+    expect(result).toMatchObject({ status: 'error', findings: [] });
+    expect(result.reason).toContain('target_not_allowed');
+    expect(result.reason).toContain('10.0.0.1');
+    expect(asked).toEqual(['evil.example', 'evil.example']);
+  });
+});
