@@ -19,6 +19,8 @@ export interface ScanSettings {
   excludePorts?: number[];
   /** crt.sh-compatible certificate transparency endpoint; undefined = no CT lookup. */
   certificateTransparencyUrl?: string;
+  /** Port the email check speaks SMTP on (default 25; tests use a random loopback port). */
+  smtpPort?: number;
 }
 
 /** What a check gets: the target, its pinned addresses and the network, all bounded by `signal`. */

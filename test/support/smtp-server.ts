@@ -32,6 +32,8 @@ export interface SmtpServerOptions {
   silent?: boolean;
   /** Send each reply a few bytes at a time, to prove the client reassembles lines. */
   dribble?: boolean;
+  /** Loopback address to listen on (any of 127.0.0.0/8; default 127.0.0.1). */
+  host?: string;
 }
 
 export interface TestSmtpServer {
@@ -98,7 +100,7 @@ export async function startSmtpServer(options: SmtpServerOptions = {}): Promise<
     send(raw, options.greeting ?? '220 mail.example.test ESMTP Postfix (Debian/GNU)\r\n');
     serve(raw, false);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  await new Promise<void>((resolve) => server.listen(0, options.host ?? '127.0.0.1', () => resolve()));
   const address = server.address();
   return {
     port: typeof address === 'object' && address ? address.port : 0,
