@@ -65,7 +65,7 @@ export interface HttpClient {
 }
 
 export interface HttpClientOptions {
-  /** Host → the scan target's addresses, resolved once and already guarded: never resolved again. */
+  /** Host (lower case, no trailing dot) → the scan target's addresses, resolved once and already guarded: never resolved again. */
   pinned: ReadonlyMap<string, readonly string[]>;
   /** The scanner's resolver, for hosts a redirect leads to (A and AAAA together). */
   resolve: (host: string) => Promise<string[]>;

@@ -61,6 +61,7 @@ const IGNORED = new Set(['heroku-session-affinity']);
 export const isObservatorySessionCookie = (name: string) => ['login', 'sess'].some((part) => name.toLowerCase().includes(part));
 const isAntiCsrfCookie = (name: string) => name.toLowerCase().includes('csrf');
 
+/** Runs the cookies test; `hstsPasses` is the HSTS test's verdict (HSTS lessens a missing Secure flag). */
 export function cookiesTest(retrieved: Retrieved, hstsPasses: boolean, now = new Date()): CookiesOutcome {
   const response = analyzed(retrieved);
   const invalidSameSite = (response?.headers['set-cookie'] ?? []).filter(hasInvalidSameSite);

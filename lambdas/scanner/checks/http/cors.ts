@@ -22,6 +22,7 @@ export interface CorsOutcome extends TestOutcome<'cross-origin-resource-sharing'
 /** The origin the probe claims in its preflight: one no site has a reason to trust. */
 export const CORS_PROBE_ORIGIN = 'https://http-observatory.security.mozilla.org';
 
+/** Runs the CORS test on the preflight's answer. */
 export function corsTest(retrieved: Retrieved): CorsOutcome {
   const headers = retrieved.cors?.headers;
   const allowOrigin = header(headers, 'access-control-allow-origin');
@@ -41,6 +42,7 @@ export function corsTest(retrieved: Retrieved): CorsOutcome {
 
 const finding = findingsFor('http');
 
+/** A finding only for universal access with credentials (the one case the Observatory penalises). */
 export function corsFindings(outcome: CorsOutcome, retrieved: Retrieved): Finding[] {
   if (outcome.result !== 'cross-origin-resource-sharing-implemented-with-universal-access') return [];
   return [

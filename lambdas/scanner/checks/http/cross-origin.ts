@@ -37,6 +37,7 @@ export type CorpOutcome = CrossOriginOutcome<'cross-origin-resource-policy', Cor
 export type CoepOutcome = CrossOriginOutcome<'cross-origin-embedder-policy', CoepResult>;
 export type CoopOutcome = CrossOriginOutcome<'cross-origin-opener-policy', CoopResult>;
 
+/** Runs the Cross-Origin-Resource-Policy test. */
 export function corpTest(retrieved: Retrieved): CorpOutcome {
   const response = analyzed(retrieved);
   const value = response ? header(response.headers, 'cross-origin-resource-policy')?.slice(0, 256).trim().toLowerCase() : undefined;
@@ -52,6 +53,7 @@ export function corpTest(retrieved: Retrieved): CorpOutcome {
   return { name: 'cross-origin-resource-policy', result, pass: result !== 'corp-header-invalid', value: value ?? null };
 }
 
+/** Runs the Cross-Origin-Embedder-Policy test. */
 export function coepTest(retrieved: Retrieved): CoepOutcome {
   const { value, token } = structuredToken(retrieved, 'cross-origin-embedder-policy');
   const known: Record<string, CoepResult> = {
@@ -63,6 +65,7 @@ export function coepTest(retrieved: Retrieved): CoepOutcome {
   return { name: 'cross-origin-embedder-policy', result, pass: result !== 'coep-header-invalid', value };
 }
 
+/** Runs the Cross-Origin-Opener-Policy test. */
 export function coopTest(retrieved: Retrieved): CoopOutcome {
   const { value, token } = structuredToken(retrieved, 'cross-origin-opener-policy');
   const known: Record<string, CoopResult> = {
@@ -114,6 +117,7 @@ export function parseStructuredToken(value: string): string | null {
 
 const finding = findingsFor('http');
 
+/** Only unreadable values: these headers are optional hardening, so their absence is no finding. */
 export function crossOriginFindings(corp: CorpOutcome, coep: CoepOutcome, coop: CoopOutcome): Finding[] {
   const invalid = [
     { outcome: corp, id: 'http.corp.invalid', header: 'Cross-Origin-Resource-Policy', valid: 'same-origin, same-site or cross-origin' },

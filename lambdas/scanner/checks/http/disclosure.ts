@@ -50,6 +50,7 @@ function disclosed(headerName: string, value: string): DisclosedHeader {
   return { header: headerName, value, components, ...(first ? { product: first.product, version: first.version } : {}) };
 }
 
+/** Server and X-Powered-By style headers from every response of both sessions. */
 export function disclosureTest(retrieved: Retrieved): Disclosure {
   const responses = [...chain(retrieved.https), ...chain(retrieved.http)];
   const seen = (names: string[]) => {
@@ -87,6 +88,7 @@ const products = (headers: readonly DisclosedHeader[]) =>
 const BACKPORTS =
   'A version number is a clue, not proof of a vulnerability: Linux distributions often patch security holes without changing it (Debian\'s Apache 2.4.62 may carry later fixes).';
 
+/** One finding per kind of header, only when a version number is given away. */
 export function disclosureFindings(disclosure: Disclosure): Finding[] {
   const findings: Finding[] = [];
   const versionedServers = disclosure.servers.filter((s) => s.components.length > 0);

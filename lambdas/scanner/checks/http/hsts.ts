@@ -25,6 +25,7 @@ export interface HstsOutcome extends TestOutcome<'strict-transport-security', Hs
 /** 15768000 s is six months; many sites use 15552000 (180 days), which the Observatory accepts too. */
 export const SIX_MONTHS_SECONDS = 15_552_000;
 
+/** Runs the HSTS test on the HTTPS response (redirects followed). */
 export function hstsTest(retrieved: Retrieved): HstsOutcome {
   const outcome = (result: HstsResult, rest: Partial<HstsOutcome> = {}): HstsOutcome => ({
     name: 'strict-transport-security',

@@ -147,6 +147,7 @@ export interface ObservatoryScore {
   testsFailed: number;
 }
 
+/** The Observatory's letter for a score. */
 export function observatoryGrade(score: number): ObservatoryGrade {
   const rounded = Math.min(Math.max(score, 0) - (Math.max(score, 0) % 5), 100);
   return GRADES.find(([floor]) => rounded >= floor)![1];

@@ -22,6 +22,7 @@ export interface RedirectionOutcome extends TestOutcome<'redirection', Redirecti
   statusCode: number | null;
 }
 
+/** Runs the redirection test on the http:// session's chain. */
 export function redirectionTest(retrieved: Retrieved): RedirectionOutcome {
   const response = retrieved.http;
   const route = chain(response).map(({ url, status }) => ({ url: new URL(url), status }));

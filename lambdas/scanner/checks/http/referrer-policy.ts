@@ -24,6 +24,7 @@ const PRIVATE = ['no-referrer', 'same-origin', 'strict-origin', 'strict-origin-w
 const UNSAFE = ['origin', 'origin-when-cross-origin', 'unsafe-url', 'no-referrer-when-downgrade'];
 const VALID = new Set([...PRIVATE, ...UNSAFE]);
 
+/** Runs the Referrer-Policy test on the analyzed response and its meta tags. */
 export function referrerPolicyTest(retrieved: Retrieved): ReferrerPolicyOutcome {
   const response = analyzed(retrieved);
   const given = response ? [...(response.headers['referrer-policy'] ?? []), ...pageMeta(response).referrer] : [];
@@ -40,6 +41,7 @@ const finding = findingsFor('http');
 const recommendation = (rated: string) =>
   `Send Referrer-Policy: strict-origin-when-cross-origin (or no-referrer / same-origin if other sites never need to know where visitors came from). ${rated}`;
 
+/** Missing, unsafe and unrecognised policies, each on its own id. */
 export function referrerPolicyFindings(outcome: ReferrerPolicyOutcome): Finding[] {
   switch (outcome.result) {
     case 'referrer-policy-not-implemented':

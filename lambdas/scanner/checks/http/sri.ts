@@ -48,6 +48,7 @@ const PASSING = new Set<SriResult>([
   'sri-not-implemented-but-no-scripts-loaded',
 ]);
 
+/** Runs the SRI test on the analyzed page's script tags. */
 export function sriTest(retrieved: Retrieved): SriOutcome {
   const outcome = (result: SriResult, externalScripts: ExternalScript[] = []): SriOutcome => ({
     name: 'subresource-integrity', result, pass: PASSING.has(result), externalScripts,
@@ -106,6 +107,7 @@ const finding = findingsFor('http');
 const list = (scripts: readonly ExternalScript[]) =>
   scripts.slice(0, 10).map((s) => s.src).join(', ') + (scripts.length > 10 ? ` and ${scripts.length - 10} more` : '');
 
+/** Scripts over HTTP (medium) and third-party scripts without integrity (low). */
 export function sriFindings(outcome: SriOutcome): Finding[] {
   if (outcome.result === 'sri-not-implemented-and-external-scripts-not-loaded-securely' || outcome.result === 'sri-implemented-but-external-scripts-not-loaded-securely') {
     return [

@@ -21,6 +21,7 @@ export interface TraceOutcome {
   echoed: string | null;
 }
 
+/** Judges the answer to the probe's TRACE request. */
 export function traceTest(probe: TraceProbe): TraceOutcome {
   const path = new URL(probe.url).pathname;
   const line = new RegExp(`^TRACE ${escapeRegExp(path)}\\S* HTTP/1\\.[01]\\r?$`, 'm').exec(probe.body)?.[0]?.trim() ?? null;
@@ -33,6 +34,7 @@ function escapeRegExp(text: string): string {
 
 const finding = findingsFor('http');
 
+/** TRACE answered with an echo (medium). */
 export function traceFindings(outcome: TraceOutcome): Finding[] {
   if (!outcome.enabled) return [];
   return [

@@ -12,6 +12,7 @@ export interface XContentTypeOptionsOutcome extends TestOutcome<'x-content-type-
   value: string | null;
 }
 
+/** Runs the X-Content-Type-Options test on the analyzed response. */
 export function xContentTypeOptionsTest(retrieved: Retrieved): XContentTypeOptionsOutcome {
   const response = analyzed(retrieved);
   const value = response ? header(response.headers, 'x-content-type-options')?.slice(0, 256) : undefined;
@@ -25,6 +26,7 @@ export function xContentTypeOptionsTest(retrieved: Retrieved): XContentTypeOptio
 
 const finding = findingsFor('http');
 
+/** A missing or unrecognised header. */
 export function xContentTypeOptionsFindings(outcome: XContentTypeOptionsOutcome): Finding[] {
   if (outcome.pass) return [];
   const missing = outcome.result === 'x-content-type-options-not-implemented';

@@ -18,6 +18,7 @@ export interface XFrameOptionsOutcome extends TestOutcome<'x-frame-options', XFr
   value: string | null;
 }
 
+/** Runs the X-Frame-Options test; a CSP frame-ancestors (from `csp`) takes its place. */
 export function xFrameOptionsTest(retrieved: Retrieved, csp: CspOutcome): XFrameOptionsOutcome {
   const response = analyzed(retrieved);
   const value = response ? header(response.headers, 'x-frame-options')?.slice(0, 1024) : undefined;
@@ -33,6 +34,7 @@ export function xFrameOptionsTest(retrieved: Retrieved, csp: CspOutcome): XFrame
 
 const finding = findingsFor('http');
 
+/** Framing allowed (missing or unrecognised protection). */
 export function xFrameOptionsFindings(outcome: XFrameOptionsOutcome): Finding[] {
   if (outcome.pass) return [];
   const missing = outcome.result === 'x-frame-options-not-implemented';
