@@ -163,8 +163,12 @@ function peerChain(socket: TLSSocket): X509Certificate[] {
   return chain;
 }
 
+/** "ERR_SSL_WRONG_VERSION_NUMBER: wrong version number", not OpenSSL's hex-and-source-file line. */
 function describe(error: unknown): string {
   const err = error as NodeJS.ErrnoException;
-  const message = (err.message ?? String(error)).split('\n')[0]!.replace(/^[0-9A-F]+:error:[0-9A-F]+:/, '');
+  const line = (err.message ?? String(error)).split('\n')[0]!;
+  // OpenSSL: <thread>:error:<code>:<library>:<function>:<reason>:<file>:<line>:
+  const openssl = /^[0-9A-F]+:error:[0-9A-F]+:[^:]*:[^:]*:([^:]+):/.exec(line);
+  const message = openssl ? openssl[1]! : line;
   return err.code && !message.startsWith(err.code) ? `${err.code}: ${message}` : message;
 }

@@ -12,6 +12,7 @@ export interface RedirectReport {
   endsOnHttps: boolean;
 }
 
+/** Where a plain-HTTP request ended, and through which hops. */
 export function summarizeRedirect(from: string, response: HttpResponse): RedirectReport {
   return {
     from,
