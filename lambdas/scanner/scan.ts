@@ -87,7 +87,7 @@ export async function scan(target: WebTarget, settings: ScanSettings, options: S
     addresses,
     resolveError,
     settings,
-    net: options.net ?? createNet(settings, { host: target.host, addresses }),
+    net: options.net ?? createNet(settings, { host: target.host, addresses }, resolver),
     resultOf: (name) => results.get(name) ?? Promise.resolve(undefined),
   };
   for (const check of checks) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { analyzeAddresses } from '../../lambdas/scanner/checks/dns.check.js';
+import { analyzeAddresses, dnsCheck } from '../../lambdas/scanner/checks/dns.check.js';
 import { runCheck, scan, TargetRefusedError } from '../../lambdas/scanner/scan.js';
 import type { ScanResolver } from '../../lambdas/scanner/resolver.js';
 
@@ -26,7 +26,7 @@ describe('dns analysis', () => {
 describe('scan engine', () => {
   it('scores a public target and reports progress per check', async () => {
     const progress: string[] = [];
-    const report = await scan(target, settings, { resolver: resolverFor(['93.184.216.34']), onProgress: (c) => void progress.push(c.name) });
+    const report = await scan(target, settings, { resolver: resolverFor(['93.184.216.34']), checks: [dnsCheck], onProgress: (c) => void progress.push(c.name) });
     expect(progress).toEqual(['dns']);
     expect(report.addresses).toEqual(['93.184.216.34']);
     expect([report.score, report.grade, report.riskLevel]).toEqual([100, 'A', 'low']);
@@ -43,7 +43,7 @@ describe('scan engine', () => {
 
   it('turns a failing resolver into a check error, not a failed scan', async () => {
     const failing: ScanResolver = { resolve4: async () => Promise.reject(Object.assign(new Error('queryA ETIMEOUT'), { code: 'ETIMEOUT' })), resolve6: async () => [] };
-    const report = await scan(target, settings, { resolver: failing });
+    const report = await scan(target, settings, { resolver: failing, checks: [dnsCheck] });
     expect(report.checks[0]).toMatchObject({ name: 'dns', status: 'error', reason: 'Resolving shop.example.test failed: ETIMEOUT: queryA ETIMEOUT' });
   });
 

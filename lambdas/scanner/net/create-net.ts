@@ -1,7 +1,11 @@
 import type { ScanSettings } from '../check.js';
+import type { ScanResolver } from '../resolver.js';
 import { createDnsClient } from './dns-client.js';
+import { createHttpClient } from './http-client.js';
 import type { ScanNet } from './net.js';
+import { createSmtpClient } from './smtp-client.js';
 import { createTcpClient } from './tcp-client.js';
+import { createTlsClient } from './tls-client.js';
 
 /** The pinned target: the host and the addresses resolved (and guarded) once at the start of the scan. */
 export interface PinnedTarget {
@@ -9,15 +13,25 @@ export interface PinnedTarget {
   addresses: readonly string[];
 }
 
-const notWired = (what: string) => () => Promise.reject(new Error(`The ${what} client is not wired into the scanner yet`));
-
-/** The real network for a scan: every client bound to the scan's settings and pinned target. */
-export function createNet(settings: ScanSettings, _pinned: PinnedTarget): ScanNet {
+/**
+ * The real network for a scan: every client bound to the scan's settings. HTTP to the target goes
+ * to its pinned addresses; any other host (a redirect) is resolved through the scanner's resolver
+ * and guarded at each hop.
+ */
+export function createNet(settings: ScanSettings, pinned: PinnedTarget, resolver: ScanResolver): ScanNet {
+  const { allowPrivateTargets } = settings;
   return {
     dns: createDnsClient({ resolvers: settings.resolvers, timeoutMs: settings.dnsTimeoutMs }),
-    tcp: createTcpClient({ allowPrivateTargets: settings.allowPrivateTargets }),
-    tls: { handshake: notWired('TLS') },
-    http: { request: notWired('HTTP') },
-    smtp: { starttls: notWired('SMTP') },
+    tcp: createTcpClient({ allowPrivateTargets }),
+    tls: createTlsClient(),
+    http: createHttpClient({
+      pinned: new Map([[pinned.host.replace(/^\[|\]$/g, '').toLowerCase(), pinned.addresses]]),
+      resolve: async (host) => {
+        const [v4, v6] = await Promise.all([resolver.resolve4(host), resolver.resolve6(host)]);
+        return [...v4, ...v6];
+      },
+      allowPrivateTargets,
+    }),
+    smtp: createSmtpClient({ allowPrivateTargets }),
   };
 }
