@@ -104,3 +104,22 @@ export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (it
 export function randomLabel(): string {
   return `rampart-${Math.random().toString(36).slice(2, 10)}${Date.now().toString(36).slice(-4)}`;
 }
+
+/** A semaphore: `run(task)` starts the task when fewer than `limit` are in flight. */
+export function limiter(limit: number): <T>(task: () => Promise<T>) => Promise<T> {
+  let active = 0;
+  const queue: (() => void)[] = [];
+  const release = () => {
+    active--;
+    queue.shift()?.();
+  };
+  return <T>(task: () => Promise<T>) =>
+    new Promise<T>((resolve, reject) => {
+      const start = () => {
+        active++;
+        task().then(resolve, reject).finally(release);
+      };
+      if (active < limit) start();
+      else queue.push(start);
+    });
+}
