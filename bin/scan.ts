@@ -41,6 +41,11 @@ export function reportJson(report: ScanReport) {
     score: report.score,
     grade: report.grade,
     riskLevel: report.riskLevel,
+    /** Per-area grades shown beside the headline score: SSL Labs-style (TLS) and the HTTP Observatory's. */
+    grades: {
+      tls: (dataOf('tls') as { grade?: string } | undefined)?.grade,
+      httpObservatory: (dataOf('http') as { observatory?: { grade?: string; score?: number } } | undefined)?.observatory,
+    },
     counts,
     findings: [...report.findings].sort((a, b) => severityOrder.indexOf(a.severity) - severityOrder.indexOf(b.severity)),
     ports: dataOf('ports'),
@@ -57,6 +62,9 @@ function printHuman(report: ScanReport) {
   const line = (text = '') => console.log(text);
   line(`${report.target.url}  (${report.addresses.join(', ') || 'no address'})`);
   line(`Grade ${report.grade}  score ${report.score}/100  risk ${report.riskLevel}  in ${(report.durationMs / 1000).toFixed(1)} s`);
+  const { grades } = reportJson(report);
+  const observatory = grades.httpObservatory?.grade ? `${grades.httpObservatory.grade} (${grades.httpObservatory.score})` : 'n/a';
+  line(`TLS grade ${grades.tls ?? 'n/a'}  ·  HTTP Observatory grade ${observatory}`);
   for (const severity of severityOrder) {
     const findings = report.findings.filter((f) => f.severity === severity);
     if (findings.length === 0) continue;
