@@ -152,7 +152,8 @@ async function probeMx(input: EmailProbeInput, ask: Ask): Promise<MxContext> {
     let last: MxObservation = base;
     for (const address of candidates) {
       last = await converse(input, host, address, base);
-      if (last.error === undefined) break;
+      // Only a quick refusal earns a second address: after a timeout there is no time left for one.
+      if (last.error === undefined || /^(ETIMEOUT|ABORT_ERR)/.test(last.error)) break;
     }
     return last;
   });
