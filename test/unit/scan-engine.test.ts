@@ -2,8 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { analyzeAddresses, dnsCheck } from '../../lambdas/scanner/checks/dns.check.js';
 import { runCheck, scan, TargetRefusedError } from '../../lambdas/scanner/scan.js';
 import type { ScanResolver } from '../../lambdas/scanner/resolver.js';
+import type { CheckDefinition } from '../../lambdas/scanner/check.js';
+import { offlineNet } from '../support/offline-net.js';
 
 const settings = { resolvers: [], dnsTimeoutMs: 1000, allowPrivateTargets: false };
+/** A pure check that reports the pinned addresses it was given. */
+const observe: CheckDefinition = { name: 'observe', budgetMs: 1000, needsAddress: true, run: async (ctx) => ({ findings: [], data: { addresses: ctx.addresses } }) };
+const net = offlineNet;
 const target = { url: 'https://shop.example.test/', host: 'shop.example.test' };
 const resolverFor = (ipv4: string[], ipv6: string[] = []): ScanResolver => ({
   resolve4: async () => ipv4,
@@ -26,24 +31,25 @@ describe('dns analysis', () => {
 describe('scan engine', () => {
   it('scores a public target and reports progress per check', async () => {
     const progress: string[] = [];
-    const report = await scan(target, settings, { resolver: resolverFor(['93.184.216.34']), checks: [dnsCheck], onProgress: (c) => void progress.push(c.name) });
-    expect(progress).toEqual(['dns']);
+    const report = await scan(target, settings, { resolver: resolverFor(['93.184.216.34']), net, checks: [observe], onProgress: (c) => void progress.push(c.name) });
+    expect(progress).toEqual(['observe']);
+    expect(report.checks[0]?.data).toEqual({ addresses: ['93.184.216.34'] });
     expect(report.addresses).toEqual(['93.184.216.34']);
     expect([report.score, report.grade, report.riskLevel]).toEqual([100, 'A', 'low']);
   });
 
   it('refuses a target that resolves to a private address', async () => {
-    await expect(scan(target, settings, { resolver: resolverFor(['10.0.0.5']) })).rejects.toBeInstanceOf(TargetRefusedError);
+    await expect(scan(target, settings, { resolver: resolverFor(['10.0.0.5']), net, checks: [observe] })).rejects.toBeInstanceOf(TargetRefusedError);
   });
 
   it('scans a private target when the operator allows it', async () => {
-    const report = await scan(target, { ...settings, allowPrivateTargets: true }, { resolver: resolverFor(['127.0.0.1']) });
+    const report = await scan(target, { ...settings, allowPrivateTargets: true }, { resolver: resolverFor(['127.0.0.1']), net, checks: [observe] });
     expect(report.addresses).toEqual(['127.0.0.1']);
   });
 
   it('turns a failing resolver into a check error, not a failed scan', async () => {
     const failing: ScanResolver = { resolve4: async () => Promise.reject(Object.assign(new Error('queryA ETIMEOUT'), { code: 'ETIMEOUT' })), resolve6: async () => [] };
-    const report = await scan(target, settings, { resolver: failing, checks: [dnsCheck] });
+    const report = await scan(target, settings, { resolver: failing, net, checks: [dnsCheck] });
     expect(report.checks[0]).toMatchObject({ name: 'dns', status: 'error', reason: 'Resolving shop.example.test failed: ETIMEOUT: queryA ETIMEOUT' });
   });
 
@@ -56,7 +62,7 @@ describe('scan engine', () => {
 
   it('ends every check at the scan deadline', async () => {
     const slow = { name: 'slow', budgetMs: 5_000, needsAddress: false, run: () => new Promise<never>(() => undefined) };
-    const report = await scan(target, settings, { resolver: resolverFor(['93.184.216.34']), checks: [slow], deadlineMs: 50 });
+    const report = await scan(target, settings, { resolver: resolverFor(['93.184.216.34']), net, checks: [slow], deadlineMs: 50 });
     expect(report.checks).toEqual([expect.objectContaining({ name: 'slow', status: 'timeout', reason: 'The scan deadline passed' })]);
   });
 
@@ -67,7 +73,7 @@ describe('scan engine', () => {
       run: async (ctx: { resultOf(n: string): Promise<{ data?: Record<string, unknown> } | undefined> }) => ({ findings: [], data: { saw: (await ctx.resultOf('first'))?.data?.n } }),
     };
     const needy = { name: 'needy', budgetMs: 1000, needsAddress: true, run: async () => ({ findings: [] }) };
-    const report = await scan(target, settings, { resolver: resolverFor([]), checks: [second, first, needy] });
+    const report = await scan(target, settings, { resolver: resolverFor([]), net, checks: [second, first, needy] });
     expect(report.checks.map((c) => [c.name, c.status, c.data])).toEqual([
       ['second', 'ok', { saw: 1 }],
       ['first', 'ok', { n: 1 }],

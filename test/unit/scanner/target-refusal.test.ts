@@ -2,13 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { parseWebTarget } from '../../../lambdas/domain/target.js';
 import { scan, TargetRefusedError } from '../../../lambdas/scanner/scan.js';
 import type { ScanResolver } from '../../../lambdas/scanner/resolver.js';
+import { offlineNet } from '../../support/offline-net.js';
 
 const settings = { resolvers: [], dnsTimeoutMs: 500, allowPrivateTargets: false, excludePorts: [2024] };
 const resolver = (zone: Record<string, string[]>): ScanResolver => ({
   resolve4: async (host) => zone[host] ?? [],
   resolve6: async () => [],
 });
-const none = { checks: [], resolver: resolver({}) };
+const none = { checks: [], resolver: resolver({}), net: offlineNet };
 
 describe('bad targets', () => {
   it.each(['localhost', 'garbage string', 'javascript:alert(1)', 'ftp://example.com', 'http://user:pass@example.com', '', 'http://exa_mple.com'])(
@@ -36,7 +37,7 @@ describe('bad targets', () => {
 
   it('refuses a name that resolves to the cloud metadata address', async () => {
     const target = parseWebTarget('metadata.example.test')!;
-    await expect(scan(target, settings, { checks: [], resolver: resolver({ 'metadata.example.test': ['169.254.169.254'] }) })).rejects.toMatchObject({
+    await expect(scan(target, settings, { checks: [], net: offlineNet, resolver: resolver({ 'metadata.example.test': ['169.254.169.254'] }) })).rejects.toMatchObject({
       code: 'target_not_allowed',
       message: 'metadata.example.test resolves to 169.254.169.254, a private or reserved address. Rampart only scans sites on the public internet.',
     });
