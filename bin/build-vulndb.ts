@@ -233,6 +233,11 @@ function rangesFromRaw(record: SourceRecord, raw: string): VersionRange[] | stri
 /** One source bound, cleaned: PHP's "7.4.X" is 7.4.0. */
 function cleanBound(record: SourceRecord, bound: string | undefined): string | undefined {
   if (bound === undefined) return undefined;
+  const missingDot = /^(\d+)\.0(\d{2,})$/.exec(bound);
+  if (missingDot) {
+    note('Version missing a dot read as X.0.YY', `${record.product} ${record.cve} (${bound})`);
+    return `${missingDot[1]}.0.${missingDot[2]}`;
+  }
   if (/^\d+(?:\.\d+)*\.x$/i.test(bound)) {
     note('Wildcard "X.Y.X" start read as X.Y.0', `${record.product} ${record.cve} (${bound})`);
     return bound.replace(/\.x$/i, '.0');
@@ -309,6 +314,18 @@ function normaliseAffected(record: SourceRecord): VersionRange[] {
     Object.assign(endOnly[0]!, startOnly[0]);
     ranges.splice(ranges.indexOf(startOnly[0]!), 1);
     note('A start-only and an end-only entry joined into one range', `${id} (${JSON.stringify(endOnly[0])})`);
+  }
+  const perLine = ranges.filter((range) => Object.keys(range).every((key) => key === 'endIncluding' || key === 'endExcluding'));
+  if (perLine.length >= 2) {
+    // Oracle's CNA records list "up to 5.6.34", "up to 5.7.16" per supported line; as alternatives every
+    // one would reach down to the oldest version. Each but the lowest starts at the line after the previous.
+    const end = (range: VersionRange) => (range.endIncluding ?? range.endExcluding)!;
+    perLine.sort((a, b) => compareVersions(end(a), end(b)));
+    for (const [index, range] of perLine.entries()) {
+      if (index === 0) continue;
+      range.startIncluding = `${nextBranch(branchOf(end(perLine[index - 1]!)))}.0`;
+    }
+    note('Several end-only ranges ("up to X" per line) each start after the previous line', id);
   }
   if (record.product === 'exchange') {
     note('Exchange build numbers written without zero padding (15.01.2507.039 → 15.1.2507.39)', id);
@@ -563,21 +580,33 @@ function byVersion(a: string, b: string): number {
   return compareVersions(a, b) || (a < b ? -1 : a > b ? 1 : 0);
 }
 
+/** Versions tied to an operating system or a build scheme, where "the next number" is not a release (IIS 7.5 → 8.0). */
+const NO_PREDICTED_RELEASES = new Set(['iis', 'exchange']);
+
 /**
- * Versions that may be given as "upgrade to ≥ X": every bound and vendor fixed release in the product's
- * data, plus the predicted next release after an inclusive end (2.4.48 → 2.4.49) where the data shows
- * that line went on past it, or the line is the product's newest. Pre-releases are never advice.
- * Equal versions written differently (15.02.0 / 15.2.0) are kept once, in their shortest spelling.
+ * Versions that may be given as "upgrade to ≥ X": the ends of ranges, exact versions and vendor fixed
+ * releases in the product's data (never a range's start: that is where a flaw came in), plus the
+ * predicted next release after an inclusive end (2.4.48 → 2.4.49) where that line is alive: the data
+ * shows it went on past that end, or a CVE from the product's last two CVE years names it, or it is the
+ * product's newest line. An end-of-life line (Apache 2.2.34, MySQL 5.7.44) so gets no made-up release.
+ * Pre-releases are never advice. Equal versions written differently are kept once, shortest spelling.
  */
-function fixCandidates(vulnerabilities: Draft[]): string[] {
+function fixCandidates(productId: string, vulnerabilities: Draft[]): string[] {
   const known = new Set<string>();
   const advisable = new Set<string>();
   const inclusiveEnds = new Set<string>();
+  const lineOf = (version: string) => parseVersion(version)!.release.slice(0, -1).join('.');
+  const year = (id: string) => Number(/^CVE-(\d{4})-/.exec(id)?.[1] ?? 0);
+  const lastYear = Math.max(0, ...vulnerabilities.map((vulnerability) => year(vulnerability.id)));
+  const liveLines = new Set<string>();
   for (const vulnerability of vulnerabilities) {
     for (const range of vulnerability.affected) {
       for (const bound of Object.values(range)) if (bound !== undefined) known.add(bound);
-      // A range's start is where a flaw came in, not a fix: it is never advice.
-      for (const bound of [range.endExcluding, range.endIncluding, range.exact]) if (bound !== undefined) advisable.add(bound);
+      for (const bound of [range.endExcluding, range.endIncluding, range.exact]) {
+        if (bound === undefined) continue;
+        advisable.add(bound);
+        if (year(vulnerability.id) >= lastYear - 1) liveLines.add(lineOf(bound));
+      }
       if (range.endIncluding) inclusiveEnds.add(range.endIncluding);
       if (range.exact) inclusiveEnds.add(range.exact);
     }
@@ -586,15 +615,14 @@ function fixCandidates(vulnerabilities: Draft[]): string[] {
     for (const fixed of vulnerability.fixedIn) advisable.add(fixed);
   }
   for (const version of advisable) known.add(version);
-  const lineOf = (version: string) => parseVersion(version)!.release.slice(0, -1).join('.');
   const newestLine = [...known].sort(byVersion).map(lineOf).at(-1);
   const candidates = new Set(advisable);
-  for (const end of inclusiveEnds) {
+  for (const end of NO_PREDICTED_RELEASES.has(productId) ? [] : inclusiveEnds) {
     const next = successorVersion(end);
     if (!next) continue;
     const line = lineOf(end);
     const lineWentOn = [...known].some((version) => lineOf(version) === line && compareVersions(version, end) > 0);
-    if (lineWentOn || line === newestLine) candidates.add(next);
+    if (lineWentOn || liveLines.has(line) || line === newestLine) candidates.add(next);
   }
   const usable = [...candidates].filter((version) => {
     const parsed = parseVersion(version);
@@ -741,7 +769,7 @@ function buildVulndb() {
       draft.unaffected = dedupe(draft.unaffected);
       draft.fixedIn = [...new Set(draft.fixedIn)].sort(byVersion);
     }
-    const candidates = fixCandidates(drafts);
+    const candidates = fixCandidates(product.id, drafts);
     const options = { portableSuffix: product.portableSuffix };
     const prepared = drafts.map((draft) => ({ affected: draft.affected.map(prepareRange), unaffected: draft.unaffected.map(prepareRange) }));
     const safe = candidates.filter((version) => {
@@ -910,8 +938,10 @@ The candidates are the versions the product's data names as ends of ranges, exac
 fixed releases (nginx's "not vulnerable 1.22.1+", PHP's ChangeLog release) — never a range's start, which
 is where a flaw came in — plus, for an inclusive end
 (\`<= 2.4.48\`), the predicted next release (2.4.49; OpenSSL letters step 1.0.2k → 1.0.2l). A predicted release
-is used only where the data shows that line went on past the end, or the line is the product's newest:
-this keeps an end-of-life line (Apache 2.2.34, MySQL 5.7.44) from advising a release that never came.
+is used only where that line is alive: the data shows it went on past the end, a CVE from the product's
+last two CVE years names it, or it is the product's newest line. This keeps an end-of-life line (Apache
+2.2.34, MySQL 5.7.44) from advising a release that never came. IIS and Exchange get no predicted releases
+(IIS versions follow Windows; Exchange builds are per cumulative update).
 Pre-releases are never advice. \`safeVersions\` are the candidates no vulnerability of the product affects.
 For a detected version the matcher advises the lowest safe version above it; when there is none, the
 lowest candidate above it that none of the matched vulnerabilities affects (and says so). Explicit

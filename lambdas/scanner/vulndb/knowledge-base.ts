@@ -6,12 +6,26 @@
 import data from '../data/vulndb.json' with { type: 'json' };
 import { aliasKey, PRODUCT_CATALOG } from './products.js';
 import { type PreparedRange, prepareRange, type RangeOptions, toVersionRange } from './range.js';
-import type { EndOfLifeNotice, ProductInfo, ProductKind, StoredKnowledgeBase, StoredProduct, StoredVulnerability, Vulnerability } from './types.js';
+import type {
+  EndOfLifeNotice,
+  ProductInfo,
+  ProductKind,
+  StoredKnowledgeBase,
+  StoredProduct,
+  StoredVulnerability,
+  UnrangedVulnerability,
+  Vulnerability,
+  VulnSeverity,
+} from './types.js';
 import { mustParseVersion, type ParsedVersion } from './version.js';
 
 /** A vulnerability with its ranges parsed once. */
 export interface PreparedVulnerability {
   readonly vulnerability: Vulnerability;
+  /** What a match reports (the vulnerability without its ranges). */
+  readonly reported: Readonly<Omit<Vulnerability, 'affected' | 'unaffected' | 'fixedIn'>>;
+  /** Report order, ascending: [not exploited, −score, −EPSS, −CVE year, −CVE number, id]. */
+  readonly sortKey: readonly [number, number, number, number, number, string];
   readonly affected: readonly PreparedRange[];
   readonly unaffected: readonly PreparedRange[];
 }
@@ -32,6 +46,28 @@ export interface ProductData {
   /** Sorted ascending: candidates no vulnerability of the product affects. */
   readonly safeVersions: readonly VersionPoint[];
   readonly endOfLife: readonly { range: PreparedRange; notice: EndOfLifeNotice }[];
+  /** The vulnerabilities without version data. */
+  readonly unranged: readonly UnrangedVulnerability[];
+}
+
+/** Where a vulnerability without a CVSS score ranks: the lower end of its rating's CVSS band. */
+const BAND_FLOOR: Record<VulnSeverity, number> = { critical: 9, high: 7, medium: 4, low: 0.1, unknown: 0 };
+
+/** The score a vulnerability ranks by: its CVSS score, else the floor of its rating's band. */
+export function rankScore(vulnerability: Pick<Vulnerability, 'cvssScore' | 'severity'>): number {
+  return vulnerability.cvssScore ?? BAND_FLOOR[vulnerability.severity];
+}
+
+function sortKeyOf(vulnerability: Vulnerability): PreparedVulnerability['sortKey'] {
+  const cve = /^CVE-(\d+)-(\d+)$/.exec(vulnerability.id);
+  return [
+    vulnerability.exploited ? 0 : 1,
+    -rankScore(vulnerability),
+    -(vulnerability.epss ?? -1),
+    cve ? -Number(cve[1]) : 0,
+    cve ? -Number(cve[2]) : 0,
+    vulnerability.id,
+  ];
 }
 
 const knowledgeBase = data as unknown as StoredKnowledgeBase;
@@ -81,12 +117,13 @@ export function productData(id: string): ProductData | undefined {
   const stored = storedById.get(id);
   if (!stored) return undefined;
   const point = (text: string): VersionPoint => ({ text, parsed: mustParseVersion(text) });
+  const vulnerabilities = stored.vulnerabilities.map(expand);
   const product: ProductData = {
     info: infoOf(stored),
     options: stored.portableSuffix ? { portableSuffix: true } : {},
-    vulnerabilities: stored.vulnerabilities.map((entry) => {
-      const vulnerability = expand(entry);
-      return { vulnerability, affected: vulnerability.affected.map(prepareRange), unaffected: vulnerability.unaffected.map(prepareRange) };
+    vulnerabilities: vulnerabilities.map((vulnerability) => {
+      const { affected, unaffected, fixedIn: _fixedIn, ...reported } = vulnerability;
+      return { vulnerability, reported, sortKey: sortKeyOf(vulnerability), affected: affected.map(prepareRange), unaffected: unaffected.map(prepareRange) };
     }),
     fixCandidates: stored.fixCandidates.map(point),
     safeVersions: stored.safeVersions.map(point),
@@ -94,6 +131,9 @@ export function productData(id: string): ProductData | undefined {
       range: prepareRange(toVersionRange(entry.range)),
       notice: { summary: entry.summary, severity: entry.severity },
     })),
+    unranged: vulnerabilities
+      .filter((v) => v.affected.length === 0)
+      .map((v) => ({ id: v.id, summary: v.summary, severity: v.severity, ...(v.cvssScore !== undefined ? { cvssScore: v.cvssScore } : {}), exploited: v.exploited })),
   };
   prepared.set(id, product);
   return product;
