@@ -50,11 +50,24 @@ export function rangeTcpPorts(): { host: RangeHostName; address: string; port: n
   );
 }
 
-/** The TLS endpoints: implicit TLS on 443, STARTTLS on the mail ports. */
+/**
+ * The TLS endpoints (implicit TLS on 443, STARTTLS on 25) with what is planted on each: the
+ * protocol versions a client allowing every cipher can negotiate, and the certificate's faults.
+ */
 export const rangeTlsEndpoints = [
-  { host: 'nginx', address: rangeLayout.hosts.nginx.address, port: 443, servername: 'www.example.test', starttls: false },
-  { host: 'apache', address: rangeLayout.hosts.apache.address, port: 443, servername: 'wp.example.test', starttls: false },
-  { host: 'mail', address: rangeLayout.hosts.mail.address, port: 25, servername: 'mail.example.test', starttls: 'smtp' },
+  {
+    host: 'nginx', address: rangeLayout.hosts.nginx.address, port: 443, servername: 'www.example.test', starttls: undefined,
+    protocols: ['TLSv1.2'], certFaults: ['self-signed'],
+  },
+  {
+    host: 'apache', address: rangeLayout.hosts.apache.address, port: 443, servername: 'wp.example.test', starttls: undefined,
+    protocols: ['TLSv1', 'TLSv1.1', 'TLSv1.2', 'TLSv1.3'], certFaults: ['expired', 'self-signed', 'name-mismatch', 'sha1-signature', 'weak-key'],
+  },
+  {
+    // Postfix's defaults (no smtpd_tls_protocols) still take TLS 1.0 and 1.1 from a client that asks.
+    host: 'mail', address: rangeLayout.hosts.mail.address, port: 25, servername: 'mail.example.test', starttls: 'smtp',
+    protocols: ['TLSv1', 'TLSv1.1', 'TLSv1.2', 'TLSv1.3'], certFaults: ['self-signed'],
+  },
 ] as const;
 
 /**

@@ -203,7 +203,11 @@ export interface SmtpAnswer {
 const smtpReplyDone = (b: Buffer) => /(^|\r\n)\d{3} [^\r\n]*\r\n$/.test(b.toString('latin1'));
 
 /** Banner, EHLO, and (optionally) STARTTLS with a TLS handshake, then QUIT. */
-export function smtpSession(address: string, port: number, options: { starttls?: boolean; servername?: string } = {}): Promise<SmtpAnswer> {
+export function smtpSession(
+  address: string,
+  port: number,
+  options: { starttls?: boolean; servername?: string; tlsVersion?: TlsVersion } = {},
+): Promise<SmtpAnswer> {
   loopbackOnly(address);
   return new Promise((resolve, reject) => {
     const socket = net.connect({ host: address, port });
@@ -242,7 +246,14 @@ export function smtpSession(address: string, port: number, options: { starttls?:
         if (!reply.startsWith('220')) return fail(new Error(`STARTTLS refused: ${reply.trim()}`));
         stage = 'tls';
         socket.removeListener('data', onData);
-        const secure = tls.connect({ socket, servername: options.servername, rejectUnauthorized: false, ciphers: 'ALL:@SECLEVEL=0' });
+        const secure = tls.connect({
+          socket,
+          servername: options.servername,
+          rejectUnauthorized: false,
+          ciphers: 'ALL:@SECLEVEL=0',
+          minVersion: options.tlsVersion,
+          maxVersion: options.tlsVersion,
+        });
         secure.once('secureConnect', () => {
           answer.certificate = secure.getPeerX509Certificate();
           answer.tlsProtocol = secure.getProtocol();

@@ -5,7 +5,7 @@
  * through `scanRangeHost` (engine.ts), comparing to `rangeFacts` and `rangeLayout`.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { rangeFacts, rangeLayout, rangeTcpPorts } from './layout.js';
+import { rangeFacts, rangeLayout, rangeTcpPorts, rangeTlsEndpoints } from './layout.js';
 import { banner, dnsAxfr, dnsQuery, httpRequest, mysqlGreeting, recordData, signatureAlgorithm, smtpSession, sshKexInit, tlsHandshake } from './probes.js';
 import { assertRangeUp, tcpOpen } from './range.js';
 
@@ -275,5 +275,13 @@ describe('postfix (mail.example.test)', () => {
     expect(session.tlsProtocol).toBe('TLSv1.3');
     expect(cert.issuer).toBe(cert.subject);
     expect(cert.checkHost('mail.example.test')).toBe('mail.example.test');
+  });
+
+  it.each(rangeTlsEndpoints.find((e) => e.host === 'mail')!.protocols)('still negotiates %s after STARTTLS (postfix defaults)', async (version) => {
+    // Act
+    const session = await smtpSession(mail.address, mail.ports.smtp, { starttls: true, servername: 'mail.example.test', tlsVersion: version });
+
+    // Assess
+    expect(session.tlsProtocol).toBe(version);
   });
 });

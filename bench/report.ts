@@ -1,0 +1,184 @@
+/**
+ * The bench's tables: wall times, ratios against the targets of issue 3, and recall (what each
+ * tool found of the planted truth). Pure: builds text from the results object.
+ */
+import { CERT_FAULTS, type PortFact, type TlsFact } from './parsers.js';
+
+export interface ToolRun {
+  tool: 'nmap' | 'testssl' | 'sslscan' | 'whatweb' | 'rampart';
+  target: string;
+  seconds: number;
+  ok: boolean;
+  note?: string;
+}
+
+export interface PortsRow {
+  address: string;
+  truth: number[];
+  nmap?: PortFact[];
+  rampart?: PortFact[];
+}
+
+export interface TlsRow {
+  endpoint: string;
+  truth: { protocols: string[]; certFaults: string[] };
+  testssl?: TlsFact;
+  sslscan?: TlsFact;
+  rampart?: TlsFact;
+}
+
+export interface Ratio {
+  what: string;
+  rampartSeconds: number;
+  peer: string;
+  peerSeconds: number;
+  ratio: number;
+  target?: number;
+}
+
+export interface BenchResults {
+  startedAt: string;
+  machine: { cpus: number; node: string };
+  range: { upMs?: number; startedHere: string[] };
+  rampartAvailable: boolean;
+  runs: ToolRun[];
+  ports: PortsRow[];
+  tls: TlsRow[];
+  software: { url: string; whatweb?: Record<string, string>; rampart?: Record<string, string> }[];
+  ratios: Ratio[];
+  recall: { tool: string; ports?: string; protocols?: string; certFaults?: string }[];
+  missedByRampart: string[];
+}
+
+function table(headers: string[], rows: string[][]): string {
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
+  return [line(headers), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
+}
+
+const describePort = (facts: PortFact[] | undefined, port: number) => {
+  if (!facts) return 'n/a';
+  const fact = facts.find((f) => f.port === port);
+  if (!fact) return '-';
+  return ['open', fact.product, fact.version].filter(Boolean).join(' ');
+};
+
+const mark = (fact: TlsFact | undefined, has: (f: TlsFact) => boolean, reported = true) => (!fact ? 'n/a' : !reported ? '(not judged)' : has(fact) ? 'yes' : 'NO');
+
+/** Recall of each tool against the planted truth (and the extra open ports the range did not plant). */
+export function computeRecall(results: Pick<BenchResults, 'ports' | 'tls'>): { recall: BenchResults['recall']; missedByRampart: string[] } {
+  const count = (hits: number, total: number) => `${hits}/${total}`;
+  const recall: BenchResults['recall'] = [];
+  for (const tool of ['nmap', 'rampart'] as const) {
+    const rows = results.ports.filter((r) => r[tool]);
+    if (rows.length === 0) continue;
+    const total = rows.reduce((n, r) => n + r.truth.length, 0);
+    const hits = rows.reduce((n, r) => n + r.truth.filter((p) => r[tool]!.some((f) => f.port === p)).length, 0);
+    recall.push({ tool, ports: count(hits, total) });
+  }
+  for (const tool of ['testssl', 'sslscan', 'rampart'] as const) {
+    const rows = results.tls.filter((r) => r[tool]);
+    if (rows.length === 0) continue;
+    const protocolsTotal = rows.reduce((n, r) => n + r.truth.protocols.length, 0);
+    const protocolsHit = rows.reduce((n, r) => n + r.truth.protocols.filter((p) => r[tool]!.protocols.includes(p)).length, 0);
+    const faultsTotal = rows.reduce((n, r) => n + r.truth.certFaults.length, 0);
+    const faultsHit = rows.reduce((n, r) => n + r.truth.certFaults.filter((f) => r[tool]!.certFaults.includes(f as never)).length, 0);
+    const existing = recall.find((r) => r.tool === tool);
+    const entry = { protocols: count(protocolsHit, protocolsTotal), certFaults: count(faultsHit, faultsTotal) };
+    if (existing) Object.assign(existing, entry);
+    else recall.push({ tool, ...entry });
+  }
+  const missedByRampart: string[] = [];
+  for (const row of results.ports) {
+    for (const fact of row.nmap ?? []) {
+      if (row.rampart && !row.rampart.some((f) => f.port === fact.port)) missedByRampart.push(`${row.address}:${fact.port} open (nmap)`);
+    }
+  }
+  for (const row of results.tls) {
+    if (!row.rampart) continue;
+    for (const peer of ['testssl', 'sslscan'] as const) {
+      const fact = row[peer];
+      if (!fact) continue;
+      for (const p of fact.protocols) if (!row.rampart.protocols.includes(p)) missedByRampart.push(`${row.endpoint} ${p} offered (${peer})`);
+      for (const f of fact.certFaults) if (!row.rampart.certFaults.includes(f)) missedByRampart.push(`${row.endpoint} certificate ${f} (${peer})`);
+    }
+  }
+  return { recall, missedByRampart: [...new Set(missedByRampart)] };
+}
+
+export function renderReport(results: BenchResults): string {
+  const out: string[] = [];
+  out.push(`Rampart bench on the scan range — ${results.startedAt}, ${results.machine.cpus} CPUs, Node ${results.machine.node}`);
+  if (results.range.upMs !== undefined) out.push(`range: ${results.range.startedHere.length ? `started ${results.range.startedHere.join(', ')}` : 'already up'} (${results.range.upMs} ms)`);
+  if (!results.rampartAvailable) out.push('rampart CLI not available yet: the Rampart columns are empty');
+
+  out.push('', 'Wall time per tool and target (seconds, one run each, one at a time)');
+  out.push(table(['tool', 'target', 'seconds', 'status'], results.runs.map((r) => [r.tool, r.target, r.seconds.toFixed(2), r.ok ? 'ok' : `FAILED ${r.note ?? ''}`.trim()])));
+
+  out.push('', 'Ratios (Rampart / peer; lower is faster)');
+  out.push(
+    table(
+      ['what', 'rampart s', 'peer', 'peer s', 'ratio', 'target'],
+      results.ratios.map((r) => [
+        r.what,
+        r.rampartSeconds.toFixed(2),
+        r.peer,
+        r.peerSeconds.toFixed(2),
+        r.ratio.toFixed(3),
+        r.target === undefined ? '' : `${r.ratio <= r.target ? 'met' : 'MISSED'} (<= ${r.target})`,
+      ]),
+    ),
+  );
+
+  out.push('', 'Open ports (planted truth vs found; product and version as each tool read them)');
+  const portRows: string[][] = [];
+  for (const row of results.ports) {
+    const ports = [...new Set([...row.truth, ...(row.nmap ?? []).map((f) => f.port), ...(row.rampart ?? []).map((f) => f.port)])].sort((a, b) => a - b);
+    for (const port of ports) {
+      portRows.push([`${row.address}:${port}`, row.truth.includes(port) ? 'planted' : 'extra', describePort(row.nmap, port), describePort(row.rampart, port)]);
+    }
+  }
+  out.push(table(['port', 'truth', 'nmap', 'rampart'], portRows));
+
+  out.push('', 'TLS: protocols offered and certificate faults (planted truth vs found)');
+  const tlsRows: string[][] = [];
+  for (const row of results.tls) {
+    const protocols = [...new Set([...row.truth.protocols, ...(row.testssl?.protocols ?? []), ...(row.sslscan?.protocols ?? []), ...(row.rampart?.protocols ?? [])])];
+    for (const p of protocols) {
+      tlsRows.push([row.endpoint, p, row.truth.protocols.includes(p) ? 'offered' : 'not planted', ...(['testssl', 'sslscan', 'rampart'] as const).map((t) => mark(row[t], (f) => f.protocols.includes(p)))]);
+    }
+    for (const fault of CERT_FAULTS) {
+      const planted = row.truth.certFaults.includes(fault);
+      const anyFound = (['testssl', 'sslscan', 'rampart'] as const).some((t) => row[t]?.certFaults.includes(fault));
+      if (!planted && !anyFound) continue;
+      tlsRows.push([
+        row.endpoint,
+        `cert ${fault}`,
+        planted ? 'planted' : 'not planted',
+        ...(['testssl', 'sslscan', 'rampart'] as const).map((t) => mark(row[t], (f) => f.certFaults.includes(fault), row[t]?.faultsReported.includes(fault) ?? true)),
+      ]);
+    }
+  }
+  out.push(table(['endpoint', 'fact', 'truth', 'testssl', 'sslscan', 'rampart'], tlsRows));
+
+  if (results.software.length > 0) {
+    out.push('', 'Software identified on the web hosts (whatweb -a 3 vs Rampart; for issue 4)');
+    out.push(
+      table(
+        ['url', 'whatweb', 'rampart'],
+        results.software.map((s) => [
+          s.url,
+          s.whatweb ? Object.entries(s.whatweb).map(([k, v]) => (v ? `${k}[${v}]` : k)).join(' ') : 'n/a',
+          s.rampart ? Object.entries(s.rampart).map(([k, v]) => (v ? `${k}[${v}]` : k)).join(' ') : 'n/a',
+        ]),
+      ),
+    );
+  }
+
+  out.push('', 'Recall against the planted truth');
+  out.push(table(['tool', 'open ports', 'protocols', 'cert faults'], results.recall.map((r) => [r.tool, r.ports ?? '', r.protocols ?? '', r.certFaults ?? ''])));
+  if (results.rampartAvailable) {
+    out.push('', results.missedByRampart.length === 0 ? 'Rampart missed nothing a peer found.' : `Found by a peer, missed by Rampart:\n${results.missedByRampart.map((m) => `  - ${m}`).join('\n')}`);
+  }
+  return out.join('\n');
+}
