@@ -215,7 +215,7 @@ function nextBranch(branch: string): string {
   return parts.join('.');
 }
 
-/** Vendor text in `raw` that still says which versions are affected; undefined with a reason otherwise. */
+/** Vendor text in `raw` that still says which versions are affected, or the reason it is dropped. */
 function rangesFromRaw(record: SourceRecord, raw: string): VersionRange[] | string {
   const constraint = /^>=\s*(\S+)\s*<\s*(\S+)$/.exec(raw);
   if (constraint) return [{ startIncluding: constraint[1]!, endExcluding: constraint[2]! }];
@@ -962,10 +962,17 @@ ${unranged.join(', ')}.
 - Products with a handful of hand-picked CVEs (Postfix, vsftpd, Pure-FTPd, ProFTPD, IIS) and short
   windows (WordPress core and Joomla from 2022, PostgreSQL from 2023, Dovecot from 2024): "no CVE found"
   there means "none in this data", not "none exist".
-- Many KEV CVEs for Exchange, Exim, Tomcat, PHP (CVE-2012-1823) and Redis (CVE-2022-0543) have no
-  version ranges in the data (listed above): they cannot be matched to a version.
+- Many KEV CVEs for Exchange (17, including ProxyLogon and ProxyShell), Exim (5), Tomcat (4, including
+  Ghostcat), PHP (CVE-2012-1823), Redis (CVE-2022-0543) and Drupal (CVE-2026-9082) have no version ranges
+  in the data (listed above): they are never matched to a version; a finding names them as unchecked.
 - PHP ranges list only the branches that got a fix, so a version of an end-of-life PHP branch can look
   clean; Apache httpd ranges are min–max per branch built from version lists.
+- Oracle's MySQL records sometimes give one "up to X" for a newer line only (CVE-2024-21176: up to 8.4.0),
+  which as written also covers every older line; only the clear per-line lists were split. MySQL advice is
+  therefore conservative (the lowest version the data shows clean is 9.7.2).
+- retire.js starts CVE-2020-11022 (jQuery) at 1.12.0 where NVD says 1.2; the retire.js range is used.
+- nginx "not vulnerable" branches end at the next minor line (1.22.1+ → up to 1.23.0): the advisory data
+  does not say more, and the next line has its own fixed release in the same list.
 - CVE-2023-48795 (Terrapin, OpenSSH) is not in the data.
 `;
 }
