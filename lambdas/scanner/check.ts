@@ -37,10 +37,18 @@ export interface CheckContext {
   resolveError?: string;
   settings: ScanSettings;
   net: ScanNet;
+  /** Who asked for the scan: the business email addresses to check for breaches (the lead's, or a customer's). */
+  subject: ScanSubject;
   /** Aborted when the check's budget or the scan's deadline runs out. */
   signal: AbortSignal;
   /** Another check's result, for checks that build on one (TLS on every TLS port the port scan found). */
   resultOf(name: string): Promise<CheckResult | undefined>;
+}
+
+export interface ScanSubject {
+  emails: string[];
+  /** Domains the customer has proven they own: whole-domain breach searches are allowed only for these. */
+  verifiedDomains: string[];
 }
 
 export interface CheckOutput {

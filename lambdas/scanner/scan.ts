@@ -5,7 +5,7 @@ import type { CheckResult, Finding, Grade, RiskLevel } from '../domain/audit.js'
 import { DomainError } from '../domain/errors.js';
 import { grade, riskLevel, riskScore } from '../domain/scoring.js';
 import type { WebTarget } from '../domain/target.js';
-import type { CheckContext, CheckDefinition, CheckOutput, ScanSettings } from './check.js';
+import type { CheckContext, CheckDefinition, CheckOutput, ScanSettings, ScanSubject } from './check.js';
 import { defaultChecks } from './checks/index.js';
 import { createNet } from './net/create-net.js';
 import type { ScanNet } from './net/net.js';
@@ -22,6 +22,8 @@ export interface ScanOptions {
   resolver?: ScanResolver;
   net?: ScanNet;
   checks?: readonly CheckDefinition[];
+  /** The emails (and verified domains) the breach check may look up. */
+  subject?: Partial<ScanSubject>;
 }
 
 export interface ScanReport {
@@ -89,6 +91,7 @@ export async function scan(target: WebTarget, settings: ScanSettings, options: S
     settings,
     net: options.net ?? createNet(settings, { host: target.host, addresses }, resolver),
     resultOf: (name) => results.get(name) ?? Promise.resolve(undefined),
+    subject: { emails: options.subject?.emails ?? [], verifiedDomains: options.subject?.verifiedDomains ?? [] },
   };
   for (const check of checks) {
     const result = (async (): Promise<CheckResult> => {

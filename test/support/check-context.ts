@@ -30,6 +30,7 @@ export function checkContext(options: {
     target: { url: `https://${options.host}/`, host: options.host },
     domain: options.domain,
     addresses: options.addresses ?? [],
+    subject: { emails: [], verifiedDomains: [] },
     settings,
     net: {
       dns: createDnsClient({ resolvers: settings.resolvers, timeoutMs: settings.dnsTimeoutMs }),

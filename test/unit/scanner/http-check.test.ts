@@ -107,6 +107,7 @@ function contextFor(url: string, resolve: (host: string) => Promise<string[]> = 
     target: { url, host: SITE },
     domain: 'rampart.test',
     addresses: ['127.0.0.1'],
+    subject: { emails: [], verifiedDomains: [] },
     settings: { resolvers: [], dnsTimeoutMs: 1000, allowPrivateTargets: false },
     net: { http: client } as unknown as ScanNet,
     resultOf: async () => undefined,

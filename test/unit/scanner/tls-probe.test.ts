@@ -152,6 +152,7 @@ function context(options: { url: string; host: string; http: HttpClient; ports?:
     target: { url: options.url, host: options.host },
     domain: 'example.test',
     addresses: ['::1', LOOPBACK],
+    subject: { emails: [], verifiedDomains: [] },
     settings: { resolvers: [], dnsTimeoutMs: 500, allowPrivateTargets: true, excludePorts: [2024] },
     net,
     resultOf: async (name) => (name === 'ports' ? options.ports : undefined),
