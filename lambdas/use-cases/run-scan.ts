@@ -27,9 +27,12 @@ export async function runScan(deps: Pick<Deps, 'audits' | 'clock' | 'scanSetting
     await deps.audits.fail(audit.id, 'The website address could not be read.', deps.clock.now().toISOString());
     return 'failed';
   }
+  // The breach check looks up the address of whoever asked for the report (never anyone else's).
+  const lead = audit.leadId ? await deps.audits.getLead(audit.leadId) : undefined;
   try {
     const report = await scan(target, deps.scanSettings, {
       deadlineMs: SCAN_DEADLINE_MS,
+      subject: { emails: lead ? [lead.email] : [], verifiedDomains: [] },
       onProgress: (check) => deps.audits.saveCheck(audit.id, check),
     });
     await deps.audits.complete(audit.id, {
