@@ -47,7 +47,10 @@ export interface BenchResults {
   software: { url: string; whatweb?: Record<string, string>; rampart?: Record<string, string> }[];
   ratios: Ratio[];
   recall: { tool: string; ports?: string; protocols?: string; certFaults?: string }[];
+  /** Planted facts a peer found and Rampart did not. */
   missedByRampart: string[];
+  /** What a tool reported beyond the planted truth (a peer's name check against a bare IP, say). */
+  beyondTruth: string[];
 }
 
 function table(headers: string[], rows: string[][]): string {
@@ -66,7 +69,7 @@ const describePort = (facts: PortFact[] | undefined, port: number) => {
 const mark = (fact: TlsFact | undefined, has: (f: TlsFact) => boolean, reported = true) => (!fact ? 'n/a' : !reported ? '(not judged)' : has(fact) ? 'yes' : 'NO');
 
 /** Recall of each tool against the planted truth (and the extra open ports the range did not plant). */
-export function computeRecall(results: Pick<BenchResults, 'ports' | 'tls'>): { recall: BenchResults['recall']; missedByRampart: string[] } {
+export function computeRecall(results: Pick<BenchResults, 'ports' | 'tls'>): Pick<BenchResults, 'recall' | 'missedByRampart' | 'beyondTruth'> {
   const count = (hits: number, total: number) => `${hits}/${total}`;
   const recall: BenchResults['recall'] = [];
   for (const tool of ['nmap', 'rampart'] as const) {
@@ -81,29 +84,37 @@ export function computeRecall(results: Pick<BenchResults, 'ports' | 'tls'>): { r
     if (rows.length === 0) continue;
     const protocolsTotal = rows.reduce((n, r) => n + r.truth.protocols.length, 0);
     const protocolsHit = rows.reduce((n, r) => n + r.truth.protocols.filter((p) => r[tool]!.protocols.includes(p)).length, 0);
-    const faultsTotal = rows.reduce((n, r) => n + r.truth.certFaults.length, 0);
-    const faultsHit = rows.reduce((n, r) => n + r.truth.certFaults.filter((f) => r[tool]!.certFaults.includes(f as never)).length, 0);
+    const judged = (r: TlsRow) => r.truth.certFaults.filter((f) => r[tool]!.faultsReported.includes(f as never));
+    const faultsTotal = rows.reduce((n, r) => n + judged(r).length, 0);
+    const notJudged = rows.reduce((n, r) => n + r.truth.certFaults.length - judged(r).length, 0);
+    const faultsHit = rows.reduce((n, r) => n + judged(r).filter((f) => r[tool]!.certFaults.includes(f as never)).length, 0);
     const existing = recall.find((r) => r.tool === tool);
-    const entry = { protocols: count(protocolsHit, protocolsTotal), certFaults: count(faultsHit, faultsTotal) };
+    const entry = { protocols: count(protocolsHit, protocolsTotal), certFaults: `${count(faultsHit, faultsTotal)}${notJudged ? ` (+${notJudged} not judged)` : ''}` };
     if (existing) Object.assign(existing, entry);
     else recall.push({ tool, ...entry });
   }
   const missedByRampart: string[] = [];
+  const beyondTruth: string[] = [];
   for (const row of results.ports) {
     for (const fact of row.nmap ?? []) {
       if (row.rampart && !row.rampart.some((f) => f.port === fact.port)) missedByRampart.push(`${row.address}:${fact.port} open (nmap)`);
     }
-  }
-  for (const row of results.tls) {
-    if (!row.rampart) continue;
-    for (const peer of ['testssl', 'sslscan'] as const) {
-      const fact = row[peer];
-      if (!fact) continue;
-      for (const p of fact.protocols) if (!row.rampart.protocols.includes(p)) missedByRampart.push(`${row.endpoint} ${p} offered (${peer})`);
-      for (const f of fact.certFaults) if (!row.rampart.certFaults.includes(f)) missedByRampart.push(`${row.endpoint} certificate ${f} (${peer})`);
+    for (const tool of ['nmap', 'rampart'] as const) {
+      for (const fact of row[tool] ?? []) if (!row.truth.includes(fact.port)) beyondTruth.push(`${row.address}:${fact.port} open, not planted (${tool})`);
     }
   }
-  return { recall, missedByRampart: [...new Set(missedByRampart)] };
+  for (const row of results.tls) {
+    for (const tool of ['testssl', 'sslscan', 'rampart'] as const) {
+      const fact = row[tool];
+      if (!fact) continue;
+      for (const p of fact.protocols) if (!row.truth.protocols.includes(p)) beyondTruth.push(`${row.endpoint} ${p} offered, not planted (${tool})`);
+      for (const f of fact.certFaults) if (!row.truth.certFaults.includes(f)) beyondTruth.push(`${row.endpoint} certificate ${f}, not planted (${tool})`);
+      if (tool === 'rampart' || !row.rampart) continue;
+      for (const p of fact.protocols) if (row.truth.protocols.includes(p) && !row.rampart.protocols.includes(p)) missedByRampart.push(`${row.endpoint} ${p} offered (${tool})`);
+      for (const f of fact.certFaults) if (row.truth.certFaults.includes(f) && !row.rampart.certFaults.includes(f)) missedByRampart.push(`${row.endpoint} certificate ${f} (${tool})`);
+    }
+  }
+  return { recall, missedByRampart: [...new Set(missedByRampart)], beyondTruth: [...new Set(beyondTruth)] };
 }
 
 export function renderReport(results: BenchResults): string {
@@ -178,7 +189,10 @@ export function renderReport(results: BenchResults): string {
   out.push('', 'Recall against the planted truth');
   out.push(table(['tool', 'open ports', 'protocols', 'cert faults'], results.recall.map((r) => [r.tool, r.ports ?? '', r.protocols ?? '', r.certFaults ?? ''])));
   if (results.rampartAvailable) {
-    out.push('', results.missedByRampart.length === 0 ? 'Rampart missed nothing a peer found.' : `Found by a peer, missed by Rampart:\n${results.missedByRampart.map((m) => `  - ${m}`).join('\n')}`);
+    out.push('', results.missedByRampart.length === 0 ? 'Rampart missed nothing planted that a peer found.' : `Planted, found by a peer, missed by Rampart:\n${results.missedByRampart.map((m) => `  - ${m}`).join('\n')}`);
+  }
+  if (results.beyondTruth.length > 0) {
+    out.push('', `Reported beyond the planted truth (peers get bare IPs, so their name checks fail):\n${results.beyondTruth.map((m) => `  - ${m}`).join('\n')}`);
   }
   return out.join('\n');
 }

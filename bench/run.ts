@@ -81,6 +81,7 @@ async function main(): Promise<number> {
     ratios: [],
     recall: [],
     missedByRampart: [],
+    beyondTruth: [],
   };
   const rampartByAddress = new Map<string, { facts: RampartFacts; seconds: number }>();
   const seconds = (tool: Tool, target: string) => runs.find((r) => r.tool === tool && r.target === target && r.ok)?.seconds;
