@@ -7,7 +7,9 @@
  * - top-ports.json: the nmap top-1000 TCP port list (ports check);
  * - vulndb.json: per product, its vulnerabilities with normalised version ranges, CVSS or the vendor's
  *   rating (said per record), CISA KEV, EPSS, fixed versions and at most two references;
- * - PROVENANCE.md: sources, their hashes and commits, counts per product, every normalisation made.
+ * - PROVENANCE.md: sources, their hashes and commits, counts per product, every normalisation made;
+ * - js-libraries.json + JS-PROVENANCE.md: retire.js's file-name, URI and file-content extractors of the
+ *   knowledge base's JavaScript libraries (software check).
  * The output is sorted and carries no build time, so rebuilding from the same input gives the same bytes.
  */
 import { createHash } from 'node:crypto';
@@ -977,18 +979,131 @@ ${unranged.join(', ')}.
 `;
 }
 
+// ---------------------------------------------------------------------------------------------
+// js-libraries.json: retire.js extractors for the software check (JS-PROVENANCE.md says what was kept).
+// ---------------------------------------------------------------------------------------------
+
+/** What retire.js puts for `§§version§§` (repo.js `replaceVersion`): a digit, then digits, dots, letters, `_` or `-`. */
+const RETIRE_VERSION_PATTERN = '[0-9][0-9.a-z_\\-]+';
+
+const retireExtractorsSchema = z.object({
+  uri: z.array(z.string()).optional(),
+  filename: z.array(z.string()).optional(),
+  filecontent: z.array(z.string()).optional(),
+  filecontentreplace: z.array(z.string()).optional(),
+  func: z.array(z.string()).optional(),
+  hashes: z.record(z.string(), z.string()).optional(),
+});
+
+/** One library's extractors as the scanner reads them: ready-to-compile patterns, `§§version§§` substituted. */
+interface JsLibraryExtractors {
+  product: string;
+  name: string;
+  filename?: string[];
+  uri?: string[];
+  filecontent?: string[];
+  /** retire.js `/pattern/replacement/`: the version is the match with `$n` groups put into the replacement. */
+  filecontentreplace?: { pattern: string; replacement: string }[];
+}
+
+/**
+ * The retire.js filename, URI and file-content extractors of every JavaScript library the knowledge
+ * base holds. `func` (needs a browser) and `hashes` (needs whole files; the check reads only a file's
+ * head) are left out. Every pattern is compiled here, so a pattern Node cannot run fails the build.
+ */
+function buildJsLibraries(stored: readonly StoredProduct[]) {
+  const text = readFileSync(join(source, 'retirejs/jsrepository-master.json'), 'utf8');
+  const repository = z.record(z.string(), z.unknown()).parse(JSON.parse(text));
+  const products = new Map(stored.filter((product) => product.kind === 'javascript-library').map((product) => [product.id, product]));
+  const substitute = (pattern: string) => {
+    const ready = pattern.replaceAll('§§version§§', RETIRE_VERSION_PATTERN);
+    new RegExp(ready); // throws on a pattern Node's engine cannot compile
+    return ready;
+  };
+  const libraries: JsLibraryExtractors[] = [];
+  const left = { func: 0, hashes: 0, withoutProduct: [] as string[] };
+  for (const [library, raw] of Object.entries(repository).sort(([a], [b]) => (a < b ? -1 : 1))) {
+    if (library === 'retire-example' || library === 'dont check') continue;
+    const product = products.get(retireProductId(library));
+    if (!product) {
+      left.withoutProduct.push(library);
+      continue;
+    }
+    const extractors = retireExtractorsSchema.parse((raw as { extractors?: unknown }).extractors ?? {});
+    left.func += extractors.func?.length ?? 0;
+    left.hashes += Object.keys(extractors.hashes ?? {}).length;
+    const replace = (extractors.filecontentreplace ?? []).map((entry) => {
+      const parts = /^\/(.*[^\\])\/([^/]+)\/$/.exec(entry);
+      if (!parts) throw new Error(`retire.js ${library}: filecontentreplace "${entry}" is not /pattern/replacement/`);
+      return { pattern: substitute(parts[1]!), replacement: parts[2]! };
+    });
+    const entry: JsLibraryExtractors = {
+      product: product.id,
+      name: product.name,
+      ...(extractors.filename?.length ? { filename: extractors.filename.map(substitute) } : {}),
+      ...(extractors.uri?.length ? { uri: extractors.uri.map(substitute) } : {}),
+      ...(extractors.filecontent?.length ? { filecontent: extractors.filecontent.map(substitute) } : {}),
+      ...(replace.length ? { filecontentreplace: replace } : {}),
+    };
+    if (entry.filename || entry.uri || entry.filecontent || entry.filecontentreplace) libraries.push(entry);
+  }
+  const sha256 = createHash('sha256').update(text).digest('hex');
+  const json = `{"source":"retirejs/jsrepository-master.json","sha256":"${sha256}","versionPattern":${JSON.stringify(RETIRE_VERSION_PATTERN)},"libraries":[\n${libraries
+    .map((library) => `  ${JSON.stringify(library)}`)
+    .join(',\n')}\n]}\n`;
+  writeFileSync(join(out, 'js-libraries.json'), json);
+  const count = (key: 'filename' | 'uri' | 'filecontent' | 'filecontentreplace') => libraries.reduce((sum, library) => sum + (library[key]?.length ?? 0), 0);
+  const retireCommit = sourceCommits().find((row) => row.includes('RetireJS/retire.js')) ?? '| RetireJS/retire.js | (commit not found in the shared README) | Apache-2.0 |';
+  writeFileSync(
+    join(out, 'JS-PROVENANCE.md'),
+    `# JavaScript library fingerprints: provenance
+
+Generated by \`npm run build:vulndb\` (\`buildJsLibraries\` in bin/build-vulndb.ts). Do not edit: rebuild.
+The software check reads only \`js-libraries.json\` (bundled), never the shared data.
+
+| file | bytes | what |
+|---|---|---|
+| js-libraries.json | ${Buffer.byteLength(json)} | ${libraries.length} libraries: ${count('filename')} file-name, ${count('uri')} URI, ${count('filecontent')} file-content and ${count('filecontentreplace')} file-content-replace patterns |
+
+## Source
+
+| source | commit (snapshot date) | license / terms |
+|---|---|---|
+${retireCommit}
+
+Input: \`retirejs/jsrepository-master.json\`, sha256 \`${sha256}\`.
+
+## What was kept
+
+- For every library of the knowledge base (vulndb.json, kind javascript-library), retire.js's own
+  \`filename\`, \`uri\`, \`filecontent\` and \`filecontentreplace\` extractors, unchanged except that
+  \`§§version§§\` is replaced by retire.js's own version pattern \`${RETIRE_VERSION_PATTERN}\` (as retire.js's
+  \`replaceVersion\` does), and \`filecontentreplace\`'s \`/pattern/replacement/\` is split in two.
+- Left out: ${left.func} \`func\` extractors (they read a variable in a running page; the scanner runs no
+  JavaScript) and ${left.hashes} file hashes (the scanner reads only the head of a script file).
+  Libraries without any kept extractor are left out.${left.withoutProduct.length ? ` Libraries not in the knowledge base: ${left.withoutProduct.join(', ')}.` : ''}
+- The scanner applies them as retire.js does: file-name patterns to the file name, URI patterns to the
+  whole URL, file-content patterns to the file's text; a trailing \`.min\`/\`-min\` is dropped from a version.
+`,
+  );
+  return { libraries: libraries.length, bytes: Buffer.byteLength(json) };
+}
+
 const topPorts = buildTopPorts();
 const { stored, sourceCounts, kev, retireLibraries, csvRows } = buildVulndb();
 const json = serialise({ format: 1, products: stored });
 writeFileSync(join(out, 'vulndb.json'), json);
 const bytes = Buffer.byteLength(json);
 writeFileSync(join(out, 'PROVENANCE.md'), provenance({ stored, sourceCounts, kev, retireLibraries, csvRows, bytes }));
+const jsLibraries = buildJsLibraries(stored);
 
 const counts = {
   topPorts,
   products: stored.length,
   vulnerabilities: stored.reduce((sum, product) => sum + product.vulnerabilities.length, 0),
   vulndbBytes: bytes,
+  jsLibraries: jsLibraries.libraries,
+  jsLibrariesBytes: jsLibraries.bytes,
   ms: Math.round(performance.now() - started),
 };
 console.log(`Knowledge base written to ${relative(process.cwd(), out) || '.'}:`, counts);
