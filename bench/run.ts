@@ -12,7 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { rangeLayout, rangeTcpPorts, rangeTlsEndpoints, type RangeHost } from '../test/range/layout.js';
 import { startRange, stopRange } from '../test/range/range.js';
-import { onPath, runTool } from './exec.js';
+import { onPath, removeRangeResolvConf, runTool } from './exec.js';
 import { parseNmapXml, parseRampartJson, parseSslscanXml, parseTestsslJson, parseWhatwebJson, type RampartFacts } from './parsers.js';
 import { computeRecall, renderReport, type BenchResults, type PortsRow, type Ratio, type TlsRow, type ToolRun } from './report.js';
 
@@ -187,6 +187,7 @@ async function main(): Promise<number> {
     const stopped = await stopRange();
     console.log(`bench: range ${stopped.reason.toLowerCase()}`);
     await fs.rm(work, { recursive: true, force: true });
+    await removeRangeResolvConf();
   }
 
   results.ratios.unshift(...rangeTotals(results.ratios));
