@@ -65,16 +65,24 @@ interface ServiceSpec {
   /** Relative to the run folder; shown when the service fails to start. */
   logFile: string;
   ports: { address: string; port: number }[];
+  /** Executable (or folder of executables, ending in /) of its processes, for ending leftovers. */
+  executable: string;
 }
 
 const { nginx, apache, mail, ssh, dns } = rangeLayout.hosts;
 const SERVICES: readonly ServiceSpec[] = [
-  { name: 'nginx', pidFile: 'nginx/nginx.pid', logFile: 'nginx/error.log', ports: [{ address: nginx.address, port: 80 }, { address: nginx.address, port: 443 }] },
-  { name: 'apache', pidFile: 'apache/run/apache2.pid', logFile: 'apache/error.log', ports: [{ address: apache.address, port: 80 }, { address: apache.address, port: 443 }] },
-  { name: 'mariadb', pidFile: 'mariadb/mariadbd.pid', logFile: 'mariadb/error.log', ports: [{ address: apache.address, port: 3306 }] },
-  { name: 'named', pidFile: 'named/named.pid', logFile: 'named/named.log', ports: [{ address: dns.address, port: 53 }] },
-  { name: 'sshd', pidFile: 'ssh/sshd.pid', logFile: 'ssh/sshd.log', ports: [{ address: ssh.address, port: 22 }] },
-  { name: 'postfix', pidFile: 'postfix/queue/pid/master.pid', logFile: 'postfix/maillog', ports: [{ address: mail.address, port: 25 }, { address: mail.address, port: 587 }] },
+  { name: 'nginx', pidFile: 'nginx/nginx.pid', logFile: 'nginx/error.log', ports: [{ address: nginx.address, port: 80 }, { address: nginx.address, port: 443 }], executable: '/usr/sbin/nginx' },
+  { name: 'apache', pidFile: 'apache/run/apache2.pid', logFile: 'apache/error.log', ports: [{ address: apache.address, port: 80 }, { address: apache.address, port: 443 }], executable: '/usr/sbin/apache2' },
+  { name: 'mariadb', pidFile: 'mariadb/mariadbd.pid', logFile: 'mariadb/error.log', ports: [{ address: apache.address, port: 3306 }], executable: '/usr/sbin/mariadbd' },
+  { name: 'named', pidFile: 'named/named.pid', logFile: 'named/named.log', ports: [{ address: dns.address, port: 53 }], executable: '/usr/sbin/named' },
+  { name: 'sshd', pidFile: 'ssh/sshd.pid', logFile: 'ssh/sshd.log', ports: [{ address: ssh.address, port: 22 }], executable: '/usr/sbin/sshd' },
+  {
+    name: 'postfix',
+    pidFile: 'postfix/queue/pid/master.pid',
+    logFile: 'postfix/maillog',
+    ports: [{ address: mail.address, port: 25 }, { address: mail.address, port: 587 }],
+    executable: '/usr/lib/postfix/sbin/',
+  },
 ];
 
 /** Executables the range runs, with the Debian package that brings each. */
@@ -95,9 +103,6 @@ const REQUIRED: readonly { path: string; pkg: string }[] = [
   { path: '/usr/bin/openssl', pkg: 'openssl' },
 ];
 
-/** Binaries of the processes the range starts: `down` ends leftovers only when they run one of these. */
-const RANGE_EXECUTABLES = ['/usr/sbin/nginx', '/usr/sbin/apache2', '/usr/sbin/mariadbd', '/usr/sbin/named', '/usr/sbin/sshd'];
-const POSTFIX_DAEMONS = '/usr/lib/postfix/sbin/';
 
 export class RangeError extends Error {
   constructor(message: string) {
@@ -192,7 +197,10 @@ async function bringUp(): Promise<Range> {
 
   // A port held by something that is not ours would make the server fail to bind: say so plainly.
   for (const spec of toStart) {
-    await stopService(spec); // a half-started server of ours (PID alive, a port silent)
+    // A half-started server of ours (PID alive, a port silent), or children that outlived it
+    // (an nginx worker keeps listening after its master is killed).
+    await stopService(spec);
+    await endLeftovers([spec]);
     for (const { address, port } of spec.ports) {
       if (await tcpOpen(address, port)) {
         throw new RangeError(`${address}:${port} is already in use by a process the range did not start; ${spec.name} cannot listen there.`);
@@ -415,7 +423,7 @@ async function selfSigned(dir: string, commonName: string, names: string[]): Pro
 
 async function stopAll(): Promise<void> {
   await Promise.all(SERVICES.map((s) => stopService(s)));
-  await endLeftovers();
+  await endLeftovers(SERVICES);
   await removeLoopbackAddresses();
 }
 
@@ -434,15 +442,15 @@ async function stopService(service: ServiceSpec): Promise<void> {
 }
 
 /**
- * Ends processes of the range that outlived their parent: only those running one of the range's
- * server binaries and working in (or configured from) the run folder, each by its PID.
+ * Ends processes of the given services that outlived their parent: only those running one of the
+ * services' executables and working in (or configured from) the run folder, each by its PID.
  */
-async function endLeftovers(): Promise<void> {
+async function endLeftovers(services: readonly ServiceSpec[]): Promise<void> {
   const pids = (await fs.readdir('/proc')).filter((e) => /^\d+$/.test(e)).map(Number);
   for (const pid of pids) {
     if (pid === process.pid) continue;
     const exe = await fs.readlink(`/proc/${pid}/exe`).catch(() => '');
-    const ours = RANGE_EXECUTABLES.includes(exe) || exe.startsWith(POSTFIX_DAEMONS);
+    const ours = services.some((s) => (s.executable.endsWith('/') ? exe.startsWith(s.executable) : exe === s.executable));
     if (ours && (await belongsToRange(pid))) {
       signal(pid, 'SIGKILL');
       await waitGone(pid, 2_000);
