@@ -128,25 +128,36 @@ const accountAnswer = z.array(breachSchema);
 const domainAnswer = z.record(z.string(), z.array(z.string()));
 
 /**
- * Sliding-window pacing: a request may go at `at` only if fewer than `requests` were sent in
- * (at − windowMs, at]. Slots are reserved synchronously, so concurrent lookups share the budget.
+ * Sliding-window pacing: a request may go only while fewer than `requests` others reached HIBP in
+ * the last `windowMs`. HIBP counts arrivals, which the client cannot see, so a request counts from
+ * the moment it is sent until its answer is in, and then at the time of the answer (never before
+ * its arrival): a slow answer cannot make the next request arrive inside the window.
  */
 export function createPacer(rate: { requests: number; windowMs: number }, now: () => number = Date.now) {
-  const sent: number[] = [];
+  const entries: { at: number; answered: boolean }[] = [];
   let blockedUntil = 0;
   return {
-    /** Reserves the earliest slot if it is at most `maxWaitMs` away; returns the wait either way. */
-    reserve(maxWaitMs: number): { granted: boolean; waitMs: number } {
+    /** How long to wait before the next request may go (0 = now). */
+    waitMs(): number {
       const t = now();
-      while (sent.length > 0 && sent[0]! <= t - rate.windowMs) sent.shift();
-      let at = Math.max(t, blockedUntil, sent.at(-1) ?? 0);
-      if (sent.length >= rate.requests) at = Math.max(at, sent[sent.length - rate.requests]! + rate.windowMs);
-      const waitMs = at - t;
-      if (waitMs > maxWaitMs) return { granted: false, waitMs };
-      sent.push(at);
-      return { granted: true, waitMs };
+      for (let i = entries.length - 1; i >= 0; i -= 1) {
+        if (entries[i]!.answered && entries[i]!.at <= t - rate.windowMs) entries.splice(i, 1);
+      }
+      const times = entries.map((e) => (e.answered ? e.at : Math.max(e.at, t))).sort((a, b) => a - b);
+      let at = Math.max(t, blockedUntil);
+      if (times.length >= rate.requests) at = Math.max(at, times[times.length - rate.requests]! + rate.windowMs);
+      return at - t;
     },
-    /** HIBP said to wait (429 + retry-after): no lookup of this client goes before `untilMs`. */
+    /** Takes a slot now (when `waitMs()` is 0); call the returned function once the answer is in. */
+    take(): () => void {
+      const entry = { at: now(), answered: false };
+      entries.push(entry);
+      return () => {
+        entry.at = now();
+        entry.answered = true;
+      };
+    },
+    /** HIBP said to wait (429 + retry-after): no request of this client goes before `untilMs`. */
     blockUntil(untilMs: number) {
       blockedUntil = Math.max(blockedUntil, untilMs);
     },
@@ -168,20 +179,25 @@ export function createHibpClient(options: HibpClientOptions): HibpClient {
   async function get<T>(path: string, parse: (body: unknown) => T | undefined, empty: T, signal: AbortSignal | undefined): Promise<LookupResult<T>> {
     let throttled = false;
     for (let attempt = 0; ; attempt += 1) {
-      const slot = pacer.reserve(maxWaitMs);
-      if (!slot.granted) {
-        const seconds = Math.ceil(slot.waitMs / 1000);
-        const why = throttled ? 'Have I Been Pwned answered 429 (too many requests)' : `The client's pacing (${rate.requests} lookups per ${rate.windowMs / 1000} s) is used up`;
-        return {
-          outcome: 'rate-limited',
-          ...(throttled ? { status: 429 } : {}),
-          retryAfterSeconds: seconds,
-          reason: `${why}: the next lookup may go in ${seconds} s, longer than the ${maxWaitMs} ms one lookup may wait`,
-        };
+      // Wait for the pacing (and any retry-after), but never start a wait past this attempt's allowance.
+      const waitUntil = Date.now() + maxWaitMs;
+      for (let wait = pacer.waitMs(); wait > 0; wait = pacer.waitMs()) {
+        if (Date.now() + wait > waitUntil) {
+          const seconds = Math.ceil(wait / 1000);
+          const why = throttled ? 'Have I Been Pwned answered 429 (too many requests)' : `The client's pacing (${rate.requests} lookups per ${rate.windowMs / 1000} s) is used up`;
+          return {
+            outcome: 'rate-limited',
+            ...(throttled ? { status: 429 } : {}),
+            retryAfterSeconds: seconds,
+            reason: `${why}: the next lookup may go in ${seconds} s, longer than the ${maxWaitMs} ms one lookup may wait`,
+          };
+        }
+        await sleep(wait, signal);
       }
-      if (slot.waitMs > 0) await sleep(slot.waitMs, signal);
 
       let response: Response;
+      let body: string;
+      const answered = pacer.take();
       const requestSignal = signal ? AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs);
       try {
         response = await fetch(`${baseUrl}${path}`, {
@@ -190,13 +206,15 @@ export function createHibpClient(options: HibpClientOptions): HibpClient {
           redirect: 'error',
           signal: requestSignal,
         });
+        body = await response.text().catch(() => '');
       } catch (error) {
         if (signal?.aborted) throw signal.reason;
         return { outcome: 'error', reason: describeFetchError(error, timeoutMs) };
+      } finally {
+        answered();
       }
 
       const status = response.status;
-      const body = await response.text().catch(() => '');
       if (status === 200) {
         let json: unknown;
         try {
