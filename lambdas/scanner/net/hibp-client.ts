@@ -127,6 +127,18 @@ const breachSchema = z
 const accountAnswer = z.array(breachSchema);
 const domainAnswer = z.record(z.string(), z.array(z.string()));
 
+/** Reads a `breachedaccount` answer (HIBP's PascalCase breach model); undefined when it is not one (a truncated answer, say). */
+export function readBreaches(json: unknown): Breach[] | undefined {
+  const parsed = accountAnswer.safeParse(json);
+  return parsed.success ? parsed.data : undefined;
+}
+
+/** Reads a `breacheddomain` answer: alias → breach names; undefined when it is not one. */
+export function readDomainBreaches(json: unknown): DomainBreaches | undefined {
+  const parsed = domainAnswer.safeParse(json);
+  return parsed.success ? parsed.data : undefined;
+}
+
 /**
  * Sliding-window pacing: a request may go only while fewer than `requests` others reached HIBP in
  * the last `windowMs`. HIBP counts arrivals, which the client cannot see, so a request counts from
@@ -249,20 +261,14 @@ export function createHibpClient(options: HibpClientOptions): HibpClient {
     breachedAccount: (email, lookup = {}) =>
       get(
         `/breachedaccount/${encodeURIComponent(email.trim())}?truncateResponse=false`,
-        (json) => {
-          const parsed = accountAnswer.safeParse(json);
-          return parsed.success ? parsed.data : undefined;
-        },
+        readBreaches,
         [],
         lookup.signal,
       ),
     breachedDomain: (domain, lookup = {}) =>
       get(
         `/breacheddomain/${encodeURIComponent(domain.trim().toLowerCase())}`,
-        (json) => {
-          const parsed = domainAnswer.safeParse(json);
-          return parsed.success ? parsed.data : undefined;
-        },
+        readDomainBreaches,
         {},
         lookup.signal,
       ),
@@ -280,9 +286,16 @@ export function parseRetryAfter(value: string | null, now: number = Date.now()):
   return Number.isNaN(date) ? FALLBACK_RETRY_AFTER_SECONDS : Math.max(1, Math.ceil((date - now) / 1000));
 }
 
-/** A short, single-line excerpt of an error body (HIBP's say "Access denied due to invalid hibp-api-key."). */
+/** A short, single-line excerpt of an error body: HIBP's `message` when it is JSON (`{statusCode, message}`), else the text. */
 function detail(body: string): string {
-  const text = body.replace(/\s+/g, ' ').trim().slice(0, 160);
+  let message = body;
+  try {
+    const json = JSON.parse(body) as { message?: unknown };
+    if (typeof json.message === 'string') message = json.message;
+  } catch {
+    // Not JSON: keep the text.
+  }
+  const text = message.replace(/\s+/g, ' ').trim().slice(0, 160);
   return text ? `: ${text}` : '';
 }
 

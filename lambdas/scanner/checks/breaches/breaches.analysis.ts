@@ -69,6 +69,14 @@ function listed<T>(items: readonly T[], show: (item: T) => string): string {
   return items.length > EVIDENCE_ITEMS ? `${shown}; and ${items.length - EVIDENCE_ITEMS} more` : shown;
 }
 
+/** `A`, `A and B`, `A, B and C`, `A, B, … and 3 others` for names in a sentence. */
+function names(items: readonly string[]): string {
+  const shown = items.slice(0, EVIDENCE_ITEMS);
+  const rest = items.length - shown.length;
+  if (rest > 0) return `${shown.join(', ')} and ${rest} others`;
+  return shown.length <= 1 ? (shown[0] ?? '') : `${shown.slice(0, -1).join(', ')} and ${shown.at(-1)}`;
+}
+
 function accountFinding(email: string, breaches: Breach[], now: Date): Finding {
   const severity = accountSeverity(breaches, now);
   const sorted = [...breaches].sort(newestFirst);
@@ -78,9 +86,9 @@ function accountFinding(email: string, breaches: Breach[], now: Date): Finding {
   const olderPasswords = sorted.filter((b) => exposesPasswords(b) && !isRecent(b, now));
   const why =
     severity === 'high'
-      ? `${listed(recentPasswords, (b) => `${b.title} (${b.breachDate})`)} exposed passwords within the last ${RECENT_YEARS} years: those email and password pairs are fresh and actively traded.`
+      ? `${names(recentPasswords.map((b) => `${b.title} (${b.breachDate})`))} exposed passwords within the last ${RECENT_YEARS} years: those email and password pairs are fresh and actively traded.`
       : olderPasswords.length > 0
-        ? `The breaches that exposed passwords (${listed(olderPasswords, (b) => b.title)}) are more than ${RECENT_YEARS} years old, but an old password still works wherever it was never changed.`
+        ? `The breaches that exposed passwords (${names(olderPasswords.map((b) => b.title))}) are more than ${RECENT_YEARS} years old, but an old password still works wherever it was never changed.`
         : severity === 'low'
           ? 'Only the address (and a name) was exposed: expect more spam and phishing aimed at it, not account takeover by itself.'
           : 'No password was exposed, but the personal data that was helps attackers write convincing phishing emails aimed at this address.';
@@ -91,13 +99,13 @@ function accountFinding(email: string, breaches: Breach[], now: Date): Finding {
     category: BREACHES_CATEGORY,
     evidence: `${masked}: ${listed(sorted, describeBreach)}. Source: ${BREACH_SOURCE}.`,
     description:
-      `${BREACH_SOURCE} lists this business address in ${plural(breaches.length, 'breach', 'breaches')} (${listed(titles, (t) => t)}). ` +
+      `${BREACH_SOURCE} lists this business address in ${plural(breaches.length, 'breach', 'breaches')} (${names(titles)}). ` +
       'Attackers load the email and password pairs from breaches into tools that try them against other services (webmail, Microsoft 365 or Google Workspace, banking, a website\'s admin): ' +
       `this is called credential stuffing, and it succeeds wherever the same password was reused. ${why}`,
     recommendation:
-      (severity === 'low'
-        ? 'Treat unexpected emails to this address with extra suspicion, and make sure its password is unique. '
-        : `Change the password used on ${listed(titles, (t) => t)} everywhere it (or anything like it) was reused, starting with email and admin accounts. `) + MFA_ADVICE,
+      (recentPasswords.length + olderPasswords.length > 0
+        ? `Change the password used on ${names(titles)} wherever it (or anything like it) is still in use, starting with email and admin accounts. `
+        : 'Treat unexpected emails to this address that use these details with extra suspicion, and make sure its passwords are used nowhere else. ') + MFA_ADVICE,
   });
 }
 
@@ -108,7 +116,7 @@ function domainFinding(domain: string, aliases: [string, string[]][]): Finding {
     title: `${plural(aliases.length, 'address', 'addresses')} at ${domain} appear in known data breaches`,
     severity: 'medium',
     category: BREACHES_CATEGORY,
-    evidence: `${listed(aliases, ([alias, names]) => `${maskLocal(alias)}@${domain}: ${names.join(', ')}`)}. Source: ${BREACH_SOURCE} domain search.`,
+    evidence: `${listed(aliases, ([alias, list]) => `${maskLocal(alias)}@${domain}: ${list.join(', ')}`)}. Source: ${BREACH_SOURCE} domain search.`,
     description:
       `${BREACH_SOURCE}'s domain search lists every address at ${domain} found in a breach: ${plural(aliases.length, 'address', 'addresses')} across ${plural(breachNames.size, 'breach', 'breaches')}. ` +
       'Each is a starting point for credential stuffing (breached passwords tried against your email and other services) and for targeted phishing.',
@@ -161,7 +169,9 @@ export function analyzeBreaches(snapshot: BreachesSnapshot, now: Date): Breaches
     unchecked.length > 0 ? `; ${plural(unchecked.length, 'address', 'addresses')} could not be checked (${[...new Set(unchecked.map((u) => u.outcome))].join(', ')})` : '';
   if (breached.length === 0 && aliases.length === 0) {
     const parts = [
-      checked.length > 0 || unchecked.length > 0 ? `${plural(checked.length, 'address', 'addresses')} checked, no breaches found${uncheckedNote}` : undefined,
+      checked.length > 0 || unchecked.length > 0
+        ? `${plural(checked.length, 'address', 'addresses')} checked, no breaches found${checked.length > 0 ? ` (${checked.map((a) => maskEmail(a.email)).join(', ')})` : ''}${uncheckedNote}`
+        : undefined,
       domainOk !== undefined && domain ? `the domain-wide search of ${domain.domain} found no breached address` : undefined,
     ].filter(Boolean);
     if (parts.length === 0) {
@@ -182,7 +192,7 @@ export function analyzeBreaches(snapshot: BreachesSnapshot, now: Date): Breaches
           title: 'No known breaches for the checked addresses',
           severity: 'info',
           category: BREACHES_CATEGORY,
-          evidence: `${parts.join('; ')}${checked.length > 0 ? ` (${checked.map((a) => maskEmail(a.email)).join(', ')})` : ''}. Source: ${BREACH_SOURCE}.`,
+          evidence: `${parts.join('; ')}. Source: ${BREACH_SOURCE}.`,
           description:
             `${BREACH_SOURCE} knows no breach for these addresses. That is good news, not proof: many breaches are never made public, ` +
             'and a password reused on a breached site is at risk the day that breach surfaces.',
