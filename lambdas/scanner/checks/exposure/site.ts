@@ -24,7 +24,8 @@ export function withScheme(url: string, protocol: 'https:' | 'http:'): string {
   return copy.href;
 }
 
-function sameSite(host: string, targetHost: string, domain: string | undefined): boolean {
+/** True when `host` is the target's host or another name of its registrable domain (www., cdn.). */
+export function sameSite(host: string, targetHost: string, domain: string | undefined): boolean {
   const h = host.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
   const t = targetHost.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
   if (h === t) return true;
