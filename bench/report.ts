@@ -66,7 +66,13 @@ const describePort = (facts: PortFact[] | undefined, port: number) => {
   return ['open', fact.product, fact.version].filter(Boolean).join(' ');
 };
 
-const mark = (fact: TlsFact | undefined, has: (f: TlsFact) => boolean, reported = true) => (!fact ? 'n/a' : !reported ? '(not judged)' : has(fact) ? 'yes' : 'NO');
+/** A planted fact: found (yes) or MISSED; a fact not planted: reported by the tool, or not (no). */
+const mark = (fact: TlsFact | undefined, has: (f: TlsFact) => boolean, planted: boolean, judged = true) => {
+  if (!fact) return 'n/a';
+  if (!judged) return '(not judged)';
+  if (planted) return has(fact) ? 'yes' : 'MISSED';
+  return has(fact) ? 'reported' : 'no';
+};
 
 /** Recall of each tool against the planted truth (and the extra open ports the range did not plant). */
 export function computeRecall(results: Pick<BenchResults, 'ports' | 'tls'>): Pick<BenchResults, 'recall' | 'missedByRampart' | 'beyondTruth'> {
@@ -156,7 +162,8 @@ export function renderReport(results: BenchResults): string {
   for (const row of results.tls) {
     const protocols = [...new Set([...row.truth.protocols, ...(row.testssl?.protocols ?? []), ...(row.sslscan?.protocols ?? []), ...(row.rampart?.protocols ?? [])])];
     for (const p of protocols) {
-      tlsRows.push([row.endpoint, p, row.truth.protocols.includes(p) ? 'offered' : 'not planted', ...(['testssl', 'sslscan', 'rampart'] as const).map((t) => mark(row[t], (f) => f.protocols.includes(p)))]);
+      const planted = row.truth.protocols.includes(p);
+      tlsRows.push([row.endpoint, p, planted ? 'offered' : 'not planted', ...(['testssl', 'sslscan', 'rampart'] as const).map((t) => mark(row[t], (f) => f.protocols.includes(p), planted))]);
     }
     for (const fault of CERT_FAULTS) {
       const planted = row.truth.certFaults.includes(fault);
@@ -166,7 +173,7 @@ export function renderReport(results: BenchResults): string {
         row.endpoint,
         `cert ${fault}`,
         planted ? 'planted' : 'not planted',
-        ...(['testssl', 'sslscan', 'rampart'] as const).map((t) => mark(row[t], (f) => f.certFaults.includes(fault), row[t]?.faultsReported.includes(fault) ?? true)),
+        ...(['testssl', 'sslscan', 'rampart'] as const).map((t) => mark(row[t], (f) => f.certFaults.includes(fault), planted, row[t]?.faultsReported.includes(fault) ?? true)),
       ]);
     }
   }
