@@ -12,9 +12,11 @@ import { S3Blobs } from './adapters/s3-blobs.adapter.js';
 import { SesMailer } from './adapters/ses-mailer.adapter.js';
 import { OutboxSms, SnsSms } from './adapters/sms.adapter.js';
 import { SqsScanJobs } from './adapters/sqs-scan-jobs.adapter.js';
-import { type Config, parseResolvers, required } from './config.js';
+import { type Config, parseResolvers, productSlug, required } from './config.js';
 import type { AuditRepository, BlobStore, Clock, Mailer, ScanJobs, SmsSender, UserDirectory } from './domain/ports.js';
-import type { ScanSettings } from './scanner/check.js';
+import type { CheckDefinition, ScanSettings } from './scanner/check.js';
+import { checksWith } from './scanner/checks/index.js';
+import { createHibpClient } from './scanner/net/hibp-client.js';
 
 /** Everything a handler or worker may use. Each adapter is built on first use, once. */
 export interface Deps {
@@ -28,6 +30,8 @@ export interface Deps {
   readonly reports: BlobStore;
   readonly users: UserDirectory;
   readonly scanSettings: ScanSettings;
+  /** The checks every scan runs, bound to this deployment's breach lookup. */
+  readonly scanChecks: readonly CheckDefinition[];
 }
 
 export const systemClock: Clock = { now: () => new Date() };
@@ -52,6 +56,19 @@ export function buildDeps(config: Config, overrides: Partial<Pick<Deps, 'clock' 
     }),
   );
 
+  // One client per process, so its pacing covers every scan here (HIBP limits per key).
+  const hibp = once(() =>
+    config.HIBP_API_KEY
+      ? createHibpClient({
+          apiKey: config.HIBP_API_KEY,
+          baseUrl: config.HIBP_BASE_URL,
+          passwordsBaseUrl: config.PWNED_PASSWORDS_URL,
+          userAgent: `${productSlug(config.PRODUCT_NAME)}-security-scanner`,
+          rateLimit: { requests: config.HIBP_REQUESTS_PER_MINUTE, windowMs: 60_000 },
+        })
+      : undefined,
+  );
+
   const lazy = {
     audits: once(() => new DynamoDbAuditRepository(documentClient(), required(config, 'TABLE_NAME'), clock)),
     scanJobs: once(() => new SqsScanJobs(new SQSClient(clientConfig(config.SQS_ENDPOINT)), required(config, 'SCAN_QUEUE_URL'))),
@@ -74,6 +91,7 @@ export function buildDeps(config: Config, overrides: Partial<Pick<Deps, 'clock' 
           required(config, 'REPORTS_BUCKET'),
         ),
     ),
+    scanChecks: once((): readonly CheckDefinition[] => checksWith({ breaches: hibp() })),
     users: once(
       () =>
         new CognitoUsers(new CognitoIdentityProviderClient(clientConfig(config.COGNITO_ENDPOINT)), required(config, 'USER_POOL_ID')),
@@ -90,6 +108,7 @@ export function buildDeps(config: Config, overrides: Partial<Pick<Deps, 'clock' 
     get sms() { return lazy.sms(); },
     get reports() { return lazy.reports(); },
     get users() { return lazy.users(); },
+    get scanChecks() { return lazy.scanChecks(); },
     scanSettings: {
       resolvers: parseResolvers(config.SCAN_RESOLVERS),
       dnsTimeoutMs: config.SCAN_DNS_TIMEOUT_MS,

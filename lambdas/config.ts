@@ -52,6 +52,13 @@ const configSchema = z.object({
     }),
   /** A crt.sh-compatible certificate transparency search endpoint; empty = no CT lookup. */
   SCAN_CT_URL: optionalUrl,
+
+  /** Have I Been Pwned API v3 key; absent = the breaches check reports "not configured". */
+  HIBP_API_KEY: z.string().trim().min(1).optional(),
+  HIBP_BASE_URL: z.url().default('https://haveibeenpwned.com/api/v3'),
+  /** The HIBP plan's rate (Pwned 1 = 10/min), per process. */
+  HIBP_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).max(12_000).default(10),
+  PWNED_PASSWORDS_URL: z.url().default('https://api.pwnedpasswords.com'),
 });
 
 export type Config = z.output<typeof configSchema>;

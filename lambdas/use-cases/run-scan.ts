@@ -13,7 +13,7 @@ export type RunScanOutcome = 'completed' | 'failed' | 'skipped';
  * an audit that has already ended is skipped. Errors the visitor can act on end the audit as
  * failed with a readable message; anything else is thrown so the queue retries the job.
  */
-export async function runScan(deps: Pick<Deps, 'audits' | 'clock' | 'scanSettings' | 'log'>, job: ScanJob): Promise<RunScanOutcome> {
+export async function runScan(deps: Pick<Deps, 'audits' | 'clock' | 'scanSettings' | 'scanChecks' | 'log'>, job: ScanJob): Promise<RunScanOutcome> {
   const audit = await deps.audits.getAudit(job.auditId);
   if (!audit) {
     deps.log.warn('Scan job for an unknown audit; dropped', { auditId: job.auditId });
@@ -32,6 +32,7 @@ export async function runScan(deps: Pick<Deps, 'audits' | 'clock' | 'scanSetting
   try {
     const report = await scan(target, deps.scanSettings, {
       deadlineMs: SCAN_DEADLINE_MS,
+      checks: deps.scanChecks,
       subject: { emails: lead ? [lead.email] : [], verifiedDomains: [] },
       onProgress: (check) => deps.audits.saveCheck(audit.id, check),
     });

@@ -1,4 +1,5 @@
 import type { CheckDefinition } from '../check.js';
+import { type BreachLookup, createBreachesCheck } from './breaches.check.js';
 import { dnsCheck } from './dns.check.js';
 import { emailCheck } from './email.check.js';
 import { httpCheck } from './http.check.js';
@@ -6,5 +7,9 @@ import { portsCheck } from './ports.check.js';
 import { subdomainsCheck } from './subdomains.check.js';
 import { tlsCheck } from './tls.check.js';
 
-/** Every check a scan runs, in report order. */
-export const defaultChecks: readonly CheckDefinition[] = [dnsCheck, emailCheck, subdomainsCheck, tlsCheck, httpCheck, portsCheck];
+/** Every check a scan runs, in report order, with the breach lookup the deployment has (if any). */
+export function checksWith(options: { breaches?: BreachLookup }): readonly CheckDefinition[] {
+  return [dnsCheck, emailCheck, subdomainsCheck, tlsCheck, httpCheck, portsCheck, createBreachesCheck(options.breaches)];
+}
+
+export const defaultChecks: readonly CheckDefinition[] = checksWith({});
