@@ -56,7 +56,7 @@ export async function probeExposure(options: ExposureProbeOptions): Promise<Expo
   const random = options.random ?? (() => randomBytes(6).toString('hex'));
   const landing = await fetchLanding(options.client, options.target, options.domain, {
     signal: options.signal,
-    timeoutMs: Math.min(7_000, options.budgetMs / 2),
+    timeoutMs: Math.floor(Math.min(7_000, options.budgetMs / 2)),
     maxBodyBytes: LANDING_BYTES,
   });
   const fetcher = createFetcher({

@@ -97,7 +97,8 @@ export function createFetcher(options: FetcherOptions): Fetcher {
         method: 'GET',
         followRedirects: getOptions.followRedirects ?? 0,
         maxBodyBytes: getOptions.maxBodyBytes ?? options.maxBodyBytes,
-        timeoutMs: Math.max(MIN_TIMEOUT_MS, Math.min(options.timeoutMs, left)),
+        // AbortSignal.timeout takes whole milliseconds only.
+        timeoutMs: Math.floor(Math.max(MIN_TIMEOUT_MS, Math.min(options.timeoutMs, left))),
         signal: options.signal,
         ...(getOptions.headers ? { headers: getOptions.headers } : {}),
       });

@@ -90,7 +90,7 @@ export async function probeWordPress(options: WordPressProbeOptions): Promise<Wo
   const started = performance.now();
   const landing = await fetchLanding(options.client, options.target, options.domain, {
     signal: options.signal,
-    timeoutMs: Math.min(7_000, options.budgetMs / 2),
+    timeoutMs: Math.floor(Math.min(7_000, options.budgetMs / 2)),
     maxBodyBytes: LANDING_BYTES,
   });
   const page = asSample(landing.response);
