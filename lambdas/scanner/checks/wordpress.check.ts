@@ -82,7 +82,7 @@ export function analyzeWordPress(probe: WordPressProbe): CheckOutput {
   const themes = seenThemes(assets, version).map((theme) => ({ slug: theme.slug, version: theme.assetVersion ?? null }));
 
   const findings: Finding[] = [
-    ...versionDisclosedFindings(sources),
+    ...versionDisclosedFindings(sources, version),
     ...userEnumerationFindings(users, endpoint),
     ...xmlrpcFindings(xmlrpc?.enabled === true, probe.xmlrpc?.path ?? `${detection.basePath}xmlrpc.php`),
     ...(uploads ? uploadsListingFindings(uploadsPath, uploads.entries, sensitiveEntries(uploads)) : []),

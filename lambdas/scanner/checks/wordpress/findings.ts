@@ -25,13 +25,13 @@ const SOURCE_LABEL: Record<VersionSource['source'], string> = {
 };
 
 /** The exact version in the page's generator tag, the feed, the OPML file or the readme (what core itself writes). */
-export function versionDisclosedFindings(sources: readonly VersionSource[]): Finding[] {
+export function versionDisclosedFindings(sources: readonly VersionSource[], chosen: string | null): Finding[] {
   const explicit = sources.filter((source) => source.source !== 'core-assets');
   if (explicit.length === 0) return [];
   return [
     finding({
       id: 'wordpress.version-disclosed',
-      title: `The site says which WordPress version it runs (${explicit[0]!.version})`,
+      title: `The site says which WordPress version it runs (${chosen ?? explicit[0]!.version})`,
       severity: 'low',
       category: CATEGORY,
       evidence: sources.map((source) => `${SOURCE_LABEL[source.source]}: ${source.version}`).join('; '),
