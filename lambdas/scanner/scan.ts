@@ -45,6 +45,13 @@ export class TargetRefusedError extends DomainError {
   }
 }
 
+/** The target has no address (or DNS could not say): nothing could be assessed, so no grade is given. */
+export class TargetUnresolvableError extends DomainError {
+  constructor(message: string) {
+    super('target_unresolvable', message);
+  }
+}
+
 export const DEFAULT_DEADLINE_MS = 40_000;
 const RESOLVE_BUDGET_MS = 8_000;
 
@@ -75,6 +82,14 @@ export async function scan(target: WebTarget, settings: ScanSettings, options: S
     addresses = [];
     resolveError = describeError(error);
   }
+  // A grade for a site nothing could be checked on would be a false all-clear.
+  if (addresses.length === 0) {
+    throw new TargetUnresolvableError(
+      resolveError
+        ? `We could not look up ${target.host} (${resolveError}). Please try again in a few minutes.`
+        : `${target.host} does not resolve to any address. Check the website address and try again.`,
+    );
+  }
   const refused = refusedAddress(addresses, settings.allowPrivateTargets);
   if (refused) {
     const what = refused === target.host.replace(/^\[|\]$/g, '') ? `${refused} is` : `${target.host} resolves to ${refused},`;
@@ -97,14 +112,6 @@ export async function scan(target: WebTarget, settings: ScanSettings, options: S
     const result = (async (): Promise<CheckResult> => {
       // Let every check register before any runs, so resultOf finds checks declared later.
       await Promise.resolve();
-      if (check.needsAddress && addresses.length === 0) {
-        return {
-          name: check.name,
-          status: 'skipped',
-          reason: resolveError ? `The site's address could not be resolved (${resolveError})` : 'The site has no address',
-          findings: [],
-        };
-      }
       return runCheck(check.name, check.budgetMs, (signal) => check.run({ ...context, signal }), deadline);
     })().then(async (result) => {
       await options.onProgress?.(result);

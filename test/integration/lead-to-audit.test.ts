@@ -43,7 +43,7 @@ describe('from lead to completed audit', () => {
   });
 
   it('keeps audits across a restart of the local stack', async () => {
-    const created = await postJson(`${api()}/api/leads`, { ...validLead, webUrl: 'gone.example.test' });
+    const created = await postJson(`${api()}/api/leads`, validLead);
     const before = await waitForAudit(api(), String(created.body.auditId));
 
     await open.restart();
@@ -53,13 +53,11 @@ describe('from lead to completed audit', () => {
     expect(after.audit).toEqual(before);
   });
 
-  it('reports a site whose name does not resolve as a high issue, not as a failure', async () => {
+  it('ends the audit as failed, with no grade, when the site has no address', async () => {
     const created = await postJson(`${api()}/api/leads`, { ...validLead, webUrl: 'nowhere.example.test' });
     const audit = await waitForAudit(api(), String(created.body.auditId));
-    const checks = audit.checks as CheckResult[];
-    expect(audit).toMatchObject({ status: 'completed', score: riskScore(checks.flatMap((c) => c.findings)) });
-    expect(checks.find((c) => c.name === 'dns')!.findings.map((f) => f.id)).toContain('dns.resolve.no-address');
-    expect(checks.find((c) => c.name === 'ports')).toMatchObject({ status: 'skipped', reason: 'The site has no address' });
+    expect(audit).toMatchObject({ status: 'failed', errorMessage: 'nowhere.example.test does not resolve to any address. Check the website address and try again.' });
+    expect(audit.score).toBeUndefined();
   });
 
   it.each([

@@ -32,6 +32,8 @@ export interface TcpClient {
 }
 
 const MAX_BANNER_BYTES = 2048;
+/** Once a service has said something, this much silence means it has said all it will say unprompted. */
+const QUIET_AFTER_DATA_MS = 200;
 
 /**
  * A full TCP connect (no raw packets, no root): open = handshake completed, closed = refused (RST),
@@ -94,12 +96,16 @@ function probe(address: string, port: number, options: TcpProbeOptions): Promise
       if (!options.grabBanner) return finish('open');
       const bannerTimeout = options.bannerTimeoutMs ?? 1500;
       timer = setTimeout(() => finish('open'), bannerTimeout);
+      let quiet: NodeJS.Timeout | undefined;
       const listen = (s: Socket) => {
         s.on('data', (data: Buffer) => {
           chunks.push(data);
           size += data.length;
-          if (size >= MAX_BANNER_BYTES) finish('open');
+          if (size >= MAX_BANNER_BYTES) return finish('open');
+          clearTimeout(quiet);
+          quiet = setTimeout(() => finish('open'), QUIET_AFTER_DATA_MS);
         });
+        s.once('close', () => clearTimeout(quiet));
         s.once('end', () => finish('open'));
         s.once('close', () => finish('open'));
       };
