@@ -43,12 +43,14 @@ export type ExposureKind =
   | 'dependency-manifest'
   | 'crossdomain-wildcard';
 
+/** A path to read, the exposure it would be, and the signature its body must match. */
 export interface PathRule {
   path: string;
   kind: ExposureKind;
   signature: Signature;
 }
 
+/** The catalogue, in the order the paths are asked for. */
 export const SENSITIVE_PATHS: readonly PathRule[] = [
   { path: '/.git/HEAD', kind: 'git', signature: gitHead },
   { path: '/.git/config', kind: 'git', signature: gitConfig },
@@ -81,6 +83,7 @@ export const SENSITIVE_PATHS: readonly PathRule[] = [
 /** Folders often left listable; the site root is judged on the landing page itself. */
 export const LISTING_PATHS: readonly string[] = ['/files/', '/backup/', '/backups/', '/uploads/', '/images/'];
 
+/** RFC 9116's location (the legacy /security.txt is not asked: one request is enough to say it is missing). */
 export const SECURITY_TXT_PATH = '/.well-known/security.txt';
 
 /** How many files seen in listings are fetched to confirm what they are. */

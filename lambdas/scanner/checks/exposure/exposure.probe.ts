@@ -12,8 +12,11 @@ import { directoryListings, sensitiveEntries } from './listing.js';
 import { fetchLanding } from './site.js';
 import { matchesBaseline } from './soft-404.js';
 
+/** Requests per scan of one site, the landing page included: the catalogue is ~31, confirmations at most 3. */
 export const MAX_REQUESTS = 40;
+/** Requests open at once: a small site's server must not feel the scan. */
 export const CONCURRENCY = 4;
+/** Every signature reads the start of a file; nothing needs more than this. */
 export const MAX_BODY_BYTES = 64 * 1024;
 /** A dump or archive is identified by its first bytes: no need to read more of a customer's data. */
 export const LISTED_FILE_BYTES = 4 * 1024;
@@ -22,6 +25,7 @@ const LANDING_BYTES = 256 * 1024;
 /** Time kept at the end of the budget for the analysis and the report. */
 const RESERVE_MS = 600;
 
+/** Everything the exposure probe retrieved; the analysis reads only this. */
 export interface ExposureProbe {
   /** The site's origin every path was read from. */
   origin: string;
@@ -39,6 +43,7 @@ export interface ExposureProbe {
   incomplete: boolean;
 }
 
+/** The probe's inputs: the scan's guarded client, the target, and its signal and time. */
 export interface ExposureProbeOptions {
   client: HttpClient;
   target: { url: string; host: string };

@@ -30,6 +30,7 @@ export interface FetchFailure {
   error: string;
 }
 
+/** Where a fetcher sends its GETs and the bounds it keeps. */
 export interface FetcherOptions {
   client: HttpClient;
   /** Scheme, host and port every path is appended to: `https://shop.example`. */
@@ -45,12 +46,14 @@ export interface FetcherOptions {
   timeoutMs: number;
 }
 
+/** Per-request overrides (a smaller cap for a file read only to be identified). */
 export interface GetOptions {
   maxBodyBytes?: number;
   followRedirects?: number;
   headers?: Record<string, string>;
 }
 
+/** Bounded GETs on one origin. */
 export interface Fetcher {
   /** GET `path` (or an absolute URL) on the origin; never throws. */
   get(path: string, options?: GetOptions): Promise<Sample | FetchFailure>;
@@ -63,6 +66,7 @@ export interface Fetcher {
 /** The slowest answer still worth waiting for once the stop time is near. */
 const MIN_TIMEOUT_MS = 300;
 
+/** True when the GET got a response (of any status). */
 export function isSample(result: Sample | FetchFailure): result is Sample {
   return 'status' in result;
 }

@@ -8,6 +8,7 @@ import type { Finding, Severity } from '../../../domain/audit.js';
 import { findingsFor } from '../../check.js';
 import type { ExposureKind } from './catalog.js';
 
+/** The report category of every exposure finding. */
 export const CATEGORY = 'Web Security';
 
 /** A path whose body matched its signature (and did not look like the site's answer to a random path). */
@@ -39,6 +40,7 @@ interface Rule {
 
 const ROTATE = 'assume everything in it has been read: change the passwords and keys it contains';
 
+/** Title, default severity and advice per kind (a signature may raise or lower the severity of one hit). */
 export const EXPOSURE_RULES: Record<ExposureKind, Rule> = {
   git: {
     title: "The site's Git repository (.git) can be downloaded",

@@ -6,6 +6,7 @@
  */
 import { startTags } from '../http/html.js';
 
+/** A directory listing page, read. */
 export interface DirectoryListing {
   /** Which server's listing format it is. */
   style: 'index-of' | 'iis' | 'python';

@@ -22,6 +22,7 @@ export interface Body {
   headers: HttpHeaders;
 }
 
+/** A content signature: what matched, or null when the body is not the file the path names. */
 export type Signature = (response: Body) => SignatureMatch | null;
 
 function contentType(headers: HttpHeaders): string {

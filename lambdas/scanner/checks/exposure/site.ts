@@ -9,6 +9,7 @@ import type { HttpClient, HttpResponse } from '../../net/http-client.js';
 /** How many redirects the landing request follows (as the http check does). */
 export const LANDING_REDIRECTS = 5;
 
+/** The landing page's response and the origin the site's paths are read from. */
 export interface Landing {
   response: HttpResponse;
   /** Scheme, host and port of the site, no trailing slash: `https://www.shop.example`. */

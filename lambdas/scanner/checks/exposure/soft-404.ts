@@ -5,6 +5,7 @@
  * site's "anything" page, not the file the path names.
  */
 
+/** A response as the soft-404 comparison reads it. */
 export interface BaselineSample {
   path: string;
   status: number;

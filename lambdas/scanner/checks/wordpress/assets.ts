@@ -4,8 +4,10 @@
  * into inline scripts as escaped JSON (`"concatemoji":"https:\/\/…\/wp-emoji-release.min.js?ver=6.1.9"`).
  */
 
+/** The WordPress folder an asset is served from. */
 export type AssetArea = 'wp-includes' | 'wp-admin' | 'wp-content';
 
+/** An asset URL of the page under a WordPress folder. */
 export interface WordPressAsset {
   url: URL;
   area: AssetArea;

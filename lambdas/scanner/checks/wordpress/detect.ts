@@ -10,6 +10,7 @@ import { sameSite } from '../exposure/site.js';
 import type { WordPressAsset } from './assets.js';
 import { hasWordPressGenerator } from './version.js';
 
+/** Whether the landing page shows WordPress, by what, and where it is installed. */
 export interface WordPressDetection {
   detected: boolean;
   /** What showed it: `generator`, `rest-link`, `assets`. */

@@ -12,6 +12,7 @@ import type { Plugin } from './plugins.js';
 import type { WordPressUser } from './users.js';
 import type { VersionSource } from './version.js';
 
+/** The report category of every WordPress finding. */
 export const CATEGORY = 'WordPress';
 
 const finding = findingsFor('wordpress');

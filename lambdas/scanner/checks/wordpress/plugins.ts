@@ -6,6 +6,7 @@
  */
 import { isVersionLike, type WordPressAsset } from './assets.js';
 
+/** A plugin or theme whose assets the page loads. */
 export interface SeenComponent {
   slug: string;
   /** The most common version-like `?ver=` of its assets, when it differs from the core version. */
@@ -14,8 +15,10 @@ export interface SeenComponent {
   folder: string;
 }
 
+/** Where a plugin's version was read. */
 export type PluginVersionSource = 'readme.txt' | 'asset-ver' | 'none';
 
+/** A plugin as data.plugins reports it. */
 export interface Plugin {
   slug: string;
   version: string | null;

@@ -7,6 +7,7 @@
 /** xmlrpc.php answers a GET with this sentence (405 on current releases, 200 on old ones): it is on and takes POSTs. */
 export const XMLRPC_GET_ANSWER = 'XML-RPC server accepts POST requests only.';
 
+/** True when the body is xmlrpc.php's answer to a GET (so XML-RPC is on). */
 export function isXmlRpcAnswer(body: string): boolean {
   return body.includes(XMLRPC_GET_ANSWER);
 }
@@ -15,6 +16,7 @@ export function isXmlRpcAnswer(body: string): boolean {
 const LOG_ENTRY = /^\[\d{2}-[A-Z][a-z]{2}-\d{4} \d{2}:\d{2}:\d{2}(?: [\w/+-]+)?\] (PHP (?:Notice|Warning|Fatal error|Deprecated|Parse error|Stack trace|Catchable fatal error|Recoverable fatal error)|WordPress database error)/;
 const BARE_ENTRY = /^(PHP (?:Notice|Warning|Fatal error|Deprecated|Parse error)):\s/;
 
+/** What a readable debug.log showed. */
 export interface DebugLog {
   /** Log entries in the part read. */
   entries: number;

@@ -5,6 +5,7 @@
  * guessing then goes after.
  */
 
+/** A user the REST API listed. */
 export interface WordPressUser {
   id: number | null;
   /** The URL slug (user_nicename): the login name unless it was changed. */

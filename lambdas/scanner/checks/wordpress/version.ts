@@ -7,8 +7,10 @@
 import { startTags } from '../http/html.js';
 import { isVersionLike, type WordPressAsset } from './assets.js';
 
+/** Where a version was read. */
 export type VersionSourceName = 'generator' | 'feed' | 'opml' | 'readme' | 'core-assets';
 
+/** One source of the core version and what it said. */
 export interface VersionSource {
   source: VersionSourceName;
   version: string;
@@ -16,6 +18,7 @@ export interface VersionSource {
   evidence?: string;
 }
 
+/** How much the sources agree on the chosen version. */
 export type VersionConfidence = 'high' | 'medium' | 'low';
 
 /** The generator meta tag: `<meta name="generator" content="WordPress 6.1.9">` (plugins add their own: WooCommerce 7.1.0). */

@@ -13,8 +13,11 @@ import { detectWordPress, type WordPressDetection } from './detect.js';
 import { seenPlugins } from './plugins.js';
 import { restUsers } from './users.js';
 
+/** Plugins whose readme.txt is read, in page order. */
 export const MAX_PLUGIN_READMES = 10;
+/** Requests per site: the landing page, six of WordPress's files (the feed after up to two redirects), two users routes and ten readmes fit; a worst case loses its last readme. */
 export const MAX_REQUESTS = 20;
+/** Requests open at once. */
 export const CONCURRENCY = 4;
 const MAX_BODY_BYTES = 64 * 1024;
 /** A readme's Stable tag and a log's first entries are at the top. */
@@ -33,6 +36,7 @@ export interface UsersAttempt {
   body: string;
 }
 
+/** Everything the WordPress probe retrieved (null: that request got no answer); the analysis reads only this. */
 export interface WordPressProbe {
   origin: string;
   landing: Sample;
@@ -51,6 +55,7 @@ export interface WordPressProbe {
   incomplete: boolean;
 }
 
+/** The probe's inputs: the scan's guarded client, the target, and its signal and time. */
 export interface WordPressProbeOptions {
   client: HttpClient;
   target: { url: string; host: string };
