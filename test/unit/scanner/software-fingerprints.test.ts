@@ -114,6 +114,25 @@ describe('HTTP header fingerprints', () => {
     ]);
   });
 
+  it.each([
+    ['Apache/2.4', 'Apache HTTP Server', 'line'],
+    ['Apache/2', 'Apache HTTP Server', 'line'],
+    ['nginx/1.22', 'nginx', 'line'],
+    ['Apache/2.4.62', 'Apache HTTP Server', undefined],
+    ['Microsoft-IIS/8.5', 'Microsoft IIS', undefined],
+  ])('tells a release line from a release in "Server: %s" (a line is never matched to CVEs)', (value, name, scope) => {
+    const [sighting] = headerSightings({ url: 'https://example.test/', headers: { server: [value] } });
+
+    expect([sighting!.name, sighting!.versionScope]).toEqual([name, scope]);
+  });
+
+  it('keeps a two-part OpenSSH release as a release', () => {
+    const [sighting] = portSightings([{ port: 22, service: 'ssh', product: 'OpenSSH', version: '7.4', banner: 'SSH-2.0-OpenSSH_7.4' }]);
+
+    expect(sighting).toMatchObject({ name: 'OpenSSH', version: '7.4' });
+    expect(sighting!.versionScope).toBeUndefined();
+  });
+
   it('does not take Apache-Coyote\'s connector version for Tomcat\'s', () => {
     const [sighting] = headerSightings({ url: 'https://example.test/', headers: { server: ['Apache-Coyote/1.1'] } });
 

@@ -32,7 +32,7 @@ export function sighting(reading: Reading): Sighting {
     name: known.name,
     ...(known.product ? { product: known.product } : {}),
     category: known.category,
-    ...(version ? { version, ...(isLineOnly(version) ? { versionScope: 'line' as const } : {}) } : {}),
+    ...(version ? { version, ...(isLineOnly(version, known.product) ? { versionScope: 'line' as const } : {}) } : {}),
     confidence: reading.confidence,
     source: reading.source,
     where: reading.where,

@@ -55,7 +55,35 @@ export function parseProductTokens(value: string): { tokens: ProductToken[]; com
   return { tokens, comments };
 }
 
-/** True when a version names a release line only (`9` in "Drupal 9"): never matched to CVEs. */
-export function isLineOnly(version: string): boolean {
-  return /^\d+$/.test(version);
+/**
+ * How many release numbers a full version of a product has. "Apache/2.4" (ServerTokens Minor) names
+ * the 2.4 line, not release 2.4.0: matched as 2.4.0 it would claim every 2.4 CVE. Products that
+ * number real releases with two parts (OpenSSH 7.4, IIS 10.0, WordPress 6.1, Drupal 7.98, Exim
+ * 4.96, PostgreSQL 15.4) take the default of two.
+ */
+const RELEASE_PARTS: Record<string, number> = {
+  apache_http_server: 3,
+  nginx: 3,
+  php: 3,
+  openssl: 3,
+  mariadb: 3,
+  mysql: 3,
+  redis: 3,
+  postfix: 3,
+  dovecot: 3,
+  vsftpd: 3,
+  proftpd: 3,
+  'pure-ftpd': 3,
+  tomcat: 3,
+  joomla: 3,
+  exchange: 4,
+};
+
+/**
+ * True when a version names a release line only ("Drupal 9", "Apache/2.4"): shown, never matched to
+ * CVEs. A single number always is; for a known product, fewer parts than its releases have.
+ */
+export function isLineOnly(version: string, product?: string): boolean {
+  const parts = /^\d+(?:\.\d+)*/.exec(version)?.[0].split('.').length ?? 0;
+  return parts < (product ? (RELEASE_PARTS[product] ?? 2) : 2);
 }
