@@ -5,7 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { scanRangeHost } from './engine.js';
-import { rangeLayout } from './layout.js';
+import { rangeFacts, rangeLayout } from './layout.js';
 import { assertRangeUp } from './range.js';
 
 beforeAll(async () => {
@@ -21,5 +21,97 @@ describe("Rampart's engine on the range", () => {
     expect(report.target.host).toBe('wp.example.test');
     expect(report.addresses).toEqual([rangeLayout.hosts.apache.address]);
     expect(report.checks.length).toBeGreaterThan(0);
+  });
+});
+
+interface RangeCheckData {
+  tls: { ports: { port: number; offered: string[]; certificate?: { commonName?: string; keySize?: number; signatureAlgorithm?: string } }[] };
+  http: { server: { value: string } | null; poweredBy: { value: string }[]; trace: { enabled: boolean } | null; observatory: { grade: string } };
+  ports: { open: { port: number; service: string; product?: string; version?: string; tls?: boolean }[]; firewall: string };
+  dns: { axfr: { allowed: boolean; names: string[]; recordCount: number }[] };
+  email: { spf: { record: string; allQualifier: string }; dmarc: { record: string; policy: string }; mx: { host: string; starttls: boolean }[] };
+  subdomains: { subdomainsFound: number; activeSubdomains: number; list: { name: string }[] };
+}
+
+describe('what the engine finds on the range, by value', () => {
+  let wp: Awaited<ReturnType<typeof scanRangeHost>>;
+  let www: Awaited<ReturnType<typeof scanRangeHost>>;
+  let vpn: Awaited<ReturnType<typeof scanRangeHost>>;
+  const data = <K extends keyof RangeCheckData>(report: typeof wp, name: K) => report.checks.find((c) => c.name === name)?.data as unknown as RangeCheckData[K];
+  const ids = (report: typeof wp) => report.findings.map((f) => f.id);
+
+  beforeAll(async () => {
+    [wp, www, vpn] = await Promise.all([scanRangeHost('https://wp.example.test'), scanRangeHost('https://www.example.test'), scanRangeHost('http://vpn.example.test')]);
+  });
+
+  it('runs every check to the end, well inside the deadline', () => {
+    for (const report of [wp, www]) {
+      expect(report.checks.filter((c) => c.status !== 'ok').map((c) => `${c.name}: ${c.status} ${c.reason}`)).toEqual([]);
+      expect(report.durationMs).toBeLessThan(15_000);
+    }
+    // The SSH host serves no web site: the web checks say so instead of passing it.
+    expect(vpn.checks.filter((c) => c.status !== 'ok').map((c) => [c.name, c.status])).toEqual([['tls', 'error'], ['http', 'error']]);
+  });
+
+  it("reads Apache's TLS: every protocol 1.0–1.3 offered, and each fault of its expired SHA-1 RSA-1024 certificate", () => {
+    const port443 = data(wp, 'tls').ports.find((p) => p.port === 443)!;
+    expect(port443.offered).toEqual([...rangeFacts.apache.tlsProtocols]);
+    expect(port443.certificate).toMatchObject({ commonName: rangeFacts.apache.certificate.commonName, keySize: 1024, signatureAlgorithm: 'sha1WithRSAEncryption' });
+    expect(ids(wp)).toEqual(
+      expect.arrayContaining([
+        'tls.protocol.tls10', 'tls.protocol.tls11', 'tls.cert.expired', 'tls.cert.self-signed', 'tls.cert.hostname-mismatch',
+        'tls.cert.weak-key', 'tls.cert.weak-signature', 'tls.cipher.weak-dh', 'tls.hsts.missing', 'tls.redirect.no-https-redirect',
+      ]),
+    );
+  });
+
+  it("reads nginx's TLS: TLS 1.2 only, self-signed, no HSTS", () => {
+    expect(data(www, 'tls').ports.find((p) => p.port === 443)!.offered).toEqual([...rangeFacts.nginx.tlsProtocols]);
+    expect(ids(www)).toEqual(expect.arrayContaining(['tls.cert.self-signed', 'tls.hsts.missing']));
+    expect(ids(www)).not.toContain('tls.protocol.tls10');
+  });
+
+  it('finds each open port with its product and version, and no firewall', () => {
+    const open = (report: typeof wp) => data(report, 'ports').open.map(({ port, product, version }) => [port, product, version]);
+    expect(open(wp)).toEqual([
+      [80, 'Apache', expect.stringMatching(/^2\.4\.\d+$/)],
+      [443, 'Apache', expect.stringMatching(/^2\.4\.\d+$/)],
+      [3306, 'MariaDB', expect.stringMatching(/^10\.11\.\d+$/)],
+    ]);
+    expect(open(www)).toEqual([[80, 'nginx', '1.22.1'], [443, 'nginx', '1.22.1']]);
+    expect(open(vpn)).toEqual([[22, 'OpenSSH', '9.2p1']]);
+    expect(ids(wp)).toEqual(expect.arrayContaining(['ports.database.exposed', 'ports.firewall.none']));
+    expect(data(wp, 'ports').firewall).toBe('none');
+  });
+
+  it('leaks the zone through open AXFR and says which names', () => {
+    const transfer = data(wp, 'dns').axfr.find((a) => a.allowed)!;
+    expect(transfer.recordCount).toBe(rangeFacts.dns.axfrRecords - 1); // the closing SOA is not counted twice
+    expect(transfer.names).toEqual(expect.arrayContaining(rangeFacts.dns.names.map((n) => `${n}.${rangeLayout.zone}`)));
+    expect(ids(wp)).toContain('dns.axfr.open');
+  });
+
+  it('judges SPF ~all and DMARC p=none, and finds STARTTLS on the MX', () => {
+    const email = data(wp, 'email');
+    expect(email.spf).toMatchObject({ record: rangeFacts.dns.spf, allQualifier: '~' });
+    expect(email.dmarc).toMatchObject({ record: rangeFacts.dns.dmarc, policy: 'none' });
+    expect(email.mx).toEqual([expect.objectContaining({ host: 'mail.example.test', starttls: true })]);
+    expect(ids(wp)).toEqual(expect.arrayContaining(['email.spf.softfail', 'email.dmarc.policy-none']));
+  });
+
+  it('maps the subdomains and counts those that answer', () => {
+    const subdomains = data(wp, 'subdomains');
+    expect(subdomains.list.map((s) => s.name)).toEqual(expect.arrayContaining(['www.example.test', 'dev.example.test', 'staging.example.test', 'vpn.example.test']));
+    expect(subdomains.activeSubdomains).toBeGreaterThanOrEqual(5);
+  });
+
+  it('reads the missing headers, the version disclosure and TRACE', () => {
+    const apache = data(wp, 'http');
+    expect(apache.server?.value).toMatch(rangeFacts.apache.serverPattern);
+    expect(apache.poweredBy.map((p) => p.value)).toEqual([expect.stringMatching(rangeFacts.php.poweredByPattern)]);
+    expect(apache.trace?.enabled).toBe(true);
+    expect(ids(wp)).toEqual(expect.arrayContaining(['http.trace-enabled', 'http.disclosure.server-version', 'http.disclosure.powered-by', 'http.csp.missing', 'http.xfo.missing']));
+    expect(data(www, 'http').server?.value).toBe(rangeFacts.nginx.server);
+    expect(data(www, 'http').observatory.grade).toBe('F');
   });
 });
