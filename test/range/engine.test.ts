@@ -50,7 +50,9 @@ describe('what the engine finds on the range, by value', () => {
       expect(report.durationMs).toBeLessThan(15_000);
     }
     // The SSH host serves no web site: the web checks say so instead of passing it.
-    expect(vpn.checks.filter((c) => c.status !== 'ok').map((c) => [c.name, c.status])).toEqual([['tls', 'error'], ['http', 'error']]);
+    expect(vpn.checks.filter((c) => c.status !== 'ok').map((c) => [c.name, c.status])).toEqual([
+      ['tls', 'error'], ['http', 'error'], ['wordpress', 'error'], ['exposure', 'error'],
+    ]);
   });
 
   it("reads Apache's TLS: every protocol 1.0–1.3 offered, and each fault of its expired SHA-1 RSA-1024 certificate", () => {
@@ -113,5 +115,29 @@ describe('what the engine finds on the range, by value', () => {
     expect(ids(wp)).toEqual(expect.arrayContaining(['http.trace-enabled', 'http.disclosure.server-version', 'http.disclosure.powered-by', 'http.csp.missing', 'http.xfo.missing']));
     expect(data(www, 'http').server?.value).toBe(rangeFacts.nginx.server);
     expect(data(www, 'http').observatory.grade).toBe('F');
+  });
+});
+
+describe('what runs there: WordPress and exposed files on the range', () => {
+  let wp: Awaited<ReturnType<typeof scanRangeHost>>;
+  let www: Awaited<ReturnType<typeof scanRangeHost>>;
+  beforeAll(async () => {
+    [wp, www] = await Promise.all([scanRangeHost('https://wp.example.test'), scanRangeHost('https://www.example.test')]);
+  });
+  const dataOf = (report: typeof wp, name: string) => report.checks.find((c) => c.name === name)?.data as Record<string, unknown>;
+
+  it('finds WordPress 6.1.9 and the users its REST API gives away', () => {
+    const wordpress = dataOf(wp, 'wordpress') as { detected: boolean; version: string; versionConfidence: string; users: { slug: string }[] };
+    expect(wordpress).toMatchObject({ detected: true, version: rangeFacts.wordpress.version, versionConfidence: 'high' });
+    expect(wordpress.users.map((u) => u.slug).sort()).toEqual([...rangeFacts.wordpress.users].sort());
+    expect(wp.findings.map((f) => f.id)).toEqual(expect.arrayContaining(['wordpress.user-enumeration', 'wordpress.xmlrpc-enabled', 'wordpress.version-disclosed']));
+  });
+
+  it("finds Apache's open /server-status and nginx's listing of backup.sql", () => {
+    expect(wp.findings.map((f) => f.id)).toContain('exposure.server-status');
+    const listing = www.findings.find((f) => f.id === 'exposure.directory-listing-sensitive');
+    expect(listing?.evidence).toContain('/files/');
+    expect(listing?.evidence).toContain('backup.sql');
+    expect(www.findings.find((f) => f.id === 'exposure.sql-dump')?.severity).toBe('critical');
   });
 });
