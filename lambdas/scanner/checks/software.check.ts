@@ -62,7 +62,6 @@ export interface OtherCheck {
 
 /** Everything the probe brought back; the analysis reads only this. */
 export interface SoftwareProbe {
-  target: string;
   page: ProbedResponse | null;
   pageError?: string;
   errorPage: ProbedResponse | null;
@@ -224,7 +223,6 @@ export function createSoftwareCheck(options: SoftwareCheckOptions = {}): CheckDe
       );
       const [http, ports, email, wordpress] = await others;
       return analyzeSoftware({
-        target: target.url,
         page,
         ...(pageError ? { pageError } : {}),
         errorPage: await errorPage,

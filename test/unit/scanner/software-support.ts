@@ -17,7 +17,6 @@ export function capture(name: string, body: string | null = `${name}.html`): Pro
 /** A probe with nothing from other checks, for analysis tests. */
 export function probeOf(parts: Partial<SoftwareProbe>): SoftwareProbe {
   return {
-    target: parts.page?.url ?? 'https://example.test/',
     page: null,
     errorPage: null,
     scripts: [],
