@@ -278,20 +278,29 @@ describe('banners from the other checks', () => {
     expect(sightings[0]!.where).toBe('SMTP banner of MX mail.example.test (127.0.0.4)');
   });
 
-  it('takes the WordPress check\'s version (high when two sources agree) and lists its plugins', () => {
+  it('takes the WordPress check\'s version at the confidence it gives, and lists its plugins without a product', () => {
     const sightings = wordpressSightings({
+      detected: true,
       version: '6.1.9',
-      versionSources: ['meta generator', { source: 'feed', url: 'https://wp.example.test/?feed=rss2' }],
-      plugins: [{ slug: 'akismet', version: '5.0.1' }, { slug: 'hello-dolly' }],
+      versionConfidence: 'high',
+      versionSources: [
+        { source: 'generator', version: '6.1.9', evidence: '<meta name="generator" content="WordPress 6.1.9">' },
+        { source: 'feed', version: '6.1.9' },
+      ],
+      plugins: [{ slug: 'contact-form-7', version: '5.3.2', source: 'readme' }, { slug: 'hello-dolly', version: null, source: 'none' }],
     });
 
     expect(brief(sightings)).toEqual([
       ['WordPress', '6.1.9', 'high', 'wordpress-check', null],
-      ['WordPress plugin akismet', '5.0.1', 'medium', 'wordpress-check', null],
+      ['WordPress plugin contact-form-7', '5.3.2', 'medium', 'wordpress-check', null],
       ['WordPress plugin hello-dolly', null, 'medium', 'wordpress-check', null],
     ]);
-    expect(sightings[0]!.value).toBe('WordPress 6.1.9 (meta generator; feed https://wp.example.test/?feed=rss2)');
+    expect(sightings[0]!.value).toBe('WordPress 6.1.9 (generator 6.1.9; feed 6.1.9)');
     expect(sightings[1]!.product).toBeUndefined();
+  });
+
+  it('reads nothing from a WordPress check that found no WordPress', () => {
+    expect(wordpressSightings({ detected: false, url: 'https://example.test/' })).toEqual([]);
   });
 });
 
@@ -333,7 +342,7 @@ describe('software analysis of a whole capture', () => {
         http: { status: 'no result' },
         ports: { status: 'no result' },
         email: { status: 'no result' },
-        wordpress: { status: 'used', data: { version: '6.1.9', versionSources: ['generator'] }, findingIds: ['cve.wordpress', 'wordpress.users.enumerable'] },
+        wordpress: { status: 'used', data: { version: '6.1.9', versionConfidence: 'medium', versionSources: [{ source: 'generator', version: '6.1.9' }] }, findingIds: ['cve.wordpress', 'wordpress.user-enumeration'] },
       },
     });
 
@@ -342,7 +351,7 @@ describe('software analysis of a whole capture', () => {
     expect(output.findings.map((f) => f.id)).toEqual(['cve.openssl']);
     const wordpress = (output.data as unknown as SoftwareData).technologies.find((t) => t.name === 'WordPress')!;
     expect(wordpress).toMatchObject({ version: '6.1.9', findingId: 'cve.wordpress', knownVulnerabilities: 4 });
-    expect(wordpress.evidence).toContain('the WordPress check: WordPress 6.1.9 (generator)');
+    expect(wordpress.evidence).toContain('the WordPress check: WordPress 6.1.9 (generator 6.1.9)');
   });
 
   it('fails with the page\'s error when the page did not answer and nothing else was read', () => {

@@ -6,7 +6,7 @@
  */
 import { identifyService } from '../ports/services.js';
 import { productTokenSightings, sighting } from './headers.js';
-import type { Sighting, TechnologySource } from './types.js';
+import type { Confidence, Sighting, TechnologySource } from './types.js';
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() ? value.trim() : undefined);
@@ -95,13 +95,16 @@ export function mxSightings(mx: unknown): Sighting[] {
 function describeSources(sources: unknown): string[] {
   if (!Array.isArray(sources)) return [];
   return sources
-    .map((source) => (typeof source === 'string' ? source : isRecord(source) ? [text(source.source) ?? text(source.kind) ?? text(source.name), text(source.url)].filter(Boolean).join(' ') : ''))
+    .map((source) => (typeof source === 'string' ? source : isRecord(source) ? [text(source.source), text(source.version)].filter(Boolean).join(' ') : ''))
     .filter((source) => source.length > 0);
 }
 
+const CONFIDENCES: readonly string[] = ['high', 'medium', 'low'];
+
 /**
- * Sightings from the WordPress check's data (`version`, `versionSources`, `plugins: [{slug, version?}]`).
- * The version is as sure as the WordPress check was: high when two or more sources agreed on it.
+ * Sightings from the WordPress check's data (`version`, `versionConfidence`, `versionSources:
+ * [{source, version, evidence?}]`, `plugins: [{slug, version}]`). The version is as sure as the
+ * WordPress check says it is (it weighs its sources); without its word, high when two sources gave one.
  */
 export function wordpressSightings(data: unknown): Sighting[] {
   if (!isRecord(data)) return [];
@@ -109,12 +112,13 @@ export function wordpressSightings(data: unknown): Sighting[] {
   const version = text(data.version);
   const sources = describeSources(data.versionSources);
   if (version) {
+    const stated = typeof data.versionConfidence === 'string' && CONFIDENCES.includes(data.versionConfidence) ? (data.versionConfidence as Confidence) : undefined;
     found.push(
       sighting({
         name: 'WordPress',
         version,
         category: 'cms',
-        confidence: sources.length >= 2 ? 'high' : 'medium',
+        confidence: stated ?? (sources.length >= 2 ? 'high' : 'medium'),
         source: 'wordpress-check',
         where: 'the WordPress check',
         value: sources.length ? `WordPress ${version} (${sources.join('; ')})` : `WordPress ${version}`,
