@@ -7,6 +7,7 @@
 import { productTokenSightings, sighting } from './headers.js';
 import type { Sighting } from './types.js';
 
+/** The answer to the random path. */
 export interface ErrorPage {
   url: string;
   status: number;

@@ -5,8 +5,10 @@
  */
 import data from '../../data/js-libraries.json' with { type: 'json' };
 
+/** Which retire.js extractor found the library: the file name, the whole URL, or the file's text. */
 export type LibrarySource = 'script-filename' | 'script-uri' | 'script-content';
 
+/** A library and its version, as one extractor read it. */
 export interface LibraryMatch {
   /** Knowledge-base product id (`jquery`, `bootstrap`, `moment.js`). */
   product: string;

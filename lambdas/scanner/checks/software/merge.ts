@@ -12,11 +12,6 @@ export const MAX_EVIDENCE = 10;
 
 const RANK: Record<Confidence, number> = { high: 3, medium: 2, low: 1 };
 
-/** The higher of two confidences. */
-export function strongest(a: Confidence, b: Confidence): Confidence {
-  return RANK[a] >= RANK[b] ? a : b;
-}
-
 /** Compares confidences: positive when `a` is the stronger. */
 export function compareConfidence(a: Confidence, b: Confidence): number {
   return RANK[a] - RANK[b];

@@ -6,6 +6,7 @@
 import { knownProducts, resolveProduct } from '../../vulndb/index.js';
 import type { TechnologyCategory } from './types.js';
 
+/** How Rampart names a product, and the knowledge base's id for it. */
 export interface KnownName {
   name: string;
   product?: string;

@@ -9,12 +9,14 @@ import { generatorSightings, sighting } from './headers.js';
 import { fileNameOf, librariesInContent, libraryNamedBy, librariesInUrl } from './js-libraries.js';
 import type { Confidence, Sighting, TechnologyCategory } from './types.js';
 
+/** A script or stylesheet a page loads. */
 export interface PageAsset {
   /** Absolute URL. */
   url: string;
   kind: 'script' | 'stylesheet';
 }
 
+/** What the fingerprints read from a page's markup. */
 export interface PageMarkup {
   assets: PageAsset[];
   /** Every `<meta name="generator" content>` value, in order. */

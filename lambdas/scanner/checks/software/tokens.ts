@@ -3,6 +3,7 @@
  * them: `Apache/2.4.71 (Debian) OpenSSL/3.0.19`, `PHP/7.4.3-4ubuntu2.18`, `nginx/1.18.0 (Ubuntu)`.
  */
 
+/** One `name/version` token of a Server-style value. */
 export interface ProductToken {
   name: string;
   /** The release as vendors number it (`2.4.71`, `1.0.2k`, `7.2p2`, `3.0.0-beta1`); undefined when the token has none. */

@@ -12,7 +12,7 @@
  */
 export type Confidence = 'high' | 'medium' | 'low';
 
-/** Where a reading came from. */
+/** Where a reading came from: a header, a cookie, the markup, a script, the error page, a banner or another check. */
 export type TechnologySource =
   | 'server-header'
   | 'powered-by-header'
@@ -35,6 +35,7 @@ export type TechnologySource =
   | 'service-banner'
   | 'wordpress-check';
 
+/** What kind of software it is, for grouping in a report. */
 export type TechnologyCategory =
   | 'web-server'
   | 'tls-library'
