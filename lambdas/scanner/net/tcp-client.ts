@@ -85,7 +85,8 @@ function probe(address: string, port: number, options: TcpProbeOptions): Promise
     options.signal?.addEventListener('abort', onAbort, { once: true });
 
     timer = setTimeout(() => finish('filtered'), options.timeoutMs);
-    raw.once('error', (error: NodeJS.ErrnoException) => {
+    // `on`, not `once`: a reset can follow the first error, and an unheard error would crash the process.
+    raw.on('error', (error: NodeJS.ErrnoException) => {
       if (connected) return finish('open');
       finish(error.code === 'ECONNREFUSED' ? 'closed' : 'filtered');
     });
@@ -126,7 +127,7 @@ function probe(address: string, port: number, options: TcpProbeOptions): Promise
           minVersion: 'TLSv1',
         });
         socket = secure;
-        secure.once('error', () => finish('open'));
+        secure.on('error', () => finish('open'));
         secure.once('secureConnect', () => {
           tlsOk = true;
           listen(secure);

@@ -17,10 +17,12 @@ async function listen(name: string, server: Server | ReturnType<typeof createNet
 }
 
 beforeAll(async () => {
-  await listen('ssh', createNetServer((socket) => socket.end('SSH-2.0-OpenSSH_7.2p2 Ubuntu-4ubuntu2.8\r\n')));
+  // The scanner closes as soon as it has a banner, which the server may see as a reset.
+  await listen('ssh', createNetServer((socket) => socket.on('error', () => undefined).end('SSH-2.0-OpenSSH_7.2p2 Ubuntu-4ubuntu2.8\r\n')));
   await listen('http', createHttpServer((_req, res) => res.writeHead(200, { server: 'Apache/2.4.49 (Unix)' }).end('hi')));
   const { key, cert } = selfSignedCertificate();
   await listen('tls', createTlsServer({ key, cert }, (socket) => {
+    socket.on('error', () => undefined);
     socket.once('data', () => socket.end('HTTP/1.1 200 OK\r\nServer: nginx/1.22.1\r\n\r\n'));
   }));
   // A port that was open and is now closed: the kernel answers with RST.
