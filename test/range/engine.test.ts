@@ -141,3 +141,36 @@ describe('what runs there: WordPress and exposed files on the range', () => {
     expect(www.findings.find((f) => f.id === 'exposure.sql-dump')?.severity).toBe('critical');
   });
 });
+
+describe('what runs there: software versions and their CVEs on the range', () => {
+  let wp: Awaited<ReturnType<typeof scanRangeHost>>;
+  let www: Awaited<ReturnType<typeof scanRangeHost>>;
+  let vpn: Awaited<ReturnType<typeof scanRangeHost>>;
+  beforeAll(async () => {
+    [wp, www, vpn] = await Promise.all([scanRangeHost('https://wp.example.test'), scanRangeHost('https://www.example.test'), scanRangeHost('http://vpn.example.test')]);
+  });
+  const technologies = (report: typeof wp) =>
+    ((report.checks.find((c) => c.name === 'software')?.data as { technologies: { name: string; version?: string }[] }).technologies ?? []).map((t) => [t.name, t.version]);
+
+  it('names each product with its version: nginx, Apache, PHP, WordPress, OpenSSH, MariaDB', () => {
+    expect(technologies(www)).toEqual(expect.arrayContaining([['nginx', '1.22.1']]));
+    expect(technologies(wp)).toEqual(
+      expect.arrayContaining([
+        ['Apache HTTP Server', expect.stringMatching(/^2\.4\.\d+$/)],
+        ['PHP', expect.stringMatching(/^8\.2\.\d+$/)],
+        ['WordPress', rangeFacts.wordpress.version],
+        ['MariaDB', expect.stringMatching(/^10\.11\.\d+$/)],
+      ]),
+    );
+    expect(technologies(vpn)).toEqual(expect.arrayContaining([['OpenSSH', '9.2p1']]));
+  });
+
+  it('matches versions to CVEs, KEV first, with the backport caveat where the banner names a distribution', () => {
+    const nginx = www.findings.find((f) => f.id === 'cve.nginx')!;
+    expect(nginx).toMatchObject({ category: 'Vulnerabilities', severity: 'critical' });
+    expect(nginx.cves?.[0]).toBe('CVE-2023-44487');
+    const openssh = vpn.findings.find((f) => f.id === 'cve.openssh')!;
+    expect(openssh.title).toMatch(/may have \d+ known vulnerabilities/);
+    expect(`${openssh.title} ${openssh.description}`).toMatch(/Debian .*backported/);
+  });
+});
