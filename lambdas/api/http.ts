@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { loadConfig } from '../config.js';
 import { buildDeps, type Deps } from '../composition.js';
-import { DomainError, RateLimitedError, ValidationError } from '../domain/errors.js';
+import { ConflictError, DomainError, ForbiddenError, GoneError, NotFoundError, RateLimitedError, ValidationError } from '../domain/errors.js';
 import { type RouteName, routes } from '../routes.js';
 
 /** API Gateway HTTP API (payload 2.0) event; JWT claims present on `user` routes. */
@@ -37,6 +37,10 @@ const MAX_BODY_BYTES = 64 * 1024;
 export function statusFor(error: DomainError): number {
   if (error instanceof ValidationError) return 400;
   if (error instanceof RateLimitedError) return 429;
+  if (error instanceof NotFoundError) return 404;
+  if (error instanceof GoneError) return 410;
+  if (error instanceof ConflictError) return 409;
+  if (error instanceof ForbiddenError) return 403;
   switch (error.code) {
     case 'invalid_json':
     case 'validation_failed':
@@ -57,7 +61,8 @@ export function statusFor(error: DomainError): number {
 function json(status: number, body: unknown, headers: Record<string, string> = {}): ApiResult {
   return {
     statusCode: status,
-    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers },
+    // No body (a redirect, say): no content type to announce.
+    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json; charset=utf-8' }), 'cache-control': 'no-store', ...headers },
     body: body === undefined ? '' : JSON.stringify(body),
   };
 }

@@ -36,6 +36,9 @@ export class ForbiddenError extends DomainError {}
 
 export class ConflictError extends DomainError {}
 
+/** The thing existed but is no longer available (an expired or used-up share link). */
+export class GoneError extends DomainError {}
+
 export class RateLimitedError extends DomainError {
   constructor(message: string, readonly retryAfterSeconds: number) {
     super('rate_limited', message, { retryAfterSeconds });

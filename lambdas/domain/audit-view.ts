@@ -1,0 +1,563 @@
+import type { Audit, AuditStatus, CheckResult, CheckStatus, Finding, Grade, RiskLevel, Severity } from './audit.js';
+
+/**
+ * The report a reader sees: the spec's audit record (SPEC §3 "Audit result", snake_case at the top
+ * level, its nested objects camelCase as the spec names them) plus Rampart's full report. Built by
+ * one pure function from a stored audit, so the results page, the shared page, the PDF and the
+ * email all show the same numbers.
+ *
+ * Check data is read defensively: an audit in progress has only some checks, and an audit stored
+ * by an older scanner may lack a field. A missing measurement is `null`, never an estimate.
+ */
+
+/** DECISIONS "Issues vs observations": these count; `info` findings are observations. */
+export type IssueSeverity = Exclude<Severity, 'info'>;
+export const issueSeverities: readonly IssueSeverity[] = ['critical', 'high', 'medium', 'low'];
+
+/** SPEC §9 "Lists and history": the results page shows the first 5 vulnerabilities, 8 open ports, 4 + 4 recommendations. */
+export const RESULT_LIST_LIMITS = { vulnerabilities: 5, openPorts: 8, immediateRecommendations: 4 } as const;
+
+export interface VulnerabilityView {
+  id: string;
+  title: string;
+  severity: IssueSeverity;
+  category: string;
+  description: string;
+  recommendation: string;
+  evidence?: string;
+  cvssScore?: number;
+  cves?: string[];
+}
+
+export interface ObservationView {
+  id: string;
+  title: string;
+  category: string;
+  description: string;
+  recommendation: string;
+  evidence?: string;
+}
+
+export interface RecommendationView {
+  priority: 'immediate' | 'long-term';
+  title: string;
+  action: string;
+  severity?: IssueSeverity;
+  /** The finding it comes from (immediate ones only). */
+  findingId?: string;
+}
+
+export interface PortScanResultView {
+  port_number: number;
+  service_name: string;
+  port_status: 'open';
+  risk_level: Severity;
+  product?: string;
+  version?: string;
+}
+
+/** Where a check stands, in the audit's own words (SPEC §3 dns_results.status). */
+export type SectionStatus = 'pending' | 'in_progress' | 'completed' | 'failed' | 'skipped';
+
+export interface DnsResultsView {
+  status: SectionStatus;
+  /** Subdomains found that resolve. */
+  subdomainsFound: number | null;
+  /** The spec's total: Rampart counts only names that resolve, so it equals subdomainsFound. */
+  totalSubdomains: number | null;
+  /** Measured: subdomains that resolve and answer on 443 or 80 (DECISIONS "Active subdomains"). */
+  activeSubdomains: number | null;
+  completedAt: string | null;
+}
+
+export interface VulnerabilitySummaryView {
+  vulnerabilities: VulnerabilityView[];
+  totalIssues: number;
+  criticalIssues: number;
+  subdomainsScanned: number | null;
+  /** One line per area with issues, worst first: "SSL/TLS: 3 issues (2 high, 1 medium)". */
+  riskFactors: string[];
+  overallRisk: RiskLevel | null;
+  /** The 4 most important immediate actions, then the 4 fixed long-term ones. */
+  recommendations: RecommendationView[];
+}
+
+export interface CveView {
+  id: string;
+  cvssScore?: number;
+  severity?: string;
+  /** In CISA's Known Exploited Vulnerabilities catalogue. */
+  exploited?: boolean;
+  fixedIn?: string;
+}
+
+export interface TechnologyView {
+  name: string;
+  version: string | null;
+  category: string | null;
+  knownVulnerabilities: number;
+  fixedVersion?: string;
+  cves: CveView[];
+}
+
+export interface TlsPortView {
+  port: number;
+  grade: string | null;
+  protocols: string[];
+  certificate: {
+    subject: string | null;
+    issuer: string | null;
+    validTo: string | null;
+    daysLeft: number | null;
+    expired: boolean;
+    selfSigned: boolean;
+    trusted: boolean;
+    hostnameMatch: boolean;
+    keyType: string | null;
+    keySize: number | null;
+  } | null;
+}
+
+export interface TlsView {
+  status: SectionStatus;
+  grade: string | null;
+  ports: TlsPortView[];
+  hsts: { enabled: boolean; maxAge: number | null } | null;
+  httpsRedirect: boolean | null;
+}
+
+export interface EmailSecurityView {
+  status: SectionStatus;
+  domain: string | null;
+  spf: { record: string; allQualifier: string | null } | null;
+  dmarc: { record: string; policy: string | null } | null;
+  dkim: { selectorsFound: string[] };
+  mx: { host: string; preference: number | null; starttls: boolean | null; tlsVersion: string | null }[];
+}
+
+export interface NetworkView {
+  status: SectionStatus;
+  address: string | null;
+  portsScanned: number | null;
+  closed: number | null;
+  filtered: number | null;
+  /** DECISIONS "Firewall": whether unused ports are filtered (a firewall) or refused. */
+  firewall: string | null;
+}
+
+export interface BreachesView {
+  /** ok | not-configured | error | pending */
+  status: string;
+  checked: number | null;
+  breached: number | null;
+}
+
+/** The owner's contact block (SPEC §3 `leads`): only for the signed-in owner, never in the public view. */
+export interface LeadsView {
+  first_name: string;
+  last_name: string;
+  business_name: string;
+  web_url: string;
+  email: string;
+}
+
+export interface OwnerContact {
+  firstName: string;
+  lastName: string;
+  businessName: string;
+  webUrl: string;
+  email: string;
+}
+
+export interface AuditResultView {
+  id: string;
+  target_url: string;
+  audit_status: AuditStatus;
+  error_message: string | null;
+  created_at: string;
+  completed_at: string | null;
+  risk_level: RiskLevel | null;
+  dns_results: DnsResultsView;
+  port_scan_results: PortScanResultView[];
+  vulnerability_summary: VulnerabilitySummaryView;
+  leads?: LeadsView;
+
+  host: string;
+  business_name: string | null;
+  risk_score: number | null;
+  grade: Grade | null;
+  /** The results page's four counters. */
+  counters: { totalIssues: number; criticalIssues: number; openPorts: number | null; subdomains: number | null };
+  finding_counts: Record<Severity, number>;
+  observations: ObservationView[];
+  grades: { tls: string | null; httpObservatory: { grade: string; score: number } | null };
+  breaches: BreachesView;
+  technologies: TechnologyView[];
+  tls: TlsView;
+  email_security: EmailSecurityView;
+  network: NetworkView;
+  /** True for the spec's sample report (ids beginning demo_ or audit_): not a scan of anyone's site. */
+  sample?: true;
+}
+
+export interface AuditViewContext {
+  /** The business the report is for: public (DECISIONS "Public audit view"). */
+  businessName?: string;
+  /** The owner's contact details: pass only when the reader is the signed-in owner. */
+  owner?: OwnerContact;
+  sample?: boolean;
+}
+
+/** The 4 long-term items every report ends with (SPEC §2 results page: "plus 4 fixed long-term items"). */
+export const LONG_TERM_RECOMMENDATIONS: readonly RecommendationView[] = [
+  {
+    priority: 'long-term',
+    title: 'Scan regularly',
+    action: 'Re-run this assessment every month and after every change to the site, its hosting or its DNS, so new weaknesses are found before attackers find them.',
+  },
+  {
+    priority: 'long-term',
+    title: 'Keep software up to date',
+    action: 'Apply updates to the CMS, its plugins and themes, the web server and the TLS library as they are released, and remove software you no longer use.',
+  },
+  {
+    priority: 'long-term',
+    title: 'Turn on multi-factor authentication',
+    action: 'Require MFA on email, hosting, domain registrar and website admin accounts: it stops most attacks that start with a stolen or reused password.',
+  },
+  {
+    priority: 'long-term',
+    title: 'Keep backups and an incident plan',
+    action: 'Keep tested, offline backups of the site and its data, and a short written plan of who does what if the site is compromised.',
+  },
+];
+
+const SEVERITY_RANK: Record<Severity, number> = { critical: 0, high: 1, medium: 2, low: 3, info: 4 };
+
+export const isIssue = (finding: Pick<Finding, 'severity'>): boolean => finding.severity !== 'info';
+
+/** Worst first; within a severity the higher CVSS first, then by title so the order is stable. */
+export function compareFindings(a: Finding, b: Finding): number {
+  return SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || (b.cvssScore ?? -1) - (a.cvssScore ?? -1) || a.title.localeCompare(b.title);
+}
+
+/** Every finding of the audit, de-duplicated by id (a check saved twice keeps one copy). */
+export function auditFindings(audit: Pick<Audit, 'checks'>): Finding[] {
+  const seen = new Map<string, Finding>();
+  for (const check of audit.checks) for (const finding of check.findings) if (!seen.has(finding.id)) seen.set(finding.id, finding);
+  return [...seen.values()].sort(compareFindings);
+}
+
+export function countBySeverity(findings: readonly Pick<Finding, 'severity'>[]): Record<Severity, number> {
+  const counts: Record<Severity, number> = { critical: 0, high: 0, medium: 0, low: 0, info: 0 };
+  for (const finding of findings) counts[finding.severity] += 1;
+  return counts;
+}
+
+/** The immediate actions: the most important issues' own recommendations, one per distinct action. */
+export function immediateRecommendations(issues: readonly Finding[], limit: number = RESULT_LIST_LIMITS.immediateRecommendations): RecommendationView[] {
+  const seen = new Set<string>();
+  const picked: RecommendationView[] = [];
+  for (const finding of [...issues].filter(isIssue).sort(compareFindings)) {
+    const action = finding.recommendation.trim();
+    if (!action || seen.has(action)) continue;
+    seen.add(action);
+    picked.push({ priority: 'immediate', title: finding.title, action, severity: finding.severity as IssueSeverity, findingId: finding.id });
+    if (picked.length === limit) break;
+  }
+  return picked;
+}
+
+export function riskFactors(issues: readonly Finding[]): string[] {
+  const byCategory = new Map<string, Record<Severity, number>>();
+  for (const finding of issues.filter(isIssue)) {
+    const counts = byCategory.get(finding.category) ?? countBySeverity([]);
+    counts[finding.severity] += 1;
+    byCategory.set(finding.category, counts);
+  }
+  const weight = (c: Record<Severity, number>) => [c.critical, c.high, c.medium, c.low];
+  return [...byCategory.entries()]
+    .sort(([aName, a], [bName, b]) => {
+      const [wa, wb] = [weight(a), weight(b)];
+      for (let i = 0; i < wa.length; i++) if (wa[i] !== wb[i]) return wb[i]! - wa[i]!;
+      return aName.localeCompare(bName);
+    })
+    .map(([category, counts]) => {
+      const total = issueSeverities.reduce((sum, s) => sum + counts[s], 0);
+      const parts = issueSeverities.filter((s) => counts[s] > 0).map((s) => `${counts[s]} ${s}`);
+      return `${category}: ${total} ${total === 1 ? 'issue' : 'issues'} (${parts.join(', ')})`;
+    });
+}
+
+/** The audit as the existing results page reads it, without the internal lead reference. */
+export function auditForDisplay(audit: Audit): Omit<Audit, 'leadId'> {
+  const { leadId: _leadId, ...rest } = audit;
+  return rest;
+}
+
+export function buildAuditView(audit: Audit, context: AuditViewContext = {}): AuditResultView {
+  const findings = auditFindings(audit);
+  const issues = findings.filter(isIssue);
+  const counts = countBySeverity(findings);
+  const ended = audit.status === 'completed' || audit.status === 'failed';
+  const check = (name: string) => audit.checks.find((c) => c.name === name);
+
+  const subdomains = check('subdomains');
+  const subdomainsData = record(subdomains?.data);
+  const subdomainsFound = subdomains?.status === 'ok' ? (num(subdomainsData?.subdomainsFound) ?? null) : null;
+  const activeSubdomains = subdomains?.status === 'ok' ? (num(subdomainsData?.activeSubdomains) ?? null) : null;
+
+  const ports = check('ports');
+  const portsData = record(ports?.data);
+  const openPorts = ports?.status === 'ok' ? records(portsData?.open) : [];
+  const portScanResults: PortScanResultView[] = openPorts
+    .filter((p) => num(p.port) !== undefined)
+    .map((p) => ({
+      port_number: num(p.port)!,
+      service_name: str(p.service) ?? 'unknown',
+      port_status: 'open' as const,
+      risk_level: severityOf(p.risk),
+      ...(str(p.product) ? { product: str(p.product) } : {}),
+      ...(str(p.version) ? { version: str(p.version) } : {}),
+    }))
+    .sort((a, b) => a.port_number - b.port_number);
+
+  const recommendations = [...immediateRecommendations(issues), ...LONG_TERM_RECOMMENDATIONS];
+  const score = audit.status === 'completed' ? (audit.score ?? null) : null;
+
+  const view: AuditResultView = {
+    id: audit.id,
+    target_url: audit.targetUrl,
+    audit_status: audit.status,
+    error_message: audit.errorMessage ?? null,
+    created_at: audit.createdAt,
+    completed_at: audit.completedAt ?? null,
+    risk_level: audit.status === 'completed' ? (audit.riskLevel ?? null) : null,
+    dns_results: {
+      status: sectionStatus(subdomains, audit.status),
+      subdomainsFound,
+      totalSubdomains: subdomainsFound,
+      activeSubdomains,
+      completedAt: subdomains && isFinal(subdomains.status) && ended ? (audit.completedAt ?? null) : null,
+    },
+    port_scan_results: portScanResults,
+    vulnerability_summary: {
+      vulnerabilities: issues.map(toVulnerability),
+      totalIssues: issues.length,
+      criticalIssues: counts.critical,
+      subdomainsScanned: subdomainsFound,
+      riskFactors: riskFactors(issues),
+      overallRisk: audit.status === 'completed' ? (audit.riskLevel ?? null) : null,
+      recommendations,
+    },
+    host: audit.host,
+    business_name: context.businessName ?? null,
+    risk_score: score,
+    grade: audit.status === 'completed' ? (audit.grade ?? null) : null,
+    counters: {
+      totalIssues: issues.length,
+      criticalIssues: counts.critical,
+      openPorts: ports?.status === 'ok' ? portScanResults.length : null,
+      subdomains: subdomainsFound,
+    },
+    finding_counts: counts,
+    observations: findings.filter((f) => !isIssue(f)).map(toObservation),
+    grades: { tls: str(record(check('tls')?.data)?.grade) ?? null, httpObservatory: observatoryGrade(check('http')) },
+    breaches: breachesView(check('breaches'), audit.status),
+    technologies: technologiesView(check('software')),
+    tls: tlsView(check('tls'), audit.status),
+    email_security: emailView(check('email'), audit.status),
+    network: {
+      status: sectionStatus(ports, audit.status),
+      address: str(portsData?.address) ?? null,
+      portsScanned: num(portsData?.scanned) ?? null,
+      closed: num(portsData?.closed) ?? null,
+      filtered: num(portsData?.filtered) ?? null,
+      firewall: str(portsData?.firewall) ?? null,
+    },
+  };
+  if (context.owner) {
+    view.leads = {
+      first_name: context.owner.firstName,
+      last_name: context.owner.lastName,
+      business_name: context.owner.businessName,
+      web_url: context.owner.webUrl,
+      email: context.owner.email,
+    };
+  }
+  if (context.sample) view.sample = true;
+  return view;
+}
+
+function toVulnerability(finding: Finding): VulnerabilityView {
+  return {
+    id: finding.id,
+    title: finding.title,
+    severity: finding.severity as IssueSeverity,
+    category: finding.category,
+    description: finding.description,
+    recommendation: finding.recommendation,
+    ...(finding.evidence ? { evidence: finding.evidence } : {}),
+    ...(finding.cvssScore !== undefined ? { cvssScore: finding.cvssScore } : {}),
+    ...(finding.cves?.length ? { cves: finding.cves } : {}),
+  };
+}
+
+function toObservation(finding: Finding): ObservationView {
+  return {
+    id: finding.id,
+    title: finding.title,
+    category: finding.category,
+    description: finding.description,
+    recommendation: finding.recommendation,
+    ...(finding.evidence ? { evidence: finding.evidence } : {}),
+  };
+}
+
+const isFinal = (status: CheckStatus) => status === 'ok' || status === 'error' || status === 'timeout' || status === 'skipped';
+
+function sectionStatus(check: CheckResult | undefined, auditStatus: AuditStatus): SectionStatus {
+  if (!check) return auditStatus === 'completed' || auditStatus === 'failed' ? 'skipped' : 'pending';
+  switch (check.status) {
+    case 'ok':
+      return 'completed';
+    case 'error':
+    case 'timeout':
+      return 'failed';
+    case 'skipped':
+      return 'skipped';
+    case 'running':
+      return 'in_progress';
+    default:
+      return 'pending';
+  }
+}
+
+function observatoryGrade(check: CheckResult | undefined): { grade: string; score: number } | null {
+  const observatory = record(record(check?.data)?.observatory);
+  const grade = str(observatory?.grade);
+  const score = num(observatory?.score);
+  return observatory?.graded !== false && grade && score !== undefined ? { grade, score } : null;
+}
+
+function breachesView(check: CheckResult | undefined, auditStatus: AuditStatus): BreachesView {
+  if (!check || !isFinal(check.status)) return { status: auditStatus === 'completed' ? 'not-run' : 'pending', checked: null, breached: null };
+  if (check.status !== 'ok') return { status: 'error', checked: null, breached: null };
+  const data = record(check.data);
+  const status = str(data?.status) ?? 'ok';
+  return status === 'ok'
+    ? { status, checked: num(data?.checked) ?? null, breached: num(data?.breached) ?? null }
+    : { status, checked: null, breached: null };
+}
+
+/** CVEs listed per product: enough for the report; the finding carries the full list. */
+const MAX_CVES_PER_TECHNOLOGY = 20;
+
+function technologiesView(check: CheckResult | undefined): TechnologyView[] {
+  const data = record(check?.data);
+  const vulnerabilities = records(data?.vulnerabilities);
+  return records(data?.technologies)
+    .filter((t) => str(t.name))
+    .map((t) => {
+      const match = vulnerabilities.find((v) => str(v.findingId) !== undefined && v.findingId === t.findingId);
+      const cves: CveView[] = records(match?.vulnerabilities)
+        .filter((v) => str(v.id))
+        .slice(0, MAX_CVES_PER_TECHNOLOGY)
+        .map((v) => ({
+          id: str(v.id)!,
+          ...(num(v.cvssScore) !== undefined ? { cvssScore: num(v.cvssScore) } : {}),
+          ...(str(v.severity) ? { severity: str(v.severity) } : {}),
+          ...(typeof v.exploited === 'boolean' ? { exploited: v.exploited } : {}),
+          ...(str(v.fixedIn) ? { fixedIn: str(v.fixedIn) } : {}),
+        }));
+      return {
+        name: str(t.name)!,
+        version: str(t.version) ?? null,
+        category: str(t.category) ?? null,
+        knownVulnerabilities: num(t.knownVulnerabilities) ?? 0,
+        ...(str(match?.fixedVersion) ? { fixedVersion: str(match?.fixedVersion) } : {}),
+        cves,
+      };
+    });
+}
+
+function tlsView(check: CheckResult | undefined, auditStatus: AuditStatus): TlsView {
+  const data = record(check?.data);
+  const hsts = record(data?.hsts);
+  const redirect = record(data?.redirect);
+  return {
+    status: sectionStatus(check, auditStatus),
+    grade: str(data?.grade) ?? null,
+    ports: records(data?.ports)
+      .filter((p) => num(p.port) !== undefined)
+      .map((p) => {
+        const cert = record(p.certificate);
+        return {
+          port: num(p.port)!,
+          grade: str(p.grade) ?? null,
+          protocols: strings(p.offered),
+          certificate: cert
+            ? {
+                subject: str(cert.subject) ?? null,
+                issuer: str(cert.issuer) ?? null,
+                validTo: str(cert.notAfter) ?? null,
+                daysLeft: num(cert.daysLeft) ?? null,
+                expired: cert.expired === true,
+                selfSigned: cert.selfSigned === true,
+                trusted: cert.trusted === true,
+                hostnameMatch: cert.hostnameMatch === true,
+                keyType: str(cert.keyType) ?? null,
+                keySize: num(cert.keySize) ?? null,
+              }
+            : null,
+        };
+      }),
+    hsts: hsts && !('error' in hsts) ? { enabled: hsts.valid === true, maxAge: num(hsts.maxAge) ?? null } : null,
+    httpsRedirect: redirect && typeof redirect.endsOnHttps === 'boolean' ? redirect.endsOnHttps : null,
+  };
+}
+
+function emailView(check: CheckResult | undefined, auditStatus: AuditStatus): EmailSecurityView {
+  const data = record(check?.data);
+  const spf = record(data?.spf);
+  const dmarc = record(data?.dmarc);
+  return {
+    status: sectionStatus(check, auditStatus),
+    domain: str(data?.domain) ?? null,
+    spf: str(spf?.record) ? { record: str(spf?.record)!, allQualifier: str(spf?.allQualifier) ?? null } : null,
+    dmarc: str(dmarc?.record) ? { record: str(dmarc?.record)!, policy: str(dmarc?.effectivePolicy) ?? str(dmarc?.policy) ?? null } : null,
+    dkim: { selectorsFound: strings(record(data?.dkim)?.selectorsFound) },
+    mx: records(data?.mx)
+      .filter((m) => str(m.host))
+      .map((m) => ({
+        host: str(m.host)!,
+        preference: num(m.preference) ?? null,
+        starttls: typeof m.starttls === 'boolean' ? m.starttls : null,
+        tlsVersion: str(m.tlsVersion) ?? null,
+      })),
+  };
+}
+
+function severityOf(value: unknown): Severity {
+  return typeof value === 'string' && value in SEVERITY_RANK ? (value as Severity) : 'info';
+}
+
+function record(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
+function records(value: unknown): Record<string, unknown>[] {
+  return Array.isArray(value) ? value.map(record).filter((v): v is Record<string, unknown> => v !== undefined) : [];
+}
+
+function num(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+
+function str(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+function strings(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+}
