@@ -8,12 +8,26 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { CognitoUsers } from './adapters/cognito-users.adapter.js';
 import { DynamoDbAuditRepository } from './adapters/dynamodb-audits.adapter.js';
+import { DynamoDbIdempotencyStore } from './adapters/dynamodb-idempotency.adapter.js';
+import { DynamoDbRateLimiter } from './adapters/dynamodb-rate-limits.adapter.js';
+import { DynamoDbEmailVerifications } from './adapters/dynamodb-verifications.adapter.js';
 import { S3Blobs } from './adapters/s3-blobs.adapter.js';
 import { SesMailer } from './adapters/ses-mailer.adapter.js';
 import { OutboxSms, SnsSms } from './adapters/sms.adapter.js';
 import { SqsScanJobs } from './adapters/sqs-scan-jobs.adapter.js';
 import { type Config, parseResolvers, productSlug, required } from './config.js';
-import type { AuditRepository, BlobStore, Clock, Mailer, ScanJobs, SmsSender, UserDirectory } from './domain/ports.js';
+import type {
+  AuditRepository,
+  BlobStore,
+  Clock,
+  EmailVerifications,
+  IdempotencyStore,
+  Mailer,
+  RateLimiter,
+  ScanJobs,
+  SmsSender,
+  UserDirectory,
+} from './domain/ports.js';
 import type { CheckDefinition, ScanSettings } from './scanner/check.js';
 import { checksWith } from './scanner/checks/index.js';
 import { createHibpClient } from './scanner/net/hibp-client.js';
@@ -29,6 +43,9 @@ export interface Deps {
   readonly sms: SmsSender;
   readonly reports: BlobStore;
   readonly users: UserDirectory;
+  readonly rateLimits: RateLimiter;
+  readonly verifications: EmailVerifications;
+  readonly idempotency: IdempotencyStore;
   readonly scanSettings: ScanSettings;
   /** The checks every scan runs, bound to this deployment's breach lookup. */
   readonly scanChecks: readonly CheckDefinition[];
@@ -92,6 +109,9 @@ export function buildDeps(config: Config, overrides: Partial<Pick<Deps, 'clock' 
         ),
     ),
     scanChecks: once((): readonly CheckDefinition[] => checksWith({ breaches: hibp() })),
+    rateLimits: once(() => new DynamoDbRateLimiter(documentClient(), required(config, 'TABLE_NAME'), clock)),
+    verifications: once(() => new DynamoDbEmailVerifications(documentClient(), required(config, 'TABLE_NAME'), clock)),
+    idempotency: once(() => new DynamoDbIdempotencyStore(documentClient(), required(config, 'TABLE_NAME'), clock)),
     users: once(
       () =>
         new CognitoUsers(new CognitoIdentityProviderClient(clientConfig(config.COGNITO_ENDPOINT)), required(config, 'USER_POOL_ID')),
@@ -109,6 +129,9 @@ export function buildDeps(config: Config, overrides: Partial<Pick<Deps, 'clock' 
     get reports() { return lazy.reports(); },
     get users() { return lazy.users(); },
     get scanChecks() { return lazy.scanChecks(); },
+    get rateLimits() { return lazy.rateLimits(); },
+    get verifications() { return lazy.verifications(); },
+    get idempotency() { return lazy.idempotency(); },
     scanSettings: {
       resolvers: parseResolvers(config.SCAN_RESOLVERS),
       dnsTimeoutMs: config.SCAN_DNS_TIMEOUT_MS,

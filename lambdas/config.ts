@@ -9,6 +9,8 @@ const flag = z
 
 const optionalUrl = z.url().optional();
 
+const perHour = (fallback: number) => z.coerce.number().int().min(1).max(1_000_000).default(fallback);
+
 /** Every configuration key, with its default. The README documents each. */
 const configSchema = z.object({
   AWS_REGION: z.string().min(1).default('ap-southeast-2'),
@@ -59,6 +61,14 @@ const configSchema = z.object({
   /** The HIBP plan's rate (Pwned 1 = 10/min), per process. */
   HIBP_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).max(12_000).default(10),
   PWNED_PASSWORDS_URL: z.url().default('https://api.pwnedpasswords.com'),
+
+  /** Abuse limits per hour (README "Rate limits"): free scans and verification codes. */
+  RATE_LIMIT_LEADS_PER_IP: perHour(10),
+  RATE_LIMIT_LEADS_PER_EMAIL: perHour(5),
+  RATE_LIMIT_LEADS_PER_SITE: perHour(5),
+  RATE_LIMIT_CODES_PER_IP: perHour(10),
+  RATE_LIMIT_CODES_PER_EMAIL: perHour(5),
+  RATE_LIMIT_CODE_CHECKS_PER_IP: perHour(30),
 });
 
 export type Config = z.output<typeof configSchema>;

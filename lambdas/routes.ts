@@ -32,7 +32,9 @@ export interface RouteDefinition {
 
 export const routes = [
   { name: 'health', method: 'GET', path: '/api/health', auth: 'public', uses: [] },
-  { name: 'create-lead', method: 'POST', path: '/api/leads', auth: 'public', uses: ['table', 'scanQueue'] },
+  { name: 'create-lead', method: 'POST', path: '/api/leads', auth: 'public', uses: ['table', 'scanQueue', 'mailer', 'userPool'] },
+  { name: 'send-verification-code', method: 'POST', path: '/api/verification-codes', auth: 'public', uses: ['table', 'mailer'] },
+  { name: 'verify-email-code', method: 'POST', path: '/api/verification-codes/verify', auth: 'public', uses: ['table'] },
   { name: 'get-audit', method: 'GET', path: '/api/audits/{auditId}', auth: 'public', uses: ['table'] },
   { name: 'get-me', method: 'GET', path: '/api/me', auth: 'user', uses: ['table'] },
 ] as const satisfies readonly RouteDefinition[];

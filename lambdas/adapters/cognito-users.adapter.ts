@@ -3,6 +3,7 @@ import {
   type CognitoIdentityProviderClient,
   ListUsersCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
+import { ConflictError } from '../domain/errors.js';
 import type { NewUser, UserDirectory } from '../domain/ports.js';
 
 export class CognitoUsers implements UserDirectory {
@@ -12,24 +13,39 @@ export class CognitoUsers implements UserDirectory {
   ) {}
 
   async createUser(user: NewUser, temporaryPassword: string): Promise<{ userId: string }> {
-    const result = await this.cognito.send(
-      new AdminCreateUserCommand({
-        UserPoolId: this.userPoolId,
-        Username: user.email,
-        TemporaryPassword: temporaryPassword,
-        // Rampart sends its own welcome email with the login details.
-        MessageAction: 'SUPPRESS',
-        UserAttributes: [
-          { Name: 'email', Value: user.email },
-          { Name: 'email_verified', Value: 'true' },
-          { Name: 'given_name', Value: user.givenName },
-          { Name: 'family_name', Value: user.familyName },
-        ],
-      }),
+    const result = await this.conflictIfExists(
+      user.email,
+      this.cognito.send(
+        new AdminCreateUserCommand({
+          UserPoolId: this.userPoolId,
+          Username: user.email,
+          TemporaryPassword: temporaryPassword,
+          // Rampart sends its own welcome email with the login details.
+          MessageAction: 'SUPPRESS',
+          UserAttributes: [
+            { Name: 'email', Value: user.email },
+            { Name: 'email_verified', Value: 'true' },
+            { Name: 'given_name', Value: user.givenName },
+            { Name: 'family_name', Value: user.familyName },
+          ],
+        }),
+      ),
     );
     const sub = result.User?.Attributes?.find((a) => a.Name === 'sub')?.Value ?? result.User?.Username;
     if (!sub) throw new Error('Cognito returned a user without an id');
     return { userId: sub };
+  }
+
+  /** Cognito's "exists already" becomes the domain's conflict, so callers need not know the SDK. */
+  private async conflictIfExists<T>(email: string, request: Promise<T>): Promise<T> {
+    try {
+      return await request;
+    } catch (error) {
+      if ((error as Error).name === 'UsernameExistsException') {
+        throw new ConflictError('user_conflict', `An account for ${email} exists already.`);
+      }
+      throw error;
+    }
   }
 
   async findUserIdByEmail(email: string): Promise<string | undefined> {

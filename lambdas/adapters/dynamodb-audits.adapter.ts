@@ -55,6 +55,21 @@ export class DynamoDbAuditRepository implements AuditRepository {
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
     );
+    if (audit.ownerId) {
+      await this.db.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: {
+            ...keys.ownedAudit(audit.ownerId, audit.createdAt, audit.id),
+            type: 'owned-audit',
+            auditId: audit.id,
+            host: audit.host,
+            createdAt: audit.createdAt,
+            expiresAt: expiresAt(created, retention.auditResults),
+          },
+        }),
+      );
+    }
   }
 
   async getAudit(auditId: string): Promise<Audit | undefined> {
@@ -144,6 +159,15 @@ export class DynamoDbAuditRepository implements AuditRepository {
     });
   }
 
+  async markCompletionNotified(auditId: string, notifiedAt: string): Promise<boolean> {
+    return this.conditionalUpdate({
+      Key: keys.audit(auditId),
+      UpdateExpression: 'SET completionNotifiedAt = :at',
+      ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(completionNotifiedAt)',
+      ExpressionAttributeValues: { ':at': notifiedAt },
+    });
+  }
+
   async listUnfinished(createdBefore: string, limit: number) {
     const { Items = [] } = await this.db.send(
       new QueryCommand({
@@ -175,6 +199,7 @@ function toAudit(item: AuditItem, checks: CheckResult[]): Audit {
   return {
     id: item.id,
     leadId: item.leadId,
+    ownerId: item.ownerId,
     targetUrl: item.targetUrl,
     host: item.host,
     status: item.status,

@@ -5,6 +5,10 @@
  * - leads and audits by email: gsi1 EMAIL#{email} → LEAD#{createdAt} | AUDIT#{createdAt}
  * - unfinished audits:        gsi2 AUDITS#UNFINISHED → {createdAt}#{id} (sparse: removed when an audit ends)
  * - local SMS outbox:         pk OUTBOX#SMS, sk {sentAt}#{id}
+ * - a user's audits:          pk USER#{userId}, sk AUDIT#{createdAt}#{auditId}
+ * - rate-limit windows:       pk RATE#{sha256(key)}, sk WINDOW#{start}
+ * - verification code / proof: pk VERIFY#{email}, sk CODE#{site} | VERIFIED#{site}
+ * - idempotency keys:         pk IDEMPOTENCY#{hash}, sk #IDEMPOTENCY
  */
 export const keys = {
   audit: (id: string) => ({ pk: `AUDIT#${id}`, sk: '#AUDIT' }),
@@ -13,6 +17,16 @@ export const keys = {
   byEmail: (email: string) => `EMAIL#${email.toLowerCase()}`,
   unfinished: 'AUDITS#UNFINISHED',
   smsOutbox: 'OUTBOX#SMS',
+  /** An audit in its owner's list (Cognito sub), newest last. */
+  ownedAudit: (userId: string, createdAt: string, auditId: string) => ({ pk: `USER#${userId}`, sk: `AUDIT#${createdAt}#${auditId}` }),
+  /** A fixed-window counter: the subject is hashed, the window start (epoch s) is part of the key. */
+  rateLimit: (subjectHash: string, windowStart: number) => ({ pk: `RATE#${subjectHash}`, sk: `WINDOW#${windowStart}` }),
+  /** The current emailed code for an email and a site (a resend replaces it). */
+  verificationCode: (email: string, site: string) => ({ pk: `VERIFY#${email.toLowerCase()}`, sk: `CODE#${site}` }),
+  /** Proof that an email verified a code for a site (valid 24 h). */
+  emailVerification: (email: string, site: string) => ({ pk: `VERIFY#${email.toLowerCase()}`, sk: `VERIFIED#${site}` }),
+  /** A request's idempotency key (a hash), held for a short time with the request's result. */
+  idempotency: (key: string) => ({ pk: `IDEMPOTENCY#${key}`, sk: '#IDEMPOTENCY' }),
 } as const;
 
 export const GSI1 = 'gsi1';

@@ -37,6 +37,8 @@ export interface CheckResult {
 export interface Audit {
   id: string;
   leadId?: string;
+  /** The account the audit is attached to (Cognito sub): a new account or the lead's existing one. */
+  ownerId?: string;
   targetUrl: string;
   host: string;
   status: AuditStatus;

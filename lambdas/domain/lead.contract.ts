@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { toE164Mobile } from './phone.js';
 import { webUrlSchema } from './target.js';
 
 /** Messages the spec quotes for the lead form (SPEC §5, DECISIONS "Field messages"). */
@@ -11,9 +12,16 @@ export const leadMessages = {
   webUrl: 'Please enter a valid URL',
   email: 'Please enter a valid email address',
   mobileNumber: 'Mobile number is required',
+  mobileNumberInvalid: 'Please enter a valid mobile number',
   agreedToTerms: 'You must agree to the terms and conditions',
   agreedToDataCollection: 'You must agree to the privacy policy and data collection',
 } as const;
+
+/** The honeypot field's name: a plausible one, so form-filling bots fill it. */
+export const HONEYPOT_FIELD = 'website';
+
+/** Faster than this from showing the form to sending it, nobody typed six fields and ticked two boxes. */
+export const MIN_FILL_MS = 3000;
 
 const requiredText = (message: string, max = 200) =>
   z.string({ error: message }).trim().min(1, message).max(max, `At most ${max} characters`);
@@ -31,16 +39,41 @@ export const leadInputSchema = z.object({
     .trim()
     .toLowerCase()
     .pipe(z.email({ error: leadMessages.email }).max(254, leadMessages.email)),
-  mobileNumber: requiredText(leadMessages.mobileNumber, 32),
+  /** DECISIONS "Mobile numbers": normalised to E.164; a number without "+" is read as Australian. */
+  mobileNumber: requiredText(leadMessages.mobileNumber, 40).transform((value, ctx) => {
+    const e164 = toE164Mobile(value);
+    if (!e164) {
+      ctx.addIssue({ code: 'custom', message: leadMessages.mobileNumberInvalid });
+      return z.NEVER;
+    }
+    return e164;
+  }),
   agreedToTerms: mustAgree(leadMessages.agreedToTerms),
   agreedToDataCollection: mustAgree(leadMessages.agreedToDataCollection),
   createAccount: z.boolean().default(false),
   sendLoginCredentials: z.boolean().default(false),
+  /** Informational only: the server checks its own verification record, never this flag. */
   emailVerified: z.boolean().default(false),
+  /** Honeypot: a field people never see, so it stays empty; anything in it marks a bot. */
+  [HONEYPOT_FIELD]: z.string().max(2000).optional(),
+  /** When the form was shown (ms since the epoch): a submission faster than a person can type marks a bot. */
+  submittedAt: z.number().int().nonnegative().optional(),
 });
 
 export type LeadInput = z.input<typeof leadInputSchema>;
 export type Lead = z.output<typeof leadInputSchema>;
+
+/**
+ * True when the submission was made by a form-filling bot: the honeypot holds something, or the
+ * form was sent less than MIN_FILL_MS after it was shown, or "shown" in the future. A lead without
+ * `submittedAt` (an API client, not the form) is judged by the other signals only.
+ */
+export function looksAutomated(lead: Pick<Lead, 'website' | 'submittedAt'>, now: Date): boolean {
+  if (lead.website !== undefined && lead.website.trim() !== '') return true;
+  if (lead.submittedAt === undefined) return false;
+  const elapsed = now.getTime() - lead.submittedAt;
+  return elapsed < MIN_FILL_MS;
+}
 
 const textFields = ['firstName', 'lastName', 'businessName', 'webUrl', 'email', 'mobileNumber'] as const;
 

@@ -16,6 +16,8 @@ export interface LeadRecord {
   webUrl: string;
   host: string;
   sourceIp?: string;
+  /** The account the lead belongs to (Cognito sub), when it created or matched one. */
+  userId?: string;
   createdAt: string;
 }
 
@@ -38,6 +40,8 @@ export interface AuditRepository {
   complete(auditId: string, outcome: AuditOutcome): Promise<void>;
   /** Ends an audit that has not ended yet as failed; false when it had already ended. */
   fail(auditId: string, message: string, failedAt: string): Promise<boolean>;
+  /** Claims the one completion email of an audit: true the first time only (a redelivered job gets false). */
+  markCompletionNotified(auditId: string, notifiedAt: string): Promise<boolean>;
   /** Audits still queued or in progress, created before the given instant, oldest first. */
   listUnfinished(createdBefore: string, limit: number): Promise<{ id: string; status: AuditStatus; createdAt: string }[]>;
 }
@@ -89,4 +93,52 @@ export interface UserDirectory {
 
 export interface Clock {
   now(): Date;
+}
+
+export type RateLimitDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+
+export interface RateLimiter {
+  /**
+   * Counts one request for `key` in the current fixed window of `windowSeconds`; once `limit`
+   * were counted, refuses (without counting) until the window ends.
+   */
+  consume(key: string, limit: number, windowSeconds: number): Promise<RateLimitDecision>;
+}
+
+/** A verification code as stored: hashed, bound to one email and one site (siteKey). */
+export interface VerificationCodeRecord {
+  verificationId: string;
+  email: string;
+  site: string;
+  codeHash: string;
+  codeSalt: string;
+  /** Wrong or right, every check counts. */
+  attempts: number;
+  sentAt: string;
+  /** Epoch seconds; past it the code is gone. */
+  expiresAt: number;
+}
+
+export interface EmailVerifications {
+  /** Stores the current code for its email and site, unless the last one was sent under `resendAfterSeconds` ago. */
+  saveCode(record: VerificationCodeRecord, resendAfterSeconds: number): Promise<{ saved: true } | { saved: false; retryAfterSeconds: number }>;
+  /** The current code, expired or not (the caller compares `expiresAt`, so it can say "expired"). */
+  getCode(email: string, site: string): Promise<VerificationCodeRecord | undefined>;
+  /** Counts one check of that code: the attempts made so far, or undefined when it is gone or has none left. */
+  countAttempt(email: string, site: string, verificationId: string, maxAttempts: number): Promise<number | undefined>;
+  deleteCode(email: string, site: string, verificationId: string): Promise<void>;
+  /** Records that the email proved itself for the site, valid for the given time. */
+  markVerified(email: string, site: string, verifiedAt: string, validForSeconds: number): Promise<void>;
+  isVerified(email: string, site: string): Promise<boolean>;
+}
+
+export type IdempotencyClaim<T> = { claimed: true } | { claimed: false; value: T };
+
+export interface IdempotencyStore {
+  /** Claims `key` for `ttlSeconds` with `value`; when someone holds it already, returns their value. */
+  claim<T extends Record<string, unknown>>(key: string, value: T, ttlSeconds: number): Promise<IdempotencyClaim<T>>;
+  /** Replaces the value of a held key (the final result of the request that claimed it). */
+  update(key: string, value: Record<string, unknown>): Promise<void>;
+  /** Gives a key up (its request failed), so an equal request may run again. */
+  release(key: string): Promise<void>;
 }

@@ -1,6 +1,8 @@
 import type { Deps } from '../composition.js';
-import type { ScanJob } from '../domain/audit.js';
+import type { Audit, Finding, Grade, ScanJob } from '../domain/audit.js';
+import { auditCompletedEmail, type IssueCounts } from '../domain/emails.js';
 import { DomainError } from '../domain/errors.js';
+import type { LeadRecord } from '../domain/ports.js';
 import { parseWebTarget } from '../domain/target.js';
 import { scan } from '../scanner/scan.js';
 
@@ -13,14 +15,23 @@ export type RunScanOutcome = 'completed' | 'failed' | 'skipped';
  * an audit that has already ended is skipped. Errors the visitor can act on end the audit as
  * failed with a readable message; anything else is thrown so the queue retries the job.
  */
-export async function runScan(deps: Pick<Deps, 'audits' | 'clock' | 'scanSettings' | 'scanChecks' | 'log'>, job: ScanJob): Promise<RunScanOutcome> {
+type RunScanDeps = Pick<Deps, 'audits' | 'clock' | 'scanSettings' | 'scanChecks' | 'log' | 'mailer' | 'config'>;
+
+export async function runScan(deps: RunScanDeps, job: ScanJob): Promise<RunScanOutcome> {
   const audit = await deps.audits.getAudit(job.auditId);
   if (!audit) {
     deps.log.warn('Scan job for an unknown audit; dropped', { auditId: job.auditId });
     return 'skipped';
   }
   const started = await deps.audits.markInProgress(audit.id, deps.clock.now().toISOString());
-  if (!started) return 'skipped';
+  if (!started) {
+    // Completed by an earlier delivery that stopped before its email: send it now (still only once).
+    if (audit.status === 'completed' && audit.score !== undefined && audit.grade) {
+      const lead = audit.leadId ? await deps.audits.getLead(audit.leadId) : undefined;
+      await notifyCompletion(deps, audit, lead, { score: audit.score, grade: audit.grade, findings: audit.checks.flatMap((c) => c.findings) });
+    }
+    return 'skipped';
+  }
 
   const target = parseWebTarget(audit.targetUrl);
   if (!target) {
@@ -42,6 +53,7 @@ export async function runScan(deps: Pick<Deps, 'audits' | 'clock' | 'scanSetting
       riskLevel: report.riskLevel,
       completedAt: deps.clock.now().toISOString(),
     });
+    await notifyCompletion(deps, audit, lead, report);
     return 'completed';
   } catch (error) {
     if (error instanceof DomainError) {
@@ -49,6 +61,44 @@ export async function runScan(deps: Pick<Deps, 'audits' | 'clock' | 'scanSetting
       return 'failed';
     }
     throw error;
+  }
+}
+
+export function issueCounts(findings: readonly Finding[]): IssueCounts {
+  const counts: IssueCounts = { critical: 0, high: 0, medium: 0, low: 0 };
+  for (const finding of findings) if (finding.severity !== 'info') counts[finding.severity] += 1;
+  return counts;
+}
+
+/**
+ * Emails the lead the grade, score, issues by severity and the report link, once per audit (a
+ * conditional flag on the audit, claimed before sending). A failed email never fails the audit.
+ */
+async function notifyCompletion(
+  deps: RunScanDeps,
+  audit: Audit,
+  lead: LeadRecord | undefined,
+  result: { score: number; grade: Grade; findings: readonly Finding[] },
+): Promise<void> {
+  if (!lead) return;
+  try {
+    if (!(await deps.audits.markCompletionNotified(audit.id, deps.clock.now().toISOString()))) return;
+    await deps.mailer.send(
+      auditCompletedEmail(
+        { productName: deps.config.PRODUCT_NAME, siteUrl: deps.config.SITE_URL },
+        {
+          to: lead.email,
+          firstName: lead.firstName,
+          host: audit.host,
+          auditId: audit.id,
+          grade: result.grade,
+          score: result.score,
+          issues: issueCounts(result.findings),
+        },
+      ),
+    );
+  } catch (error) {
+    deps.log.error('Could not send the audit completion email', { auditId: audit.id, error: String(error) });
   }
 }
 

@@ -1,9 +1,15 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Deps } from '../composition.js';
 import type { Audit } from '../domain/audit.js';
 import { isBotUserAgent } from '../domain/bots.js';
 import { parseContract } from '../domain/contract.js';
-import { leadInputSchema, summarizeLeadErrors } from '../domain/lead.contract.js';
+import { accountCreatedEmail } from '../domain/emails.js';
+import { ConflictError, ForbiddenError } from '../domain/errors.js';
+import { type Lead, leadInputSchema, looksAutomated, summarizeLeadErrors } from '../domain/lead.contract.js';
+import { mayScanAtOnce } from '../domain/scan-authorization.js';
+import { siteKey } from '../domain/target.js';
+import { generateTemporaryPassword } from '../domain/temporary-password.js';
+import { enforceLimits } from './rate-limits.js';
 
 export interface SubmitLeadContext {
   sourceIp: string;
@@ -18,21 +24,90 @@ export interface SubmitLeadResult {
   scanned: boolean;
 }
 
+/** The same lead sent again within this time (a double click, a retry) gets the first answer. */
+export const LEAD_IDEMPOTENCY_SECONDS = 60;
+
+export const VERIFICATION_REQUIRED_MESSAGE =
+  'Your email address is not at this website’s domain. Please verify it with the code we email you to start the scan.';
+
+type SubmitLeadDeps = Pick<
+  Deps,
+  'audits' | 'scanJobs' | 'clock' | 'config' | 'log' | 'rateLimits' | 'verifications' | 'idempotency' | 'users' | 'mailer'
+>;
+
+type StoredAnswer = { auditId: string; leadId: string; accountCreated: boolean };
+
 /**
- * A visitor asks for a free report: the lead and its audit are stored, and a scan job is queued.
- * The answer comes at once; the scan runs in the worker.
+ * A visitor asks for a free report. In order: bots get an accepted-looking answer and nothing
+ * else; the address's hourly limit; the right to scan the site (same domain, or a verified code);
+ * an equal lead within a minute gets the first answer; the email's and the site's hourly limits;
+ * the account (created, or the existing one found); then the lead and its audit are stored and a
+ * scan job is queued. The answer comes at once; the scan runs in the worker.
  */
-export async function submitLead(deps: Pick<Deps, 'audits' | 'scanJobs' | 'clock'>, input: unknown, context: SubmitLeadContext): Promise<SubmitLeadResult> {
+export async function submitLead(deps: SubmitLeadDeps, input: unknown, context: SubmitLeadContext): Promise<SubmitLeadResult> {
   const lead = parseContract(leadInputSchema, input, (fields) => summarizeLeadErrors(fields, input));
-  if (isBotUserAgent(context.userAgent)) {
+  if (isBotUserAgent(context.userAgent) || looksAutomated(lead, deps.clock.now())) {
     // SPEC §4 "Lead submission": bots get an id that names itself, and nothing is stored or scanned.
     return { auditId: `bot_safe_${randomUUID()}`, leadId: '', accountCreated: false, scanned: false };
   }
+  const { config } = deps;
+  const site = siteKey(lead.webUrl.host);
+  await enforceLimits(deps.rateLimits, [{ scope: 'lead:ip', subject: context.sourceIp, perHour: config.RATE_LIMIT_LEADS_PER_IP }], 'scan requests');
+
+  // DECISIONS "Who may scan at once". The client's `emailVerified` is never trusted: only our record.
+  if (!mayScanAtOnce(lead.email, lead.webUrl.host) && !(await deps.verifications.isVerified(lead.email, site))) {
+    throw new ForbiddenError('verification_required', VERIFICATION_REQUIRED_MESSAGE);
+  }
+
+  const key = idempotencyKey(lead);
+  const answer: StoredAnswer = { auditId: randomUUID(), leadId: randomUUID(), accountCreated: false };
+  const claim = await deps.idempotency.claim(key, answer, LEAD_IDEMPOTENCY_SECONDS);
+  if (!claim.claimed) return { ...claim.value, scanned: true };
+
+  try {
+    // Counted only for leads allowed to scan, so nobody can use up another's email or site by trying.
+    await enforceLimits(
+      deps.rateLimits,
+      [
+        { scope: 'lead:email', subject: lead.email, perHour: config.RATE_LIMIT_LEADS_PER_EMAIL },
+        { scope: 'lead:site', subject: site, perHour: config.RATE_LIMIT_LEADS_PER_SITE },
+      ],
+      'scan requests',
+    );
+    const account = lead.createAccount ? await ensureAccount(deps, lead) : { userId: undefined, accountCreated: false };
+    await store(deps, lead, answer, account.userId, context);
+    await deps.scanJobs.enqueue({ auditId: answer.auditId, kind: 'scan' });
+    if (account.accountCreated) await deps.idempotency.update(key, { ...answer, accountCreated: true });
+    return { ...answer, accountCreated: account.accountCreated, scanned: true };
+  } catch (error) {
+    // Nothing answered for this key: an equal lead may try again at once.
+    await deps.idempotency.release(key).catch((releaseError: unknown) => deps.log.warn('Could not release an idempotency key', { error: String(releaseError) }));
+    throw error;
+  }
+}
+
+/** Equal leads: the same normalised fields and choices (the form's timing and honeypot aside). */
+function idempotencyKey(lead: Lead): string {
+  const fields = [
+    lead.email,
+    siteKey(lead.webUrl.host),
+    lead.webUrl.url,
+    lead.firstName,
+    lead.lastName,
+    lead.businessName,
+    lead.mobileNumber,
+    lead.createAccount,
+    lead.sendLoginCredentials,
+  ];
+  return `lead:${createHash('sha256').update(JSON.stringify(fields)).digest('base64url')}`;
+}
+
+async function store(deps: SubmitLeadDeps, lead: Lead, answer: StoredAnswer, userId: string | undefined, context: SubmitLeadContext) {
   const now = deps.clock.now().toISOString();
-  const leadId = randomUUID();
   const audit: Audit = {
-    id: randomUUID(),
-    leadId,
+    id: answer.auditId,
+    leadId: answer.leadId,
+    ownerId: userId,
     targetUrl: lead.webUrl.url,
     host: lead.webUrl.host,
     status: 'queued',
@@ -41,7 +116,7 @@ export async function submitLead(deps: Pick<Deps, 'audits' | 'scanJobs' | 'clock
   };
   await deps.audits.createLeadWithAudit(
     {
-      id: leadId,
+      id: answer.leadId,
       firstName: lead.firstName,
       lastName: lead.lastName,
       businessName: lead.businessName,
@@ -50,10 +125,41 @@ export async function submitLead(deps: Pick<Deps, 'audits' | 'scanJobs' | 'clock
       webUrl: lead.webUrl.url,
       host: lead.webUrl.host,
       sourceIp: context.sourceIp || undefined,
+      userId,
       createdAt: now,
     },
     audit,
   );
-  await deps.scanJobs.enqueue({ auditId: audit.id, kind: 'scan' });
-  return { auditId: audit.id, leadId, accountCreated: false, scanned: true };
+}
+
+/**
+ * `createAccount`: an existing user gets the audit attached and nothing else; a new email gets a
+ * Cognito user with a temporary password and an email with the login details (always — without it
+ * the account could not be used, whatever `sendLoginCredentials` says).
+ */
+async function ensureAccount(deps: SubmitLeadDeps, lead: Lead): Promise<{ userId: string; accountCreated: boolean }> {
+  const existing = await deps.users.findUserIdByEmail(lead.email);
+  if (existing) return { userId: existing, accountCreated: false };
+  const temporaryPassword = generateTemporaryPassword();
+  let userId: string;
+  try {
+    ({ userId } = await deps.users.createUser(
+      { email: lead.email, givenName: lead.firstName, familyName: lead.lastName, company: lead.businessName },
+      temporaryPassword,
+    ));
+  } catch (error) {
+    // Another request created it a moment ago: attach to that one.
+    if (!(error instanceof ConflictError)) throw error;
+    const raced = await deps.users.findUserIdByEmail(lead.email);
+    if (!raced) throw error;
+    return { userId: raced, accountCreated: false };
+  }
+  const brand = { productName: deps.config.PRODUCT_NAME, siteUrl: deps.config.SITE_URL };
+  try {
+    await deps.mailer.send(accountCreatedEmail(brand, { to: lead.email, firstName: lead.firstName, temporaryPassword }));
+  } catch (error) {
+    // The account exists either way; its owner can still reset the password from the login page.
+    deps.log.error('Could not send the login details of a new account', { userId, error: String(error) });
+  }
+  return { userId, accountCreated: true };
 }

@@ -33,6 +33,7 @@ export function make(deps: Deps): ScanWorker {
 
 let worker: ScanWorker | undefined;
 export const handler: ScanWorker = (event) => {
-  worker ??= make(buildDeps(loadConfig(process.env, ['table'])));
+  // mailer: the completion email to the lead (lib/scanning binds it).
+  worker ??= make(buildDeps(loadConfig(process.env, ['table', 'mailer'])));
   return worker(event);
 };

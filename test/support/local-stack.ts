@@ -21,6 +21,19 @@ export const TEST_ZONE: Record<string, string[]> = {
   'metadata.example.test': ['169.254.169.254'],
 };
 
+/**
+ * Every test posts from 127.0.0.1 with the same few emails and sites, so the hourly abuse limits are
+ * raised for test stacks; test/integration/lead-abuse.test.ts passes the production numbers back in.
+ */
+export const TEST_RATE_LIMITS = {
+  RATE_LIMIT_LEADS_PER_IP: '10000',
+  RATE_LIMIT_LEADS_PER_EMAIL: '10000',
+  RATE_LIMIT_LEADS_PER_SITE: '10000',
+  RATE_LIMIT_CODES_PER_IP: '10000',
+  RATE_LIMIT_CODES_PER_EMAIL: '10000',
+  RATE_LIMIT_CODE_CHECKS_PER_IP: '10000',
+};
+
 export async function startTestStack(env: LocalStackOptions['env'] = {}): Promise<TestStack> {
   const dataDir = mkdtempSync(join(tmpdir(), 'rampart-test-'));
   const dns = await startDnsServer(TEST_ZONE);
@@ -28,7 +41,7 @@ export async function startTestStack(env: LocalStackOptions['env'] = {}): Promis
     dataDir,
     port: 0,
     staticDir: join(dataDir, 'no-site'),
-    env: { LOG_LEVEL: 'ERROR', SCAN_RESOLVERS: `127.0.0.1:${dns.port}`, SCAN_DNS_TIMEOUT_MS: '1000', SCAN_EXCLUDE_PORTS: '2024', ...env },
+    env: { LOG_LEVEL: 'ERROR', SCAN_RESOLVERS: `127.0.0.1:${dns.port}`, SCAN_DNS_TIMEOUT_MS: '1000', SCAN_EXCLUDE_PORTS: '2024', ...TEST_RATE_LIMITS, ...env },
   };
   const handle: TestStack = {
     stack: await startLocalStack(options),

@@ -1,0 +1,10 @@
+import { sendVerificationCode } from '../use-cases/verification-codes.js';
+import { httpHandler, lambdaEntry, type HandlerFactory } from './http.js';
+
+export const make: HandlerFactory = (deps) =>
+  httpHandler(deps, async (request) => {
+    const result = await sendVerificationCode(deps, request.json(), { sourceIp: request.sourceIp });
+    return { status: 201, body: { verificationId: result.verificationId } };
+  });
+
+export const handler = lambdaEntry('send-verification-code', make);

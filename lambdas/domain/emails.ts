@@ -1,0 +1,119 @@
+import type { Grade, Severity } from './audit.js';
+import type { EmailMessage } from './ports.js';
+
+/**
+ * Every email the lead journey sends, in one place: plain text (what every client shows) plus a
+ * simple HTML version. The product name and site address come from configuration.
+ */
+export interface EmailBrand {
+  productName: string;
+  /** The site's public address, e.g. https://rampart.example (no trailing slash needed). */
+  siteUrl: string;
+}
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+export function siteLink(brand: EmailBrand, path: string): string {
+  return `${brand.siteUrl.replace(/\/+$/, '')}${path}`;
+}
+
+const greeting = (firstName: string | undefined) => (firstName ? `Hi ${firstName},` : 'Hi,');
+
+function html(brand: EmailBrand, paragraphs: string[]): string {
+  return [
+    '<!doctype html><html lang="en"><body style="font-family:Arial,Helvetica,sans-serif;color:#1f2937;line-height:1.5">',
+    ...paragraphs.map((p) => `<p>${p}</p>`),
+    `<p style="color:#6b7280;font-size:12px">${escapeHtml(brand.productName)}</p>`,
+    '</body></html>',
+  ].join('\n');
+}
+
+export function verificationCodeEmail(
+  brand: EmailBrand,
+  input: { to: string; firstName?: string; code: string; site: string; validMinutes: number },
+): EmailMessage {
+  const subject = `Your ${brand.productName} verification code`;
+  const text = [
+    greeting(input.firstName),
+    '',
+    `Your verification code for scanning ${input.site} is: ${input.code}`,
+    '',
+    `It is valid for ${input.validMinutes} minutes. Enter it in the verification window to start your free security report.`,
+    '',
+    `If you did not ask for a ${brand.productName} security report, you can ignore this email: nothing will be scanned.`,
+    '',
+    `— ${brand.productName}`,
+  ].join('\n');
+  const body = html(brand, [
+    escapeHtml(greeting(input.firstName)),
+    `Your verification code for scanning <strong>${escapeHtml(input.site)}</strong> is:`,
+    `<span style="font-size:28px;font-weight:bold;letter-spacing:6px">${escapeHtml(input.code)}</span>`,
+    `It is valid for ${input.validMinutes} minutes. Enter it in the verification window to start your free security report.`,
+    `If you did not ask for a ${escapeHtml(brand.productName)} security report, you can ignore this email: nothing will be scanned.`,
+  ]);
+  return { to: input.to, subject, text, html: body };
+}
+
+export function accountCreatedEmail(
+  brand: EmailBrand,
+  input: { to: string; firstName?: string; temporaryPassword: string },
+): EmailMessage {
+  const loginUrl = siteLink(brand, '/auth/login');
+  const subject = `Your ${brand.productName} account: login details`;
+  const text = [
+    greeting(input.firstName),
+    '',
+    `We created a ${brand.productName} account for you, so you can find your security reports in your dashboard.`,
+    '',
+    `Sign in at: ${loginUrl}`,
+    `Email: ${input.to}`,
+    `Temporary password: ${input.temporaryPassword}`,
+    '',
+    'When you first sign in, you will be asked to choose a new password. The temporary password expires after a few days.',
+    '',
+    `— ${brand.productName}`,
+  ].join('\n');
+  const body = html(brand, [
+    escapeHtml(greeting(input.firstName)),
+    `We created a ${escapeHtml(brand.productName)} account for you, so you can find your security reports in your dashboard.`,
+    `Sign in at: <a href="${escapeHtml(loginUrl)}">${escapeHtml(loginUrl)}</a><br>Email: ${escapeHtml(input.to)}<br>Temporary password: <code>${escapeHtml(input.temporaryPassword)}</code>`,
+    'When you first sign in, you will be asked to choose a new password. The temporary password expires after a few days.',
+  ]);
+  return { to: input.to, subject, text, html: body };
+}
+
+/** Issues by severity (info findings are observations and are not counted: DECISIONS "Issues vs observations"). */
+export type IssueCounts = Record<Exclude<Severity, 'info'>, number>;
+
+export function auditCompletedEmail(
+  brand: EmailBrand,
+  input: { to: string; firstName?: string; host: string; auditId: string; grade: Grade; score: number; issues: IssueCounts },
+): EmailMessage {
+  const reportUrl = siteLink(brand, `/results/${encodeURIComponent(input.auditId)}`);
+  const { critical, high, medium, low } = input.issues;
+  const total = critical + high + medium + low;
+  const counts = `Critical: ${critical}, High: ${high}, Medium: ${medium}, Low: ${low}`;
+  const subject = `Your ${brand.productName} security report for ${input.host}: grade ${input.grade}`;
+  const text = [
+    greeting(input.firstName),
+    '',
+    `Your security report for ${input.host} is ready.`,
+    '',
+    `Grade: ${input.grade}`,
+    `Score: ${input.score}/100`,
+    `Issues found: ${total} (${counts})`,
+    '',
+    `View the full report: ${reportUrl}`,
+    '',
+    `— ${brand.productName}`,
+  ].join('\n');
+  const body = html(brand, [
+    escapeHtml(greeting(input.firstName)),
+    `Your security report for <strong>${escapeHtml(input.host)}</strong> is ready.`,
+    `Grade: <strong>${escapeHtml(input.grade)}</strong><br>Score: <strong>${input.score}/100</strong><br>Issues found: ${total} (${escapeHtml(counts)})`,
+    `<a href="${escapeHtml(reportUrl)}">View the full report</a>`,
+  ]);
+  return { to: input.to, subject, text, html: body };
+}

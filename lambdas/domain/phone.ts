@@ -1,0 +1,17 @@
+import { type CountryCode, parsePhoneNumberFromString } from 'libphonenumber-js/mobile';
+
+/** Rampart sells in Australia first: a number typed without "+" is read as Australian. */
+export const DEFAULT_PHONE_COUNTRY: CountryCode = 'AU';
+
+/**
+ * DECISIONS "Mobile numbers": a mobile number in E.164 (+61412345678), or undefined when the input
+ * is not a valid mobile number. The mobile metadata rejects landlines, so SMS only goes to phones.
+ */
+export function toE164Mobile(input: string, defaultCountry: CountryCode = DEFAULT_PHONE_COUNTRY): string | undefined {
+  const text = input.trim();
+  if (text.length === 0 || text.length > 40) return undefined;
+  // extract: false — the whole input must be the number, not a number found somewhere in a text.
+  const number = parsePhoneNumberFromString(text, { defaultCountry, extract: false });
+  if (!number || !number.isValid() || number.ext) return undefined;
+  return number.number;
+}

@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { webUrlSchema } from './target.js';
+
+/** SPEC §9 "Verification": the constants both the modal and the API follow. */
+export const VERIFICATION = {
+  codeLength: 6,
+  /** A code is valid for 600 s (the modal counts it down as m:ss). */
+  validitySeconds: 600,
+  /** A new code for the same email and site only after 60 s. */
+  resendAfterSeconds: 60,
+  maxAttempts: 3,
+  /** How long a verified email may start scans of the site without a new code. */
+  verifiedForSeconds: 24 * 3600,
+} as const;
+
+/** Texts the spec quotes (SPEC §5 "Verification code", §8 "Verification"), and Rampart's own. */
+export const verificationMessages = {
+  codeFormat: 'Verification code must be 6 digits',
+  failed: 'Verification failed',
+  locked: 'Too many incorrect attempts. Please request a new code.',
+  expired: 'This verification code has expired. Please request a new code.',
+  missing: 'No verification code was sent for this email address and website. Please request a new code.',
+  resendTooSoon: 'A code was sent less than a minute ago. Please wait before asking for another.',
+  email: 'Please enter a valid email address',
+  webUrl: 'Please enter a valid URL',
+  required: 'Verification required',
+} as const;
+
+const email = z
+  .string({ error: verificationMessages.email })
+  .trim()
+  .toLowerCase()
+  .pipe(z.email({ error: verificationMessages.email }).max(254, verificationMessages.email));
+
+const optionalText = (max: number) => z.string().trim().max(max, `At most ${max} characters`).optional().default('');
+
+/** POST /api/verification-codes: what the modal sends to have a code emailed. */
+export const sendVerificationCodeSchema = z.object({
+  email,
+  webUrl: webUrlSchema(verificationMessages.webUrl),
+  firstName: optionalText(100),
+  businessName: optionalText(200),
+});
+
+/** POST /api/verification-codes/verify: the code the visitor typed. */
+export const verifyCodeSchema = z.object({
+  email,
+  webUrl: webUrlSchema(verificationMessages.webUrl),
+  verificationCode: z
+    .string({ error: verificationMessages.codeFormat })
+    .trim()
+    .regex(/^\d{6}$/, verificationMessages.codeFormat),
+});
+
+export type SendVerificationCodeInput = z.input<typeof sendVerificationCodeSchema>;
+export type VerifyCodeInput = z.input<typeof verifyCodeSchema>;
+
+/** The answers. A failed check answers `{error, message, remainingAttempts}`. */
+export interface SendVerificationCodeResponse {
+  verificationId: string;
+}
+export interface VerifyCodeResponse {
+  verified: true;
+}
