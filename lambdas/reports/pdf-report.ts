@@ -1,0 +1,547 @@
+import { type Color, PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from 'pdf-lib';
+import type { AuditResultView, IssueSeverity, VulnerabilityView } from '../domain/audit-view.js';
+
+/**
+ * The PDF report: a pure function from the audit view to the bytes of a multi-page A4 document —
+ * a cover (product, site, date, grade and score, the four counters), risk factors and
+ * recommendations, findings by severity with evidence and advice, observations, open ports,
+ * TLS, email security, HTTP headers, technologies and CVEs, subdomains and the breaches card.
+ *
+ * pdf-lib with its standard fonts (Helvetica, Courier: WinAnsi, no font files to ship): text the
+ * fonts cannot draw is transliterated (→ becomes ->) or replaced with '?', never an error.
+ */
+
+export interface PdfReportOptions {
+  productName: string;
+  /** Where the live report is, printed on the cover. */
+  reportUrl?: string;
+}
+
+const A4 = { width: 595.28, height: 841.89 } as const;
+const MARGIN = { left: 50, right: 50, top: 56, bottom: 60 } as const;
+const CONTENT_WIDTH = A4.width - MARGIN.left - MARGIN.right;
+
+const ink = rgb(0.12, 0.16, 0.22);
+const muted = rgb(0.42, 0.45, 0.5);
+const rule = rgb(0.85, 0.87, 0.9);
+const brand = rgb(0.11, 0.3, 0.62);
+
+/** SPEC §9 grade colours: A green, B blue, C yellow, D orange, F red. */
+const GRADE_COLOURS: Record<string, Color> = {
+  A: rgb(0.13, 0.59, 0.29),
+  B: rgb(0.15, 0.39, 0.82),
+  C: rgb(0.85, 0.65, 0.06),
+  D: rgb(0.93, 0.45, 0.1),
+  F: rgb(0.82, 0.16, 0.16),
+};
+
+const SEVERITY_COLOURS: Record<IssueSeverity | 'info', Color> = {
+  critical: rgb(0.6, 0.05, 0.1),
+  high: rgb(0.82, 0.16, 0.16),
+  medium: rgb(0.93, 0.45, 0.1),
+  low: rgb(0.85, 0.65, 0.06),
+  info: rgb(0.42, 0.45, 0.5),
+};
+
+const SEVERITY_TITLES: Record<IssueSeverity, string> = { critical: 'Critical', high: 'High', medium: 'Medium', low: 'Low' };
+
+/** Characters the standard fonts lack, spelled with ones they have. */
+const TRANSLITERATIONS: Record<string, string> = {
+  '→': '->',
+  '←': '<-',
+  '≥': '>=',
+  '≤': '<=',
+  '≠': '!=',
+  '≈': '~',
+  '✓': 'yes',
+  '✗': 'no',
+  '\u00a0': ' ',
+  '\u2009': ' ',
+  '\u202f': ' ',
+  '\t': ' ',
+};
+
+interface Fonts {
+  regular: PDFFont;
+  bold: PDFFont;
+  mono: PDFFont;
+}
+
+interface TextStyle {
+  font?: keyof Fonts;
+  size?: number;
+  color?: Color;
+  indent?: number;
+  /** Space after the block. */
+  after?: number;
+  lineGap?: number;
+}
+
+/** Page flow over pdf-lib: a cursor that wraps text and starts a new page when one is full. */
+class Writer {
+  page!: PDFPage;
+  y = 0;
+  private readonly drawable: Map<PDFFont, Set<number>> = new Map();
+
+  constructor(
+    readonly doc: PDFDocument,
+    readonly fonts: Fonts,
+  ) {}
+
+  newPage(): void {
+    this.page = this.doc.addPage([A4.width, A4.height]);
+    this.y = A4.height - MARGIN.top;
+  }
+
+  /** Starts a new page unless `height` points still fit on this one. */
+  ensure(height: number): void {
+    if (this.y - height < MARGIN.bottom) this.newPage();
+  }
+
+  space(points: number): void {
+    this.y -= points;
+  }
+
+  clean(text: string, font: PDFFont): string {
+    let set = this.drawable.get(font);
+    if (!set) {
+      set = new Set(font.getCharacterSet());
+      this.drawable.set(font, set);
+    }
+    const spelled = text.replace(/[\u2190-\u2194\u2260\u2264\u2265\u2248\u2713\u2717\u00a0\u2009\u202f\t]/g, (c) => TRANSLITERATIONS[c] ?? '?');
+    let out = '';
+    for (const char of spelled) out += set.has(char.codePointAt(0)!) ? char : '?';
+    return out;
+  }
+
+  wrap(text: string, font: PDFFont, size: number, width: number): string[] {
+    const lines: string[] = [];
+    for (const paragraph of this.clean(text, font).split(/\r?\n/)) {
+      let line = '';
+      for (const word of paragraph.split(/ +/)) {
+        const candidate = line ? `${line} ${word}` : word;
+        if (font.widthOfTextAtSize(candidate, size) <= width) {
+          line = candidate;
+          continue;
+        }
+        if (line) lines.push(line);
+        line = '';
+        // A word wider than the column (a URL, a fingerprint) is cut where it must be.
+        let rest = word;
+        while (font.widthOfTextAtSize(rest, size) > width) {
+          let cut = rest.length - 1;
+          while (cut > 1 && font.widthOfTextAtSize(rest.slice(0, cut), size) > width) cut -= 1;
+          lines.push(rest.slice(0, cut));
+          rest = rest.slice(cut);
+        }
+        line = rest;
+      }
+      lines.push(line);
+    }
+    return lines;
+  }
+
+  text(text: string, style: TextStyle = {}): void {
+    const font = this.fonts[style.font ?? 'regular'];
+    const size = style.size ?? 10;
+    const indent = style.indent ?? 0;
+    const leading = size * 1.3 + (style.lineGap ?? 0);
+    for (const line of this.wrap(text, font, size, CONTENT_WIDTH - indent)) {
+      this.ensure(leading);
+      this.y -= leading;
+      if (line) this.page.drawText(line, { x: MARGIN.left + indent, y: this.y + size * 0.25, size, font, color: style.color ?? ink });
+    }
+    this.y -= style.after ?? 0;
+  }
+
+  heading(text: string, level: 1 | 2 | 3 = 1): void {
+    const size = level === 1 ? 18 : level === 2 ? 13 : 11;
+    this.ensure(size * 3.5);
+    this.space(level === 1 ? 6 : 8);
+    this.text(text, { font: 'bold', size, color: level === 1 ? brand : ink, after: level === 1 ? 2 : 2 });
+    if (level === 1) {
+      this.page.drawLine({ start: { x: MARGIN.left, y: this.y }, end: { x: A4.width - MARGIN.right, y: this.y }, thickness: 1, color: rule });
+      this.space(8);
+    }
+  }
+
+  /** Label / value rows: labels in bold on the left, values wrapped in the right column. */
+  keyValues(rows: [string, string][], labelWidth = 150): void {
+    const size = 10;
+    const leading = size * 1.35;
+    for (const [label, value] of rows) {
+      const lines = this.wrap(value, this.fonts.regular, size, CONTENT_WIDTH - labelWidth);
+      this.ensure(leading * Math.min(lines.length, 3));
+      this.page.drawText(this.clean(label, this.fonts.bold), { x: MARGIN.left, y: this.y - leading + size * 0.25, size, font: this.fonts.bold, color: ink });
+      for (const line of lines) {
+        this.ensure(leading);
+        this.y -= leading;
+        this.page.drawText(line, { x: MARGIN.left + labelWidth, y: this.y + size * 0.25, size, font: this.fonts.regular, color: ink });
+      }
+    }
+    this.space(6);
+  }
+
+  /** A table with wrapped cells; the header row is repeated on each new page. */
+  table(columns: { title: string; width: number }[], rows: string[][]): void {
+    const size = 9;
+    const leading = size * 1.35;
+    const total = columns.reduce((sum, c) => sum + c.width, 0);
+    const widths = columns.map((c) => (c.width / total) * CONTENT_WIDTH);
+    const drawRow = (cells: string[], font: PDFFont, colour: Color) => {
+      const wrapped = cells.map((cell, i) => this.wrap(cell, font, size, widths[i]! - 6));
+      const height = Math.max(...wrapped.map((w) => w.length)) * leading + 4;
+      const top = this.y;
+      let x = MARGIN.left;
+      wrapped.forEach((lines, i) => {
+        lines.forEach((line, n) => this.page.drawText(line, { x: x + 2, y: top - (n + 1) * leading + size * 0.25, size, font, color: colour }));
+        x += widths[i]!;
+      });
+      this.y = top - height;
+      this.page.drawLine({ start: { x: MARGIN.left, y: this.y + 1 }, end: { x: A4.width - MARGIN.right, y: this.y + 1 }, thickness: 0.5, color: rule });
+      return height;
+    };
+    const header = () => drawRow(columns.map((c) => c.title), this.fonts.bold, muted);
+    this.ensure(leading * 3);
+    header();
+    for (const row of rows) {
+      const height = Math.max(...row.map((cell, i) => this.wrap(cell, this.fonts.regular, size, widths[i]! - 6).length)) * leading + 4;
+      if (this.y - height < MARGIN.bottom) {
+        this.newPage();
+        header();
+      }
+      drawRow(row, this.fonts.regular, ink);
+    }
+    this.space(8);
+  }
+}
+
+/** SSL Labs' two non-letter grades. */
+const describeTlsGrade = (grade: string | null): string =>
+  grade === 'T' ? 'T (the certificate is not trusted)' : grade === 'M' ? 'M (the certificate does not match the site name)' : (grade ?? 'not graded');
+
+const formatDate = (iso: string | null): string => (iso ? `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC` : 'not finished');
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+export async function renderPdfReport(view: AuditResultView, options: PdfReportOptions): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const fonts: Fonts = {
+    regular: await doc.embedFont(StandardFonts.Helvetica),
+    bold: await doc.embedFont(StandardFonts.HelveticaBold),
+    mono: await doc.embedFont(StandardFonts.Courier),
+  };
+  const title = `${options.productName} security report: ${view.host}`;
+  doc.setTitle(title);
+  doc.setAuthor(options.productName);
+  doc.setSubject(`Website security assessment of ${view.target_url}`);
+  doc.setCreator(options.productName);
+  doc.setProducer(options.productName);
+  // The report's date, not the rendering's: the same audit gives the same document.
+  const reportDate = new Date(view.completed_at ?? view.created_at);
+  doc.setCreationDate(reportDate);
+  doc.setModificationDate(reportDate);
+
+  const w = new Writer(doc, fonts);
+  cover(w, view, options);
+  w.newPage();
+  summary(w, view);
+  findings(w, view);
+  network(w, view);
+  tls(w, view);
+  email(w, view);
+  web(w, view);
+  technologies(w, view);
+  subdomainsAndBreaches(w, view);
+  footers(w, options.productName, view);
+  return doc.save({ useObjectStreams: false });
+}
+
+function cover(w: Writer, view: AuditResultView, options: PdfReportOptions): void {
+  w.newPage();
+  const { page, fonts } = w;
+  page.drawRectangle({ x: 0, y: A4.height - 150, width: A4.width, height: 150, color: brand });
+  page.drawText(w.clean(options.productName, fonts.bold), { x: MARGIN.left, y: A4.height - 60, size: 16, font: fonts.bold, color: rgb(1, 1, 1) });
+  page.drawText('Website Security Report', { x: MARGIN.left, y: A4.height - 100, size: 28, font: fonts.bold, color: rgb(1, 1, 1) });
+  page.drawText(w.clean(view.host, fonts.regular), { x: MARGIN.left, y: A4.height - 128, size: 14, font: fonts.regular, color: rgb(1, 1, 1) });
+  w.y = A4.height - 185;
+
+  if (view.sample) {
+    w.text('SAMPLE REPORT: an example of what a report looks like, not a scan of a real site.', { font: 'bold', size: 11, color: SEVERITY_COLOURS.high, after: 8 });
+  }
+  w.keyValues([
+    ['Website', view.target_url],
+    ...(view.business_name ? ([['Prepared for', view.business_name]] as [string, string][]) : []),
+    ['Scanned', formatDate(view.completed_at ?? view.created_at)],
+    ...(options.reportUrl ? ([['Live report', options.reportUrl]] as [string, string][]) : []),
+  ]);
+
+  // Grade badge and score.
+  const gradeLetter = view.grade ?? '-';
+  const colour = GRADE_COLOURS[gradeLetter] ?? muted;
+  const centreY = w.y - 70;
+  w.page.drawCircle({ x: MARGIN.left + 60, y: centreY, size: 55, color: colour });
+  const gradeWidth = fonts.bold.widthOfTextAtSize(gradeLetter, 54);
+  w.page.drawText(gradeLetter, { x: MARGIN.left + 60 - gradeWidth / 2, y: centreY - 19, size: 54, font: fonts.bold, color: rgb(1, 1, 1) });
+  w.page.drawText('Grade', { x: MARGIN.left + 145, y: centreY + 28, size: 11, font: fonts.regular, color: muted });
+  w.page.drawText(`Score ${view.risk_score ?? '-'} / 100`, { x: MARGIN.left + 145, y: centreY + 4, size: 22, font: fonts.bold, color: ink });
+  w.page.drawText(`Risk level: ${(view.risk_level ?? 'unknown').toUpperCase()}`, { x: MARGIN.left + 145, y: centreY - 22, size: 13, font: fonts.bold, color: colour });
+  w.y = centreY - 85;
+
+  // The four counters (SPEC §2 results page).
+  const counters: [string, string][] = [
+    ['Total issues', String(view.counters.totalIssues)],
+    ['Critical issues', String(view.counters.criticalIssues)],
+    ['Open ports', view.counters.openPorts === null ? '-' : String(view.counters.openPorts)],
+    ['Subdomains', view.counters.subdomains === null ? '-' : String(view.counters.subdomains)],
+  ];
+  const boxWidth = (CONTENT_WIDTH - 3 * 10) / 4;
+  counters.forEach(([label, value], i) => {
+    const x = MARGIN.left + i * (boxWidth + 10);
+    w.page.drawRectangle({ x, y: w.y - 70, width: boxWidth, height: 70, borderColor: rule, borderWidth: 1, color: rgb(0.97, 0.98, 0.99) });
+    w.page.drawText(value, { x: x + 12, y: w.y - 38, size: 24, font: fonts.bold, color: i === 1 && value !== '0' ? SEVERITY_COLOURS.critical : ink });
+    w.page.drawText(label, { x: x + 12, y: w.y - 58, size: 10, font: fonts.regular, color: muted });
+  });
+  w.y -= 95;
+
+  const c = view.finding_counts;
+  w.keyValues([
+    ['Issues by severity', `${c.critical} critical, ${c.high} high, ${c.medium} medium, ${c.low} low`],
+    ['Observations', `${c.info} (informational: they do not count in the score)`],
+    ['TLS grade', describeTlsGrade(view.grades.tls)],
+    ['HTTP Observatory grade', view.grades.httpObservatory ? `${view.grades.httpObservatory.grade} (${view.grades.httpObservatory.score} / 100+)` : 'not graded'],
+  ]);
+  w.space(6);
+  w.text(
+    'The score starts at 100 and loses 20 points per critical issue and 5 per other issue. ' +
+      'Grades: 90+ A, 80+ B, 70+ C, 60+ D, below 60 F. The scan is non-intrusive: it reads what the site and its ' +
+      'servers show to anyone on the internet, without logging in, guessing passwords or changing anything.',
+    { size: 9, color: muted },
+  );
+}
+
+function summary(w: Writer, view: AuditResultView): void {
+  w.heading('Summary');
+  const factors = view.vulnerability_summary.riskFactors;
+  if (factors.length === 0) w.text('No vulnerabilities detected.', { after: 6 });
+  else {
+    w.text('Risk factors, worst area first:', { font: 'bold', after: 2 });
+    for (const factor of factors) w.text(`- ${factor}`, { indent: 10 });
+    w.space(6);
+  }
+  w.heading('Recommendations', 2);
+  const immediate = view.vulnerability_summary.recommendations.filter((r) => r.priority === 'immediate');
+  const longTerm = view.vulnerability_summary.recommendations.filter((r) => r.priority === 'long-term');
+  if (immediate.length > 0) {
+    w.text('Do now', { font: 'bold', size: 11, after: 2 });
+    immediate.forEach((r, i) => {
+      w.text(`${i + 1}. ${r.title}${r.severity ? ` (${r.severity})` : ''}`, { font: 'bold', indent: 10 });
+      w.text(r.action, { indent: 24, after: 4 });
+    });
+  }
+  w.text('Over the longer term', { font: 'bold', size: 11, after: 2 });
+  longTerm.forEach((r, i) => {
+    w.text(`${i + 1}. ${r.title}`, { font: 'bold', indent: 10 });
+    w.text(r.action, { indent: 24, after: 4 });
+  });
+}
+
+function finding(w: Writer, v: VulnerabilityView | (Omit<VulnerabilityView, 'severity'> & { severity: 'info' })): void {
+  w.ensure(60);
+  const colour = SEVERITY_COLOURS[v.severity];
+  const tag = v.severity.toUpperCase();
+  const tagWidth = w.fonts.bold.widthOfTextAtSize(tag, 8) + 8;
+  w.y -= 14;
+  w.page.drawRectangle({ x: MARGIN.left, y: w.y - 2, width: tagWidth, height: 12, color: colour });
+  w.page.drawText(tag, { x: MARGIN.left + 4, y: w.y + 1, size: 8, font: w.fonts.bold, color: rgb(1, 1, 1) });
+  w.page.drawText(w.clean(v.category, w.fonts.regular), { x: MARGIN.left + tagWidth + 6, y: w.y + 1, size: 8, font: w.fonts.regular, color: muted });
+  w.space(2);
+  w.text(v.title, { font: 'bold', size: 11 });
+  if (v.evidence) w.text(`Evidence: ${v.evidence}`, { font: 'mono', size: 8, color: muted, indent: 8, lineGap: 0.5 });
+  w.text(v.description, { size: 9.5, indent: 8 });
+  w.text(`Recommendation: ${v.recommendation}`, { size: 9.5, indent: 8 });
+  const rating = [v.cvssScore !== undefined ? `CVSS ${v.cvssScore}` : '', v.cves?.length ? `CVEs: ${v.cves.join(', ')}` : ''].filter(Boolean).join('  |  ');
+  if (rating) w.text(rating, { size: 8.5, color: muted, indent: 8 });
+  w.space(8);
+}
+
+function findings(w: Writer, view: AuditResultView): void {
+  w.newPage();
+  w.heading('Findings by severity');
+  const vulns = view.vulnerability_summary.vulnerabilities;
+  if (vulns.length === 0) w.text('No vulnerabilities detected.', { after: 6 });
+  for (const severity of ['critical', 'high', 'medium', 'low'] as const) {
+    const group = vulns.filter((v) => v.severity === severity);
+    if (group.length === 0) continue;
+    w.heading(`${SEVERITY_TITLES[severity]} (${group.length})`, 2);
+    for (const v of group) finding(w, v);
+  }
+  if (view.observations.length > 0) {
+    w.heading(`Observations (${view.observations.length})`, 2);
+    w.text('Informational: worth knowing, not counted in the score.', { size: 9, color: muted, after: 4 });
+    for (const o of view.observations) finding(w, { ...o, severity: 'info' });
+  }
+}
+
+function network(w: Writer, view: AuditResultView): void {
+  w.heading('Network: open ports');
+  const n = view.network;
+  if (n.status !== 'completed') {
+    w.text(`The port scan did not complete (${n.status}).`, { after: 6 });
+    return;
+  }
+  const firewall: Record<string, string> = {
+    filtering: 'a firewall filters unused ports (they do not answer)',
+    partial: 'some unused ports are filtered, others refused',
+    none: 'no firewall filtering detected (unused ports answer with a refusal)',
+  };
+  w.keyValues([
+    ['Address scanned', n.address ?? '-'],
+    ['Ports tried', n.portsScanned === null ? '-' : `${n.portsScanned} most common TCP ports`],
+    ['Firewall', n.firewall ? (firewall[n.firewall] ?? n.firewall) : '-'],
+  ]);
+  if (view.port_scan_results.length === 0) {
+    w.text('No open ports found.', { after: 6 });
+    return;
+  }
+  w.table(
+    [
+      { title: 'Port', width: 1 },
+      { title: 'Service', width: 1.6 },
+      { title: 'Product and version', width: 3 },
+      { title: 'Risk', width: 1 },
+    ],
+    view.port_scan_results.map((p) => [String(p.port_number), p.service_name, [p.product, p.version].filter(Boolean).join(' ') || '-', p.risk_level]),
+  );
+}
+
+function tls(w: Writer, view: AuditResultView): void {
+  w.heading('TLS (HTTPS encryption)');
+  const t = view.tls;
+  if (t.status !== 'completed') {
+    w.text(`The TLS check did not complete (${t.status}).`, { after: 6 });
+    return;
+  }
+  w.keyValues([
+    ['TLS grade', t.grade ? describeTlsGrade(t.grade) : 'not graded (no port speaks TLS)'],
+    ['HSTS', t.hsts ? (t.hsts.enabled ? `enabled (max-age ${t.hsts.maxAge ?? '-'} s)` : 'not enabled') : 'not checked'],
+    ['HTTP to HTTPS redirect', t.httpsRedirect === null ? 'not checked' : t.httpsRedirect ? 'yes' : 'no'],
+  ]);
+  for (const port of t.ports) {
+    w.heading(`Port ${port.port}${port.grade ? `: grade ${port.grade}` : ''}`, 3);
+    const cert = port.certificate;
+    w.keyValues([
+      ['Protocols offered', port.protocols.length ? port.protocols.join(', ') : 'none'],
+      ...(cert
+        ? ([
+            ['Certificate subject', cert.subject ?? '-'],
+            ['Issuer', cert.issuer ?? '-'],
+            ['Valid until', cert.validTo ? `${formatDate(cert.validTo)}${cert.daysLeft !== null ? ` (${cert.expired ? `expired ${-cert.daysLeft} days ago` : `${cert.daysLeft} days left`})` : ''}` : '-'],
+            ['Trusted', cert.trusted ? 'yes' : cert.selfSigned ? 'no (self-signed)' : 'no'],
+            ['Matches the site name', cert.hostnameMatch ? 'yes' : 'no'],
+            ['Key', cert.keyType ? `${cert.keyType.toUpperCase()}${cert.keySize ? ` ${cert.keySize} bits` : ''}` : '-'],
+          ] as [string, string][])
+        : []),
+    ]);
+  }
+}
+
+function email(w: Writer, view: AuditResultView): void {
+  w.heading('Email security');
+  const e = view.email_security;
+  if (e.status !== 'completed') {
+    w.text(`The email check did not complete (${e.status}).`, { after: 6 });
+    return;
+  }
+  w.keyValues([
+    ['Domain', e.domain ?? '-'],
+    ['SPF', e.spf ? e.spf.record : 'no SPF record: anyone can send mail as this domain'],
+    ['DMARC', e.dmarc ? `${e.dmarc.record}${e.dmarc.policy ? ` (policy: ${e.dmarc.policy})` : ''}` : 'no DMARC record'],
+    ['DKIM', e.dkim.selectorsFound.length ? `keys found for ${e.dkim.selectorsFound.join(', ')}` : 'no key found for the common selectors'],
+  ]);
+  if (e.mx.length === 0) w.text('No MX records: the domain receives no mail.', { after: 6 });
+  else
+    w.table(
+      [
+        { title: 'Mail server (MX)', width: 3 },
+        { title: 'Preference', width: 1 },
+        { title: 'STARTTLS', width: 1 },
+        { title: 'TLS version', width: 1.2 },
+      ],
+      e.mx.map((m) => [m.host, m.preference === null ? '-' : String(m.preference), m.starttls === null ? 'not checked' : m.starttls ? 'yes' : 'no', m.tlsVersion ?? '-']),
+    );
+}
+
+function web(w: Writer, view: AuditResultView): void {
+  w.heading('Web security headers');
+  const o = view.grades.httpObservatory;
+  w.keyValues([['HTTP Observatory grade', o ? `${o.grade} (score ${o.score}; the MDN HTTP Observatory's scoring)` : 'not graded']]);
+  const headerIssues = view.vulnerability_summary.vulnerabilities.filter((v) => v.category === 'Web Security');
+  if (headerIssues.length > 0) for (const v of headerIssues) w.text(`- ${v.title} (${v.severity})`, { indent: 8 });
+  else w.text('No web security issues found.');
+  w.space(6);
+}
+
+function technologies(w: Writer, view: AuditResultView): void {
+  w.heading('Technologies and known vulnerabilities');
+  if (view.technologies.length === 0) {
+    w.text('No technologies identified.', { after: 6 });
+    return;
+  }
+  w.table(
+    [
+      { title: 'Technology', width: 2.2 },
+      { title: 'Version', width: 1.2 },
+      { title: 'Category', width: 1.4 },
+      { title: 'Known CVEs', width: 1 },
+      { title: 'Fixed in', width: 1 },
+    ],
+    view.technologies.map((t) => [t.name, t.version ?? 'unknown', t.category ?? '-', String(t.knownVulnerabilities), t.fixedVersion ?? '-']),
+  );
+  for (const t of view.technologies.filter((t) => t.cves.length > 0)) {
+    w.heading(`${t.name} ${t.version ?? ''}`.trim(), 3);
+    const more = t.knownVulnerabilities - t.cves.length;
+    const list = t.cves.map((c) =>
+      [c.id, c.cvssScore !== undefined ? `CVSS ${c.cvssScore}` : c.severity && c.severity !== 'unknown' ? c.severity : 'not rated', c.exploited ? 'known exploited' : '', c.fixedIn ? `fixed in ${c.fixedIn}` : '']
+        .filter(Boolean)
+        .join(', '),
+    );
+    for (const line of list) w.text(`- ${line}`, { size: 9, indent: 8 });
+    if (more > 0) w.text(`and ${more} more`, { size: 9, indent: 8, color: muted });
+    w.space(4);
+  }
+  w.text(
+    'Versions are read from what the servers announce. A distribution (Debian, Ubuntu, Red Hat) may have back-ported fixes without changing the version number: confirm with the package manager before acting.',
+    { size: 8.5, color: muted, after: 6 },
+  );
+}
+
+function subdomainsAndBreaches(w: Writer, view: AuditResultView): void {
+  w.heading('Subdomains');
+  const d = view.dns_results;
+  if (d.status !== 'completed') w.text(`The subdomain search did not complete (${d.status}).`, { after: 6 });
+  else
+    w.keyValues([
+      ['Subdomains found', String(d.subdomainsFound ?? 0)],
+      ['Active (answer on the web)', d.activeSubdomains === null ? 'not measured' : String(d.activeSubdomains)],
+    ]);
+
+  w.heading('Password breaches');
+  const b = view.breaches;
+  const text: Record<string, string> = {
+    ok: `${plural(b.checked ?? 0, 'business address', 'business addresses')} checked against Have I Been Pwned: ${b.breached ? `${plural(b.breached, 'address')} found in known breaches` : 'none found in known breaches'}.`,
+    'not-configured': 'The breach lookup is not configured for this service: no addresses were checked.',
+    error: 'The breach lookup could not be completed this time.',
+  };
+  w.text(text[b.status] ?? `Not checked (${b.status}).`, { after: 6 });
+}
+
+function footers(w: Writer, productName: string, view: AuditResultView): void {
+  const pages = w.doc.getPages();
+  const font = w.fonts.regular;
+  const left = w.clean(`${productName} security report: ${view.host}${view.sample ? ' (sample)' : ''}`, font);
+  pages.forEach((page, i) => {
+    const right = `Page ${i + 1} of ${pages.length}`;
+    page.drawText(left, { x: MARGIN.left, y: 30, size: 8, font, color: muted });
+    page.drawText(right, { x: A4.width - MARGIN.right - font.widthOfTextAtSize(right, 8), y: 30, size: 8, font, color: muted });
+  });
+}

@@ -1,0 +1,131 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { build } from 'esbuild';
+import { describe, expect, it } from 'vitest';
+import type { Audit } from '../../../lambdas/domain/audit.js';
+import { buildAuditView } from '../../../lambdas/domain/audit-view.js';
+import { SAMPLE_BUSINESS_NAME, sampleAudit } from '../../../lambdas/domain/sample-report.js';
+import { renderPdfReport } from '../../../lambdas/reports/pdf-report.js';
+import { bundlingOptions } from '../../../lib/constructs/project-function.js';
+import { readPdf } from '../../support/pdf-text.js';
+
+const rangeAudit = JSON.parse(readFileSync(new URL('../../fixtures/audits/range-wordpress.json', import.meta.url), 'utf8')) as Audit;
+const options = { productName: 'Rampart', reportUrl: 'https://rampart.example/results/3f9c2a1e-7b4d-4c8e-9a2f-5d6e7f8a9b0c' };
+
+describe('the PDF report', () => {
+  it('renders a multi-page report of the range WordPress scan with every section and its values', async () => {
+    // Act
+    const bytes = await renderPdfReport(buildAuditView(rangeAudit, { businessName: 'Example Test Pty Ltd' }), options);
+    const pdf = await readPdf(bytes);
+
+    // Assess
+    expect(Buffer.from(bytes.subarray(0, 5)).toString()).toBe('%PDF-');
+    expect(pdf.pages).toBeGreaterThanOrEqual(5);
+    // Cover: product, site, business, date, grade and score, risk, the four counters in order.
+    expect(pdf.lines.slice(0, 3)).toEqual(['Rampart', 'Website Security Report', 'wp.example.test']);
+    for (const line of ['Example Test Pty Ltd', '2026-11-22 13:19 UTC', 'F', 'Score 0 / 100', 'Risk level: HIGH', options.reportUrl]) {
+      expect(pdf.lines).toContain(line);
+    }
+    const counters = ['Total issues', 'Critical issues', 'Open ports', 'Subdomains'].map((label) => pdf.lines[pdf.lines.indexOf(label) - 1]);
+    expect(counters).toEqual(['33', '0', '3', '8']);
+    expect(pdf.lines).toContain('0 critical, 7 high, 13 medium, 13 low');
+    // Findings by severity, with evidence and recommendation.
+    expect(pdf.lines).toEqual(expect.arrayContaining(['High (7)', 'Medium (13)', 'Low (13)', 'Observations (7)', 'Database is open to the internet']));
+    expect(pdf.lines).toContain('Evidence: 127.0.0.3: 3306/tcp mysql (MariaDB 10.11.19)');
+    expect(pdf.text).toContain('Recommendation: Let the database listen only on the server itself or a private network');
+    // → in evidence is spelled with characters the standard font has.
+    expect(pdf.text).toContain('GET /server-status -> 200');
+    // Ports, TLS, email security, headers, technologies and CVEs, subdomains, breaches.
+    expect(pdf.lines).toEqual(
+      expect.arrayContaining([
+        'Network: open ports',
+        '3306',
+        'mysql',
+        'MariaDB 10.11.19',
+        'TLS (HTTPS encryption)',
+        'T (the certificate is not trusted)',
+        'TLSv1, TLSv1.1, TLSv1.2, TLSv1.3',
+        'no (self-signed)',
+        'Email security',
+        'v=spf1 mx ~all',
+        'v=DMARC1; p=none (policy: none)',
+        'no key found for the common selectors',
+        'mail.example.test',
+        'Web security headers',
+        "F (score 10; the MDN HTTP Observatory's scoring)",
+        'Technologies and known vulnerabilities',
+        'OpenSSL 3.0.19',
+        '- CVE-2026-45447, CVSS 8.8, fixed in 3.0.21',
+        'Subdomains',
+        'Password breaches',
+        'The breach lookup is not configured for this service: no addresses were checked.',
+      ]),
+    );
+    expect(pdf.lines).toContain(`Page 1 of ${pdf.pages}`);
+    expect(pdf.lines).toContain(`Page ${pdf.pages} of ${pdf.pages}`);
+  });
+
+  it('labels the sample report as a sample on the cover and on every page', async () => {
+    const pdf = await readPdf(await renderPdfReport(buildAuditView(sampleAudit('demo_x'), { businessName: SAMPLE_BUSINESS_NAME, sample: true }), options));
+    expect(pdf.pages).toBeGreaterThanOrEqual(2);
+    expect(pdf.lines).toContain('SAMPLE REPORT: an example of what a report looks like, not a scan of a real site.');
+    expect(pdf.lines.filter((l) => l === 'Rampart security report: www.example.com (sample)')).toHaveLength(pdf.pages);
+    expect(pdf.lines).toEqual(expect.arrayContaining(['Score 75 / 100', 'C', 'Risk level: MEDIUM', SAMPLE_BUSINESS_NAME]));
+    expect(pdf.text).toContain('1 business address checked against Have I Been Pwned: none found in known breaches.');
+  });
+
+  it('gives the same bytes for the same audit (dated by the scan, not by the rendering)', async () => {
+    const view = buildAuditView(sampleAudit('demo_x'), { sample: true });
+    const [a, b] = await Promise.all([renderPdfReport(view, options), renderPdfReport(view, options)]);
+    expect(Buffer.from(a).equals(Buffer.from(b))).toBe(true);
+  });
+
+  it('draws text the standard fonts lack without failing: arrows spelled, other characters replaced', async () => {
+    const audit = sampleAudit('demo_x');
+    audit.host = 'shop.example.test';
+    audit.checks[0]!.findings[0]!.title = 'Caf\u00e9 ≥ 2 → 3 \u4e2d\u6587 \u{1F512}';
+    const pdf = await readPdf(await renderPdfReport(buildAuditView(audit), options));
+    expect(pdf.lines).toContain('Caf\u00e9 >= 2 -> 3 ?? ?');
+  });
+
+  it('still renders inside the esbuild bundle the Lambda runs (no font files to find at run time)', async () => {
+    // Prepare: the same esbuild settings as every ProjectFunction, into a folder with no node_modules.
+    const dir = mkdtempSync(join(tmpdir(), 'rampart-pdf-bundle-'));
+    try {
+      const entry = join(dir, 'entry.ts');
+      writeFileSync(
+        entry,
+        `import { renderPdfReport } from ${JSON.stringify(new URL('../../../lambdas/reports/pdf-report.ts', import.meta.url).pathname)};
+import { buildAuditView } from ${JSON.stringify(new URL('../../../lambdas/domain/audit-view.ts', import.meta.url).pathname)};
+import { sampleAudit } from ${JSON.stringify(new URL('../../../lambdas/domain/sample-report.ts', import.meta.url).pathname)};
+const bytes = await renderPdfReport(buildAuditView(sampleAudit('demo_x')), { productName: 'Rampart' });
+process.stdout.write(Buffer.from(bytes.subarray(0, 5)).toString() + ' ' + bytes.length);
+`,
+      );
+      await build({
+        entryPoints: [entry],
+        outfile: join(dir, 'out', 'index.mjs'),
+        bundle: true,
+        platform: 'node',
+        format: 'esm',
+        target: bundlingOptions.target,
+        mainFields: [...bundlingOptions.mainFields],
+        minify: true,
+        banner: { js: bundlingOptions.banner },
+        logLevel: 'silent',
+        absWorkingDir: process.cwd(),
+      });
+
+      // Act
+      const { stdout } = await promisify(execFile)(process.execPath, [join(dir, 'out', 'index.mjs')], { cwd: dir });
+
+      // Assess
+      expect(stdout).toMatch(/^%PDF- \d{4,}$/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
