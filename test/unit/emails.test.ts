@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { accountCreatedEmail, auditCompletedEmail, verificationCodeEmail } from '../../lambdas/domain/emails.js';
+import { issueCounts } from '../../lambdas/use-cases/run-scan.js';
+import type { Finding } from '../../lambdas/domain/audit.js';
+
+const brand = { productName: 'Rampart', siteUrl: 'https://rampart.example/' };
+
+describe('emails', () => {
+  it('send the verification code with the site and its validity', () => {
+    const mail = verificationCodeEmail(brand, { to: 'a@b.test', firstName: 'Ada', code: '042917', site: 'example.com', validMinutes: 10 });
+    expect(mail.subject).toBe('Your Rampart verification code');
+    expect(mail.text).toContain('Your verification code for scanning example.com is: 042917');
+    expect(mail.text).toContain('valid for 10 minutes');
+    expect(mail.html).toContain('042917');
+  });
+
+  it('send login details with the login page, the email, the temporary password and the new-password notice', () => {
+    const mail = accountCreatedEmail(brand, { to: 'ada@example.com', firstName: 'Ada', temporaryPassword: 'Ab3#<x>Yz9kLmnop' });
+    expect(mail.text).toContain('Sign in at: https://rampart.example/auth/login');
+    expect(mail.text).toContain('Email: ada@example.com');
+    expect(mail.text).toContain('Temporary password: Ab3#<x>Yz9kLmnop');
+    expect(mail.text).toContain('you will be asked to choose a new password');
+    expect(mail.html).toContain('Ab3#&lt;x&gt;Yz9kLmnop');
+  });
+
+  it('report a completed audit with grade, score, issues by severity (info not counted) and the report link', () => {
+    const finding = (severity: Finding['severity']) => ({ severity }) as Finding;
+    const issues = issueCounts([finding('critical'), finding('high'), finding('high'), finding('low'), finding('info')]);
+    const mail = auditCompletedEmail(brand, { to: 'a@b.test', host: 'shop.example.com', auditId: 'abc-123', grade: 'D', score: 65, issues });
+    expect(issues).toEqual({ critical: 1, high: 2, medium: 0, low: 1 });
+    expect(mail.subject).toBe('Your Rampart security report for shop.example.com: grade D');
+    expect(mail.text).toContain('Score: 65/100');
+    expect(mail.text).toContain('Issues found: 4 (Critical: 1, High: 2, Medium: 0, Low: 1)');
+    expect(mail.text).toContain('View the full report: https://rampart.example/results/abc-123');
+  });
+
+  it('escape what people typed in the HTML version', () => {
+    const mail = verificationCodeEmail(brand, { to: 'a@b.test', firstName: '<script>x</script>', code: '000001', site: 'example.com', validMinutes: 10 });
+    expect(mail.html).not.toContain('<script>');
+    expect(mail.html).toContain('&lt;script&gt;');
+  });
+});
