@@ -10,6 +10,7 @@ import { CognitoUsers } from './adapters/cognito-users.adapter.js';
 import { DynamoDbAuditRepository } from './adapters/dynamodb-audits.adapter.js';
 import { DynamoDbIdempotencyStore } from './adapters/dynamodb-idempotency.adapter.js';
 import { DynamoDbRateLimiter } from './adapters/dynamodb-rate-limits.adapter.js';
+import { DynamoDbShareLinks } from './adapters/dynamodb-shares.adapter.js';
 import { DynamoDbEmailVerifications } from './adapters/dynamodb-verifications.adapter.js';
 import { S3Blobs } from './adapters/s3-blobs.adapter.js';
 import { SesMailer } from './adapters/ses-mailer.adapter.js';
@@ -25,6 +26,7 @@ import type {
   Mailer,
   RateLimiter,
   ScanJobs,
+  ShareLinks,
   SmsSender,
   UserDirectory,
 } from './domain/ports.js';
@@ -46,6 +48,7 @@ export interface Deps {
   readonly rateLimits: RateLimiter;
   readonly verifications: EmailVerifications;
   readonly idempotency: IdempotencyStore;
+  readonly shares: ShareLinks;
   readonly scanSettings: ScanSettings;
   /** The checks every scan runs, bound to this deployment's breach lookup. */
   readonly scanChecks: readonly CheckDefinition[];
@@ -112,6 +115,7 @@ export function buildDeps(config: Config, overrides: Partial<Pick<Deps, 'clock' 
     rateLimits: once(() => new DynamoDbRateLimiter(documentClient(), required(config, 'TABLE_NAME'), clock)),
     verifications: once(() => new DynamoDbEmailVerifications(documentClient(), required(config, 'TABLE_NAME'), clock)),
     idempotency: once(() => new DynamoDbIdempotencyStore(documentClient(), required(config, 'TABLE_NAME'), clock)),
+    shares: once(() => new DynamoDbShareLinks(documentClient(), required(config, 'TABLE_NAME'), clock)),
     users: once(
       () =>
         new CognitoUsers(new CognitoIdentityProviderClient(clientConfig(config.COGNITO_ENDPOINT)), required(config, 'USER_POOL_ID')),
@@ -132,6 +136,7 @@ export function buildDeps(config: Config, overrides: Partial<Pick<Deps, 'clock' 
     get rateLimits() { return lazy.rateLimits(); },
     get verifications() { return lazy.verifications(); },
     get idempotency() { return lazy.idempotency(); },
+    get shares() { return lazy.shares(); },
     scanSettings: {
       resolvers: parseResolvers(config.SCAN_RESOLVERS),
       dnsTimeoutMs: config.SCAN_DNS_TIMEOUT_MS,

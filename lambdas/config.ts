@@ -69,6 +69,13 @@ const configSchema = z.object({
   RATE_LIMIT_CODES_PER_IP: perHour(10),
   RATE_LIMIT_CODES_PER_EMAIL: perHour(5),
   RATE_LIMIT_CODE_CHECKS_PER_IP: perHour(30),
+  /** Reports: emails per audit and per recipient, share links per audit (README "Rate limits"). */
+  RATE_LIMIT_REPORT_EMAILS_PER_AUDIT: perHour(5),
+  RATE_LIMIT_REPORT_EMAILS_PER_RECIPIENT: perHour(10),
+  RATE_LIMIT_SHARES_PER_AUDIT: perHour(20),
+
+  /** How many times a share link may be opened before it is used up (DECISIONS "Sharing": 100). */
+  SHARE_MAX_USES: z.coerce.number().int().min(1).max(100_000).default(100),
 });
 
 export type Config = z.output<typeof configSchema>;

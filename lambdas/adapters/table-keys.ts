@@ -9,6 +9,7 @@
  * - rate-limit windows:       pk RATE#{sha256(key)}, sk WINDOW#{start}
  * - verification code / proof: pk VERIFY#{email}, sk CODE#{site} | VERIFIED#{site}
  * - idempotency keys:         pk IDEMPOTENCY#{hash}, sk #IDEMPOTENCY
+ * - share links:              pk SHARE#{sha256(token)}, sk #SHARE
  */
 export const keys = {
   audit: (id: string) => ({ pk: `AUDIT#${id}`, sk: '#AUDIT' }),
@@ -27,6 +28,8 @@ export const keys = {
   emailVerification: (email: string, site: string) => ({ pk: `VERIFY#${email.toLowerCase()}`, sk: `VERIFIED#${site}` }),
   /** A request's idempotency key (a hash), held for a short time with the request's result. */
   idempotency: (key: string) => ({ pk: `IDEMPOTENCY#${key}`, sk: '#IDEMPOTENCY' }),
+  /** A share link of an audit, keyed by its token's hash (the token is never stored). */
+  share: (tokenHash: string) => ({ pk: `SHARE#${tokenHash}`, sk: '#SHARE' }),
 } as const;
 
 export const GSI1 = 'gsi1';

@@ -72,10 +72,32 @@ export interface SmsSender {
 }
 
 export interface BlobStore {
-  put(key: string, body: Uint8Array | string, contentType: string): Promise<void>;
+  /** `contentDisposition` is what browsers get with the object (e.g. its download file name). */
+  put(key: string, body: Uint8Array | string, contentType: string, options?: { contentDisposition?: string }): Promise<void>;
   get(key: string): Promise<Uint8Array | undefined>;
+  /** Whether an object is stored under the key, without reading it. */
+  exists(key: string): Promise<boolean>;
   /** A time-limited GET URL for the object. */
   signedUrl(key: string, expiresInSeconds: number): Promise<string>;
+}
+
+/** A share link as stored. The token itself is never stored, only its SHA-256 (a leaked table leaks no live links). */
+export interface ShareRecord {
+  tokenHash: string;
+  auditId: string;
+  createdAt: string;
+  /** Whole seconds (it is also the item's TTL). */
+  expiresAt: string;
+  maxUses: number;
+  uses: number;
+}
+
+export type ShareUse = { outcome: 'ok'; share: ShareRecord } | { outcome: 'not_found' | 'expired' | 'exhausted' };
+
+export interface ShareLinks {
+  create(share: ShareRecord): Promise<void>;
+  /** Counts one use of a live share, atomically and never past `maxUses`, or says why it cannot be used. */
+  use(tokenHash: string): Promise<ShareUse>;
 }
 
 export interface NewUser {

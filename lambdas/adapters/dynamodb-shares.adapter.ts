@@ -1,0 +1,80 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Clock, ShareLinks, ShareRecord, ShareUse } from '../domain/ports.js';
+import { isExpired, keys } from './table-keys.js';
+
+interface ShareItem {
+  tokenHash: string;
+  auditId: string;
+  createdAt: string;
+  /** Epoch seconds: the table's TTL attribute. */
+  expiresAt: number;
+  maxUses: number;
+  uses: number;
+}
+
+/**
+ * Share links, one item each. A use is a conditional ADD that holds only while the link is live
+ * and has uses left, so concurrent readers can never take it past its maximum. An item past
+ * `expiresAt` is gone on read (dynalite has no TTL; DynamoDB deletes late).
+ */
+export class DynamoDbShareLinks implements ShareLinks {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+    private readonly clock: Clock,
+  ) {}
+
+  async create(share: ShareRecord): Promise<void> {
+    const item: ShareItem = {
+      tokenHash: share.tokenHash,
+      auditId: share.auditId,
+      createdAt: share.createdAt,
+      expiresAt: Math.floor(Date.parse(share.expiresAt) / 1000),
+      maxUses: share.maxUses,
+      uses: share.uses,
+    };
+    await this.db.send(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: { ...keys.share(share.tokenHash), type: 'share', ...item },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+  }
+
+  async use(tokenHash: string): Promise<ShareUse> {
+    const nowSeconds = Math.floor(this.clock.now().getTime() / 1000);
+    try {
+      const { Attributes } = await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.share(tokenHash),
+          UpdateExpression: 'ADD uses :one',
+          ConditionExpression: 'attribute_exists(pk) AND expiresAt > :now AND uses < maxUses',
+          ExpressionAttributeValues: { ':one': 1, ':now': nowSeconds },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return { outcome: 'ok', share: toRecord(Attributes as ShareItem) };
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException || (error as Error).name === 'ConditionalCheckFailedException')) throw error;
+    }
+    // Refused: read the item once to say why.
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.share(tokenHash), ConsistentRead: true }));
+    if (!Item) return { outcome: 'not_found' };
+    if (isExpired(Item, this.clock.now())) return { outcome: 'expired' };
+    return { outcome: 'exhausted' };
+  }
+}
+
+function toRecord(item: ShareItem): ShareRecord {
+  return {
+    tokenHash: item.tokenHash,
+    auditId: item.auditId,
+    createdAt: item.createdAt,
+    expiresAt: new Date(item.expiresAt * 1000).toISOString(),
+    maxUses: item.maxUses,
+    uses: item.uses,
+  };
+}
