@@ -150,6 +150,7 @@ export interface RampartJson {
       address?: string;
       starttls?: boolean;
       tlsVersion?: string;
+      tlsVersionsOffered?: string[];
       certificate?: { expired?: boolean; selfSigned?: boolean; nameMatches?: boolean; keyType?: string; keyBits?: number; signatureAlgorithm?: string };
     }[];
   };
@@ -204,7 +205,7 @@ export function parseRampartJson(text: string): RampartFacts {
     if (c.keyType === 'rsa' && (c.keyBits ?? 4096) < 2048) faults.add('weak-key');
     tls.push({
       endpoint: `${mx.address}:25`,
-      protocols: mx.tlsVersion ? [mx.tlsVersion] : [],
+      protocols: mx.tlsVersionsOffered ?? (mx.tlsVersion ? [mx.tlsVersion] : []),
       certFaults: CERT_FAULTS.filter((f) => faults.has(f)),
       faultsReported: [...CERT_FAULTS],
       ms: report.checks?.find((ch) => ch.name === 'email')?.durationMs,

@@ -29,7 +29,7 @@ interface RangeCheckData {
   http: { server: { value: string } | null; poweredBy: { value: string }[]; trace: { enabled: boolean } | null; observatory: { grade: string } };
   ports: { open: { port: number; service: string; product?: string; version?: string; tls?: boolean }[]; firewall: string };
   dns: { axfr: { allowed: boolean; names: string[]; recordCount: number }[] };
-  email: { spf: { record: string; allQualifier: string }; dmarc: { record: string; policy: string }; mx: { host: string; starttls: boolean }[] };
+  email: { spf: { record: string; allQualifier: string }; dmarc: { record: string; policy: string }; mx: { host: string; starttls: boolean; tlsVersionsOffered?: string[] }[] };
   subdomains: { subdomainsFound: number; activeSubdomains: number; list: { name: string }[] };
 }
 
@@ -97,8 +97,8 @@ describe('what the engine finds on the range, by value', () => {
     const email = data(wp, 'email');
     expect(email.spf).toMatchObject({ record: rangeFacts.dns.spf, allQualifier: '~' });
     expect(email.dmarc).toMatchObject({ record: rangeFacts.dns.dmarc, policy: 'none' });
-    expect(email.mx).toEqual([expect.objectContaining({ host: 'mail.example.test', starttls: true })]);
-    expect(ids(wp)).toEqual(expect.arrayContaining(['email.spf.softfail', 'email.dmarc.policy-none']));
+    expect(email.mx).toEqual([expect.objectContaining({ host: 'mail.example.test', starttls: true, tlsVersionsOffered: ['TLSv1', 'TLSv1.1', 'TLSv1.2', 'TLSv1.3'] })]);
+    expect(ids(wp)).toEqual(expect.arrayContaining(['email.spf.softfail', 'email.dmarc.policy-none', 'email.mx.tls-legacy-accepted']));
   });
 
   it('maps the subdomains and counts those that answer', () => {

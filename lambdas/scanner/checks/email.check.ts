@@ -62,6 +62,7 @@ export function analyzeEmail(snapshot: EmailSnapshot): CheckOutput {
         address: m.address,
         starttls: m.starttls,
         tlsVersion: tlsEstablished(m.tls) ? m.tls.version : undefined,
+        tlsVersionsOffered: m.tlsVersionsOffered,
         cipher: tlsEstablished(m.tls) ? m.tls.cipher : undefined,
         tlsError: m.tls && !tlsEstablished(m.tls) ? m.tls.failed : undefined,
         banner: m.banner,

@@ -2,7 +2,7 @@ import { X509Certificate } from 'node:crypto';
 import { connect as netConnect, isIP, type Socket } from 'node:net';
 import { connect as tlsConnect, type DetailedPeerCertificate, type TLSSocket } from 'node:tls';
 import { refusedAddress } from '../target-guard.js';
-import type { TlsHandshake } from './tls-client.js';
+import type { TlsHandshake, TlsVersion } from './tls-client.js';
 
 export interface SmtpStarttlsResult {
   /** The 220 greeting line(s). */
@@ -20,7 +20,11 @@ export interface SmtpStarttlsResult {
  * Connects only to addresses that pass the target guard.
  */
 export interface SmtpClient {
-  starttls(address: string, port: number, options: { servername?: string; ehloName: string; timeoutMs: number; signal?: AbortSignal }): Promise<SmtpStarttlsResult>;
+  starttls(
+    address: string,
+    port: number,
+    options: { servername?: string; ehloName: string; timeoutMs: number; signal?: AbortSignal; /** Offer only this TLS version (to learn which versions the server accepts). */ tlsVersion?: TlsVersion },
+  ): Promise<SmtpStarttlsResult>;
 }
 
 /** A reply is cut off past these: a mail server's EHLO is a dozen short lines. */
@@ -44,7 +48,7 @@ export function createSmtpClient(options: { allowPrivateTargets: boolean }): Smt
       const signal = conversation.signal ? AbortSignal.any([conversation.signal, deadline]) : deadline;
       const session = await SmtpSession.open(address, port, signal);
       try {
-        return await session.run(conversation.ehloName, conversation.servername);
+        return await session.run(conversation.ehloName, conversation.servername, conversation.tlsVersion);
       } finally {
         session.close();
       }
@@ -97,7 +101,7 @@ class SmtpSession {
     });
   }
 
-  async run(ehloName: string, servername: string | undefined): Promise<SmtpStarttlsResult> {
+  async run(ehloName: string, servername: string | undefined, tlsVersion?: TlsVersion): Promise<SmtpStarttlsResult> {
     const greeting = await this.read();
     const banner = greeting.lines.join('\n');
     if (greeting.code !== 220) throw smtpError('SMTP_REJECTED', `${this.address} greeted with ${greeting.code}: ${banner}`);
@@ -116,7 +120,7 @@ class SmtpSession {
       await this.quit();
       return { banner, capabilities, starttlsOffered, tls: { failed: `STARTTLS answered ${ready.code}: ${ready.lines.join(' ')}` } };
     }
-    const tls = await this.upgrade(servername);
+    const tls = await this.upgrade(servername, tlsVersion);
     if (!('failed' in tls)) await this.quit();
     return { banner, capabilities, starttlsOffered, tls };
   }
@@ -142,7 +146,7 @@ class SmtpSession {
   }
 
   /** Hands the socket to TLS. Only the handshake's failure is returned as a value; a timeout still throws. */
-  private upgrade(servername: string | undefined): Promise<TlsHandshake | { failed: string }> {
+  private upgrade(servername: string | undefined, tlsVersion?: TlsVersion): Promise<TlsHandshake | { failed: string }> {
     this.socket.removeListener('data', this.onData);
     this.socket.removeAllListeners('close');
     this.buffered = '';
@@ -153,7 +157,8 @@ class SmtpSession {
         // SNI takes names only (RFC 6066 §3).
         ...(servername && isIP(servername) === 0 ? { servername } : {}),
         rejectUnauthorized: false,
-        minVersion: 'TLSv1',
+        minVersion: tlsVersion ?? 'TLSv1',
+        ...(tlsVersion ? { maxVersion: tlsVersion } : {}),
         ciphers: 'ALL:@SECLEVEL=0',
       });
       this.tlsSocket = secure;

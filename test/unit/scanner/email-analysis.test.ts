@@ -25,6 +25,11 @@ describe('MX analysis', () => {
     expect(judged([mx({ tls: { version: 'TLSv1', cipher: 'ECDHE-RSA-AES128-SHA', certificate: certificate() } })])).toEqual([['email.mx.tls-old-version', 'medium']]);
   });
 
+  it('notes a server that negotiates TLS 1.3 but still accepts TLS 1.0 or 1.1 (low), and not one that accepts only 1.2 and 1.3', () => {
+    expect(judged([mx({ tlsVersionsOffered: ['TLSv1', 'TLSv1.1', 'TLSv1.2', 'TLSv1.3'] })])).toEqual([['email.mx.tls-legacy-accepted', 'low']]);
+    expect(judged([mx({ tlsVersionsOffered: ['TLSv1.2', 'TLSv1.3'] })])).toEqual([]);
+  });
+
   it('weighs certificate faults lightly under opportunistic TLS and as medium once MTA-STS or DANE make senders check', () => {
     const faulty = mx({ tls: { version: 'TLSv1.2', cipher: 'x', certificate: certificate({ expired: true, trusted: false, nameMatches: false, subject: 'CN=other.example' }) } });
     expect(judged([faulty])).toEqual([

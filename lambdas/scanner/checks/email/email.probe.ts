@@ -157,7 +157,37 @@ async function probeMx(input: EmailProbeInput, ask: Ask): Promise<MxContext> {
     }
     return last;
   });
+  // Which versions the primary MX still accepts (the negotiation only shows its best): one short
+  // conversation per version, on the first MX that completed TLS, as testssl does with STARTTLS.
+  const primary = mx.find((m) => m.address && m.tls && !('failed' in m.tls));
+  if (primary?.address && primary.tls && !('failed' in primary.tls)) {
+    primary.tlsVersionsOffered = await versionsOffered(input, primary.host, primary.address, primary.tls.version);
+  }
   return { domain, mx, nullMx, mtaSts: announcesMtaSts };
+}
+
+const TLS_VERSIONS = ['TLSv1', 'TLSv1.1', 'TLSv1.2', 'TLSv1.3'] as const;
+
+async function versionsOffered(input: EmailProbeInput, host: string, address: string, negotiated: string | null): Promise<string[]> {
+  const tried = await Promise.all(
+    TLS_VERSIONS.filter((version) => version !== negotiated).map(async (version) => {
+      try {
+        const result = await input.smtp.starttls(address, input.smtpPort, {
+          servername: host,
+          ehloName: input.ehloName,
+          timeoutMs: input.smtpTimeoutMs,
+          signal: input.signal,
+          tlsVersion: version,
+        });
+        return result.tls && !('failed' in result.tls) && result.tls.protocol === version ? version : undefined;
+      } catch {
+        return undefined;
+      }
+    }),
+  );
+  const offered = new Set<string>(tried.filter((v): v is (typeof TLS_VERSIONS)[number] => v !== undefined));
+  if (negotiated) offered.add(negotiated);
+  return TLS_VERSIONS.filter((version) => offered.has(version));
 }
 
 async function converse(input: EmailProbeInput, host: string, address: string, base: MxObservation): Promise<MxObservation> {

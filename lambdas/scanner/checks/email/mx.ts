@@ -47,6 +47,8 @@ export interface MxObservation {
   banner?: string;
   starttls?: boolean;
   tls?: MxTls | { failed: string };
+  /** Every TLS version the server accepted over STARTTLS (measured on the primary MX only). */
+  tlsVersionsOffered?: string[];
   /** A TLSA record at _25._tcp.<host>: DANE makes senders verify the certificate. */
   dane: boolean;
 }
@@ -224,6 +226,20 @@ export function analyzeMx(context: MxContext): Finding[] {
     evidence: list(old, (m) => `${m.host} (${m.address}): ${m.tls.version} negotiated (${m.tls.cipher ?? 'unknown cipher'})`),
     description: 'TLS 1.0 and 1.1 are deprecated (RFC 8996) and internet.nl rates them insufficient: the best this server offers is weaker than what senders support.',
     recommendation: 'Enable TLS 1.2 and 1.3 on the mail server (Postfix: `smtpd_tls_protocols = >=TLSv1.2` with a current OpenSSL).',
+  });
+
+  const legacy = established.filter(
+    (m) => !OLD_TLS.has(m.tls.version ?? '') && (m.tlsVersionsOffered ?? []).some((version) => OLD_TLS.has(version)),
+  );
+  add(legacy.map((m) => m.host), {
+    id: 'email.mx.tls-legacy-accepted',
+    title: 'A mail server still accepts TLS 1.0 or 1.1',
+    severity: 'low',
+    category,
+    evidence: list(legacy, (m) => `${m.host} (${m.address}): accepts ${(m.tlsVersionsOffered ?? []).join(', ')}`),
+    description:
+      'The server prefers a current TLS version, but a sender (or an attacker in the middle who blocks the newer ones) can still get TLS 1.0 or 1.1, which are deprecated (RFC 8996); internet.nl asks for them to be phased out.',
+    recommendation: 'Turn off TLS 1.0 and 1.1 on the mail server (Postfix: `smtpd_tls_protocols = >=TLSv1.2` and `smtpd_tls_mandatory_protocols = >=TLSv1.2`).',
   });
 
   const withCert = established.filter((m) => m.tls.certificate !== undefined) as (MxObservation & { tls: MxTls & { certificate: CertificateSummary } })[];
