@@ -1,0 +1,253 @@
+import {
+  AdminGetUserCommand,
+  CognitoIdentityProviderClient,
+  InitiateAuthCommand,
+} from '@aws-sdk/client-cognito-identity-provider';
+import { DynamoDBClient, GetItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOCAL_CREDENTIALS } from '../../lambdas/composition.js';
+import { hashVerificationCode } from '../../lambdas/domain/verification-code.js';
+import { mailbox, postJsonFrom } from '../support/post-from.js';
+import { startTestStack, TEST_RATE_LIMITS, type TestStack, validLead, waitForAudit } from '../support/local-stack.js';
+
+/**
+ * Verification codes, accounts and the completion email over the whole local stack (production
+ * limits; shop.example.test is 127.0.0.1 and may be scanned). Codes are read back from the local SES.
+ */
+let t: TestStack;
+const PRODUCTION_LIMITS = Object.fromEntries(Object.keys(TEST_RATE_LIMITS).map((key) => [key, '']));
+const url = (path: string) => `${t.stack.url}${path}`;
+const region = 'ap-southeast-2';
+
+beforeAll(async () => {
+  t = await startTestStack({ ...PRODUCTION_LIMITS, SCAN_ALLOW_PRIVATE_TARGETS: '1' });
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+async function codeMailedTo(email: string): Promise<string> {
+  const mails = await mailbox(t.stack.mailboxUrl, email);
+  const last = mails.filter((m) => m.subject === 'Your Rampart verification code').at(-1);
+  const code = /is: (\d{6})/.exec(last?.body.text ?? '')?.[1];
+  if (!code) throw new Error(`No verification code mailed to ${email}`);
+  return code;
+}
+
+const sendCode = (ip: string, email: string, webUrl = 'https://shop.example.test') =>
+  postJsonFrom(ip, url('/api/verification-codes'), { email, firstName: 'Ada', webUrl, businessName: 'Analytical Engines' });
+const verify = (ip: string, email: string, verificationCode: string, webUrl = 'https://shop.example.test') =>
+  postJsonFrom(ip, url('/api/verification-codes/verify'), { email, verificationCode, webUrl });
+const wrongCode = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0');
+
+describe('verification codes', () => {
+  it('emails a code that, once verified, lets that email scan that site', async () => {
+    const email = 'consultant@gmail.test';
+    const lead = { ...validLead, email, webUrl: 'https://shop.example.test' };
+    const refused = await postJsonFrom('127.0.1.1', url('/api/leads'), lead);
+
+    const sent = await sendCode('127.0.1.1', email);
+    const code = await codeMailedTo(email);
+    const verified = await verify('127.0.1.1', email, code);
+    const accepted = await postJsonFrom('127.0.1.1', url('/api/leads'), lead);
+    const otherSite = await postJsonFrom('127.0.1.1', url('/api/leads'), { ...lead, webUrl: 'www.example.test' });
+
+    expect(refused.status).toBe(403);
+    expect(sent.status).toBe(201);
+    expect(sent.body).toEqual({ verificationId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    const mail = (await mailbox(t.stack.mailboxUrl, email)).find((m) => m.subject === 'Your Rampart verification code')!;
+    expect(mail.body.text).toContain(`Your verification code for scanning shop.example.test is: ${code}`);
+    expect(mail.body.text).toContain('valid for 10 minutes');
+    expect([verified.status, verified.body]).toEqual([200, { verified: true }]);
+    expect(accepted.status).toBe(201);
+    expect(otherSite.body.error).toBe('verification_required');
+  });
+
+  it('stores the code only as a salted hash, with a 10-minute expiry', async () => {
+    const email = 'hashed@gmail.test';
+    const before = Math.floor(Date.now() / 1000);
+    await sendCode('127.0.1.2', email);
+    const code = await codeMailedTo(email);
+
+    const db = new DynamoDBClient({ endpoint: t.stack.endpoints.dynamodb, region, credentials: LOCAL_CREDENTIALS });
+    const { Item } = await db.send(
+      new GetItemCommand({ TableName: t.stack.config.TABLE_NAME!, Key: { pk: { S: `VERIFY#${email}` }, sk: { S: 'CODE#shop.example.test' } } }),
+    );
+
+    expect(Item).toBeDefined();
+    expect(JSON.stringify(Item)).not.toContain(code);
+    expect(Item!.codeSalt?.S).toMatch(/^[A-Za-z0-9+/]{22}==$/);
+    expect(Number(Item!.expiresAt?.N) - before).toBeGreaterThanOrEqual(599);
+    expect(Number(Item!.expiresAt?.N) - before).toBeLessThanOrEqual(602);
+  });
+
+  it('refuses a resend within 60 s with 429 and retry-after, and sends nothing', async () => {
+    const email = 'impatient@gmail.test';
+    await sendCode('127.0.1.3', email);
+    const mailsBefore = (await mailbox(t.stack.mailboxUrl, email)).length;
+
+    const again = await sendCode('127.0.1.3', email);
+
+    expect(again.status).toBe(429);
+    expect(again.body).toEqual({ error: 'rate_limited', message: 'A code was sent less than a minute ago. Please wait before asking for another.' });
+    const retryAfter = Number(again.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThanOrEqual(55);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(await mailbox(t.stack.mailboxUrl, email)).toHaveLength(mailsBefore);
+  });
+
+  it('counts down three attempts, then voids the code (even the right one no longer works)', async () => {
+    const email = 'fumbling@gmail.test';
+    await sendCode('127.0.1.4', email);
+    const code = await codeMailedTo(email);
+
+    const replies = [];
+    for (let i = 0; i < 3; i += 1) replies.push(await verify('127.0.1.4', email, wrongCode(code)));
+    const right = await verify('127.0.1.4', email, code);
+    const lead = await postJsonFrom('127.0.1.4', url('/api/leads'), { ...validLead, email });
+
+    expect(replies.map((r) => [r.status, r.body])).toEqual([
+      [400, { error: 'verification_failed', message: 'Verification failed', remainingAttempts: 2 }],
+      [400, { error: 'verification_failed', message: 'Verification failed', remainingAttempts: 1 }],
+      [400, { error: 'verification_locked', message: 'Too many incorrect attempts. Please request a new code.', remainingAttempts: 0 }],
+    ]);
+    expect([right.status, right.body]).toEqual([400, { error: 'verification_locked', message: 'Too many incorrect attempts. Please request a new code.', remainingAttempts: 0 }]);
+    expect(lead.body.error).toBe('verification_required');
+  });
+
+  it('uses a code up: the same code a second time is refused', async () => {
+    const email = 'once@gmail.test';
+    await sendCode('127.0.1.5', email);
+    const code = await codeMailedTo(email);
+    const first = await verify('127.0.1.5', email, code);
+    const second = await verify('127.0.1.5', email, code);
+    expect(first.status).toBe(200);
+    expect([second.status, second.body.error]).toEqual([400, 'verification_expired']);
+  });
+
+  it('says an expired code has expired', async () => {
+    const email = 'late@gmail.test';
+    const sent = new Date(Date.now() - 11 * 60_000);
+    const { hash, salt } = await hashVerificationCode('123456');
+    await t.stack.deps.verifications.saveCode(
+      { verificationId: crypto.randomUUID(), email, site: 'shop.example.test', codeHash: hash, codeSalt: salt, attempts: 0, sentAt: sent.toISOString(), expiresAt: Math.floor(sent.getTime() / 1000) + 600 },
+      60,
+    );
+
+    const reply = await verify('127.0.1.6', email, '123456');
+
+    expect([reply.status, reply.body]).toEqual([
+      400,
+      { error: 'verification_expired', message: 'This verification code has expired. Please request a new code.', remainingAttempts: 0 },
+    ]);
+  });
+
+  it.each([
+    ['a code that is not 6 digits', { email: 'a@gmail.test', webUrl: 'shop.example.test', verificationCode: '12a45' }, 'Verification code must be 6 digits'],
+    ['a code never sent', { email: 'never@gmail.test', webUrl: 'shop.example.test', verificationCode: '123456' }, 'No verification code was sent for this email address and website. Please request a new code.'],
+    ['no email', { webUrl: 'shop.example.test', verificationCode: '123456' }, 'Please enter a valid email address'],
+  ])('answers %s with 400 and its message', async (_name, body, message) => {
+    const reply = await postJsonFrom('127.0.1.7', url('/api/verification-codes/verify'), body);
+    expect(reply.status).toBe(400);
+    expect(reply.body.message).toBe(message);
+  });
+
+  it('limits codes to 5 per email per hour (each site its own 60 s wait)', async () => {
+    const email = 'prolific@gmail.test';
+    const statuses = [];
+    for (let i = 0; i < 5; i += 1) statuses.push((await sendCode(`127.0.1.${10 + i}`, email, `site${i}.example.test`)).status);
+    const sixth = await sendCode('127.0.1.16', email, 'site6.example.test');
+
+    expect(statuses).toEqual([201, 201, 201, 201, 201]);
+    expect(sixth.status).toBe(429);
+    expect(sixth.body).toEqual({ error: 'rate_limited', message: expect.stringMatching(/^Too many verification codes\. Please try again in \d+ (seconds|minutes)\.$/) });
+    expect(Number(sixth.headers['retry-after'])).toBeGreaterThan(0);
+  });
+
+  it('limits codes to 10 per address per hour', async () => {
+    const statuses = [];
+    for (let i = 0; i < 11; i += 1) statuses.push((await sendCode('127.0.1.20', `many${i}@gmail.test`)).status);
+    expect(statuses).toEqual([...Array(10).fill(201), 429]);
+  });
+});
+
+describe('accounts', () => {
+  const cognito = () => new CognitoIdentityProviderClient({ endpoint: t.stack.endpoints.cognito, region, credentials: LOCAL_CREDENTIALS });
+
+  it('creates a Cognito user for a new email, emails the login details, and the temporary password signs in (new password required)', async () => {
+    const email = 'newcomer@newcomer.test';
+    const reply = await postJsonFrom('127.0.2.1', url('/api/leads'), { ...validLead, email, webUrl: 'newcomer.test', createAccount: true, sendLoginCredentials: true });
+
+    const userId = await t.stack.deps.users.findUserIdByEmail(email);
+    const mail = (await mailbox(t.stack.mailboxUrl, email)).find((m) => m.subject === 'Your Rampart account: login details');
+    const password = /Temporary password: (\S+)/.exec(mail?.body.text ?? '')?.[1];
+    const auth = await cognito().send(
+      new InitiateAuthCommand({ AuthFlow: 'USER_PASSWORD_AUTH', ClientId: t.stack.userPool.userPoolClientId, AuthParameters: { USERNAME: email, PASSWORD: password! } }),
+    );
+    const audit = await t.stack.deps.audits.getAudit(String(reply.body.auditId));
+
+    expect(reply.status).toBe(201);
+    expect(reply.body).toMatchObject({ accountCreated: true, leadId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    expect(userId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(mail?.body.text).toContain(`Sign in at: ${t.stack.url}/auth/login`);
+    expect(mail?.body.text).toContain(`Email: ${email}`);
+    expect(mail?.body.text).toContain('you will be asked to choose a new password');
+    expect(password).toMatch(/^(?=.*[A-Z])(?=.*[a-z])(?=.*\d)(?=.*[^A-Za-z0-9]).{12,}$/);
+    expect(auth.ChallengeName).toBe('NEW_PASSWORD_REQUIRED');
+    expect(audit?.ownerId).toBe(userId);
+    const { UserAttributes = [] } = await cognito().send(new AdminGetUserCommand({ UserPoolId: t.stack.userPool.userPoolId, Username: email }));
+    expect(Object.fromEntries(UserAttributes.map((a) => [a.Name, a.Value]))).toMatchObject({ email, given_name: 'Ada', family_name: 'Lovelace' });
+  });
+
+  it('attaches the audit to an existing account, with no new password and no email', async () => {
+    const email = 'regular@regular.test';
+    const { userId } = await t.stack.deps.users.createUser({ email, givenName: 'Grace', familyName: 'Hopper' }, 'Existing-Pass-123');
+
+    const reply = await postJsonFrom('127.0.2.2', url('/api/leads'), { ...validLead, email, webUrl: 'regular.test', createAccount: true });
+
+    const auditId = String(reply.body.auditId);
+    const db = new DynamoDBClient({ endpoint: t.stack.endpoints.dynamodb, region, credentials: LOCAL_CREDENTIALS });
+    const owned = await db.send(
+      new QueryCommand({ TableName: t.stack.config.TABLE_NAME!, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': { S: `USER#${userId}` } } }),
+    );
+    expect(reply.status).toBe(201);
+    expect(reply.body.accountCreated).toBe(false);
+    expect((await t.stack.deps.audits.getAudit(auditId))?.ownerId).toBe(userId);
+    expect(owned.Items?.map((i) => i.auditId?.S)).toEqual([auditId]);
+    expect((await t.stack.deps.audits.getLead(String(reply.body.leadId)))?.userId).toBe(userId);
+    expect((await mailbox(t.stack.mailboxUrl, email)).filter((m) => m.subject.includes('login details'))).toEqual([]);
+  });
+
+  it('creates no account without createAccount', async () => {
+    const email = 'anonymous@anonymous.test';
+    const reply = await postJsonFrom('127.0.2.3', url('/api/leads'), { ...validLead, email, webUrl: 'anonymous.test' });
+    expect(reply.body.accountCreated).toBe(false);
+    expect(await t.stack.deps.users.findUserIdByEmail(email)).toBeUndefined();
+  });
+});
+
+describe('the completion email', () => {
+  it('tells the lead the grade, score and issues with the report link, once, even when the job is delivered again', async () => {
+    const email = 'reader@example.test';
+    const created = await postJsonFrom('127.0.3.1', url('/api/leads'), { ...validLead, email, firstName: 'Reader' });
+    const auditId = String(created.body.auditId);
+    const audit = await waitForAudit(t.stack.url, auditId);
+    const mailsFor = async () => (await mailbox(t.stack.mailboxUrl, email)).filter((m) => m.body.text?.includes(`/results/${auditId}`));
+    // The email follows completion in the same job: allow the worker a moment.
+    for (let i = 0; i < 20 && (await mailsFor()).length === 0; i += 1) await new Promise((r) => setTimeout(r, 100));
+
+    await t.stack.deps.scanJobs.enqueue({ auditId, kind: 'scan' });
+    await new Promise((r) => setTimeout(r, 2500));
+    const mails = await mailsFor();
+
+    expect(audit.status).toBe('completed');
+    expect(mails).toHaveLength(1);
+    const findings = (audit.checks as { findings: { severity: string }[] }[]).flatMap((c) => c.findings);
+    const count = (severity: string) => findings.filter((f) => f.severity === severity).length;
+    expect(mails[0]!.subject).toBe(`Your Rampart security report for shop.example.test: grade ${String(audit.grade)}`);
+    expect(mails[0]!.body.text).toContain('Hi Reader,');
+    expect(mails[0]!.body.text).toContain(`Score: ${String(audit.score)}/100`);
+    expect(mails[0]!.body.text).toContain(`Critical: ${count('critical')}, High: ${count('high')}, Medium: ${count('medium')}, Low: ${count('low')}`);
+    expect(mails[0]!.body.text).toContain(`View the full report: ${t.stack.url}/results/${auditId}`);
+  });
+});
