@@ -106,16 +106,7 @@ export function createFetcher(options: FetcherOptions): Fetcher {
         signal: options.signal,
         ...(getOptions.headers ? { headers: getOptions.headers } : {}),
       });
-      return {
-        path,
-        url: response.url,
-        status: response.status,
-        headers: response.headers,
-        body: response.body,
-        bytes: Buffer.byteLength(response.body, 'utf8'),
-        truncated: response.bodyTruncated === true,
-        redirects: response.redirects,
-      };
+      return toSample(path, response);
     } catch (error) {
       const err = error as { code?: unknown; message?: unknown };
       return { path, error: [err.code, err.message].filter((part) => typeof part === 'string' && part).join(': ') || String(error) };
@@ -132,5 +123,19 @@ export function createFetcher(options: FetcherOptions): Fetcher {
     get incomplete() {
       return incomplete;
     },
+  };
+}
+
+/** An HTTP response as a Sample, so analyses read every response the same way. */
+export function toSample(path: string, response: HttpResponse): Sample {
+  return {
+    path,
+    url: response.url,
+    status: response.status,
+    headers: response.headers,
+    body: response.body,
+    bytes: Buffer.byteLength(response.body, 'utf8'),
+    truncated: response.bodyTruncated === true,
+    redirects: response.redirects,
   };
 }

@@ -6,7 +6,7 @@
  * Read-only GETs, at most 20, four at a time; no login, no password ever tried.
  */
 import type { HttpClient } from '../../net/http-client.js';
-import { createFetcher, type Fetcher, type FetchFailure, isSample, type Sample } from '../exposure/fetcher.js';
+import { createFetcher, type Fetcher, type FetchFailure, isSample, type Sample, toSample } from '../exposure/fetcher.js';
 import { fetchLanding, sameSite } from '../exposure/site.js';
 import { wordpressAssets } from './assets.js';
 import { detectWordPress, type WordPressDetection } from './detect.js';
@@ -64,19 +64,6 @@ export interface WordPressProbeOptions {
   budgetMs: number;
 }
 
-/** The landing page as a Sample, so analyses read every response the same way. */
-function asSample(response: { url: string; status: number; headers: Sample['headers']; body: string; bodyTruncated?: boolean; redirects: Sample['redirects'] }): Sample {
-  return {
-    path: new URL(response.url).pathname,
-    url: response.url,
-    status: response.status,
-    headers: response.headers,
-    body: response.body,
-    bytes: Buffer.byteLength(response.body, 'utf8'),
-    truncated: response.bodyTruncated === true,
-    redirects: response.redirects,
-  };
-}
 
 /**
  * The users list: the pretty-permalink route first, or the query-string route first when the REST
@@ -98,7 +85,7 @@ export async function probeWordPress(options: WordPressProbeOptions): Promise<Wo
     timeoutMs: Math.floor(Math.min(7_000, options.budgetMs / 2)),
     maxBodyBytes: LANDING_BYTES,
   });
-  const page = asSample(landing.response);
+  const page = toSample(new URL(landing.response.url).pathname, landing.response);
   const site = { host: options.target.host, domain: options.domain };
   const detection = detectWordPress(page, wordpressAssets(page.body, page.url), site);
   const empty = { feed: null, opml: null, readme: null, xmlrpc: null, users: [], uploads: null, debugLog: null, pluginReadmes: {} };
