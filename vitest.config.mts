@@ -2,7 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * One `vitest run` runs every project: unit (pure logic), integration (the whole local stack
- * in-process, driven over HTTP), infra (CDK assertions + cdk-nag), e2e (real Chromium against npm start).
+ * in-process, driven over HTTP), infra (CDK assertions + cdk-nag), components (React
+ * components in jsdom), e2e (real Chromium against npm start).
  */
 // Loopback only, never port 2024, never the system resolver: enforced in every project, not hoped for.
 const setupFiles = ['test/support/loopback-only.ts'];
@@ -23,6 +24,14 @@ export default defineConfig({
         },
       },
       { test: { name: 'infra', include: ['test/infra/**/*.test.ts'], environment: 'node', setupFiles, testTimeout: 120_000, hookTimeout: 180_000 } },
+      {
+        test: {
+          name: 'components',
+          include: ['frontend/src/**/*.test.tsx'],
+          environment: 'jsdom',
+          setupFiles: [...setupFiles, 'frontend/src/testing/setup-tests.ts'],
+        },
+      },
       { test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], environment: 'node', setupFiles, testTimeout: 60_000, hookTimeout: 120_000, fileParallelism: false } },
     ],
   },
