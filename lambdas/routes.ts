@@ -36,6 +36,10 @@ export const routes = [
   { name: 'send-verification-code', method: 'POST', path: '/api/verification-codes', auth: 'public', uses: ['table', 'mailer'] },
   { name: 'verify-email-code', method: 'POST', path: '/api/verification-codes/verify', auth: 'public', uses: ['table'] },
   { name: 'get-audit', method: 'GET', path: '/api/audits/{auditId}', auth: 'public', uses: ['table'] },
+  { name: 'create-share', method: 'POST', path: '/api/audits/{auditId}/shares', auth: 'public', uses: ['table'] },
+  { name: 'get-shared-audit', method: 'GET', path: '/api/shared-audits/{shareToken}', auth: 'public', uses: ['table'] },
+  { name: 'get-audit-pdf', method: 'GET', path: '/api/audits/{auditId}/report.pdf', auth: 'public', uses: ['table', 'reports'] },
+  { name: 'email-audit', method: 'POST', path: '/api/audits/{auditId}/email', auth: 'public', uses: ['table', 'mailer'] },
   { name: 'get-me', method: 'GET', path: '/api/me', auth: 'user', uses: ['table'] },
 ] as const satisfies readonly RouteDefinition[];
 

@@ -11,6 +11,7 @@ import { createRemoteJWKSet, jwtVerify } from 'jose';
 import type { ApiEvent, ApiHandler } from '../../lambdas/api/http.js';
 import type { Deps } from '../../lambdas/composition.js';
 import { isBotUserAgent } from '../../lambdas/domain/bots.js';
+import { reportPdfApiPath } from '../../lambdas/domain/report.contract.js';
 import { routes, type RouteDefinition } from '../../lambdas/routes.js';
 import { siteSecurityHeaders } from '../../lib/site/security-headers.js';
 import type { OutboxSms } from '../../lambdas/adapters/sms.adapter.js';
@@ -202,6 +203,9 @@ export async function startLocalServer(options: LocalServerOptions, port: number
 
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
+    // DECISIONS "/reports": /reports/{auditId}.pdf is the PDF route (CloudFront rewrites it the same way).
+    const pdfPath = reportPdfApiPath(url.pathname);
+    if (pdfPath) url.pathname = pdfPath;
     const work = url.pathname.startsWith('/api/')
       ? handleApi(req, res, url)
       : url.pathname.startsWith('/_local/outbox')

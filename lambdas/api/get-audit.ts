@@ -1,15 +1,12 @@
-import { auditIdSchema } from '../domain/audit.js';
-import { NotFoundError } from '../domain/errors.js';
+import { getAuditReport } from '../use-cases/audit-reports.js';
 import { httpHandler, lambdaEntry, type HandlerFactory } from './http.js';
 
 export const make: HandlerFactory = (deps) =>
   httpHandler(deps, async (request) => {
-    const id = auditIdSchema.safeParse(request.path('auditId'));
-    // A malformed id cannot name an audit: answer as for an unknown one, without a lookup.
-    if (!id.success) throw new NotFoundError('audit_not_found', 'Audit not found');
-    const audit = await deps.audits.getAudit(id.data);
-    if (!audit) throw new NotFoundError('audit_not_found', 'Audit not found');
-    return { status: 200, body: { audit } };
+    // Public route: claims are present only once a route verifies the owner's token (accounts), and
+    // only then does the reply carry the owner's contact block.
+    const userId = typeof request.claims?.sub === 'string' ? request.claims.sub : undefined;
+    return { status: 200, body: await getAuditReport(deps, request.path('auditId'), { userId }) };
   });
 
 export const handler = lambdaEntry('get-audit', make);

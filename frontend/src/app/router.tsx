@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { createBrowserRouter, Navigate, RouterProvider } from 'react-router';
+import { createBrowserRouter, Navigate, RouterProvider, useParams } from 'react-router';
 import { SiteLayout } from '../components/layout/site-layout';
 import { paths } from '../config/paths';
 import { AuthRoute } from './routes/auth';
@@ -7,6 +7,12 @@ import { HomeRoute } from './routes/home';
 import { NotFoundRoute } from './routes/not-found';
 import { ResultsRoute } from './routes/results';
 import { RouteError } from './routes/route-error';
+
+/** DECISIONS "/reports": the old report links open the results page. */
+function ReportRedirect() {
+  const { auditId = '' } = useParams();
+  return <Navigate to={paths.results.getHref(auditId)} replace />;
+}
 
 /** Pages that exist so far; the rest of `paths` (dashboard, share, payment, legal) arrives with its issue. */
 export const createAppRouter = () =>
@@ -20,6 +26,7 @@ export const createAppRouter = () =>
         { path: paths.auth.login.path, Component: AuthRoute },
         { path: paths.results.path, Component: ResultsRoute },
         { path: paths.results.missingIdPath, Component: ResultsRoute },
+        { path: paths.reports.path, Component: ReportRedirect },
         { path: '*', Component: NotFoundRoute },
       ],
     },

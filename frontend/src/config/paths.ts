@@ -37,6 +37,12 @@ export const paths = {
       withQuery('/payment-success', { session_id: sessionId, audit_id: auditId }),
   },
   share: { path: '/share/:shareToken', getHref: (shareToken: string) => `/share/${segment(shareToken)}` },
+  /** DECISIONS "/reports": /reports/{id} redirects to the results page; /reports/{id}.pdf is the PDF (served by the API). */
+  reports: {
+    path: '/reports/:auditId',
+    getHref: (auditId: string) => `/reports/${segment(auditId)}`,
+    pdfHref: (auditId: string) => `/reports/${segment(auditId)}.pdf`,
+  },
   wazuhTest: { path: '/wazuh-test', getHref: () => '/wazuh-test' },
   terms: { path: '/terms', getHref: () => '/terms' },
   privacy: { path: '/privacy', getHref: () => '/privacy' },

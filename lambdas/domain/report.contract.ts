@@ -1,0 +1,43 @@
+import { z } from 'zod';
+
+/** SPEC §8 alerts: the email report's two messages. */
+export const reportEmailMessages = {
+  empty: 'Please enter an email address',
+  invalid: 'Please enter a valid email address',
+} as const;
+
+/** `POST /api/audits/{auditId}/email`: where to send the report. Shared with the frontend. */
+export const reportEmailSchema = z.object(
+  {
+    email: z
+      .string({ error: reportEmailMessages.empty })
+      .trim()
+      .min(1, reportEmailMessages.empty)
+      .max(254, reportEmailMessages.invalid)
+      .pipe(z.email({ error: reportEmailMessages.invalid }))
+      .transform((email) => email.toLowerCase()),
+  },
+  { error: reportEmailMessages.empty },
+);
+export type ReportEmailInput = z.output<typeof reportEmailSchema>;
+
+/** Share tokens: 128 random bits, base64url without padding (22 characters). */
+export const shareTokenSchema = z.string().regex(/^[A-Za-z0-9_-]{22}$/);
+
+/** Share links live 24 hours (SPEC §9 "Sharing and payment"). */
+export const SHARE_LIFETIME_SECONDS = 24 * 3600;
+
+/** Site paths of a report: the results page and its PDF (DECISIONS "/reports"). */
+export const reportPaths = {
+  results: (auditId: string) => `/results/${encodeURIComponent(auditId)}`,
+  pdf: (auditId: string) => `/reports/${encodeURIComponent(auditId)}.pdf`,
+};
+
+/**
+ * The API path that serves a site path `/reports/{auditId}.pdf` (the local server rewrites to it;
+ * CloudFront does the same with a viewer-request function); undefined for any other path.
+ */
+export function reportPdfApiPath(sitePath: string): string | undefined {
+  const match = /^\/reports\/([^/]+)\.pdf$/.exec(sitePath);
+  return match ? `/api/audits/${match[1]}/report.pdf` : undefined;
+}

@@ -1,0 +1,150 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Deps } from '../composition.js';
+import { productSlug } from '../config.js';
+import { type Audit, auditIdSchema } from '../domain/audit.js';
+import { type AuditResultView, auditForDisplay, buildAuditView } from '../domain/audit-view.js';
+import { parseContract } from '../domain/contract.js';
+import { ConflictError, DomainError, GoneError, NotFoundError } from '../domain/errors.js';
+import { reportEmailSchema, reportPaths, SHARE_LIFETIME_SECONDS, shareTokenSchema } from '../domain/report.contract.js';
+import { auditReportEmail } from '../domain/report-email.js';
+import { isSampleAuditId, SAMPLE_BUSINESS_NAME, sampleAudit } from '../domain/sample-report.js';
+import { renderPdfReport } from '../reports/pdf-report.js';
+import { enforceLimits } from './rate-limits.js';
+
+/** Who is reading. `userId` is a verified user id (Cognito sub), never a claim the caller made up. */
+export interface AuditViewer {
+  userId?: string;
+}
+
+export interface LoadedReport {
+  audit: Audit;
+  view: AuditResultView;
+}
+
+/** How long a presigned PDF link works: long enough to follow the redirect, short enough not to be shared. */
+export const PDF_URL_SECONDS = 300;
+/** Bump when the sample or the PDF layout changes, so a stale sample PDF is not served. */
+const SAMPLE_PDF_KEY = 'reports/sample-v1.pdf';
+
+const auditNotFound = () => new NotFoundError('audit_not_found', 'Audit not found');
+const shareNotFound = () => new NotFoundError('share_not_found', 'Shared audit not found or expired');
+
+/**
+ * The report for an audit id: the stored audit, or the sample for `demo_…`/`audit_…` ids (SPEC §7).
+ * The business name is public; the owner's contact block is added only when the verified reader
+ * owns the audit (DECISIONS "Public audit view").
+ */
+export async function loadReport(deps: Pick<Deps, 'audits'>, rawId: unknown, viewer: AuditViewer = {}): Promise<LoadedReport> {
+  const id = typeof rawId === 'string' ? rawId : '';
+  if (isSampleAuditId(id)) {
+    const audit = sampleAudit(id);
+    return { audit, view: buildAuditView(audit, { businessName: SAMPLE_BUSINESS_NAME, sample: true }) };
+  }
+  // A malformed id cannot name an audit: answer as for an unknown one, without a lookup.
+  if (!auditIdSchema.safeParse(id).success) throw auditNotFound();
+  const audit = await deps.audits.getAudit(id);
+  if (!audit) throw auditNotFound();
+  const lead = audit.leadId ? await deps.audits.getLead(audit.leadId) : undefined;
+  const isOwner = viewer.userId !== undefined && audit.ownerId !== undefined && viewer.userId === audit.ownerId;
+  const owner = isOwner && lead ? { firstName: lead.firstName, lastName: lead.lastName, businessName: lead.businessName, webUrl: lead.webUrl, email: lead.email } : undefined;
+  return { audit, view: buildAuditView(audit, { businessName: lead?.businessName, owner }) };
+}
+
+/** `GET /api/audits/{id}`: the audit as the results page reads it, and the spec's record with the full report. */
+export async function getAuditReport(deps: Pick<Deps, 'audits'>, rawId: unknown, viewer: AuditViewer = {}) {
+  const { audit, view } = await loadReport(deps, rawId, viewer);
+  return { audit: auditForDisplay(audit), result: view };
+}
+
+function requireCompleted(audit: Audit, what: string): void {
+  if (audit.status !== 'completed') {
+    throw new ConflictError('audit_not_completed', `The security report is not ready yet: ${what} once the scan has completed.`);
+  }
+}
+
+const hashToken = (token: string) => createHash('sha256').update(token).digest('base64url');
+
+/** `POST /api/audits/{id}/shares`: a 24-hour link with a maximum number of uses (DECISIONS "Sharing"). */
+export async function createShare(deps: Pick<Deps, 'audits' | 'shares' | 'rateLimits' | 'clock' | 'config'>, rawId: unknown) {
+  const { audit } = await loadReport(deps, rawId);
+  requireCompleted(audit, 'share it');
+  await enforceLimits(deps.rateLimits, [{ scope: 'share:audit', subject: audit.id, perHour: deps.config.RATE_LIMIT_SHARES_PER_AUDIT }], 'share links for this report');
+  const token = randomBytes(16).toString('base64url');
+  const now = deps.clock.now();
+  const createdAt = now.toISOString();
+  // Whole seconds: the expiry is also the item's TTL (epoch seconds).
+  const expiresAt = new Date((Math.floor(now.getTime() / 1000) + SHARE_LIFETIME_SECONDS) * 1000).toISOString();
+  const maxUses = deps.config.SHARE_MAX_USES;
+  await deps.shares.create({ tokenHash: hashToken(token), auditId: audit.id, createdAt, expiresAt, maxUses, uses: 0 });
+  const url = `${deps.config.SITE_URL.replace(/\/+$/, '')}/share/${token}`;
+  return { shareToken: token, url, expiresAt, maxUses };
+}
+
+/** `GET /api/shared-audits/{token}`: the public report behind a live link; each read counts one use. */
+export async function openShare(deps: Pick<Deps, 'audits' | 'shares'>, rawToken: unknown) {
+  const token = shareTokenSchema.safeParse(rawToken);
+  if (!token.success) throw new DomainError('invalid_share_link', 'Invalid share link');
+  const used = await deps.shares.use(hashToken(token.data));
+  switch (used.outcome) {
+    case 'not_found':
+      throw shareNotFound();
+    case 'expired':
+      throw new GoneError('share_expired', 'Shared audit not found or expired');
+    case 'exhausted':
+      throw new GoneError('share_exhausted', 'This share link has reached its maximum number of uses.');
+  }
+  const { share } = used;
+  let view: AuditResultView;
+  try {
+    ({ view } = await loadReport(deps, share.auditId));
+  } catch (error) {
+    // The audit was deleted (or has expired) since the link was made.
+    if (error instanceof NotFoundError) throw shareNotFound();
+    throw error;
+  }
+  return {
+    audit: view,
+    expiresAt: share.expiresAt,
+    remainingUses: Math.max(0, share.maxUses - share.uses),
+    message: `Shared security report for ${view.host}`,
+  };
+}
+
+/**
+ * `GET /api/audits/{id}/report.pdf`: rendered once per audit, stored in the reports bucket and
+ * handed out as a short-lived presigned URL.
+ */
+export async function pdfReportUrl(deps: Pick<Deps, 'audits' | 'reports' | 'config'>, rawId: unknown): Promise<string> {
+  const { audit, view } = await loadReport(deps, rawId);
+  requireCompleted(audit, 'download the PDF');
+  const key = view.sample ? SAMPLE_PDF_KEY : `reports/${audit.id}.pdf`;
+  if (!(await deps.reports.exists(key))) {
+    const siteUrl = deps.config.SITE_URL.replace(/\/+$/, '');
+    const bytes = await renderPdfReport(view, {
+      productName: deps.config.PRODUCT_NAME,
+      reportUrl: view.sample ? undefined : `${siteUrl}${reportPaths.results(audit.id)}`,
+    });
+    const date = (audit.completedAt ?? audit.createdAt).slice(0, 10);
+    const fileName = `${productSlug(deps.config.PRODUCT_NAME)}-security-report-${audit.host.replace(/[^A-Za-z0-9.-]/g, '-')}-${date}.pdf`;
+    await deps.reports.put(key, bytes, 'application/pdf', { contentDisposition: `inline; filename="${fileName}"` });
+  }
+  return deps.reports.signedUrl(key, PDF_URL_SECONDS);
+}
+
+/** `POST /api/audits/{id}/email`: the summary and links by email, limited per audit and per recipient. */
+export async function emailReport(deps: Pick<Deps, 'audits' | 'mailer' | 'rateLimits' | 'config'>, rawId: unknown, input: unknown) {
+  // A body that is not an object (an array, a string) carries no address: say so for the field.
+  const { email } = parseContract(reportEmailSchema, typeof input === 'object' && input !== null && !Array.isArray(input) ? input : {});
+  const { audit, view } = await loadReport(deps, rawId);
+  requireCompleted(audit, 'email it');
+  await enforceLimits(
+    deps.rateLimits,
+    [
+      { scope: 'report-email:audit', subject: audit.id, perHour: deps.config.RATE_LIMIT_REPORT_EMAILS_PER_AUDIT },
+      { scope: 'report-email:to', subject: email, perHour: deps.config.RATE_LIMIT_REPORT_EMAILS_PER_RECIPIENT },
+    ],
+    'report emails',
+  );
+  await deps.mailer.send(auditReportEmail({ productName: deps.config.PRODUCT_NAME, siteUrl: deps.config.SITE_URL }, { to: email, view }));
+  return { sent: true, email, message: `The report was sent to ${email}.` };
+}
