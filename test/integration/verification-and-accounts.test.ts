@@ -4,9 +4,11 @@ import {
   InitiateAuthCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { DynamoDBClient, GetItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
+import { Logger } from '@aws-lambda-powertools/logger';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_CREDENTIALS } from '../../lambdas/composition.js';
 import { hashVerificationCode } from '../../lambdas/domain/verification-code.js';
+import { runScan } from '../../lambdas/use-cases/run-scan.js';
 import { mailbox, postJsonFrom } from '../support/post-from.js';
 import { startTestStack, TEST_RATE_LIMITS, type TestStack, validLead, waitForAudit } from '../support/local-stack.js';
 
@@ -249,5 +251,27 @@ describe('the completion email', () => {
     expect(mails[0]!.body.text).toContain(`Score: ${String(audit.score)}/100`);
     expect(mails[0]!.body.text).toContain(`Critical: ${count('critical')}, High: ${count('high')}, Medium: ${count('medium')}, Low: ${count('low')}`);
     expect(mails[0]!.body.text).toContain(`View the full report: ${t.stack.url}/results/${auditId}`);
+  });
+
+  it('completes the audit even when the email cannot be sent', async () => {
+    const now = new Date().toISOString();
+    const auditId = crypto.randomUUID();
+    const leadId = crypto.randomUUID();
+    await t.stack.deps.audits.createLeadWithAudit(
+      { id: leadId, firstName: 'Ada', lastName: 'Lovelace', businessName: 'AE', email: 'unlucky@example.test', mobileNumber: '+61412345678', webUrl: 'https://shop.example.test/', host: 'shop.example.test', createdAt: now },
+      { id: auditId, leadId, targetUrl: 'https://shop.example.test/', host: 'shop.example.test', status: 'queued', createdAt: now, checks: [] },
+    );
+    const attempts: string[] = [];
+    const failing = { send: (mail: { to: string }) => (attempts.push(mail.to), Promise.reject(new Error('SES is down'))) };
+    const d = t.stack.deps;
+
+    const outcome = await runScan(
+      { audits: d.audits, clock: d.clock, scanSettings: d.scanSettings, scanChecks: d.scanChecks, config: d.config, mailer: failing, log: new Logger({ logLevel: 'SILENT' }) },
+      { auditId, kind: 'scan' },
+    );
+
+    expect(attempts).toEqual(['unlucky@example.test']);
+    expect(outcome).toBe('completed');
+    expect((await d.audits.getAudit(auditId))?.status).toBe('completed');
   });
 });
