@@ -81,6 +81,20 @@ describe.skipIf(!chromiumAvailable)('the site in Chromium against npm start', ()
     await page.close();
   }, 30_000);
 
+  it('sends /reports/{auditId} to the results page (DECISIONS "/reports")', async () => {
+    // Prepare
+    const page = await stack.browser.context.newPage();
+    const auditId = randomUUID();
+
+    // Act
+    await page.goto(`${appUrl}/reports/${auditId}`);
+    await page.getByRole('heading', { level: 1, name: 'Audit not found' }).waitFor();
+
+    // Assess
+    expect(new URL(page.url()).pathname).toBe(`/results/${auditId}`);
+    await page.close();
+  }, 30_000);
+
   it("shows 'Invalid audit ID' for a malformed id and a 404 page for an unknown route", async () => {
     // Prepare
     const page = await stack.browser.context.newPage();
