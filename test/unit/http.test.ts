@@ -3,7 +3,7 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { errorReply, httpHandler, type ApiEvent } from '../../lambdas/api/http.js';
 import { buildDeps } from '../../lambdas/composition.js';
 import { loadConfig } from '../../lambdas/config.js';
-import { NotFoundError, RateLimitedError, ValidationError } from '../../lambdas/domain/errors.js';
+import { ConflictError, GoneError, NotFoundError, RateLimitedError, ValidationError } from '../../lambdas/domain/errors.js';
 
 const log = new Logger({ serviceName: 'test', logLevel: 'CRITICAL' });
 const deps = buildDeps(loadConfig({}), { log });
@@ -24,6 +24,18 @@ describe('HTTP error mapping', () => {
     expect(errorReply(new NotFoundError('audit_not_found', 'Audit not found'), deps).statusCode).toBe(404);
     const limited = errorReply(new RateLimitedError('Too many scans', 30), deps);
     expect([limited.statusCode, limited.headers?.['retry-after']]).toEqual([429, '30']);
+  });
+
+  it('maps error classes whatever their code: conflict 409, gone 410, not found 404', () => {
+    expect(errorReply(new ConflictError('audit_not_completed', 'Not ready'), deps).statusCode).toBe(409);
+    expect(errorReply(new GoneError('share_expired', 'Shared audit not found or expired'), deps).statusCode).toBe(410);
+    expect(errorReply(new NotFoundError('share_not_found', 'Shared audit not found or expired'), deps).statusCode).toBe(404);
+  });
+
+  it('answers a redirect with its location, no body and no content type', async () => {
+    const handler = httpHandler(deps, async () => ({ status: 302, headers: { location: 'https://reports.example/r.pdf' } }));
+    const reply = await handler(event());
+    expect(reply).toEqual({ statusCode: 302, headers: { 'cache-control': 'no-store', location: 'https://reports.example/r.pdf' }, body: '' });
   });
 
   it('never shows an unexpected error, only a generic 500', () => {
