@@ -39,6 +39,8 @@ export interface LocalStack {
   endpoints: { dynamodb: string; sqs: string; ses: string; s3: string; cognito: string };
   userPool: { userPoolId: string; userPoolClientId: string };
   queues: { scanQueueUrl: string; scanDlqUrl: string };
+  /** Stops consuming the scan queue (the API keeps serving): on AWS the worker is a separate Lambda. */
+  stopWorker(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -146,6 +148,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       endpoints: { dynamodb: dynamodb.endpoint, sqs: sqs.endpoint, ses: ses.endpoint, s3: s3.endpoint, cognito: cognito.endpoint },
       userPool,
       queues,
+      stopWorker: async () => {
+        await poller?.stop();
+        poller = undefined;
+      },
       stop,
     };
   } catch (error) {
