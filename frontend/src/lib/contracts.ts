@@ -14,3 +14,35 @@ export {
   type RiskLevel,
   type Severity,
 } from '../../../lambdas/domain/audit';
+export {
+  RESULT_LIST_LIMITS,
+  type AuditResultView,
+  type BreachesView,
+  type CveView,
+  type PortScanResultView,
+  type RecommendationView,
+  type TechnologyView,
+  type VulnerabilityView,
+} from '../../../lambdas/domain/audit-view';
+export {
+  VERIFICATION,
+  verificationMessages,
+  type SendVerificationCodeInput,
+  type SendVerificationCodeResponse,
+  type VerifyCodeInput,
+  type VerifyCodeResponse,
+} from '../../../lambdas/domain/verification.contract';
+export { SHARE_LIFETIME_SECONDS, shareTokenSchema } from '../../../lambdas/domain/report.contract';
+export { grade, riskLevel, riskScore } from '../../../lambdas/domain/scoring';
+export {
+  checkoutMode,
+  formatMoney,
+  formatPlanPrice,
+  getPlan,
+  lowestPrice,
+  plans,
+  pricingTabs,
+  type Plan,
+  type PlanId,
+  type PricingTabId,
+} from '../../../lambdas/domain/plans';

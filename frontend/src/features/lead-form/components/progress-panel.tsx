@@ -1,0 +1,114 @@
+import { useEffect, useRef, useState } from 'react';
+import { Spinner } from '../../../components/ui/spinner';
+import type { Audit } from '../../../lib/contracts';
+import { useAuditProgress } from '../api/get-audit-progress';
+import {
+  checkLabel,
+  checkOutcome,
+  isCheckFinished,
+  PROGRESS_MESSAGE_INTERVAL_MS,
+  PROGRESS_MESSAGES,
+  progressMessageRange,
+} from '../lib/progress';
+
+interface ProgressPanelProps {
+  auditId: string;
+  host: string;
+  accountCreated: boolean;
+  email: string;
+  onCompleted: (audit: Audit) => void;
+  onFailed: (detail: string) => void;
+}
+
+/**
+ * The scan as it happens: each check as the worker saves it, newest first in the headline; the
+ * spec's messages cycle every 1.2 s only while nothing newer has come in.
+ */
+export function ProgressPanel({ auditId, host, accountCreated, email, onCompleted, onFailed }: ProgressPanelProps) {
+  const progress = useAuditProgress(auditId);
+  const audit = progress.data;
+  const finished = audit?.checks.filter(isCheckFinished) ?? [];
+  const range = progressMessageRange(audit);
+  const rangeKey = range.join(',');
+
+  const seen = useRef(new Set<string>());
+  const [latest, setLatest] = useState<string | undefined>();
+  const [cycle, setCycle] = useState(0);
+
+  const newest = finished.find((check) => !seen.current.has(check.name));
+  useEffect(() => {
+    if (!newest) return;
+    for (const check of finished) seen.current.add(check.name);
+    setLatest(`${checkLabel(newest.name)}: ${checkOutcome(newest)}`);
+  });
+
+  // Every 1.2 s without news the headline moves to the next of the spec's messages.
+  useEffect(() => {
+    const timer = setInterval(() => {
+      setLatest(undefined);
+      setCycle((value) => value + 1);
+    }, PROGRESS_MESSAGE_INTERVAL_MS);
+    return () => clearInterval(timer);
+  }, [latest, rangeKey]);
+
+  useEffect(() => setCycle(0), [rangeKey]);
+
+  useEffect(() => {
+    if (audit?.status === 'completed') onCompleted(audit);
+    else if (audit?.status === 'failed') onFailed(audit.errorMessage ?? 'The scan could not finish.');
+  }, [audit, onCompleted, onFailed]);
+
+  useEffect(() => {
+    if (progress.isError && !audit) onFailed(progress.error.message);
+  }, [progress.isError, progress.error, audit, onFailed]);
+
+  const headline = latest ?? PROGRESS_MESSAGES[range[cycle % range.length] ?? 0];
+
+  return (
+    <section aria-labelledby="lead-progress-heading" className="space-y-5">
+      <div className="flex items-center gap-3">
+        <Spinner className="size-6 shrink-0 text-blue-700" />
+        <div className="min-w-0">
+          <h3 id="lead-progress-heading" className="text-lg font-bold text-slate-900">
+            Scanning <span className="break-all">{host}</span>
+          </h3>
+          <p data-testid="progress-message" className="text-sm text-blue-800">
+            {headline}
+          </p>
+        </div>
+      </div>
+
+      {accountCreated && (
+        <p className="rounded-md border border-green-200 bg-green-50 px-4 py-3 text-sm text-green-900">
+          Your account has been created. We are emailing your login details to{' '}
+          <strong className="break-all">{email}</strong>.
+        </p>
+      )}
+
+      <div>
+        <p className="text-sm font-semibold text-slate-700">
+          {finished.length === 0
+            ? 'Waiting for the first check to finish…'
+            : `${finished.length} ${finished.length === 1 ? 'check' : 'checks'} finished`}
+        </p>
+        <ul aria-live="polite" aria-label="Finished checks" className="mt-2 divide-y divide-slate-100 rounded-md border border-slate-200">
+          {finished.map((check) => (
+            <li key={check.name} className="flex items-center justify-between gap-3 px-3 py-2 text-sm">
+              <span className="flex items-center gap-2 text-slate-800">
+                <span aria-hidden="true" className={check.status === 'ok' ? 'text-green-700' : 'text-orange-700'}>
+                  {check.status === 'ok' ? '✓' : '!'}
+                </span>
+                {checkLabel(check.name)}
+              </span>
+              <span className="shrink-0 text-slate-600">{checkOutcome(check)}</span>
+            </li>
+          ))}
+          <li className="flex items-center gap-2 px-3 py-2 text-sm text-slate-600">
+            <Spinner className="size-3" />
+            Still scanning…
+          </li>
+        </ul>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,1 @@
+export { LeadForm } from './components/lead-form';
