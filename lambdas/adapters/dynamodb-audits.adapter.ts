@@ -200,6 +200,7 @@ function toAudit(item: AuditItem, checks: CheckResult[]): Audit {
     id: item.id,
     leadId: item.leadId,
     ownerId: item.ownerId,
+    businessName: item.businessName,
     targetUrl: item.targetUrl,
     host: item.host,
     status: item.status,

@@ -290,8 +290,9 @@ export function riskFactors(issues: readonly Finding[]): string[] {
 }
 
 /** The audit as the existing results page reads it, without the internal lead reference. */
-export function auditForDisplay(audit: Audit): Omit<Audit, 'leadId'> {
-  const { leadId: _leadId, ...rest } = audit;
+/** The audit as anyone holding its id may read it: no lead or owner identifiers. */
+export function auditForDisplay(audit: Audit): Omit<Audit, 'leadId' | 'ownerId'> {
+  const { leadId: _leadId, ownerId: _ownerId, ...rest } = audit;
   return rest;
 }
 

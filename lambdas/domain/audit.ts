@@ -39,6 +39,8 @@ export interface Audit {
   leadId?: string;
   /** The account the audit is attached to (Cognito sub): a new account or the lead's existing one. */
   ownerId?: string;
+  /** The business the report is for (public on the report, DECISIONS "Public audit view"). */
+  businessName?: string;
   targetUrl: string;
   host: string;
   status: AuditStatus;

@@ -44,10 +44,12 @@ export async function loadReport(deps: Pick<Deps, 'audits'>, rawId: unknown, vie
   if (!auditIdSchema.safeParse(id).success) throw auditNotFound();
   const audit = await deps.audits.getAudit(id);
   if (!audit) throw auditNotFound();
-  const lead = audit.leadId ? await deps.audits.getLead(audit.leadId) : undefined;
   const isOwner = viewer.userId !== undefined && audit.ownerId !== undefined && viewer.userId === audit.ownerId;
+  // The lead is read only for its owner's contact block (or for audits stored before the audit
+  // carried the business name): a public read is one query.
+  const lead = audit.leadId && (isOwner || audit.businessName === undefined) ? await deps.audits.getLead(audit.leadId) : undefined;
   const owner = isOwner && lead ? { firstName: lead.firstName, lastName: lead.lastName, businessName: lead.businessName, webUrl: lead.webUrl, email: lead.email } : undefined;
-  return { audit, view: buildAuditView(audit, { businessName: lead?.businessName, owner }) };
+  return { audit, view: buildAuditView(audit, { businessName: audit.businessName ?? lead?.businessName, owner }) };
 }
 
 /** `GET /api/audits/{id}`: the audit as the results page reads it, and the spec's record with the full report. */

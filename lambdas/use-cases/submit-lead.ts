@@ -108,6 +108,7 @@ async function store(deps: SubmitLeadDeps, lead: Lead, answer: StoredAnswer, use
     id: answer.auditId,
     leadId: answer.leadId,
     ownerId: userId,
+    businessName: lead.businessName,
     targetUrl: lead.webUrl.url,
     host: lead.webUrl.host,
     status: 'queued',

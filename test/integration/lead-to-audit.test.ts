@@ -35,7 +35,9 @@ describe('from lead to completed audit', () => {
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ accountCreated: false, leadId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
     const checks = audit.checks as CheckResult[];
-    expect(audit).toMatchObject({ status: 'completed', targetUrl: 'https://shop.example.test/', host: 'shop.example.test' });
+    expect(audit).toMatchObject({ status: 'completed', targetUrl: 'https://shop.example.test/', host: 'shop.example.test', businessName: validLead.businessName });
+    // The public view names the business, never the person or their identifiers (DECISIONS "Public audit view").
+    expect(JSON.stringify(await getAudit(api(), created.body.auditId))).not.toMatch(/owner@example\.test|Lovelace|\+61412345678|ownerId|leadId/);
     expect(checks.find((c) => c.name === 'dns')).toMatchObject({ status: 'ok', data: { host: 'shop.example.test', ipv4: ['127.0.0.1'], ipv6: [] } });
     expect(checks.find((c) => c.name === 'ports')).toMatchObject({ status: 'ok', data: { address: '127.0.0.1', scanned: 100 } });
     const score = riskScore(checks.flatMap((c) => c.findings));
