@@ -25,7 +25,7 @@ import { Construct } from 'constructs';
 import { BOT_MARKERS } from '../../lambdas/domain/bots.js';
 import { responseHeadersFrom } from './response-headers.js';
 import { HSTS_MAX_AGE_SECONDS, siteSecurityHeaders } from './security-headers.js';
-import { API_PATH_PREFIXES, renderViewerRequestFunction } from './viewer-request-function.js';
+import { API_PATH_PREFIXES, renderReportPdfRewriteFunction, renderViewerRequestFunction, REPORT_PDF_PATH_PATTERN } from './viewer-request-function.js';
 
 /** Vite's output folder for content-hashed files. */
 export const HASHED_ASSETS_PREFIX = 'assets/';
@@ -87,6 +87,12 @@ export class Site extends Construct {
       code: FunctionCode.fromInline(renderViewerRequestFunction(BOT_MARKERS)),
     });
 
+    const reportPdfRewrite = new CloudFrontFunction(this, 'ReportPdfRewrite', {
+      comment: '/reports/{id}.pdf -> /api/audits/{id}/report.pdf',
+      runtime: FunctionRuntime.JS_2_0,
+      code: FunctionCode.fromInline(renderReportPdfRewriteFunction()),
+    });
+
     const apiOrigin = new HttpOrigin(props.apiDomainName, {
       protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
       originSslProtocols: [OriginSslPolicy.TLS_V1_2],
@@ -127,7 +133,14 @@ export class Site extends Construct {
         compress: true,
         functionAssociations: [{ function: this.viewerRequest, eventType: FunctionEventType.VIEWER_REQUEST }],
       },
-      additionalBehaviors: Object.fromEntries(API_PATH_PREFIXES.map((prefix) => [`${prefix}*`, apiBehavior])),
+      additionalBehaviors: {
+        ...Object.fromEntries(API_PATH_PREFIXES.map((prefix) => [`${prefix}*`, apiBehavior])),
+        [REPORT_PDF_PATH_PATTERN]: {
+          ...apiBehavior,
+          allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
+          functionAssociations: [{ function: reportPdfRewrite, eventType: FunctionEventType.VIEWER_REQUEST }],
+        },
+      },
     });
     Validations.of(this.distribution).acknowledge(
       {

@@ -336,8 +336,9 @@ describe('site', () => {
     const config = distribution();
     const apiOrigin = (config.Origins as any[]).find((o) => o.CustomOriginConfig);
     expect(apiOrigin.CustomOriginConfig).toMatchObject({ OriginProtocolPolicy: 'https-only', OriginSSLProtocols: ['TLSv1.2'] });
-    const behaviors = config.CacheBehaviors as any[];
-    expect(behaviors.map((b) => b.PathPattern).sort()).toEqual(['/api/*', '/badge/*']);
+    const all = config.CacheBehaviors as any[];
+    expect(all.map((b) => b.PathPattern).sort()).toEqual(['/api/*', '/badge/*', '/reports/*.pdf']);
+    const behaviors = all.filter((b) => b.PathPattern !== '/reports/*.pdf');
     for (const behavior of behaviors) {
       expect(behavior).toMatchObject({
         TargetOriginId: apiOrigin.Id,
@@ -350,8 +351,21 @@ describe('site', () => {
     }
   });
 
+  it('sends /reports/{id}.pdf to the API through the rewrite function, GET and HEAD only', () => {
+    const config = distribution();
+    const apiOrigin = (config.Origins as any[]).find((o) => o.CustomOriginConfig);
+    const pdf = (config.CacheBehaviors as any[]).find((b) => b.PathPattern === '/reports/*.pdf');
+    expect(pdf).toMatchObject({ TargetOriginId: apiOrigin.Id, CachePolicyId: CACHING_DISABLED, AllowedMethods: ['GET', 'HEAD'] });
+    const [rewriteId] = Object.entries(template.findResources('AWS::CloudFront::Function')).find(([, fn]) =>
+      String((fn as any).Properties.FunctionCode).includes('/report.pdf'),
+    )!;
+    expect(pdf.FunctionAssociations).toEqual([{ EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [rewriteId, 'FunctionARN'] } }]);
+  });
+
   it('runs the viewer-request function, built from every bot marker, on the default behaviour', () => {
-    const [functionId, fn] = only('AWS::CloudFront::Function');
+    const [functionId, fn] = Object.entries(template.findResources('AWS::CloudFront::Function')).find(([, f]) =>
+      String((f as any).Properties.FunctionCode).includes('BOT_MARKERS'),
+    )! as [string, any];
     expect(fn.Properties.FunctionConfig.Runtime).toBe('cloudfront-js-2.0');
     for (const marker of BOT_MARKERS) expect(fn.Properties.FunctionCode).toContain(JSON.stringify(marker));
     expect(distribution().DefaultCacheBehavior.FunctionAssociations).toEqual([

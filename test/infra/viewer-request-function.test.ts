@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BOT_MARKERS } from '../../lambdas/domain/bots.js';
-import { renderViewerRequestFunction } from '../../lib/site/viewer-request-function.js';
+import { renderReportPdfRewriteFunction, renderViewerRequestFunction } from '../../lib/site/viewer-request-function.js';
+import { reportPdfApiPath } from '../../lambdas/domain/report.contract.js';
 
 interface CloudFrontRequest {
   uri: string;
@@ -49,5 +50,17 @@ describe('viewer-request function', () => {
   it('refuses markers the generated code could not match', () => {
     expect(() => renderViewerRequestFunction(['GoogleBot'])).toThrow(/lower-case/);
     expect(() => renderViewerRequestFunction([''])).toThrow(/non-empty/);
+  });
+});
+
+describe('report PDF rewrite function', () => {
+  const rewrite = (uri: string) =>
+    (new Function(`${renderReportPdfRewriteFunction()}\nreturn handler;`)() as (event: { request: { uri: string } }) => { uri: string })({ request: { uri } }).uri;
+
+  it('sends /reports/{id}.pdf to the API route, exactly as the local server does', () => {
+    const id = '5b0f7a8e-2c4d-4e6f-9a1b-3c5d7e9f1a2b';
+    expect(rewrite(`/reports/${id}.pdf`)).toBe(`/api/audits/${id}/report.pdf`);
+    expect(rewrite(`/reports/${id}.pdf`)).toBe(reportPdfApiPath(`/reports/${id}.pdf`));
+    expect(rewrite('/reports/a/b.pdf')).toBe('/reports/a/b.pdf');
   });
 });
