@@ -1,15 +1,24 @@
 import { Link } from 'react-router';
-import { paths } from '../../../config/paths';
-import { ApiError } from '../../../lib/api-client';
-import type { Audit } from '../../../lib/contracts';
 import { Button, buttonClass } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
 import { StatusPanel } from '../../../components/ui/status-panel';
+import { paths } from '../../../config/paths';
+import { ApiError } from '../../../lib/api-client';
+import { RESULT_LIST_LIMITS, type Audit, type AuditResultView } from '../../../lib/contracts';
+import { useCreateShare } from '../api/create-share';
 import { isAuditRunning, useAudit } from '../api/get-audit';
-import { AuditSummary } from './audit-summary';
 import { ChecksTable } from './checks-table';
-import { FindingsList } from './findings-list';
 import { auditStatusClass, formatDate, isCheckFinished, statusLabel } from './format';
+import { BreachesCard, OpenPortsCard, Recommendations, SubdomainsCard } from './report-cards';
+import { Counters, RiskBanner, ScoreCard } from './report-overview';
+import { ShareButton, ShareLinkPanel } from './share-report';
+import { VulnerabilitiesList } from './vulnerabilities-list';
+
+/**
+ * Where the report is shown: `public` at /results/{id}; `dashboard` inside the signed-in area;
+ * `shared` (?shared=true) read-only, without the share and dashboard controls (DECISIONS "Sharing").
+ */
+export type ResultsMode = 'public' | 'dashboard' | 'shared';
 
 function StartNewAssessment() {
   return (
@@ -20,88 +29,196 @@ function StartNewAssessment() {
 }
 
 function ScanProgress({ audit }: { audit: Audit }) {
-  const finished = audit.checks.filter((check) => isCheckFinished(check.status)).length;
-  const total = audit.checks.length;
+  const finished = audit.checks.filter((check) => isCheckFinished(check.status));
   return (
     <section
       aria-labelledby="progress-heading"
-      className="rounded-xl border border-blue-200 bg-blue-50 p-5 text-blue-950"
+      className="rounded-xl border border-blue-200 bg-blue-50 p-5 text-blue-950 dark:border-blue-800 dark:bg-blue-950 dark:text-blue-100"
     >
       <h2 id="progress-heading" className="flex items-center gap-2 font-semibold">
         <Spinner className="size-4" />
         Scanning {audit.host}
       </h2>
       <p role="status" className="mt-1 text-sm">
-        {total === 0 ? 'Waiting for the scanner to start…' : `${finished} of ${total} checks finished.`} This page
-        updates by itself.
+        {finished.length === 0
+          ? 'Waiting for the first check to finish…'
+          : `${finished.length} ${finished.length === 1 ? 'check' : 'checks'} finished.`}{' '}
+        This page updates by itself.
       </p>
-      {total > 0 && (
-        <progress
-          value={finished}
-          max={total}
-          aria-label="Checks finished"
-          className="mt-3 h-2 w-full overflow-hidden rounded-full [&::-moz-progress-bar]:bg-blue-700 [&::-webkit-progress-bar]:bg-blue-100 [&::-webkit-progress-value]:bg-blue-700"
-        />
+      {finished.length > 0 && (
+        <ul className="mt-3 flex flex-wrap gap-2" aria-label="Finished checks">
+          {finished.map((check) => (
+            <li key={check.name} className="rounded-full bg-white px-3 py-0.5 font-mono text-xs text-blue-900 ring-1 ring-blue-200 dark:bg-blue-900 dark:text-blue-100 dark:ring-blue-700">
+              {check.name} ✓
+            </li>
+          ))}
+        </ul>
       )}
     </section>
   );
 }
 
-function AuditReport({ audit, refreshError }: { audit: Audit; refreshError?: string }) {
+function ReportHeader({ audit, result }: { audit: Audit; result?: AuditResultView }) {
+  return (
+    <header className="space-y-2">
+      <p className="text-sm font-semibold tracking-wide text-blue-700 uppercase dark:text-blue-400">Security report</p>
+      <h1 className="text-3xl font-bold tracking-tight break-all text-slate-900 dark:text-slate-100">{audit.targetUrl}</h1>
+      <dl className="flex flex-wrap items-center gap-x-6 gap-y-2 text-sm text-slate-700 dark:text-slate-300">
+        <div className="flex items-center gap-2">
+          <dt className="sr-only">Status</dt>
+          <dd
+            data-testid="audit-status"
+            className={`rounded-full px-3 py-0.5 font-semibold ring-1 ring-inset ${auditStatusClass[audit.status]}`}
+          >
+            {statusLabel(audit.status)}
+          </dd>
+        </div>
+        {result?.business_name && (
+          <div className="flex gap-1">
+            <dt>Business:</dt>
+            <dd>{result.business_name}</dd>
+          </div>
+        )}
+        <div className="flex gap-1">
+          <dt>Host:</dt>
+          <dd className="font-mono">{audit.host}</dd>
+        </div>
+        <div className="flex gap-1">
+          <dt>Started:</dt>
+          <dd>{formatDate(audit.createdAt)}</dd>
+        </div>
+        {audit.completedAt && !isAuditRunning(audit.status) && (
+          <div className="flex gap-1">
+            <dt>Finished:</dt>
+            <dd>{formatDate(audit.completedAt)}</dd>
+          </div>
+        )}
+      </dl>
+      {result?.sample && (
+        <p className="rounded-md border border-amber-200 bg-amber-50 px-4 py-2 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100">
+          This is a sample report with made-up data for an example site. It is not a scan of anyone&apos;s website.
+        </p>
+      )}
+    </header>
+  );
+}
+
+function CompletedReport({ audit, result, mode }: { audit: Audit; result: AuditResultView; mode: ResultsMode }) {
+  const share = useCreateShare(audit.id);
+  const readOnly = mode === 'shared';
+  return (
+    <>
+      <div className="flex flex-wrap gap-3">
+        {!readOnly && <ShareButton share={share} label="Share Report" />}
+        <a
+          href={paths.reports.pdfHref(audit.id)}
+          target="_blank"
+          rel="noopener"
+          className={buttonClass('primary')}
+        >
+          Download PDF Report
+        </a>
+      </div>
+      {!readOnly && <ShareLinkPanel share={share} />}
+
+      <RiskBanner riskLevel={result.risk_level} />
+      <ScoreCard result={result} />
+      <Counters counters={result.counters} />
+
+      <VulnerabilitiesList
+        vulnerabilities={result.vulnerability_summary.vulnerabilities}
+        technologies={result.technologies}
+        limit={RESULT_LIST_LIMITS.vulnerabilities}
+      />
+
+      <div className="grid gap-4 md:grid-cols-3">
+        <OpenPortsCard
+          ports={result.port_scan_results}
+          measured={result.counters.openPorts !== null}
+          limit={RESULT_LIST_LIMITS.openPorts}
+        />
+        <SubdomainsCard dns={result.dns_results} />
+        <BreachesCard breaches={result.breaches} />
+      </div>
+
+      <Recommendations recommendations={result.vulnerability_summary.recommendations} />
+
+      {result.observations.length > 0 && (
+        <section aria-labelledby="observations-heading" className="space-y-2">
+          <h2 id="observations-heading" className="text-xl font-bold text-slate-900 dark:text-slate-100">
+            Observations <span className="font-normal text-slate-600 dark:text-slate-400">({result.observations.length})</span>
+          </h2>
+          <p className="text-sm text-slate-600 dark:text-slate-400">Worth knowing, not counted as issues in the score.</p>
+          <ul className="space-y-2">
+            {result.observations.map((observation) => (
+              <li key={observation.id} className="rounded-xl border border-slate-200 bg-white px-4 py-3 text-sm dark:border-slate-700 dark:bg-slate-900">
+                <p className="font-semibold text-slate-900 dark:text-slate-100">{observation.title}</p>
+                <p className="mt-1 text-slate-700 dark:text-slate-300">{observation.recommendation}</p>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+
+      {!readOnly && (
+        <section aria-label="Next steps" className="flex flex-wrap gap-3 border-t border-slate-200 pt-6 dark:border-slate-700">
+          <ShareButton share={share} label="Share Results" />
+          <Link to={paths.dashboard.root.getHref()} className={buttonClass('secondary')}>
+            Back to Dashboard
+          </Link>
+          <StartNewAssessment />
+        </section>
+      )}
+    </>
+  );
+}
+
+function AuditReport({
+  audit,
+  result,
+  mode,
+  refreshError,
+}: {
+  audit: Audit;
+  result?: AuditResultView;
+  mode: ResultsMode;
+  refreshError?: string;
+}) {
   return (
     <article className="space-y-8">
-      <header className="space-y-2">
-        <p className="text-sm font-semibold tracking-wide text-blue-700 uppercase">Security report</p>
-        <h1 className="text-3xl font-bold tracking-tight break-all">{audit.targetUrl}</h1>
-        <dl className="flex flex-wrap items-center gap-x-6 gap-y-2 text-sm text-slate-700">
-          <div className="flex items-center gap-2">
-            <dt className="sr-only">Status</dt>
-            <dd
-              data-testid="audit-status"
-              className={`rounded-full px-3 py-0.5 font-semibold ring-1 ring-inset ${auditStatusClass[audit.status]}`}
-            >
-              {statusLabel(audit.status)}
-            </dd>
-          </div>
-          <div className="flex gap-1">
-            <dt>Host:</dt>
-            <dd className="font-mono">{audit.host}</dd>
-          </div>
-          <div className="flex gap-1">
-            <dt>Started:</dt>
-            <dd>{formatDate(audit.createdAt)}</dd>
-          </div>
-          {audit.completedAt && !isAuditRunning(audit.status) && (
-            <div className="flex gap-1">
-              <dt>Finished:</dt>
-              <dd>{formatDate(audit.completedAt)}</dd>
-            </div>
-          )}
-        </dl>
-      </header>
+      <ReportHeader audit={audit} result={result} />
 
       {refreshError && (
-        <p role="alert" className="rounded-md border border-amber-200 bg-amber-50 px-4 py-2 text-sm text-amber-900">
+        <p role="alert" className="rounded-md border border-amber-200 bg-amber-50 px-4 py-2 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100">
           Could not refresh the results: {refreshError}. Showing the last results received.
         </p>
       )}
       {isAuditRunning(audit.status) && <ScanProgress audit={audit} />}
       {audit.status === 'failed' && (
-        <section role="alert" className="rounded-xl border border-red-200 bg-red-50 p-5 text-red-900">
+        <section role="alert" className="rounded-xl border border-red-200 bg-red-50 p-5 text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100">
           <h2 className="font-semibold">The scan could not finish</h2>
           <p className="mt-1 text-sm">{audit.errorMessage ?? 'The scanner stopped without saying why.'}</p>
+          <div className="mt-4">
+            <StartNewAssessment />
+          </div>
         </section>
       )}
-      {audit.status === 'completed' && <AuditSummary audit={audit} />}
+      {audit.status === 'completed' &&
+        (result ? (
+          <CompletedReport audit={audit} result={result} mode={mode} />
+        ) : (
+          <StatusPanel title="No Audit Data">
+            <p className="mt-3 text-slate-600 dark:text-slate-400">This audit finished, but its report is not available.</p>
+          </StatusPanel>
+        ))}
 
-      <FindingsList checks={audit.checks} />
       <ChecksTable checks={audit.checks} />
     </article>
   );
 }
 
 /** The results view for one audit id: loading, not found, failed to load, running, finished. */
-export function AuditResults({ auditId }: { auditId: string }) {
+export function AuditResults({ auditId, mode = 'public' }: { auditId: string; mode?: ResultsMode }) {
   const auditQuery = useAudit(auditId);
 
   if (auditQuery.isPending) {
@@ -114,13 +231,20 @@ export function AuditResults({ auditId }: { auditId: string }) {
 
   // A failed refresh keeps the last good answer on screen rather than hiding it behind an error.
   if (auditQuery.data) {
-    return <AuditReport audit={auditQuery.data} refreshError={auditQuery.error?.message} />;
+    return (
+      <AuditReport
+        audit={auditQuery.data.audit}
+        result={auditQuery.data.result}
+        mode={mode}
+        refreshError={auditQuery.error?.message}
+      />
+    );
   }
 
   if (auditQuery.error instanceof ApiError && auditQuery.error.status === 404) {
     return (
       <StatusPanel title="Audit not found" role="alert">
-        <p className="mt-3 text-slate-600">There is no audit with this ID. Check the link you followed.</p>
+        <p className="mt-3 text-slate-600 dark:text-slate-400">There is no audit with this ID. Check the link you followed.</p>
         <div className="mt-6">
           <StartNewAssessment />
         </div>
@@ -130,7 +254,7 @@ export function AuditResults({ auditId }: { auditId: string }) {
 
   return (
     <StatusPanel title="Failed to load audit results" tone="error" role="alert">
-      <p className="mt-3 text-slate-700">{auditQuery.error?.message}</p>
+      <p className="mt-3 text-slate-700 dark:text-slate-300">{auditQuery.error?.message}</p>
       <div className="mt-6 flex flex-wrap justify-center gap-3">
         <Button onClick={() => void auditQuery.refetch()} disabled={auditQuery.isFetching}>
           {auditQuery.isFetching && <Spinner className="size-4" />}

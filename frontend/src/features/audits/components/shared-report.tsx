@@ -1,0 +1,175 @@
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router';
+import { buttonClass } from '../../../components/ui/button';
+import { Spinner } from '../../../components/ui/spinner';
+import { StatusPanel } from '../../../components/ui/status-panel';
+import { paths } from '../../../config/paths';
+import { RESULT_LIST_LIMITS, shareTokenSchema, type AuditResultView } from '../../../lib/contracts';
+import { useSharedAudit } from '../api/get-shared-audit';
+import { OpenPortsCard } from './report-cards';
+import { Counters, RiskBanner, ScoreCard } from './report-overview';
+import { VulnerabilitiesList } from './vulnerabilities-list';
+
+/** SPEC §5 "Other": a share route without a token. */
+export const INVALID_SHARE_LINK = 'Invalid share link';
+export const SHARED_AUDIT_LOAD_FAILED = 'Failed to load shared audit';
+
+/** SPEC §8: why a shared link may not open. */
+const INVALID_REASONS = [
+  'The link has expired (shared links work for 24 hours)',
+  'The link was typed or copied incorrectly',
+  'The original audit has been deleted',
+  'The link has reached its maximum number of uses',
+];
+
+const FREE_REPORT_HREF = `${paths.home.getHref()}#audit-form`;
+
+/** 'Expires in 5h 12m' (hours and minutes), 'Expired' once past (SPEC §4 "Shared audit"). */
+export function expiresInLabel(expiresAt: string, now: number): string {
+  const left = new Date(expiresAt).getTime() - now;
+  if (!Number.isFinite(left) || left <= 0) return 'Expired';
+  const minutes = Math.floor(left / 60_000);
+  return `Expires in ${Math.floor(minutes / 60)}h ${minutes % 60}m`;
+}
+
+function useNow(intervalMs: number): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), intervalMs);
+    return () => clearInterval(timer);
+  }, [intervalMs]);
+  return now;
+}
+
+const expiryFormat = new Intl.DateTimeFormat('en-AU', { dateStyle: 'full', timeStyle: 'short' });
+
+function CallsToAction() {
+  return (
+    <section
+      aria-labelledby="shared-cta-heading"
+      className="rounded-xl border border-blue-200 bg-blue-50 p-6 text-center dark:border-blue-800 dark:bg-blue-950"
+    >
+      <h2 id="shared-cta-heading" className="text-xl font-bold text-slate-900 dark:text-slate-100">
+        How secure is your website?
+      </h2>
+      <p className="mt-2 text-slate-700 dark:text-slate-300">Get the same free security report for your own business website.</p>
+      <div className="mt-4 flex flex-col justify-center gap-3 sm:flex-row">
+        <Link to={FREE_REPORT_HREF} className={buttonClass('primary')}>
+          Get Your Free Security Report
+        </Link>
+        <Link to={paths.home.getHref()} className={buttonClass('secondary')}>
+          Learn More
+        </Link>
+      </div>
+    </section>
+  );
+}
+
+export function ShareLinkInvalid({ message }: { message: string }) {
+  return (
+    <StatusPanel title="Share Link Invalid" tone="error" role="alert">
+      <p className="mt-3 font-medium text-slate-800 dark:text-slate-200">{message}</p>
+      <p className="mt-4 text-left text-sm text-slate-700 dark:text-slate-300">This can happen when:</p>
+      <ul className="mt-2 list-disc space-y-1 pl-6 text-left text-sm text-slate-700 dark:text-slate-300">
+        {INVALID_REASONS.map((reason) => (
+          <li key={reason}>{reason}</li>
+        ))}
+      </ul>
+      <div className="mt-6 flex flex-col justify-center gap-3 sm:flex-row">
+        <Link to={FREE_REPORT_HREF} className={buttonClass('primary')}>
+          Get Your Free Security Report
+        </Link>
+        <Link to={paths.home.getHref()} className={buttonClass('secondary')}>
+          Go to Home
+        </Link>
+      </div>
+    </StatusPanel>
+  );
+}
+
+function SharedAssessment({ audit, expiresAt }: { audit: AuditResultView; expiresAt?: string }) {
+  const now = useNow(15_000);
+  const expiry = expiresAt ? new Date(expiresAt) : undefined;
+  return (
+    <article className="space-y-8">
+      <header className="flex flex-wrap items-start justify-between gap-4">
+        <div className="min-w-0">
+          <p className="text-sm font-semibold tracking-wide text-blue-700 uppercase dark:text-blue-400">
+            Shared security assessment
+          </p>
+          <h1 className="text-3xl font-bold tracking-tight break-all text-slate-900 dark:text-slate-100">{audit.host}</h1>
+          <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+            {audit.business_name ? `${audit.business_name} · ` : ''}Read-only copy
+            {audit.completed_at ? ` of the scan finished ${expiryFormat.format(new Date(audit.completed_at))}` : ''}
+          </p>
+        </div>
+        {expiresAt && (
+          <p
+            data-testid="expires-in"
+            className="rounded-full bg-slate-100 px-3 py-1 text-sm font-semibold text-slate-800 dark:bg-slate-800 dark:text-slate-200"
+          >
+            {expiresInLabel(expiresAt, now)}
+          </p>
+        )}
+      </header>
+
+      {expiry && !Number.isNaN(expiry.getTime()) && (
+        <p
+          data-testid="expiry-banner"
+          className="rounded-md border border-amber-200 bg-amber-50 px-4 py-2 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100"
+        >
+          This shared report link expires on <strong>{expiryFormat.format(expiry)}</strong>.
+        </p>
+      )}
+
+      <RiskBanner riskLevel={audit.risk_level} />
+      <ScoreCard result={audit} />
+      <Counters counters={audit.counters} />
+      <VulnerabilitiesList
+        vulnerabilities={audit.vulnerability_summary.vulnerabilities}
+        technologies={audit.technologies}
+        limit={RESULT_LIST_LIMITS.vulnerabilities}
+        expandable={false}
+      />
+      <OpenPortsCard
+        ports={audit.port_scan_results}
+        measured={audit.counters.openPorts !== null}
+        limit={RESULT_LIST_LIMITS.openPorts}
+        expandable={false}
+      />
+      <CallsToAction />
+    </article>
+  );
+}
+
+/** SPEC §2 "Shared audit page": loading, then the read-only report, 'Share Link Invalid', or no data. */
+export function SharedReport({ shareToken }: { shareToken: string }) {
+  const valid = shareTokenSchema.safeParse(shareToken).success;
+  const shared = useSharedAudit(shareToken, { enabled: valid });
+
+  if (!valid) return <ShareLinkInvalid message={INVALID_SHARE_LINK} />;
+  if (shared.isPending) {
+    return (
+      <StatusPanel title="Loading shared report" role="status">
+        <Spinner className="mt-4 size-6 text-blue-700" />
+      </StatusPanel>
+    );
+  }
+  if (shared.error) {
+    const body = 'body' in shared.error ? (shared.error.body as Record<string, unknown>) : {};
+    return <ShareLinkInvalid message={typeof body.message === 'string' ? body.message : SHARED_AUDIT_LOAD_FAILED} />;
+  }
+  if (!shared.data.success || !shared.data.audit) {
+    return (
+      <StatusPanel title="No Audit Data">
+        <p className="mt-3 text-slate-600 dark:text-slate-400">{shared.data.message ?? 'This shared link has no report.'}</p>
+        <div className="mt-6">
+          <Link to={paths.home.getHref()} className={buttonClass('secondary')}>
+            Go to Home
+          </Link>
+        </div>
+      </StatusPanel>
+    );
+  }
+  return <SharedAssessment audit={shared.data.audit} expiresAt={shared.data.expiresAt} />;
+}

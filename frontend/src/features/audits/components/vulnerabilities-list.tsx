@@ -1,0 +1,142 @@
+import { useId, useState } from 'react';
+import type { CveView, TechnologyView, VulnerabilityView } from '../../../lib/contracts';
+import { severityClass } from './format';
+
+/** Every CVE the report knows details of (CVSS, in CISA's exploited catalogue), by id. */
+function cveDetails(technologies: readonly TechnologyView[]): Map<string, CveView> {
+  const byId = new Map<string, CveView>();
+  for (const technology of technologies) for (const cve of technology.cves) if (!byId.has(cve.id)) byId.set(cve.id, cve);
+  return byId;
+}
+
+const panelText = 'text-sm text-slate-700 dark:text-slate-300';
+
+function VulnerabilityItem({ vulnerability, cves }: { vulnerability: VulnerabilityView; cves: Map<string, CveView> }) {
+  const [open, setOpen] = useState(false);
+  const panelId = useId();
+  return (
+    <li className="rounded-xl border border-slate-200 bg-white shadow-sm dark:border-slate-700 dark:bg-slate-900">
+      <h3>
+        <button
+          type="button"
+          aria-expanded={open}
+          aria-controls={panelId}
+          onClick={() => setOpen((value) => !value)}
+          className="flex w-full flex-wrap items-center gap-x-3 gap-y-1 rounded-xl px-4 py-3 text-left hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-blue-700 dark:hover:bg-slate-800"
+        >
+          <span className={`rounded px-2 py-0.5 text-xs font-bold uppercase ${severityClass[vulnerability.severity]}`}>
+            {vulnerability.severity}
+          </span>
+          <span className="min-w-0 flex-1 font-semibold text-slate-900 dark:text-slate-100">{vulnerability.title}</span>
+          <span className="text-xs text-slate-600 dark:text-slate-400">
+            {vulnerability.category}
+            {vulnerability.cvssScore !== undefined && ` · CVSS ${vulnerability.cvssScore.toFixed(1)}`}
+          </span>
+          <span aria-hidden="true" className={`text-slate-500 transition-transform ${open ? 'rotate-180' : ''}`}>
+            ▾
+          </span>
+        </button>
+      </h3>
+      <div id={panelId} hidden={!open} className="space-y-3 border-t border-slate-200 px-4 py-3 dark:border-slate-700">
+        {vulnerability.evidence && (
+          <div>
+            <p className="text-xs font-semibold tracking-wide text-slate-600 uppercase dark:text-slate-400">Evidence</p>
+            <p className="mt-1 overflow-x-auto rounded bg-slate-100 px-3 py-2 font-mono text-sm break-all text-slate-800 dark:bg-slate-800 dark:text-slate-200">
+              {vulnerability.evidence}
+            </p>
+          </div>
+        )}
+        <div>
+          <p className="text-xs font-semibold tracking-wide text-slate-600 uppercase dark:text-slate-400">Why it matters</p>
+          <p className={`mt-1 ${panelText}`}>{vulnerability.description}</p>
+        </div>
+        <div>
+          <p className="text-xs font-semibold tracking-wide text-slate-600 uppercase dark:text-slate-400">How to fix</p>
+          <p className={`mt-1 ${panelText}`}>{vulnerability.recommendation}</p>
+        </div>
+        {vulnerability.cves && vulnerability.cves.length > 0 && (
+          <div>
+            <p className="text-xs font-semibold tracking-wide text-slate-600 uppercase dark:text-slate-400">
+              Known vulnerabilities (CVEs)
+            </p>
+            <ul className="mt-1 flex flex-wrap gap-2">
+              {vulnerability.cves.map((id) => {
+                const cve = cves.get(id);
+                return (
+                  <li key={id} className="rounded-md border border-slate-200 px-2 py-1 text-xs text-slate-800 dark:border-slate-700 dark:text-slate-200">
+                    <span className="font-mono font-semibold">{id}</span>
+                    {cve?.cvssScore !== undefined && <span> · CVSS {cve.cvssScore.toFixed(1)}</span>}
+                    {cve?.exploited && (
+                      <span className="ml-1 rounded bg-red-700 px-1.5 py-0.5 font-semibold text-white">Exploited in the wild</span>
+                    )}
+                  </li>
+                );
+              })}
+            </ul>
+          </div>
+        )}
+      </div>
+    </li>
+  );
+}
+
+/**
+ * SPEC §2: the issues, most severe first, the first `limit` shown; each opens to its evidence, why
+ * it matters, how to fix it and its CVEs. `expandable` adds 'Show all'; without it (the shared
+ * page) the rest is counted in an 'and N more' line.
+ */
+export function VulnerabilitiesList({
+  vulnerabilities,
+  technologies,
+  limit,
+  expandable = true,
+}: {
+  vulnerabilities: VulnerabilityView[];
+  technologies: TechnologyView[];
+  limit: number;
+  expandable?: boolean;
+}) {
+  const [showAll, setShowAll] = useState(false);
+  const cves = cveDetails(technologies);
+  const shown = showAll ? vulnerabilities : vulnerabilities.slice(0, limit);
+  const hidden = vulnerabilities.length - shown.length;
+  return (
+    <section aria-labelledby="vulnerabilities-heading" className="space-y-3">
+      <h2 id="vulnerabilities-heading" className="text-xl font-bold text-slate-900 dark:text-slate-100">
+        Vulnerabilities <span className="font-normal text-slate-600 dark:text-slate-400">({vulnerabilities.length})</span>
+      </h2>
+      {vulnerabilities.length === 0 ? (
+        <p className="rounded-xl border border-green-200 bg-green-50 p-4 text-green-900 dark:border-green-800 dark:bg-green-950 dark:text-green-100">
+          No vulnerabilities detected
+        </p>
+      ) : (
+        <ul className="space-y-2">
+          {shown.map((vulnerability) => (
+            <VulnerabilityItem key={vulnerability.id} vulnerability={vulnerability} cves={cves} />
+          ))}
+        </ul>
+      )}
+      {hidden > 0 &&
+        (expandable ? (
+          <button
+            type="button"
+            onClick={() => setShowAll(true)}
+            className="rounded-md text-sm font-semibold text-blue-700 underline hover:text-blue-900 focus-visible:outline-2 focus-visible:outline-blue-700 dark:text-blue-400"
+          >
+            Show all {vulnerabilities.length} vulnerabilities
+          </button>
+        ) : (
+          <p className="text-sm text-slate-600 dark:text-slate-400">and {hidden} more</p>
+        ))}
+      {showAll && vulnerabilities.length > limit && (
+        <button
+          type="button"
+          onClick={() => setShowAll(false)}
+          className="rounded-md text-sm font-semibold text-blue-700 underline hover:text-blue-900 focus-visible:outline-2 focus-visible:outline-blue-700 dark:text-blue-400"
+        >
+          Show fewer
+        </button>
+      )}
+    </section>
+  );
+}
