@@ -36,7 +36,12 @@ export const paths = {
     getHref: (sessionId?: string, auditId?: string) =>
       withQuery('/payment-success', { session_id: sessionId, audit_id: auditId }),
   },
-  share: { path: '/share/:shareToken', getHref: (shareToken: string) => `/share/${segment(shareToken)}` },
+  share: {
+    path: '/share/:shareToken',
+    /** Without a token: answered with 'Invalid share link' (SPEC §5), not a 404. */
+    missingTokenPath: '/share',
+    getHref: (shareToken: string) => `/share/${segment(shareToken)}`,
+  },
   /** DECISIONS "/reports": /reports/{id} redirects to the results page; /reports/{id}.pdf is the PDF (served by the API). */
   reports: {
     path: '/reports/:auditId',
