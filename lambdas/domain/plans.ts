@@ -1,9 +1,8 @@
-import { z } from 'zod';
-
 /**
  * The plan catalogue (SPEC §9 "Prices", "Plans"; DECISIONS "Trial", "What paid audits add", "Plan
  * features"): one list read by the pricing section, the crawler page's test, checkout and
- * entitlements. Pure data and zod types, so the frontend bundles it as it is.
+ * entitlements. Pure data, no imports: the landing page bundles it without zod, whose schemas for
+ * plans live in `plan.contract.ts`.
  *
  * The spec has two price lists. The pricing section sells the one-off audits and the two monthly
  * monitoring plans; the subscription page adds two scan packs (Basic Scan, Pro Scan). The spec gives
@@ -11,11 +10,10 @@ import { z } from 'zod';
  * one-off here. Every price is in Australian dollars (the spec's "USD" trial currency is a slip).
  */
 
-export const CURRENCY = 'aud';
+export const CURRENCY = 'aud' as const;
 
 export const planIds = ['basic-audit', 'pro-audit', 'monitor-lite', 'monitor-plus', 'basic-scan', 'pro-scan', 'trial'] as const;
-export const planIdSchema = z.enum(planIds);
-export type PlanId = z.output<typeof planIdSchema>;
+export type PlanId = (typeof planIds)[number];
 
 /** audit: a one-off deep audit of one site; subscription: monthly monitoring; scan-pack: a number of scans, paid once. */
 export const planKinds = ['audit', 'subscription', 'scan-pack', 'trial'] as const;
@@ -24,22 +22,22 @@ export const billingPeriods = ['one_off', 'monthly', 'trial'] as const;
 /** SPEC §3: the subscription tier (basic, monitor_plus, "and others per plan"); audits are basic or pro. */
 export const planTiers = ['basic', 'pro', 'monitor_lite', 'monitor_plus'] as const;
 
-export const planSchema = z.object({
-  id: planIdSchema,
-  name: z.string().min(1),
-  kind: z.enum(planKinds),
-  tier: z.enum(planTiers),
+/** SPEC §3 "Plan catalogue entry"; `planSchema` in plan.contract.ts validates the same shape. */
+export interface Plan {
+  id: PlanId;
+  name: string;
+  kind: (typeof planKinds)[number];
+  tier: (typeof planTiers)[number];
   /** In minor units (cents), as checkout and orders carry it. */
-  amountCents: z.number().int().nonnegative(),
-  currency: z.literal(CURRENCY),
-  billing: z.enum(billingPeriods),
+  amountCents: number;
+  currency: typeof CURRENCY;
+  billing: (typeof billingPeriods)[number];
   /** Scans the plan allows (per month for subscriptions, in total for packs and the trial); null: a single audit. */
-  scansLimit: z.number().int().positive().nullable(),
+  scansLimit: number | null;
   /** One line under the plan's name. */
-  summary: z.string().min(1),
-  features: z.array(z.string().min(1)).min(1),
-});
-export type Plan = z.output<typeof planSchema>;
+  summary: string;
+  features: readonly string[];
+}
 
 export const TRIAL_DAYS = 14;
 

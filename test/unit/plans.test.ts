@@ -7,10 +7,10 @@ import {
   lowestPrice,
   planIds,
   plans,
-  planSchema,
   pricingTabs,
   TRIAL_DAYS,
 } from '../../lambdas/domain/plans.js';
+import { planIdSchema, planSchema } from '../../lambdas/domain/plan.contract.js';
 
 describe('plan catalogue (SPEC §9, DECISIONS)', () => {
   it.each([
@@ -33,6 +33,12 @@ describe('plan catalogue (SPEC §9, DECISIONS)', () => {
     // Assess
     expect(plans.map((plan) => plan.id)).toEqual([...planIds]);
     for (const plan of plans) expect(planSchema.parse(plan)).toEqual(plan);
+  });
+
+  it('accepts a known plan id and refuses an unknown one', () => {
+    // Assess
+    expect(planIdSchema.safeParse('monitor-lite').success).toBe(true);
+    expect(planIdSchema.safeParse('enterprise').success).toBe(false);
   });
 
   it('gives the trial 14 days, the basic tier, 3 scans and the spec features, in AUD (not USD)', () => {
