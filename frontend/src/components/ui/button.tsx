@@ -3,8 +3,9 @@ import type { ButtonHTMLAttributes } from 'react';
 type Variant = 'primary' | 'secondary';
 
 const variants: Record<Variant, string> = {
-  primary: 'bg-blue-700 text-white hover:bg-blue-800 focus-visible:outline-blue-700',
-  secondary: 'bg-white text-slate-900 ring-1 ring-slate-300 ring-inset hover:bg-slate-50 focus-visible:outline-blue-700',
+  primary: 'bg-blue-700 text-white hover:bg-blue-800 focus-visible:outline-blue-700 dark:bg-blue-600 dark:hover:bg-blue-500 dark:focus-visible:outline-blue-400',
+  secondary:
+    'bg-white text-slate-900 ring-1 ring-slate-300 ring-inset hover:bg-slate-50 focus-visible:outline-blue-700 dark:bg-slate-900 dark:text-slate-100 dark:ring-slate-600 dark:hover:bg-slate-800 dark:focus-visible:outline-blue-400',
 };
 
 export const buttonClass = (variant: Variant = 'primary'): string =>
