@@ -31,7 +31,7 @@ describe.skipIf(!chromiumAvailable)('the site in Chromium against npm start', ()
 
     // Act
     const response = await page.goto(`${appUrl}/`);
-    await page.getByRole('heading', { level: 1, name: 'Rampart' }).waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Find the holes in your website before attackers do' }).waitFor();
 
     // Assess
     expect(response?.status()).toBe(200);

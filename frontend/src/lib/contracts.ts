@@ -1,6 +1,8 @@
 /**
  * The one door from the frontend to the backend's shared code: the route manifest and the domain
- * contracts (DESIGN.md "Layout"). Nothing else under lambdas/ may be imported by the frontend.
+ * contracts (DESIGN.md "Layout"). Nothing else under lambdas/ may be imported by the frontend, but
+ * for lib/catalogue.ts: the zod-free plan catalogue and scoring, which the landing page imports
+ * without evaluating the schemas re-exported here.
  */
 export { routePath, type RouteName } from '../../../lambdas/routes';
 export {
@@ -33,16 +35,3 @@ export {
   type VerifyCodeResponse,
 } from '../../../lambdas/domain/verification.contract';
 export { SHARE_LIFETIME_SECONDS, shareTokenSchema } from '../../../lambdas/domain/report.contract';
-export { grade, riskLevel, riskScore } from '../../../lambdas/domain/scoring';
-export {
-  checkoutMode,
-  formatMoney,
-  formatPlanPrice,
-  getPlan,
-  lowestPrice,
-  plans,
-  pricingTabs,
-  type Plan,
-  type PlanId,
-  type PricingTabId,
-} from '../../../lambdas/domain/plans';

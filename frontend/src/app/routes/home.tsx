@@ -1,23 +1,103 @@
-import { Link } from 'react-router';
-import { buttonClass } from '../../components/ui/button';
-import { content } from '../../config/content';
-import { paths } from '../../config/paths';
+import { lazy, Suspense, useEffect } from 'react';
+import { useLocation } from 'react-router';
+import type { LayoutHandle } from '../../components/layout/site-layout';
+import { anchors, SCROLL_TO_PRICING_DELAY_MS, type LandingNavigationState } from '../../config/anchors';
+import { claims, content } from '../../config/content';
+import { CommandCentre } from '../../features/landing/components/command-centre';
+import { DashboardPreview } from '../../features/landing/components/dashboard-preview';
+import { Hero } from '../../features/landing/components/hero';
+import { ReportPreview } from '../../features/landing/components/report-preview';
+import { ScanAreas } from '../../features/landing/components/scan-areas';
+import { WhyChooseUs } from '../../features/landing/components/why-choose-us';
+import { PricingSection } from '../../features/pricing/components/pricing-section';
+import { scrollToSection } from '../../lib/scroll';
+
+export const handle: LayoutHandle = { fullWidth: true };
+
+/**
+ * The lead form and the schemas it validates with (zod) are their own chunk, so the first bundle
+ * stays under its budget. It starts loading with this module, and scrolling waits for it, so the
+ * sections below it are where they will stay before the page scrolls to them.
+ */
+const leadFormModule = import('../../features/lead-form');
+const LeadForm = lazy(() => leadFormModule.then((module) => ({ default: module.LeadForm })));
+const leadFormReady = leadFormModule.then(
+  () => undefined,
+  () => undefined, // a failed load is the Suspense boundary's to report, not the scroll's
+);
+
+/** Anchors the page answers to when opened with them (#pricing is the spec's alias of #pricing-section). */
+const hashTargets: Record<string, string> = {
+  [`#${anchors.auditForm}`]: anchors.auditForm,
+  [`#${anchors.pricing}`]: anchors.pricing,
+  [`#${anchors.pricingAlias}`]: anchors.pricing,
+};
+
+/**
+ * Scrolls to pricing when the navigation asked for it (SPEC §2: state flag, smooth, after 100 ms),
+ * and to an anchor in the address: the sections exist only once React has rendered, after the
+ * browser's own attempt to jump there.
+ */
+function useLandingScroll() {
+  const location = useLocation();
+  const state = location.state as LandingNavigationState | null;
+  const target = state?.scrollToPricing ? anchors.pricing : hashTargets[location.hash];
+  const delay = state?.scrollToPricing ? SCROLL_TO_PRICING_DELAY_MS : 0;
+  useEffect(() => {
+    if (!target) return;
+    let cancelled = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    void leadFormReady.then(() => {
+      if (!cancelled) timer = setTimeout(() => scrollToSection(target), delay);
+    });
+    return () => {
+      cancelled = true;
+      clearTimeout(timer);
+    };
+    // location.key: the same request made again (the header's Pricing link clicked twice) scrolls again.
+  }, [target, delay, location.key]);
+}
 
 export function HomeRoute() {
+  useLandingScroll();
   return (
     <>
       <title>{`${content.productName} — website security assessments`}</title>
-      <section aria-labelledby="hero-heading" className="py-10 text-center sm:py-16">
-        <h1 id="hero-heading" className="text-4xl font-extrabold tracking-tight text-slate-900 sm:text-5xl">
-          {content.productName}
-        </h1>
-        <p className="mx-auto mt-4 max-w-2xl text-lg text-slate-700">{content.pitch}</p>
-        <div className="mt-8 flex justify-center">
-          <Link to={paths.auth.root.getHref()} className={buttonClass('primary')}>
-            Client Login
-          </Link>
+      <Hero />
+      <ReportPreview />
+      <ScanAreas />
+      {/* The lead form (features/lead-form) fills this band; its anchor is the hero's first call to action. */}
+      <div id={anchors.auditForm} tabIndex={-1} className="scroll-mt-16 bg-white focus:outline-none dark:bg-slate-900">
+        <div className="mx-auto grid max-w-6xl gap-10 px-4 py-16 sm:px-6 sm:py-20 lg:grid-cols-[1fr_1.4fr] lg:items-start">
+          <div className="lg:sticky lg:top-24">
+            <p className="text-sm font-semibold tracking-wider text-blue-700 uppercase dark:text-blue-400">{content.leadForm.eyebrow}</p>
+            <p className="mt-2 text-3xl font-bold tracking-tight text-slate-900 dark:text-white">{content.leadForm.lead}</p>
+            <dl className="mt-8 grid grid-cols-2 gap-4">
+              {[claims.reportTime, claims.averageScanTime, claims.checks, claims.averageCritical].map((claim) => (
+                <div key={claim.label} className="flex flex-col-reverse rounded-xl bg-slate-50 p-4 dark:bg-slate-800">
+                  <dt className="text-sm text-slate-600 dark:text-slate-300">{claim.label}</dt>
+                  <dd className="text-xl font-bold text-slate-900 dark:text-white">{claim.value}</dd>
+                </div>
+              ))}
+            </dl>
+          </div>
+          <Suspense fallback={<LeadFormLoading />}>
+            <LeadForm />
+          </Suspense>
         </div>
-      </section>
+      </div>
+      <DashboardPreview />
+      <CommandCentre />
+      <WhyChooseUs />
+      <PricingSection />
     </>
+  );
+}
+
+function LeadFormLoading() {
+  return (
+    <div role="status" className="flex min-h-[36rem] items-center justify-center rounded-2xl border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
+      <span className="text-sm text-slate-500 dark:text-slate-400">Loading the form…</span>
+    </div>
   );
 }

@@ -1,0 +1,102 @@
+import { useRef, useState, type KeyboardEvent } from 'react';
+import { anchors } from '../../../config/anchors';
+import { content } from '../../../config/content';
+import { getPlan, pricingTabs, type PricingTabId } from '../../../lib/catalogue';
+import { useCheckout } from '../hooks/use-checkout';
+import { PlanCard } from './plan-card';
+
+/** SPEC §2 "Pricing section": two tabs of two plans each, prices from the shared catalogue. */
+export function PricingSection() {
+  const [activeTab, setActiveTab] = useState<PricingTabId>('audits');
+  const tabRefs = useRef<Record<string, HTMLButtonElement | null>>({});
+  const { processingPlanId, startCheckout } = useCheckout();
+  const tab = pricingTabs.find((candidate) => candidate.id === activeTab) ?? pricingTabs[0];
+
+  // WAI-ARIA tabs: arrow keys (and Home/End) move between tabs and select them.
+  const onTabKeyDown = (event: KeyboardEvent<HTMLButtonElement>, index: number) => {
+    const last = pricingTabs.length - 1;
+    const next =
+      event.key === 'ArrowRight' ? (index === last ? 0 : index + 1)
+      : event.key === 'ArrowLeft' ? (index === 0 ? last : index - 1)
+      : event.key === 'Home' ? 0
+      : event.key === 'End' ? last
+      : null;
+    if (next === null) return;
+    event.preventDefault();
+    const target = pricingTabs[next];
+    if (!target) return;
+    setActiveTab(target.id);
+    tabRefs.current[target.id]?.focus();
+  };
+
+  return (
+    <div id={anchors.pricingAlias} className="scroll-mt-16">
+      <section
+        id={anchors.pricing}
+        aria-labelledby="pricing-heading"
+        tabIndex={-1}
+        className="scroll-mt-16 bg-white focus:outline-none dark:bg-slate-900"
+      >
+        <div className="mx-auto max-w-6xl px-4 py-16 sm:px-6 sm:py-20">
+          <div className="mx-auto max-w-2xl text-center">
+            <h2 id="pricing-heading" className="text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl dark:text-white">
+              {content.pricing.title}
+            </h2>
+            <p className="mt-4 text-lg text-slate-600 dark:text-slate-300">{content.pricing.lead}</p>
+          </div>
+
+          <div role="tablist" aria-label="Plan type" className="mx-auto mt-10 flex w-fit max-w-full rounded-xl bg-slate-100 p-1 dark:bg-slate-800">
+            {pricingTabs.map((candidate, index) => {
+              const selected = candidate.id === activeTab;
+              return (
+                <button
+                  key={candidate.id}
+                  ref={(element) => {
+                    tabRefs.current[candidate.id] = element;
+                  }}
+                  type="button"
+                  role="tab"
+                  id={`pricing-tab-${candidate.id}`}
+                  aria-selected={selected}
+                  aria-controls={`pricing-panel-${candidate.id}`}
+                  tabIndex={selected ? 0 : -1}
+                  onClick={() => setActiveTab(candidate.id)}
+                  onKeyDown={(event) => onTabKeyDown(event, index)}
+                  className={`min-h-11 rounded-lg px-4 py-2 text-sm font-semibold transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-700 sm:px-6 dark:focus-visible:outline-blue-400 ${
+                    selected
+                      ? 'bg-white text-slate-900 shadow-sm dark:bg-slate-950 dark:text-white'
+                      : 'text-slate-600 hover:text-slate-900 dark:text-slate-300 dark:hover:text-white'
+                  }`}
+                >
+                  {candidate.label}
+                </button>
+              );
+            })}
+          </div>
+
+          <div
+            role="tabpanel"
+            id={`pricing-panel-${tab.id}`}
+            aria-labelledby={`pricing-tab-${tab.id}`}
+            className="mx-auto mt-8 max-w-4xl focus:outline-none"
+          >
+            <p className="mb-6 rounded-lg bg-blue-50 px-4 py-3 text-center text-sm text-blue-900 dark:bg-blue-950 dark:text-blue-100">
+              {tab.id === 'audits' ? `${content.pricing.auditsNote} ${content.pricing.subscriberDiscount}` : content.pricing.monthlyNote}
+            </p>
+            <div className="grid gap-6 md:grid-cols-2">
+              {tab.planIds.map((planId) => (
+                <PlanCard
+                  key={planId}
+                  plan={getPlan(planId)}
+                  processing={processingPlanId === planId}
+                  disabled={processingPlanId !== null}
+                  onChoose={() => startCheckout(planId)}
+                />
+              ))}
+            </div>
+          </div>
+        </div>
+      </section>
+    </div>
+  );
+}

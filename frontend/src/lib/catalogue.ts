@@ -1,0 +1,19 @@
+/**
+ * The second door to lambdas/domain, beside contracts.ts: the zod-free modules the landing page
+ * needs (the plan catalogue and the scoring formula). Kept apart so the first bundle carries no zod
+ * schemas — importing contracts.ts evaluates every schema it re-exports.
+ */
+export {
+  checkoutMode,
+  formatMoney,
+  formatPlanPrice,
+  getPlan,
+  lowestPrice,
+  plans,
+  pricingTabs,
+  type Plan,
+  type PlanId,
+  type PricingTabId,
+} from '../../../lambdas/domain/plans';
+export { grade, riskLevel, riskScore } from '../../../lambdas/domain/scoring';
+export type { Grade, RiskLevel, Severity } from '../../../lambdas/domain/audit';
