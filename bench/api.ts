@@ -97,6 +97,20 @@ async function main() {
     const get = await autocannon({ url: `${stack.url}/api/audits/${auditId}`, connections: CONNECTIONS, duration: 10 });
     console.log(`bench:api: GET /api/audits/{id} ${get.requests.total} requests, p50 ${get.latency.p50} ms, p99 ${get.latency.p99} ms, errors ${get.errors + get.non2xx}`);
 
+    // Service time without queueing: one client, one request at a time.
+    const sequential = async (count: number, send: () => Promise<Response>) => {
+      const times: number[] = [];
+      for (let i = 0; i < count; i++) {
+        const t = performance.now();
+        await (await send()).text();
+        times.push(performance.now() - t);
+      }
+      times.sort((a, b) => a - b);
+      return { p50Ms: Number(percentile(times, 50).toFixed(1)), p99Ms: Number(percentile(times, 99).toFixed(1)) };
+    };
+    const getAlone = await sequential(200, () => fetch(`${stack.url}/api/audits/${auditId}`));
+    console.log(`bench:api: GET one client: p50 ${getAlone.p50Ms} ms, p99 ${getAlone.p99Ms} ms`);
+
     // 3. Lead POSTs under 50 clients, each body different.
     let n = SCANS;
     const leads = await autocannon({
@@ -113,10 +127,15 @@ async function main() {
     });
     console.log(`bench:api: POST /api/leads ${leads.requests.total} requests, p50 ${leads.latency.p50} ms, p99 ${leads.latency.p99} ms, errors ${leads.errors + leads.non2xx}`);
 
+    const postAlone = await sequential(100, () => post(lead(n++)));
+    console.log(`bench:api: POST one client: p50 ${postAlone.p50Ms} ms, p99 ${postAlone.p99Ms} ms`);
+
     const results = {
       at: new Date().toISOString(),
       machine: '2 cores, the whole local stack in one process',
       scans: { ...scans, targetP95Ms: TARGETS.scansP95Ms, met: scans.completed === SCANS && scans.p95Ms <= TARGETS.scansP95Ms },
+      getAuditOneClient: getAlone,
+      postLeadOneClient: postAlone,
       getAudit: { requests: get.requests.total, p50Ms: get.latency.p50, p99Ms: get.latency.p99, errors: get.errors + get.non2xx, targetP99Ms: TARGETS.getP99Ms, met: get.latency.p99 <= TARGETS.getP99Ms },
       postLead: { requests: leads.requests.total, p50Ms: leads.latency.p50, p99Ms: leads.latency.p99, errors: leads.errors + leads.non2xx, targetP99Ms: TARGETS.leadP99Ms, met: leads.latency.p99 <= TARGETS.leadP99Ms },
     };
@@ -126,6 +145,7 @@ async function main() {
     console.log(`50 scans at once, p95 to complete ${String(results.scans.p95Ms).padStart(7)} ms  ≤ ${TARGETS.scansP95Ms} ms   ${results.scans.met ? 'yes' : 'NO'} (${scans.completed}/${SCANS} completed, p50 ${scans.p50Ms} ms)`);
     console.log(`GET /api/audits/{id} p99 (50)     ${String(results.getAudit.p99Ms).padStart(7)} ms  ≤ ${TARGETS.getP99Ms} ms      ${results.getAudit.met ? 'yes' : 'NO'}`);
     console.log(`POST /api/leads p99 (50)          ${String(results.postLead.p99Ms).padStart(7)} ms  ≤ ${TARGETS.leadP99Ms} ms     ${results.postLead.met ? 'yes' : 'NO'}`);
+    console.log(`one client at a time (service time): GET p99 ${getAlone.p99Ms} ms, POST p99 ${postAlone.p99Ms} ms`);
     console.log(`bench:api: results in ${path.relative(ROOT, RESULTS)}`);
   } finally {
     await stack.stop();
