@@ -18,7 +18,7 @@ export interface Claim {
 /** Every claim of SPEC §1, as copy. */
 export const claims = {
   reportTime: { value: 'Under 60 seconds', label: 'to your free security report' },
-  audits: { value: '10,000+', label: 'security audits run for businesses' },
+  audits: { value: '10,000+', label: 'security audits run' },
   checks: { value: '15+', label: 'security checks in every scan' },
   countries: { value: '50+', label: 'countries served' },
   accuracy: { value: '99.8%', label: 'detection accuracy' },

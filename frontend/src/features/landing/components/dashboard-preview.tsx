@@ -1,5 +1,5 @@
 import { content } from '../../../config/content';
-import { cardClass, Section } from './section';
+import { frameClass, Section } from './section';
 
 /** Sample data, labelled as such. Scores are ones the formula can produce (multiples of 5). */
 const trend = [
@@ -22,7 +22,7 @@ const sidebar = ['Dashboard', 'Audit History', 'Local Agents', 'Scans', 'Subscri
 export function DashboardPreview() {
   return (
     <Section id="dashboard-preview" title={content.dashboardPreview.title} lead={content.dashboardPreview.lead}>
-      <figure className={`mx-auto max-w-5xl overflow-hidden ${cardClass} p-0 sm:p-0`} aria-labelledby="dashboard-preview-caption">
+      <figure className={`mx-auto max-w-5xl overflow-hidden ${frameClass}`} aria-labelledby="dashboard-preview-caption">
         <div aria-hidden="true" className="flex items-center gap-1.5 border-b border-slate-200 bg-slate-100 px-4 py-2.5 dark:border-slate-800 dark:bg-slate-800">
           <span className="size-2.5 rounded-full bg-red-400" />
           <span className="size-2.5 rounded-full bg-yellow-400" />
@@ -86,7 +86,7 @@ export function DashboardPreview() {
             </div>
           </div>
         </div>
-        <figcaption id="dashboard-preview-caption" className="border-t border-slate-200 px-6 py-3 text-sm text-slate-600 dark:border-slate-800 dark:text-slate-400">
+        <figcaption id="dashboard-preview-caption" className="border-t border-slate-200 px-4 py-3 sm:px-6 text-sm text-slate-600 dark:border-slate-800 dark:text-slate-400">
           Preview with sample data.
         </figcaption>
       </figure>

@@ -1,7 +1,7 @@
 import { content } from '../../../config/content';
 import type { Grade, RiskLevel, Severity } from '../../../lib/catalogue';
 import { sampleReport } from '../lib/sample-report';
-import { cardClass, Section } from './section';
+import { frameClass, Section } from './section';
 
 const gradeColours: Record<Grade, string> = {
   A: 'bg-green-600 text-white',
@@ -38,8 +38,8 @@ export function ReportPreview() {
   ];
   return (
     <Section id="report-preview" title={content.reportPreview.title} lead={content.reportPreview.lead} tone="raised">
-      <figure className={`mx-auto max-w-4xl ${cardClass} p-0 sm:p-0`} aria-labelledby="report-preview-caption">
-        <div className="flex flex-wrap items-center justify-between gap-3 border-b border-slate-200 px-6 py-4 dark:border-slate-800">
+      <figure className={`mx-auto max-w-4xl ${frameClass}`} aria-labelledby="report-preview-caption">
+        <div className="flex flex-wrap items-center justify-between gap-3 border-b border-slate-200 px-4 py-4 sm:px-6 dark:border-slate-800">
           <div>
             <p className="text-xs font-semibold tracking-wider text-slate-500 uppercase dark:text-slate-400">Security report</p>
             <p className="font-mono text-sm font-semibold text-slate-900 dark:text-white">{report.domain}</p>
@@ -48,7 +48,7 @@ export function ReportPreview() {
             Sample report
           </span>
         </div>
-        <div className="grid gap-6 p-6 md:grid-cols-[auto_1fr]">
+        <div className="grid gap-6 p-4 sm:p-6 md:grid-cols-[auto_1fr]">
           <div className="flex items-center gap-5 md:flex-col md:items-start">
             <div>
               <p className="text-sm text-slate-500 dark:text-slate-400">Risk score</p>
@@ -65,7 +65,7 @@ export function ReportPreview() {
               >
                 {report.grade}
               </span>
-              <span className={`rounded-full px-3 py-1 text-sm font-bold uppercase ${riskColours[report.riskLevel]}`} data-testid="sample-risk">
+              <span className={`rounded-full px-3 py-1 text-sm font-bold whitespace-nowrap uppercase ${riskColours[report.riskLevel]}`} data-testid="sample-risk">
                 {report.riskLevel} risk
               </span>
             </div>
@@ -83,17 +83,17 @@ export function ReportPreview() {
             <ul className="mt-2 divide-y divide-slate-200 dark:divide-slate-800">
               {report.findings.map((finding) => (
                 <li key={finding.title} className="flex flex-wrap items-center gap-x-3 gap-y-1 py-2">
-                  <span className={`w-16 rounded-md px-2 py-0.5 text-center text-xs font-bold uppercase ${severityColours[finding.severity]}`}>
+                  <span className={`w-20 rounded-md px-2 py-0.5 text-center text-xs font-bold uppercase ${severityColours[finding.severity]}`}>
                     {finding.severity}
                   </span>
                   <span className="min-w-0 flex-1 text-sm text-slate-800 dark:text-slate-200">{finding.title}</span>
-                  <span className="text-xs text-slate-500 dark:text-slate-400">{finding.category}</span>
+                  <span className="hidden text-xs text-slate-500 sm:inline dark:text-slate-400">{finding.category}</span>
                 </li>
               ))}
             </ul>
           </div>
         </div>
-        <figcaption id="report-preview-caption" className="border-t border-slate-200 px-6 py-3 text-sm text-slate-600 dark:border-slate-800 dark:text-slate-400">
+        <figcaption id="report-preview-caption" className="border-t border-slate-200 px-4 py-3 sm:px-6 text-sm text-slate-600 dark:border-slate-800 dark:text-slate-400">
           A sample report for an example site, not a real scan. The score follows our formula: 100 minus 20 for each critical issue
           and 5 for every other issue — here 1 critical and {report.vulnerabilities - report.critical} others give {report.score}.
         </figcaption>

@@ -39,3 +39,6 @@ export function Section({
 
 export const cardClass =
   'rounded-2xl border border-slate-200 bg-white p-6 shadow-sm dark:border-slate-800 dark:bg-slate-900';
+
+/** A card without padding, for previews that lay out their own header, body and caption. */
+export const frameClass = 'rounded-2xl border border-slate-200 bg-white shadow-sm dark:border-slate-800 dark:bg-slate-900';

@@ -60,9 +60,9 @@ export function SecurityBadgeCard() {
       <textarea
         id="badge-embed-code"
         readOnly
-        rows={4}
+        rows={5}
         value={embedCode}
-        className="mt-1 w-full resize-none rounded-lg border border-slate-300 bg-slate-50 p-2 font-mono text-xs text-slate-800 focus-visible:outline-2 focus-visible:outline-blue-700 dark:border-slate-700 dark:bg-slate-950 dark:text-slate-200 dark:focus-visible:outline-blue-400"
+        className="mt-1 w-full resize-none rounded-lg break-all border border-slate-300 bg-slate-50 p-2 font-mono text-xs text-slate-800 focus-visible:outline-2 focus-visible:outline-blue-700 dark:border-slate-700 dark:bg-slate-950 dark:text-slate-200 dark:focus-visible:outline-blue-400"
       />
       <div className="mt-3 flex flex-wrap items-center gap-2">
         <Button onClick={() => void copyCode()}>{copy.copyButton}</Button>

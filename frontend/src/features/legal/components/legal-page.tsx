@@ -20,9 +20,9 @@ export function LegalPage({ title, meta, intro, sections }: { title: string; met
       </header>
       <nav aria-label="Contents" className="mt-6 rounded-xl border border-slate-200 bg-white p-5 dark:border-slate-800 dark:bg-slate-900">
         <h2 className="text-sm font-semibold tracking-wider text-slate-500 uppercase dark:text-slate-400">Contents</h2>
-        <ol className="mt-3 grid list-decimal gap-1 pl-5 text-sm sm:grid-cols-2">
+        <ol className="mt-3 list-decimal gap-x-8 pl-5 text-sm sm:columns-2">
           {sections.map((section) => (
-            <li key={section.id}>
+            <li key={section.id} className="break-inside-avoid py-0.5">
               <a
                 href={`#${section.id}`}
                 className="rounded-sm text-blue-700 underline-offset-4 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-700 dark:text-blue-400"

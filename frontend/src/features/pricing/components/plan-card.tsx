@@ -24,7 +24,7 @@ export function PlanCard({
       <h3 id={headingId} className="text-xl font-semibold text-slate-900 dark:text-white">
         {plan.name}
       </h3>
-      <p className="mt-2 text-sm text-slate-600 dark:text-slate-300">{plan.summary}</p>
+      <p className="mt-2 text-sm text-slate-600 sm:min-h-10 dark:text-slate-300">{plan.summary}</p>
       <p className="mt-6 flex items-baseline gap-1.5">
         <span className="text-4xl font-extrabold tracking-tight text-slate-900 dark:text-white">{formatMoney(plan.amountCents, plan.currency)}</span>
         <span className="text-sm text-slate-500 dark:text-slate-400">{plan.billing === 'monthly' ? '/month' : 'one-off'}</span>
