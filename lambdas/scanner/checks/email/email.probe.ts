@@ -168,17 +168,21 @@ async function probeMx(input: EmailProbeInput, ask: Ask): Promise<MxContext> {
 
 const TLS_VERSIONS = ['TLSv1', 'TLSv1.1', 'TLSv1.2', 'TLSv1.3'] as const;
 
+/** One polite SMTP conversation with an MX (optionally offering a single TLS version). */
+const starttls = (input: EmailProbeInput, host: string, address: string, tlsVersion?: (typeof TLS_VERSIONS)[number]) =>
+  input.smtp.starttls(address, input.smtpPort, {
+    servername: host,
+    ehloName: input.ehloName,
+    timeoutMs: input.smtpTimeoutMs,
+    signal: input.signal,
+    ...(tlsVersion ? { tlsVersion } : {}),
+  });
+
 async function versionsOffered(input: EmailProbeInput, host: string, address: string, negotiated: string | null): Promise<string[]> {
   const tried = await Promise.all(
     TLS_VERSIONS.filter((version) => version !== negotiated).map(async (version) => {
       try {
-        const result = await input.smtp.starttls(address, input.smtpPort, {
-          servername: host,
-          ehloName: input.ehloName,
-          timeoutMs: input.smtpTimeoutMs,
-          signal: input.signal,
-          tlsVersion: version,
-        });
+        const result = await starttls(input, host, address, version);
         return result.tls && !('failed' in result.tls) && result.tls.protocol === version ? version : undefined;
       } catch {
         return undefined;
@@ -192,12 +196,7 @@ async function versionsOffered(input: EmailProbeInput, host: string, address: st
 
 async function converse(input: EmailProbeInput, host: string, address: string, base: MxObservation): Promise<MxObservation> {
   try {
-    const result = await input.smtp.starttls(address, input.smtpPort, {
-      servername: host,
-      ehloName: input.ehloName,
-      timeoutMs: input.smtpTimeoutMs,
-      signal: input.signal,
-    });
+    const result = await starttls(input, host, address);
     const observation: MxObservation = { ...base, address, banner: result.banner, starttls: result.starttlsOffered };
     if (!result.tls) return observation;
     if ('failed' in result.tls) return { ...observation, tls: { failed: result.tls.failed } };
