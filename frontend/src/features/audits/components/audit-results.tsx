@@ -212,7 +212,7 @@ function AuditReport({
           </StatusPanel>
         ))}
 
-      <ChecksTable checks={audit.checks} />
+      <ChecksTable checks={audit.checks} open={audit.status !== 'completed'} />
     </article>
   );
 }

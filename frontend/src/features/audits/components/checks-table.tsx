@@ -10,27 +10,32 @@ function CheckData({ data }: { data: Record<string, unknown> }) {
     <dl className="mt-2 grid grid-cols-[max-content_1fr] gap-x-3 gap-y-1 text-xs">
       {entries.map(([key, value]) => (
         <div key={key} className="contents">
-          <dt className="font-medium text-slate-600">{key}</dt>
-          <dd className="font-mono break-all text-slate-800">{formatDataValue(value)}</dd>
+          <dt className="font-medium text-slate-600 dark:text-slate-400">{key}</dt>
+          <dd className="font-mono break-all text-slate-800 dark:text-slate-200">{formatDataValue(value)}</dd>
         </div>
       ))}
     </dl>
   );
 }
 
-/** One row per check: how it went, how long it took, why it did not finish, what it measured. */
-export function ChecksTable({ checks }: { checks: CheckResult[] }) {
+/**
+ * One row per check: how it went, how long it took, why it did not finish, what it measured. The
+ * raw measurements are for the technically minded: folded away once the report is complete.
+ */
+export function ChecksTable({ checks, open }: { checks: CheckResult[]; open: boolean }) {
   return (
-    <section aria-labelledby="checks-heading" className="space-y-4">
-      <h2 id="checks-heading" className="text-xl font-bold">
-        Checks
-      </h2>
+    <details open={open} className="group space-y-4">
+      <summary className="cursor-pointer rounded-md text-xl font-bold text-slate-900 focus-visible:outline-2 focus-visible:outline-blue-700 dark:text-slate-100">
+        <h2 id="checks-heading" className="inline">
+          Technical details: every check
+        </h2>
+      </summary>
       {checks.length === 0 ? (
-        <p className="rounded-xl border border-slate-200 bg-white p-5 text-slate-600">No checks have reported yet.</p>
+        <p className="mt-4 rounded-xl border border-slate-200 bg-white p-5 text-slate-600 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-400">No checks have reported yet.</p>
       ) : (
-        <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
+        <div className="mt-4 overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm dark:border-slate-700 dark:bg-slate-900">
           <table className="w-full text-left text-sm">
-            <thead className="bg-slate-100 text-slate-700">
+            <thead className="bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-300">
               <tr>
                 <th scope="col" className="px-4 py-2 font-semibold">Check</th>
                 <th scope="col" className="px-4 py-2 font-semibold">Status</th>
@@ -38,15 +43,15 @@ export function ChecksTable({ checks }: { checks: CheckResult[] }) {
                 <th scope="col" className="px-4 py-2 font-semibold">Details</th>
               </tr>
             </thead>
-            <tbody className="divide-y divide-slate-200">
+            <tbody className="divide-y divide-slate-200 dark:divide-slate-700">
               {checks.map((check) => (
                 <tr key={check.name} className="align-top">
-                  <th scope="row" className="px-4 py-3 font-mono font-semibold">{check.name}</th>
+                  <th scope="row" className="px-4 py-3 font-mono font-semibold text-slate-900 dark:text-slate-100">{check.name}</th>
                   <td className={`px-4 py-3 font-medium ${checkStatusClass[check.status]}`}>
                     {statusLabel(check.status)}
                   </td>
-                  <td className="px-4 py-3 whitespace-nowrap text-slate-700">{formatDuration(check.durationMs)}</td>
-                  <td className="px-4 py-3 text-slate-700">
+                  <td className="px-4 py-3 whitespace-nowrap text-slate-700 dark:text-slate-300">{formatDuration(check.durationMs)}</td>
+                  <td className="px-4 py-3 text-slate-700 dark:text-slate-300">
                     {check.reason && <p>{check.reason}</p>}
                     {check.data && <CheckData data={check.data} />}
                   </td>
@@ -56,6 +61,6 @@ export function ChecksTable({ checks }: { checks: CheckResult[] }) {
           </table>
         </div>
       )}
-    </section>
+    </details>
   );
 }

@@ -1,4 +1,4 @@
-import type { AuditStatus, CheckStatus, Grade, RiskLevel, Severity } from '../../../lib/contracts';
+import type { AuditStatus, CheckStatus, Grade, Severity } from '../../../lib/contracts';
 
 /** SPEC §4 "Scan status display": in_progress is shown with the underscore replaced by a space. */
 export const statusLabel = (status: AuditStatus | CheckStatus): string =>
@@ -16,37 +16,32 @@ export const severityClass: Record<Severity, string> = {
 
 /** SPEC §9 "Scoring": grade colours A green, B blue, C yellow, D orange, F red. */
 export const gradeClass: Record<Grade, string> = {
-  A: 'text-green-700',
-  B: 'text-blue-700',
-  C: 'text-yellow-600',
-  D: 'text-orange-600',
-  F: 'text-red-700',
+  A: 'text-green-700 dark:text-green-400',
+  B: 'text-blue-700 dark:text-blue-400',
+  C: 'text-yellow-600 dark:text-yellow-400',
+  D: 'text-orange-600 dark:text-orange-400',
+  F: 'text-red-700 dark:text-red-400',
 };
 
 /** SPEC §9 "Scoring": 80+ green, 60 to 79 yellow, below 60 red. */
 export const scoreClass = (score: number): string =>
-  score >= 80 ? 'text-green-700' : score >= 60 ? 'text-yellow-600' : 'text-red-700';
+  score >= 80 ? 'text-green-700 dark:text-green-400' : score >= 60 ? 'text-yellow-600 dark:text-yellow-400' : 'text-red-700 dark:text-red-400';
 
-export const riskClass: Record<RiskLevel, string> = {
-  low: 'text-green-700',
-  medium: 'text-yellow-600',
-  high: 'text-red-700',
-};
 
 export const auditStatusClass: Record<AuditStatus, string> = {
-  queued: 'bg-slate-100 text-slate-800 ring-slate-300',
-  in_progress: 'bg-blue-50 text-blue-800 ring-blue-200',
-  completed: 'bg-green-50 text-green-800 ring-green-200',
-  failed: 'bg-red-50 text-red-800 ring-red-200',
+  queued: 'bg-slate-100 text-slate-800 ring-slate-300 dark:bg-slate-800 dark:text-slate-200 dark:ring-slate-600',
+  in_progress: 'bg-blue-50 text-blue-800 ring-blue-200 dark:bg-blue-950 dark:text-blue-200 dark:ring-blue-800',
+  completed: 'bg-green-50 text-green-800 ring-green-200 dark:bg-green-950 dark:text-green-200 dark:ring-green-800',
+  failed: 'bg-red-50 text-red-800 ring-red-200 dark:bg-red-950 dark:text-red-200 dark:ring-red-800',
 };
 
 export const checkStatusClass: Record<CheckStatus, string> = {
-  pending: 'text-slate-600',
-  running: 'text-blue-800',
-  ok: 'text-green-800',
-  error: 'text-red-800',
-  timeout: 'text-orange-800',
-  skipped: 'text-slate-500',
+  pending: 'text-slate-600 dark:text-slate-400',
+  running: 'text-blue-800 dark:text-blue-300',
+  ok: 'text-green-800 dark:text-green-300',
+  error: 'text-red-800 dark:text-red-300',
+  timeout: 'text-orange-800 dark:text-orange-300',
+  skipped: 'text-slate-500 dark:text-slate-400',
 };
 
 export const isCheckFinished = (status: CheckStatus): boolean => status !== 'pending' && status !== 'running';

@@ -85,7 +85,7 @@ export function SubdomainsCard({ dns }: { dns: AuditResultView['dns_results'] })
             <dd className="text-2xl font-bold text-slate-900 dark:text-slate-100">{dns.subdomainsFound}</dd>
           </div>
           <div>
-            <dt className={muted}>Active (answering on the web)</dt>
+            <dt className={muted}>Active</dt>
             <dd className="text-2xl font-bold text-slate-900 dark:text-slate-100">{dns.activeSubdomains ?? '—'}</dd>
           </div>
         </dl>
@@ -95,7 +95,7 @@ export function SubdomainsCard({ dns }: { dns: AuditResultView['dns_results'] })
         </p>
       )}
       <p className={`mt-3 ${muted}`}>
-        Every subdomain is a door into your business. Remove the ones you no longer use.
+        Active subdomains answer on the web. Every one is a door into your business: remove the ones you no longer use.
       </p>
     </section>
   );

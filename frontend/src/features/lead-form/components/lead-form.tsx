@@ -4,6 +4,7 @@ import { Button, buttonClass } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-client';
+import { formatPlanPrice, lowestPrice } from '../../../lib/catalogue';
 import { useCreateLead, type CreateLeadPayload, type CreateLeadResponse } from '../api/create-lead';
 import { rememberSubmission } from '../lib/session-keys';
 import { ProgressPanel } from './progress-panel';
@@ -42,6 +43,31 @@ const hostOf = (webUrl: string): string => {
     return webUrl;
   }
 };
+
+/** SPEC §2: the form's marketing blocks, prices from the plan catalogue. */
+function OfferBlocks() {
+  const offers = [
+    { title: 'Free security report', text: 'A real scan and a clear report. No signup fee and no card.' },
+    {
+      title: `Premium audit from ${formatPlanPrice(lowestPrice('audit'))}`,
+      text: 'A deep dive with a remediation plan, offered only if issues are found.',
+    },
+    {
+      title: `Monthly monitoring from ${formatPlanPrice(lowestPrice('subscription'))}`,
+      text: 'Scheduled rescans and alerts when something changes.',
+    },
+  ];
+  return (
+    <ul aria-label="What you get" className="mt-6 grid gap-3 border-t border-slate-200 pt-5 text-sm sm:grid-cols-3 dark:border-slate-700">
+      {offers.map((offer) => (
+        <li key={offer.title}>
+          <p className="font-semibold text-slate-900 dark:text-slate-100">{offer.title}</p>
+          <p className="mt-0.5 text-slate-600 dark:text-slate-400">{offer.text}</p>
+        </li>
+      ))}
+    </ul>
+  );
+}
 
 /**
  * 'Get Your Free Security Report' (SPEC §2 "Lead form"): six fields and two consents; a same-domain
@@ -172,12 +198,12 @@ export function LeadForm() {
   return (
     <section
       aria-labelledby={`${formId}-title`}
-      className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-8"
+      className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-8 dark:border-slate-700 dark:bg-slate-900"
     >
-      <h2 id={`${formId}-title`} className="text-2xl font-bold tracking-tight text-slate-900">
+      <h2 id={`${formId}-title`} className="text-2xl font-bold tracking-tight text-slate-900 dark:text-slate-100">
         Get Your Free Security Report
       </h2>
-      <p className="mt-2 text-slate-600">
+      <p className="mt-2 text-slate-600 dark:text-slate-400">
         A real scan of your website: vulnerabilities, open ports, SSL/TLS, email security and more. No card needed.
       </p>
 
@@ -190,7 +216,7 @@ export function LeadForm() {
           className="mt-6 space-y-5"
         >
           {formError && (
-            <p id={`${formId}-error`} role="alert" className="rounded-md border border-red-200 bg-red-50 px-4 py-3 text-sm font-semibold text-red-800">
+            <p id={`${formId}-error`} role="alert" className="rounded-md border border-red-200 bg-red-50 px-4 py-3 text-sm font-semibold text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-300">
               {formError}
             </p>
           )}
@@ -200,7 +226,7 @@ export function LeadForm() {
               const error = fieldErrors[field.name];
               return (
                 <div key={field.name}>
-                  <label htmlFor={id} className="block text-sm font-semibold text-slate-800">
+                  <label htmlFor={id} className="block text-sm font-semibold text-slate-800 dark:text-slate-200">
                     {field.label}
                   </label>
                   <input
@@ -217,10 +243,10 @@ export function LeadForm() {
                     aria-invalid={error ? true : undefined}
                     aria-describedby={error ? `${id}-error` : undefined}
                     required
-                    className={`mt-1 block w-full rounded-md border px-3 py-2 text-slate-900 placeholder:text-slate-400 focus:outline-2 focus:outline-offset-0 focus:outline-blue-700 ${error ? 'border-red-600' : 'border-slate-300'}`}
+                    className={`mt-1 block w-full rounded-md border bg-white px-3 py-2 text-slate-900 placeholder:text-slate-400 focus:outline-2 focus:outline-offset-0 focus:outline-blue-700 dark:bg-slate-950 dark:text-slate-100 dark:placeholder:text-slate-500 ${error ? 'border-red-600 dark:border-red-500' : 'border-slate-300 dark:border-slate-600'}`}
                   />
                   {error && (
-                    <p id={`${id}-error`} className="mt-1 text-sm text-red-700">
+                    <p id={`${id}-error`} className="mt-1 text-sm text-red-700 dark:text-red-400">
                       {error}
                     </p>
                   )}
@@ -245,7 +271,7 @@ export function LeadForm() {
 
           <fieldset className="space-y-3">
             <legend className="sr-only">Consent</legend>
-            <label className="flex items-start gap-3 text-sm text-slate-700">
+            <label className="flex items-start gap-3 text-sm text-slate-700 dark:text-slate-300">
               <input
                 type="checkbox"
                 name="agreedToTerms"
@@ -258,7 +284,7 @@ export function LeadForm() {
                 domain.
               </span>
             </label>
-            <label className="flex items-start gap-3 text-sm text-slate-700">
+            <label className="flex items-start gap-3 text-sm text-slate-700 dark:text-slate-300">
               <input
                 type="checkbox"
                 name="agreedToDataCollection"
@@ -268,11 +294,11 @@ export function LeadForm() {
               />
               <span>
                 I agree to the{' '}
-                <a href={paths.terms.getHref()} target="_blank" rel="noopener noreferrer" className="font-semibold text-blue-700 underline">
+                <a href={paths.terms.getHref()} target="_blank" rel="noopener noreferrer" className="font-semibold text-blue-700 underline dark:text-blue-400">
                   Terms of Service
                 </a>{' '}
                 and{' '}
-                <a href={paths.privacy.getHref()} target="_blank" rel="noopener noreferrer" className="font-semibold text-blue-700 underline">
+                <a href={paths.privacy.getHref()} target="_blank" rel="noopener noreferrer" className="font-semibold text-blue-700 underline dark:text-blue-400">
                   Privacy Policy
                 </a>
                 , and to my details being used to create my account and send my report.
@@ -288,7 +314,7 @@ export function LeadForm() {
             <p className="text-center text-xs text-slate-500">Tick both boxes above to start the scan.</p>
           )}
           {createLead.isPending && (
-            <p role="status" className="text-center text-sm text-blue-800">
+            <p role="status" className="text-center text-sm text-blue-800 dark:text-blue-300">
               Starting security audit...
             </p>
           )}
@@ -312,13 +338,13 @@ export function LeadForm() {
       )}
 
       {stage.kind === 'success' && (
-        <div className="mt-6 space-y-4 rounded-xl border border-green-200 bg-green-50 p-5 text-center">
-          <h3 ref={panelHeading} tabIndex={-1} className="text-lg font-bold text-green-900 focus:outline-none">
+        <div className="mt-6 space-y-4 rounded-xl border border-green-200 bg-green-50 p-5 text-center dark:border-green-800 dark:bg-green-950">
+          <h3 ref={panelHeading} tabIndex={-1} className="text-lg font-bold text-green-900 focus:outline-none dark:text-green-100">
             {stage.lead.accountCreated
               ? 'Account created and audit completed! Check your email for login credentials.'
               : 'Audit completed and assigned to your existing account!'}
           </h3>
-          <p className="text-green-900">Audit completed! Click below to view your security report.</p>
+          <p className="text-green-900 dark:text-green-100">Audit completed! Click below to view your security report.</p>
           <div className="flex flex-col justify-center gap-3 sm:flex-row">
             <Link to={paths.results.getHref(stage.lead.auditId)} className={buttonClass('primary')}>
               View Security Report
@@ -331,14 +357,16 @@ export function LeadForm() {
       )}
 
       {stage.kind === 'error' && (
-        <div role="alert" className="mt-6 space-y-3 rounded-xl border border-red-200 bg-red-50 p-5 text-center">
-          <h3 ref={panelHeading} tabIndex={-1} className="text-lg font-bold text-red-900 focus:outline-none">
+        <div role="alert" className="mt-6 space-y-3 rounded-xl border border-red-200 bg-red-50 p-5 text-center dark:border-red-800 dark:bg-red-950">
+          <h3 ref={panelHeading} tabIndex={-1} className="text-lg font-bold text-red-900 focus:outline-none dark:text-red-100">
             {ERROR_PANEL_MESSAGE}
           </h3>
-          <p className="text-sm break-words text-red-900">{stage.detail}</p>
+          <p className="text-sm break-words text-red-900 dark:text-red-100">{stage.detail}</p>
           <Button onClick={() => setStage({ kind: 'form' })}>Try Again</Button>
         </div>
       )}
+
+      <OfferBlocks />
 
       {verification && <VerificationModal request={verification} onVerified={onVerified} onClose={onCloseModal} />}
     </section>

@@ -67,43 +67,43 @@ export function ProgressPanel({ auditId, host, accountCreated, email, onComplete
   return (
     <section aria-labelledby="lead-progress-heading" className="space-y-5">
       <div className="flex items-center gap-3">
-        <Spinner className="size-6 shrink-0 text-blue-700" />
+        <Spinner className="size-6 shrink-0 text-blue-700 dark:text-blue-400" />
         <div className="min-w-0">
-          <h3 id="lead-progress-heading" className="text-lg font-bold text-slate-900">
+          <h3 id="lead-progress-heading" className="text-lg font-bold text-slate-900 dark:text-slate-100">
             Scanning <span className="break-all">{host}</span>
           </h3>
-          <p data-testid="progress-message" className="text-sm text-blue-800">
+          <p data-testid="progress-message" className="text-sm text-blue-800 dark:text-blue-300">
             {headline}
           </p>
         </div>
       </div>
 
       {accountCreated && (
-        <p className="rounded-md border border-green-200 bg-green-50 px-4 py-3 text-sm text-green-900">
+        <p className="rounded-md border border-green-200 bg-green-50 px-4 py-3 text-sm text-green-900 dark:border-green-800 dark:bg-green-950 dark:text-green-100">
           Your account has been created. We are emailing your login details to{' '}
           <strong className="break-all">{email}</strong>.
         </p>
       )}
 
       <div>
-        <p className="text-sm font-semibold text-slate-700">
+        <p className="text-sm font-semibold text-slate-700 dark:text-slate-300">
           {finished.length === 0
             ? 'Waiting for the first check to finish…'
             : `${finished.length} ${finished.length === 1 ? 'check' : 'checks'} finished`}
         </p>
-        <ul aria-live="polite" aria-label="Finished checks" className="mt-2 divide-y divide-slate-100 rounded-md border border-slate-200">
+        <ul aria-live="polite" aria-label="Finished checks" className="mt-2 divide-y divide-slate-100 rounded-md border border-slate-200 dark:divide-slate-800 dark:border-slate-700">
           {finished.map((check) => (
             <li key={check.name} className="flex items-center justify-between gap-3 px-3 py-2 text-sm">
-              <span className="flex items-center gap-2 text-slate-800">
+              <span className="flex items-center gap-2 text-slate-800 dark:text-slate-200">
                 <span aria-hidden="true" className={check.status === 'ok' ? 'text-green-700' : 'text-orange-700'}>
                   {check.status === 'ok' ? '✓' : '!'}
                 </span>
                 {checkLabel(check.name)}
               </span>
-              <span className="shrink-0 text-slate-600">{checkOutcome(check)}</span>
+              <span className="shrink-0 text-slate-600 dark:text-slate-400">{checkOutcome(check)}</span>
             </li>
           ))}
-          <li className="flex items-center gap-2 px-3 py-2 text-sm text-slate-600">
+          <li className="flex items-center gap-2 px-3 py-2 text-sm text-slate-600 dark:text-slate-400">
             <Spinner className="size-3" />
             Still scanning…
           </li>

@@ -150,10 +150,10 @@ export function VerificationModal({ request, onVerified, onClose }: Verification
         role="dialog"
         aria-modal="true"
         aria-labelledby={titleId}
-        className="w-full max-w-md rounded-xl bg-white p-6 shadow-xl sm:p-8"
+        className="w-full max-w-md rounded-xl bg-white p-6 shadow-xl sm:p-8 dark:bg-slate-900"
       >
         <div className="flex items-start justify-between gap-4">
-          <h2 id={titleId} className="text-xl font-bold text-slate-900">
+          <h2 id={titleId} className="text-xl font-bold text-slate-900 dark:text-slate-100">
             Verify your email address
           </h2>
           {close && (
@@ -161,7 +161,7 @@ export function VerificationModal({ request, onVerified, onClose }: Verification
               type="button"
               onClick={close}
               aria-label="Close"
-              className="-m-2 rounded-md p-2 text-slate-500 hover:bg-slate-100 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-blue-700"
+              className="-m-2 rounded-md p-2 text-slate-500 hover:bg-slate-100 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-blue-700 dark:hover:bg-slate-800 dark:hover:text-slate-100"
             >
               <span aria-hidden="true" className="block text-xl leading-none">
                 ×
@@ -171,8 +171,8 @@ export function VerificationModal({ request, onVerified, onClose }: Verification
         </div>
 
         {state.kind === 'sending' && (
-          <div role="status" className="mt-6 flex flex-col items-center gap-3 py-6 text-center text-slate-700">
-            <Spinner className="size-8 text-blue-700" />
+          <div role="status" className="mt-6 flex flex-col items-center gap-3 py-6 text-center text-slate-700 dark:text-slate-300">
+            <Spinner className="size-8 text-blue-700 dark:text-blue-400" />
             <p>
               Sending a verification code to <strong className="break-all">{request.email}</strong>…
             </p>
@@ -181,13 +181,13 @@ export function VerificationModal({ request, onVerified, onClose }: Verification
 
         {state.kind === 'verify' && (
           <form onSubmit={submitCode} noValidate className="mt-4 space-y-4">
-            <p className="text-sm text-slate-700">
+            <p className="text-sm text-slate-700 dark:text-slate-300">
               Your email address is not at <strong className="break-all">{hostOf(request.webUrl)}</strong>, so we need to
               check it is yours before we scan the site. We sent a 6-digit code to{' '}
               <strong className="break-all">{request.email}</strong>.
             </p>
             <div>
-              <label htmlFor={codeId} className="block text-sm font-semibold text-slate-800">
+              <label htmlFor={codeId} className="block text-sm font-semibold text-slate-800 dark:text-slate-200">
                 Verification code
               </label>
               <input
@@ -202,24 +202,24 @@ export function VerificationModal({ request, onVerified, onClose }: Verification
                 onChange={(event) => setCode(event.target.value.replace(/\D/g, '').slice(0, VERIFICATION.codeLength))}
                 aria-invalid={codeError ? true : undefined}
                 aria-describedby={codeHelpId}
-                className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-3 text-center font-mono text-2xl tracking-[0.5em] text-slate-900 focus:border-blue-700 focus:outline-2 focus:outline-blue-700"
+                className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-3 text-center font-mono text-2xl tracking-[0.5em] text-slate-900 focus:border-blue-700 focus:outline-2 focus:outline-blue-700 dark:border-slate-600 dark:text-slate-100"
               />
               <div id={codeHelpId} className="mt-2 space-y-1 text-sm">
                 {codeError && (
-                  <p role="alert" className="font-medium text-red-700">
+                  <p role="alert" className="font-medium text-red-700 dark:text-red-400">
                     {codeError}
                   </p>
                 )}
                 {attemptsLeft < VERIFICATION.maxAttempts && (
-                  <p className="font-medium text-orange-800">
+                  <p className="font-medium text-orange-800 dark:text-orange-300">
                     {attemptsLeft} {attemptsLeft === 1 ? 'attempt' : 'attempts'} remaining
                   </p>
                 )}
               </div>
             </div>
-            <p className="text-sm text-slate-600">
+            <p className="text-sm text-slate-600 dark:text-slate-400">
               Code expires in{' '}
-              <time data-testid="code-countdown" className="font-mono font-semibold text-slate-900">
+              <time data-testid="code-countdown" className="font-mono font-semibold text-slate-900 dark:text-slate-100">
                 {formatMinutesSeconds(secondsLeft)}
               </time>
             </p>
@@ -242,18 +242,18 @@ export function VerificationModal({ request, onVerified, onClose }: Verification
 
         {state.kind === 'success' && (
           <div role="status" className="mt-6 flex flex-col items-center gap-3 py-4 text-center">
-            <span aria-hidden="true" className="flex size-12 items-center justify-center rounded-full bg-green-100 text-2xl text-green-800">
+            <span aria-hidden="true" className="flex size-12 items-center justify-center rounded-full bg-green-100 text-2xl text-green-800 dark:bg-green-900 dark:text-green-300">
               ✓
             </span>
-            <p className="text-lg font-semibold text-green-800">Email verified!</p>
-            <p className="text-sm text-slate-600">Starting your security scan…</p>
+            <p className="text-lg font-semibold text-green-800 dark:text-green-300">Email verified!</p>
+            <p className="text-sm text-slate-600 dark:text-slate-400">Starting your security scan…</p>
           </div>
         )}
 
         {state.kind === 'error' && (
           <div role="alert" className="mt-6 space-y-4 text-center">
-            <p className="font-semibold text-red-800">{state.message}</p>
-            {state.detail && state.detail !== state.message && <p className="text-sm text-slate-700">{state.detail}</p>}
+            <p className="font-semibold text-red-800 dark:text-red-300">{state.message}</p>
+            {state.detail && state.detail !== state.message && <p className="text-sm text-slate-700 dark:text-slate-300">{state.detail}</p>}
             <div className="flex flex-col gap-3 sm:flex-row sm:justify-center">
               <Button onClick={sendCode} data-autofocus>
                 Try Again
@@ -265,7 +265,7 @@ export function VerificationModal({ request, onVerified, onClose }: Verification
           </div>
         )}
 
-        <aside aria-label="Security notice" className="mt-6 rounded-md border border-blue-200 bg-blue-50 p-3 text-xs text-blue-950">
+        <aside aria-label="Security notice" className="mt-6 rounded-md border border-blue-200 bg-blue-50 p-3 text-xs text-blue-950 dark:border-blue-800 dark:bg-blue-950 dark:text-blue-100">
           <p>
             <strong>Security notice:</strong> we only scan a website for someone who can show they may. The code proves
             you control this email address, works once, for this website only, and expires in 10 minutes. We will never

@@ -60,7 +60,7 @@ export function PremiumUnlock({
   return (
     <StatusPanel title="Payment successful!" role="status">
       <p className="mt-3 text-slate-700 dark:text-slate-300">Unlocking your premium security report…</p>
-      <Spinner className="mt-6 size-8 text-blue-700" />
+      <Spinner className="mt-6 size-8 text-blue-700 dark:text-blue-400" />
       <p className="mt-4 text-sm text-slate-600 dark:text-slate-400">
         {auditId ? 'Taking you to your report in a moment.' : 'Taking you to your dashboard in a moment.'}
       </p>

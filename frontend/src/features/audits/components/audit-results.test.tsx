@@ -1,0 +1,272 @@
+import { fireEvent, screen, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Audit, AuditResultView, PortScanResultView, VulnerabilityView } from '../../../lib/contracts';
+import { advance, renderWithProviders, stubApi } from '../../../testing/api-stub';
+import { AuditResults } from './audit-results';
+
+const ID = '0b3c5d2e-7f41-4a8b-9c1d-2e3f4a5b6c7d';
+
+const audit: Audit = {
+  id: ID,
+  targetUrl: 'https://shop.example.test/',
+  host: 'shop.example.test',
+  status: 'completed',
+  createdAt: '2026-01-01T00:00:00.000Z',
+  completedAt: '2026-01-01T00:00:20.000Z',
+  score: 40,
+  grade: 'F',
+  riskLevel: 'high',
+  checks: [{ name: 'dns', status: 'ok', findings: [], data: { ipv4: ['203.0.113.10'] } }],
+};
+
+const vulnerability = (n: number, extra: Partial<VulnerabilityView> = {}): VulnerabilityView => ({
+  id: `finding.${n}`,
+  title: `Finding number ${n}`,
+  severity: 'medium',
+  category: 'Web Security',
+  description: `Why finding ${n} matters`,
+  recommendation: `How to fix finding ${n}`,
+  ...extra,
+});
+
+const port = (n: number): PortScanResultView => ({ port_number: 8000 + n, service_name: 'http-alt', port_status: 'open', risk_level: 'low' });
+
+const result: AuditResultView = {
+  id: ID,
+  target_url: audit.targetUrl,
+  audit_status: 'completed',
+  error_message: null,
+  created_at: audit.createdAt,
+  completed_at: audit.completedAt!,
+  risk_level: 'high',
+  dns_results: { status: 'completed', subdomainsFound: 12, totalSubdomains: 12, activeSubdomains: 9, completedAt: audit.completedAt! },
+  port_scan_results: Array.from({ length: 10 }, (_, i) => port(i)),
+  vulnerability_summary: {
+    vulnerabilities: [
+      vulnerability(1, {
+        severity: 'critical',
+        title: 'Apache httpd 2.4.49 has known vulnerabilities',
+        evidence: 'Server: Apache/2.4.49',
+        cvssScore: 9.8,
+        cves: ['CVE-2021-41773', 'CVE-2021-42013'],
+      }),
+      ...Array.from({ length: 6 }, (_, i) => vulnerability(i + 2)),
+    ],
+    totalIssues: 7,
+    criticalIssues: 1,
+    subdomainsScanned: 12,
+    riskFactors: ['Software: 1 issue (1 critical)', 'Web Security: 6 issues (6 medium)'],
+    overallRisk: 'high',
+    recommendations: [
+      { priority: 'immediate', title: 'Update Apache', action: 'Upgrade to 2.4.62 or later.' },
+      { priority: 'long-term', title: 'Scan regularly', action: 'Every month.' },
+    ],
+  },
+  host: audit.host,
+  business_name: 'Example Shop',
+  risk_score: 40,
+  grade: 'F',
+  counters: { totalIssues: 7, criticalIssues: 1, openPorts: 10, subdomains: 12 },
+  finding_counts: { critical: 1, high: 0, medium: 6, low: 0, info: 0 },
+  observations: [],
+  grades: { tls: null, httpObservatory: null },
+  breaches: { status: 'not-configured', checked: null, breached: null },
+  technologies: [
+    {
+      name: 'Apache httpd',
+      version: '2.4.49',
+      category: 'web server',
+      knownVulnerabilities: 2,
+      cves: [
+        { id: 'CVE-2021-41773', cvssScore: 7.5, exploited: true },
+        { id: 'CVE-2021-42013', cvssScore: 9.8, exploited: false },
+      ],
+    },
+  ],
+  tls: { status: 'completed', grade: null, ports: [], hsts: null, httpsRedirect: null },
+  email_security: { status: 'completed', domain: null, spf: null, dmarc: null, dkim: { selectorsFound: [] }, mx: [] },
+  network: { status: 'completed', address: null, portsScanned: 100, closed: 90, filtered: 0, firewall: null },
+};
+
+const SHARE = {
+  shareToken: 'AbCdEfGhIjKlMnOpQrStUv',
+  url: 'http://localhost/share/AbCdEfGhIjKlMnOpQrStUv',
+  expiresAt: '2026-01-02T00:00:20.000Z',
+  maxUses: 100,
+};
+
+describe('the results page', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
+
+  it('shows score and grade in their colours, the four counters and the first 5 vulnerabilities, then all', async () => {
+    // Prepare
+    stubApi({ [`GET /api/audits/${ID}`]: { status: 200, body: { audit, result } } });
+    renderWithProviders(<AuditResults auditId={ID} />);
+    await advance();
+    const list = () => within(screen.getByRole('region', { name: /Vulnerabilities/ })).getAllByRole('listitem');
+
+    // Act
+    const before = list().length;
+    fireEvent.click(screen.getByRole('button', { name: 'Show all 7 vulnerabilities' }));
+    const after = list().length;
+
+    // Assess
+    expect(screen.getByTestId('risk-score').className).toContain('text-red-700');
+    expect(screen.getByTestId('grade').className).toContain('text-red-700');
+    expect(screen.getByTestId('risk-banner').textContent).toContain('HIGH RISK');
+    const summary = screen.getByRole('region', { name: 'Summary' });
+    const counters = within(summary).getAllByRole('term').map((term) => [term.textContent, term.nextElementSibling?.textContent]);
+    expect(counters).toEqual([
+      ['Total Issues', '7'],
+      ['Critical Issues', '1'],
+      ['Open Ports', '10'],
+      ['Subdomains', '12'],
+    ]);
+    expect([before, after]).toEqual([5, 7]);
+  });
+
+  it('opens a vulnerability to its evidence, why it matters, how to fix it and its CVEs with CVSS and exploitation', async () => {
+    // Prepare
+    stubApi({ [`GET /api/audits/${ID}`]: { status: 200, body: { audit, result } } });
+    renderWithProviders(<AuditResults auditId={ID} />);
+    await advance();
+    const toggle = screen.getByRole('button', { name: /Apache httpd 2.4.49 has known vulnerabilities/ });
+
+    // Act
+    const closedHidden = (document.getElementById(toggle.getAttribute('aria-controls')!) as HTMLElement).hidden;
+    fireEvent.click(toggle);
+    const panel = document.getElementById(toggle.getAttribute('aria-controls')!) as HTMLElement;
+
+    // Assess
+    expect(closedHidden).toBe(true);
+    expect(toggle.getAttribute('aria-expanded')).toBe('true');
+    expect(panel.hidden).toBe(false);
+    expect(panel.textContent).toContain('Server: Apache/2.4.49');
+    expect(panel.textContent).toContain('Why it matters');
+    expect(panel.textContent).toContain('How to fix');
+    const cves = within(panel).getAllByRole('listitem').map((item) => item.textContent);
+    expect(cves).toEqual(['CVE-2021-41773 · CVSS 7.5Exploited in the wild', 'CVE-2021-42013 · CVSS 9.8']);
+  });
+
+  it('lists the first 8 open ports, an honest breaches card, the subdomain counts and the recommendations', async () => {
+    // Prepare
+    stubApi({ [`GET /api/audits/${ID}`]: { status: 200, body: { audit, result } } });
+    renderWithProviders(<AuditResults auditId={ID} />);
+    await advance();
+    const ports = screen.getByRole('region', { name: 'Open Ports' });
+
+    // Act
+    const shown = within(ports).getAllByRole('listitem').length;
+    fireEvent.click(within(ports).getByRole('button', { name: 'Show all 10 open ports' }));
+
+    // Assess
+    expect(shown).toBe(8);
+    expect(within(ports).getAllByRole('listitem')).toHaveLength(10);
+    expect(screen.getByRole('region', { name: 'Password Breaches' }).textContent).toContain('not configured');
+    expect(screen.getByRole('region', { name: 'Password Breaches' }).textContent).not.toMatch(/\d/);
+    expect(screen.getByRole('region', { name: 'Subdomains' }).textContent).toContain('12');
+    expect(screen.getByText('Update Apache')).toBeTruthy();
+    expect(screen.getByText('Scan regularly')).toBeTruthy();
+  });
+
+  it("shows the empty states 'No vulnerabilities detected' and 'No concerning open ports detected'", async () => {
+    // Prepare
+    const clean = {
+      ...result,
+      port_scan_results: [],
+      counters: { ...result.counters, totalIssues: 0, criticalIssues: 0, openPorts: 0 },
+      vulnerability_summary: { ...result.vulnerability_summary, vulnerabilities: [] },
+    };
+    stubApi({ [`GET /api/audits/${ID}`]: { status: 200, body: { audit, result: clean } } });
+
+    // Act
+    renderWithProviders(<AuditResults auditId={ID} />);
+    await advance();
+
+    // Assess
+    expect(screen.getByText('No vulnerabilities detected')).toBeTruthy();
+    expect(screen.getByText('No concerning open ports detected')).toBeTruthy();
+  });
+
+  it("creates a share link and says 'Copied to clipboard!' for 2 s after copying it", async () => {
+    // Prepare
+    const api = stubApi({
+      [`GET /api/audits/${ID}`]: { status: 200, body: { audit, result } },
+      [`POST /api/audits/${ID}/shares`]: { status: 201, body: SHARE },
+    });
+    const writeText = vi.fn(async () => {});
+    vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText } });
+    renderWithProviders(<AuditResults auditId={ID} />);
+    await advance();
+
+    // Act
+    fireEvent.click(screen.getByRole('button', { name: 'Share Report' }));
+    await advance();
+    const link = (screen.getByLabelText('Share link') as HTMLInputElement).value;
+    fireEvent.click(screen.getByRole('button', { name: 'Copy Link' }));
+    await advance();
+    const copied = screen.queryByText('Copied to clipboard!') !== null;
+    await advance(1_999);
+    const stillCopied = screen.queryByText('Copied to clipboard!') !== null;
+    await advance(1);
+
+    // Assess
+    expect(api.callsTo('POST', `/api/audits/${ID}/shares`)).toHaveLength(1);
+    expect(link).toBe(SHARE.url);
+    expect(writeText).toHaveBeenCalledWith(SHARE.url);
+    expect([copied, stillCopied]).toEqual([true, true]);
+    expect(screen.queryByText('Copied to clipboard!')).toBeNull();
+  });
+
+  it('offers the PDF in every mode but hides the share and dashboard controls when shared=true', async () => {
+    // Prepare
+    stubApi({ [`GET /api/audits/${ID}`]: { status: 200, body: { audit, result } } });
+
+    // Act
+    renderWithProviders(<AuditResults auditId={ID} mode="shared" />);
+    await advance();
+
+    // Assess
+    expect(screen.getByRole('link', { name: 'Download PDF Report' }).getAttribute('href')).toBe(`/reports/${ID}.pdf`);
+    expect(screen.queryByRole('button', { name: /Share/ })).toBeNull();
+    expect(screen.queryByRole('link', { name: 'Back to Dashboard' })).toBeNull();
+  });
+
+  it("shows 'No Audit Data' for a completed audit without a report", async () => {
+    // Prepare
+    stubApi({ [`GET /api/audits/${ID}`]: { status: 200, body: { audit } } });
+
+    // Act
+    renderWithProviders(<AuditResults auditId={ID} />);
+    await advance();
+
+    // Assess
+    expect(screen.getByRole('heading', { name: 'No Audit Data' })).toBeTruthy();
+  });
+
+  it("shows 'Audit not found' for a 404 and 'Failed to load audit results' with Try Again otherwise", async () => {
+    // Prepare
+    stubApi({ [`GET /api/audits/${ID}`]: { status: 404, body: { error: 'audit_not_found', message: 'Audit not found' } } });
+    const first = renderWithProviders(<AuditResults auditId={ID} />);
+    await advance();
+    const notFound = screen.queryByRole('heading', { name: 'Audit not found' }) !== null;
+    first.unmount();
+    stubApi({ [`GET /api/audits/${ID}`]: { status: 500, body: { error: 'internal_error', message: 'Something went wrong on our side. Please try again.' } } });
+
+    // Act
+    renderWithProviders(<AuditResults auditId={ID} />);
+    await advance();
+
+    // Assess
+    expect(notFound).toBe(true);
+    expect(screen.getByRole('heading', { name: 'Failed to load audit results' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Try Again' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Start New Assessment' }).getAttribute('href')).toBe('/');
+  });
+});

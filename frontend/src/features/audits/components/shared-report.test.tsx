@@ -1,0 +1,118 @@
+import { screen, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { AuditResultView } from '../../../lib/contracts';
+import { advance, renderWithProviders, stubApi } from '../../../testing/api-stub';
+import { expiresInLabel, SharedReport } from './shared-report';
+
+const TOKEN = 'AbCdEfGhIjKlMnOpQrStUv';
+const NOW = new Date('2026-01-01T10:00:00.000Z');
+
+const view = {
+  id: '0b3c5d2e-7f41-4a8b-9c1d-2e3f4a5b6c7d',
+  host: 'shop.example.test',
+  business_name: 'Example Shop',
+  completed_at: '2026-01-01T09:59:00.000Z',
+  risk_level: 'medium',
+  risk_score: 65,
+  grade: 'D',
+  counters: { totalIssues: 7, criticalIssues: 0, openPorts: 11, subdomains: 3 },
+  port_scan_results: Array.from({ length: 11 }, (_, i) => ({ port_number: 8000 + i, service_name: 'http-alt', port_status: 'open', risk_level: 'low' })),
+  vulnerability_summary: {
+    vulnerabilities: Array.from({ length: 7 }, (_, i) => ({
+      id: `f.${i}`,
+      title: `Finding ${i}`,
+      severity: 'low',
+      category: 'Web Security',
+      description: 'd',
+      recommendation: 'r',
+    })),
+    riskFactors: [],
+    recommendations: [],
+  },
+  technologies: [],
+} as unknown as AuditResultView;
+
+describe('the shared report page', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ now: NOW });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
+
+  it("counts down in hours and minutes to 'Expired'", () => {
+    const now = NOW.getTime();
+    expect(expiresInLabel('2026-01-02T09:59:00.000Z', now)).toBe('Expires in 23h 59m');
+    expect(expiresInLabel('2026-01-01T10:05:30.000Z', now)).toBe('Expires in 0h 5m');
+    expect(expiresInLabel('2026-01-01T10:00:00.000Z', now)).toBe('Expired');
+  });
+
+  it('shows the read-only report: expiry, risk, counters, 5 vulnerabilities and 8 ports with "and N more", calls to action home', async () => {
+    // Prepare
+    stubApi({
+      [`GET /api/shared-audits/${TOKEN}`]: {
+        status: 200,
+        body: { success: true, audit: view, expiresAt: '2026-01-02T09:59:00.000Z', message: 'Shared security report for shop.example.test' },
+      },
+    });
+
+    // Act
+    renderWithProviders(<SharedReport shareToken={TOKEN} />);
+    await advance();
+    const before = screen.getByTestId('expires-in').textContent;
+    await advance(60_000);
+
+    // Assess
+    expect(before).toBe('Expires in 23h 59m');
+    expect(screen.getByTestId('expires-in').textContent).toBe('Expires in 23h 58m');
+    expect(screen.getByTestId('expiry-banner').textContent).toContain('This shared report link expires on');
+    expect(screen.getByTestId('risk-banner').textContent).toContain('MEDIUM RISK');
+    const vulnerabilities = screen.getByRole('region', { name: /Vulnerabilities/ });
+    expect(within(vulnerabilities).getAllByRole('listitem')).toHaveLength(5);
+    expect(within(vulnerabilities).getByText('and 2 more')).toBeTruthy();
+    const ports = screen.getByRole('region', { name: 'Open Ports' });
+    expect(within(ports).getAllByRole('listitem')).toHaveLength(8);
+    expect(within(ports).getByText('and 3 more')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /Show all|Share/ })).toBeNull();
+    expect(screen.getByRole('link', { name: 'Get Your Free Security Report' }).getAttribute('href')).toBe('/#audit-form');
+  });
+
+  it("shows 'Share Link Invalid' with the server's message and the possible reasons", async () => {
+    // Prepare
+    stubApi({
+      [`GET /api/shared-audits/${TOKEN}`]: {
+        status: 410,
+        body: { success: false, error: 'share_expired', message: 'Shared audit not found or expired' },
+      },
+    });
+
+    // Act
+    renderWithProviders(<SharedReport shareToken={TOKEN} />);
+    await advance();
+
+    // Assess
+    const alert = screen.getByRole('alert');
+    expect(within(alert).getByRole('heading').textContent).toBe('Share Link Invalid');
+    expect(alert.textContent).toContain('Shared audit not found or expired');
+    expect(within(alert).getAllByRole('listitem').map((item) => item.textContent)).toEqual([
+      'The link has expired (shared links work for 24 hours)',
+      'The link was typed or copied incorrectly',
+      'The original audit has been deleted',
+      'The link has reached its maximum number of uses',
+    ]);
+  });
+
+  it("says 'Invalid share link' for a malformed token without asking the server", async () => {
+    // Prepare
+    const api = stubApi({});
+
+    // Act
+    renderWithProviders(<SharedReport shareToken="not-a-token" />);
+    await advance();
+
+    // Assess
+    expect(screen.getByRole('alert').textContent).toContain('Invalid share link');
+    expect(api.calls).toEqual([]);
+  });
+});
