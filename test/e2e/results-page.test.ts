@@ -116,6 +116,7 @@ describe.skipIf(!chromiumAvailable)('the results page in Chromium', () => {
     // Assess
     expect(startNew).toBe('/');
     await expect(failed.count()).resolves.toBe(0);
+    await page.getByText('Technical details: every check').click();
     await expect(page.getByRole('rowheader', { name: 'dns', exact: true }).isVisible()).resolves.toBe(true);
     await page.close();
   }, 60_000);
@@ -135,7 +136,8 @@ describe.skipIf(!chromiumAvailable)('the results page in Chromium', () => {
     const message = await page.getByRole('alert').textContent();
     const refreshVisible = await page.getByRole('button', { name: 'Refresh Page' }).isVisible();
     await page.getByRole('button', { name: 'Go to Home' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Rampart' }).waitFor();
+    await page.waitForURL(`${appUrl}/`);
+    await page.getByRole('region', { name: 'Get Your Free Security Report' }).waitFor();
 
     // Assess
     expect(message).toContain(

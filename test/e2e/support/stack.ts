@@ -10,8 +10,23 @@ export const TARGET_HOST = 'shop.example.test';
 
 export interface E2eStack {
   app: LocalApp;
+  /** The SES local mailbox the start banner names (`GET {mailboxUrl}/store` lists the emails sent). */
+  mailboxUrl: string;
   browser: TestBrowser;
   stop(): Promise<void>;
+}
+
+const MAILBOX_LINE = /Mailbox \(emails sent, SES local\): (http\S+)/;
+
+/** A value from the start banner, which `npm start` prints right after its ready line. */
+async function bannerValue(app: LocalApp, line: RegExp, timeoutMs = 5_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = line.exec(app.output())?.[1];
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`npm start printed no line matching ${line}\n--- output ---\n${app.output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 /** `npm start` on a random port with fresh data, a DNS server it scans through, and Chromium. */
@@ -31,9 +46,10 @@ export async function startE2eStack(): Promise<E2eStack> {
       SCAN_EXCLUDE_PORTS: '2024',
     });
     cleanups.push(() => app.stop());
+    const mailboxUrl = await bannerValue(app, MAILBOX_LINE);
     const browser = await launchBrowser();
     cleanups.push(() => browser.close());
-    return { app, browser, stop };
+    return { app, mailboxUrl, browser, stop };
   } catch (error) {
     await stop();
     throw error;
