@@ -62,7 +62,7 @@ function ReportHeader({ audit, result }: { audit: Audit; result?: AuditResultVie
   return (
     <header className="space-y-2">
       <p className="text-sm font-semibold tracking-wide text-blue-700 uppercase dark:text-blue-400">Security report</p>
-      <h1 className="text-3xl font-bold tracking-tight break-all text-slate-900 dark:text-slate-100">{audit.targetUrl}</h1>
+      <h1 className="text-2xl font-bold tracking-tight wrap-anywhere text-slate-900 sm:text-3xl dark:text-slate-100">{audit.targetUrl}</h1>
       <dl className="flex flex-wrap items-center gap-x-6 gap-y-2 text-sm text-slate-700 dark:text-slate-300">
         <div className="flex items-center gap-2">
           <dt className="sr-only">Status</dt>

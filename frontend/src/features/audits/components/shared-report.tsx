@@ -97,7 +97,7 @@ function SharedAssessment({ audit, expiresAt }: { audit: AuditResultView; expire
           <p className="text-sm font-semibold tracking-wide text-blue-700 uppercase dark:text-blue-400">
             Shared security assessment
           </p>
-          <h1 className="text-3xl font-bold tracking-tight break-all text-slate-900 dark:text-slate-100">{audit.host}</h1>
+          <h1 className="text-2xl font-bold tracking-tight wrap-anywhere text-slate-900 sm:text-3xl dark:text-slate-100">{audit.host}</h1>
           <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
             {audit.business_name ? `${audit.business_name} · ` : ''}Read-only copy
             {audit.completed_at ? ` of the scan finished ${expiryFormat.format(new Date(audit.completed_at))}` : ''}
