@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { useLocation } from 'react-router';
 import type { LayoutHandle } from '../../components/layout/site-layout';
 import { anchors, SCROLL_TO_PRICING_DELAY_MS, type LandingNavigationState } from '../../config/anchors';
@@ -16,15 +16,11 @@ export const handle: LayoutHandle = { fullWidth: true };
 
 /**
  * The lead form and the schemas it validates with (zod) are their own chunk, so the first bundle
- * stays under its budget. It starts loading with this module, and scrolling waits for it, so the
- * sections below it are where they will stay before the page scrolls to them.
+ * stays under its budget; it starts loading with this module. Until the form is on screen the
+ * sections below it are not where they will stay, so scrolling waits for it (see useFormShown).
  */
 const leadFormModule = import('../../features/lead-form');
 const LeadForm = lazy(() => leadFormModule.then((module) => ({ default: module.LeadForm })));
-const leadFormReady = leadFormModule.then(
-  () => undefined,
-  () => undefined, // a failed load is the Suspense boundary's to report, not the scroll's
-);
 
 /** Anchors the page answers to when opened with them (#pricing is the spec's alias of #pricing-section). */
 const hashTargets: Record<string, string> = {
@@ -33,37 +29,52 @@ const hashTargets: Record<string, string> = {
   [`#${anchors.pricingAlias}`]: anchors.pricing,
 };
 
+/** Renders nothing; its effect runs once the Suspense boundary around it shows its content. */
+function Shown({ onShown }: { onShown: () => void }) {
+  useEffect(onShown, [onShown]);
+  return null;
+}
+
 /**
  * Scrolls to pricing when the navigation asked for it (SPEC §2: state flag, smooth, after 100 ms),
  * and to an anchor in the address: the sections exist only once React has rendered, after the
- * browser's own attempt to jump there.
+ * browser's own attempt to jump there. The hero's buttons go through `scrollTo`, which holds a
+ * request made before the form is shown until it is.
  */
-function useLandingScroll() {
+function useLandingScroll(formShown: boolean) {
   const location = useLocation();
   const state = location.state as LandingNavigationState | null;
   const target = state?.scrollToPricing ? anchors.pricing : hashTargets[location.hash];
   const delay = state?.scrollToPricing ? SCROLL_TO_PRICING_DELAY_MS : 0;
+  const pending = useRef<string | null>(null);
+
   useEffect(() => {
-    if (!target) return;
-    let cancelled = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    void leadFormReady.then(() => {
-      if (!cancelled) timer = setTimeout(() => scrollToSection(target), delay);
-    });
-    return () => {
-      cancelled = true;
-      clearTimeout(timer);
-    };
+    if (!target || !formShown) return;
+    const timer = setTimeout(() => scrollToSection(target), delay);
+    return () => clearTimeout(timer);
     // location.key: the same request made again (the header's Pricing link clicked twice) scrolls again.
-  }, [target, delay, location.key]);
+  }, [target, delay, location.key, formShown]);
+
+  useEffect(() => {
+    if (!formShown || !pending.current) return;
+    scrollToSection(pending.current);
+    pending.current = null;
+  }, [formShown]);
+
+  return (id: string) => {
+    if (formShown) scrollToSection(id);
+    else pending.current = id;
+  };
 }
 
 export function HomeRoute() {
-  useLandingScroll();
+  const [formShown, setFormShown] = useState(false);
+  const onFormShown = useCallback(() => setFormShown(true), []);
+  const scrollTo = useLandingScroll(formShown);
   return (
     <>
       <title>{`${content.productName} — website security assessments`}</title>
-      <Hero />
+      <Hero onScrollTo={scrollTo} />
       <ReportPreview />
       <ScanAreas />
       {/* The lead form (features/lead-form) fills this band; its anchor is the hero's first call to action. */}
@@ -83,6 +94,7 @@ export function HomeRoute() {
           </div>
           <Suspense fallback={<LeadFormLoading />}>
             <LeadForm />
+            <Shown onShown={onFormShown} />
           </Suspense>
         </div>
       </div>

@@ -3,16 +3,16 @@ import { Link } from 'react-router';
 import { anchors } from '../../../config/anchors';
 import { content } from '../../../config/content';
 import { paths } from '../../../config/paths';
-import { scrollToSection } from '../../../lib/scroll';
 
 const ctaBase =
   'inline-flex min-h-11 items-center justify-center rounded-lg px-5 py-3 text-base font-semibold shadow-sm transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white';
 
 /** The first screen: what the product does, the two calls to action and the headline claims. */
-export function Hero() {
+export function Hero({ onScrollTo }: { onScrollTo: (id: string) => void }) {
   const { hero } = content;
   const scrollTo = (id: string) => (event: MouseEvent<HTMLAnchorElement>) => {
-    if (scrollToSection(id)) event.preventDefault();
+    event.preventDefault();
+    onScrollTo(id);
   };
   return (
     <section aria-labelledby="hero-heading" className="relative overflow-hidden bg-slate-900 text-white">
