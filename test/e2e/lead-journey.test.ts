@@ -71,7 +71,7 @@ describe.skipIf(!chromiumAvailable)('the free-scan journey in Chromium', () => {
     await stack?.stop();
   }, 30_000);
 
-  it('scans at once for an email at the site, shows each check as it finishes, and reaches the completed report', async () => {
+  it('scans at once for an email at the site, shows the progress panel and the success panel, and reaches the completed report', async () => {
     // Prepare
     const page = await stack.browser.context.newPage();
     const consoleOutput = collectConsoleOutput(page);
