@@ -121,6 +121,16 @@ describe.skipIf(!chromiumAvailable)('the results page in Chromium', () => {
     await page.close();
   }, 60_000);
 
+  it('opens the labelled sample report for a demo_ id', async () => {
+    const page = await openPage();
+    await page.goto(`${appUrl}/results/demo_preview`);
+    const label = page.getByText("This is a sample report with made-up data for an example site.");
+    await label.waitFor();
+    expect(await label.isVisible()).toBe(true);
+    expect(await page.getByText('Invalid audit ID').count()).toBe(0);
+    await page.close();
+  }, 30_000);
+
   it("shows the 'Something went wrong' fallback when a page crashes while rendering, and 'Go to Home' leaves it", async () => {
     // Prepare: an answer the page cannot render (checks missing) makes it throw while rendering.
     const page = await openPage();

@@ -35,3 +35,4 @@ export {
   type VerifyCodeResponse,
 } from '../../../lambdas/domain/verification.contract';
 export { SHARE_LIFETIME_SECONDS, shareTokenSchema } from '../../../lambdas/domain/report.contract';
+export { isSampleAuditId } from '../../../lambdas/domain/sample-report';

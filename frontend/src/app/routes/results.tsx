@@ -2,14 +2,15 @@ import { useParams, useSearchParams } from 'react-router';
 import { StatusPanel } from '../../components/ui/status-panel';
 import { content } from '../../config/content';
 import { AuditResults } from '../../features/audits/components/audit-results';
-import { auditIdSchema } from '../../lib/contracts';
+import { auditIdSchema, isSampleAuditId } from '../../lib/contracts';
 
 export function ResultsRoute() {
   const { auditId } = useParams();
   const [search] = useSearchParams();
   // DECISIONS "Sharing": ?shared=true is the read-only view, without share and dashboard controls.
   const mode = search.get('shared') === 'true' ? 'shared' : 'public';
-  const valid = auditId !== undefined && auditIdSchema.safeParse(auditId).success;
+  // demo_/audit_ ids open the labelled sample report the API serves for them (SPEC §4).
+  const valid = auditId !== undefined && (auditIdSchema.safeParse(auditId).success || isSampleAuditId(auditId));
   return (
     <>
       <title>{`Security report — ${content.productName}`}</title>
