@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { SITE_CSP } from '../../lib/site/security-headers.js';
-import { CHROMIUM_PATH, chromiumAvailable, collectConsoleOutput } from './support/browser.js';
+import { CHROMIUM_PATH, chromiumAvailable, collectConsoleOutput, artifactPath } from './support/browser.js';
 import { startE2eStack, type E2eStack } from './support/stack.js';
 
 const HERO = 'Find the holes in your website before attackers do';
@@ -81,7 +81,7 @@ describe.skipIf(!chromiumAvailable)('the landing page, pricing and legal pages i
     await expect(page.getByRole('link', { name: 'Client Login' }).first().getAttribute('href')).resolves.toBe('/auth');
     await expect(page.getByRole('contentinfo').getByRole('link', { name: 'Terms of Service' }).getAttribute('href')).resolves.toBe('/terms');
     await expect(page.getByRole('contentinfo').getByRole('link', { name: 'Privacy Policy' }).getAttribute('href')).resolves.toBe('/privacy');
-    await page.screenshot({ path: '/tmp/e2e-landing.png', fullPage: true });
+    await page.screenshot({ path: artifactPath('landing.png'), fullPage: true });
     expect(consoleOutput).toEqual([]);
     await page.close();
   }, 60_000);
@@ -143,7 +143,7 @@ describe.skipIf(!chromiumAvailable)('the landing page, pricing and legal pages i
     await expect(lite.getByText('/month', { exact: true }).isVisible()).resolves.toBe(true);
     await expect(page.getByTestId('plan-monitor-plus').getByText('A$99', { exact: true }).isVisible()).resolves.toBe(true);
     await expect(page.getByTestId('plan-basic-audit').count()).resolves.toBe(0);
-    await page.getByRole('tabpanel').screenshot({ path: '/tmp/e2e-pricing-monthly.png' });
+    await page.getByRole('tabpanel').screenshot({ path: artifactPath('pricing-monthly.png') });
     expect(consoleOutput).toEqual([]);
     await page.close();
   }, 30_000);
@@ -209,7 +209,7 @@ describe.skipIf(!chromiumAvailable)('the landing page, pricing and legal pages i
         for (const phrase of ['Privacy Act 1988', 'United States', 'European Union', 'Singapore', '3 years after your last interaction', '12 months', '6 months', 'Typically 7 years', 'within 72 hours', 'within 30 days', 'within 24 hours', 'Version 1.0']) {
           expect(text, phrase).toContain(phrase);
         }
-        await page.screenshot({ path: '/tmp/e2e-privacy.png', fullPage: true });
+        await page.screenshot({ path: artifactPath('privacy.png'), fullPage: true });
       }
 
       // Act
@@ -245,7 +245,7 @@ describe.skipIf(!chromiumAvailable)('the landing page, pricing and legal pages i
 
     // Assess
     await expect(htmlIsDark(page)).resolves.toBe(true);
-    await page.screenshot({ path: '/tmp/e2e-landing-dark.png' });
+    await page.screenshot({ path: artifactPath('landing-dark.png') });
 
     // Act (back to light; then no stored choice and a dark system)
     await toggle.click();
@@ -277,7 +277,7 @@ describe.skipIf(!chromiumAvailable)('the landing page, pricing and legal pages i
       // Assess
       await expect(horizontalOverflow(page), path).resolves.toBe(0);
       await expect(page.getByRole('button', { name: 'Dark mode' }).isVisible()).resolves.toBe(true);
-      if (path === '/') await page.screenshot({ path: '/tmp/e2e-landing-mobile.png', fullPage: true });
+      if (path === '/') await page.screenshot({ path: artifactPath('landing-mobile.png'), fullPage: true });
       expect(consoleOutput).toEqual([]);
       await page.close();
     }

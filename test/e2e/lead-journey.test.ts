@@ -2,7 +2,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailbox } from '../support/post-from.js';
-import { CHROMIUM_PATH, chromiumAvailable, collectConsoleOutput } from './support/browser.js';
+import { CHROMIUM_PATH, chromiumAvailable, collectConsoleOutput, artifactPath } from './support/browser.js';
 import { startE2eStack, TARGET_HOST, type E2eStack } from './support/stack.js';
 
 /*
@@ -89,10 +89,10 @@ describe.skipIf(!chromiumAvailable)('the free-scan journey in Chromium', () => {
     // Act
     await submit.click();
     await form.getByText(`Scanning ${TARGET_HOST}`).waitFor({ timeout: 10_000 });
-    await page.screenshot({ path: '/tmp/e2e-lead-progress.png' });
+    await page.screenshot({ path: artifactPath('lead-progress.png') });
     const success = form.getByRole('heading', { name: 'Account created and audit completed! Check your email for login credentials.' });
     await success.waitFor({ timeout: 60_000 });
-    await page.screenshot({ path: '/tmp/e2e-lead-success.png' });
+    await page.screenshot({ path: artifactPath('lead-success.png') });
     const session = await page.evaluate('[sessionStorage.getItem("submittedWebUrl"), sessionStorage.getItem("currentAuditId")]');
     await form.getByRole('link', { name: 'View Security Report' }).click();
     await page.getByTestId('audit-status').filter({ hasText: /^completed$/ }).waitFor({ timeout: 30_000 });
@@ -112,7 +112,7 @@ describe.skipIf(!chromiumAvailable)('the free-scan journey in Chromium', () => {
     await expect(page.getByRole('heading', { name: 'Password Breaches' }).isVisible()).resolves.toBe(true);
     const welcome = await mailbox(stack.mailboxUrl, `owner@${TARGET_HOST}`);
     expect(welcome.length).toBeGreaterThan(0);
-    await page.screenshot({ path: '/tmp/e2e-results-completed.png', fullPage: true });
+    await page.screenshot({ path: artifactPath('results-completed.png'), fullPage: true });
     expect(consoleOutput).toEqual([]);
     await page.close();
   }, 120_000);
@@ -135,7 +135,7 @@ describe.skipIf(!chromiumAvailable)('the free-scan journey in Chromium', () => {
     await page.getByRole('button', { name: 'Copy Link' }).click();
     const copiedShown = await page.getByText('Copied to clipboard!').waitFor({ timeout: 1_500 }).then(() => true);
     const clipboard = await page.evaluate('navigator.clipboard.readText()');
-    await page.screenshot({ path: '/tmp/e2e-results-shared-link.png' });
+    await page.screenshot({ path: artifactPath('results-shared-link.png') });
     await page.getByText('Copied to clipboard!').waitFor({ state: 'detached', timeout: 3_000 });
 
     const fresh: Browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: ['--no-sandbox'] });
@@ -147,11 +147,11 @@ describe.skipIf(!chromiumAvailable)('the free-scan journey in Chromium', () => {
     const banner = await freshPage.getByTestId('expiry-banner').textContent();
     const shareButtons = await freshPage.getByRole('button', { name: /Share/ }).count();
     const cta = await freshPage.getByRole('link', { name: 'Get Your Free Security Report' }).getAttribute('href');
-    await freshPage.screenshot({ path: '/tmp/e2e-shared-report.png', fullPage: true });
+    await freshPage.screenshot({ path: artifactPath('shared-report.png'), fullPage: true });
     await freshPage.goto(`${appUrl}/share/AAAAAAAAAAAAAAAAAAAAAA`);
     await freshPage.getByRole('heading', { name: 'Share Link Invalid' }).waitFor();
     const invalidText = await freshPage.getByRole('alert').textContent();
-    await freshPage.screenshot({ path: '/tmp/e2e-shared-invalid.png' });
+    await freshPage.screenshot({ path: artifactPath('shared-invalid.png') });
     await fresh.close();
 
     // Assess
@@ -212,12 +212,12 @@ describe.skipIf(!chromiumAvailable)('the free-scan journey in Chromium', () => {
     await codeInput.waitFor();
     const countdown = await dialog.getByTestId('code-countdown').textContent();
     const resendDisabled = await dialog.getByRole('button', { name: 'Resend Code' }).isDisabled();
-    await page.screenshot({ path: '/tmp/e2e-verification-modal.png' });
+    await page.screenshot({ path: artifactPath('verification-modal.png') });
     const code = await latestCode(stack.mailboxUrl, email);
     await codeInput.fill(code);
     await dialog.getByRole('button', { name: 'Verify Code' }).click();
     await dialog.getByText('Email verified!').waitFor();
-    await page.screenshot({ path: '/tmp/e2e-verification-success.png' });
+    await page.screenshot({ path: artifactPath('verification-success.png') });
     await dialog.waitFor({ state: 'detached', timeout: 5_000 });
     await form.getByRole('heading', { name: /audit completed/ }).waitFor({ timeout: 60_000 });
 
@@ -259,7 +259,7 @@ describe.skipIf(!chromiumAvailable)('the free-scan journey in Chromium', () => {
       if (attempt < 3) await dialog.getByText(`${3 - attempt} attempt`).waitFor();
       seen.push((await dialog.getByRole('alert').textContent()) ?? '');
     }
-    await page.screenshot({ path: '/tmp/e2e-verification-locked.png' });
+    await page.screenshot({ path: artifactPath('verification-locked.png') });
 
     // Assess
     expect(seen).toEqual(['Verification failed', 'Verification failed', expect.stringContaining('Too many incorrect attempts. Please request a new code.')]);
@@ -276,11 +276,11 @@ describe.skipIf(!chromiumAvailable)('the free-scan journey in Chromium', () => {
     // Act
     await page.goto(`${appUrl}/`);
     await leadForm(page).scrollIntoViewIfNeeded();
-    await page.screenshot({ path: '/tmp/e2e-mobile-lead-form.png' });
+    await page.screenshot({ path: artifactPath('mobile-lead-form.png') });
     const homeWidth = await widest();
     await page.goto(reportUrl);
     await page.getByTestId('audit-status').filter({ hasText: /^completed$/ }).waitFor();
-    await page.screenshot({ path: '/tmp/e2e-mobile-results.png', fullPage: true });
+    await page.screenshot({ path: artifactPath('mobile-results.png'), fullPage: true });
     const resultsWidth = await widest();
 
     // Assess

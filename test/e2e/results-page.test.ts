@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumAvailable, collectConsoleOutput } from './support/browser.js';
+import { chromiumAvailable, collectConsoleOutput, artifactPath } from './support/browser.js';
 import { postLead, startE2eStack, type E2eStack } from './support/stack.js';
 
 /*
@@ -70,7 +70,7 @@ describe.skipIf(!chromiumAvailable)('the results page in Chromium', () => {
     const status = page.getByTestId('audit-status');
     await status.filter({ hasText: /^in progress$/ }).waitFor();
     const progressShown = await page.getByRole('status').filter({ hasText: 'checks finished' }).isVisible();
-    await page.screenshot({ path: '/tmp/e2e-results-running.png', fullPage: true });
+    await page.screenshot({ path: artifactPath('results-running.png'), fullPage: true });
     await status.filter({ hasText: /^completed$/ }).waitFor({ timeout: 10_000 });
     const requestsWhenCompleted = requestTimes.length;
     await page.waitForTimeout(2_500);

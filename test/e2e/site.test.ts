@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SITE_CSP } from '../../lib/site/security-headers.js';
-import { CHROMIUM_PATH, chromiumAvailable, collectConsoleOutput } from './support/browser.js';
+import { CHROMIUM_PATH, chromiumAvailable, collectConsoleOutput, artifactPath } from './support/browser.js';
 import { postLead, startE2eStack, TARGET_HOST, type E2eStack } from './support/stack.js';
 
 const BOT_USER_AGENT = 'Mozilla/5.0 (compatible; Googlebot/2.1)';
@@ -38,7 +38,7 @@ describe.skipIf(!chromiumAvailable)('the site in Chromium against npm start', ()
     expect(response?.headers()['content-security-policy']).toBe(SITE_CSP);
     expect(await page.title()).toContain('Rampart');
     await expect(page.getByRole('link', { name: 'Client Login' }).first().getAttribute('href')).resolves.toBe('/auth');
-    await page.screenshot({ path: '/tmp/e2e-home.png', fullPage: true });
+    await page.screenshot({ path: artifactPath('home.png'), fullPage: true });
     expect(consoleOutput).toEqual([]);
     await page.close();
   }, 60_000);
@@ -62,7 +62,7 @@ describe.skipIf(!chromiumAvailable)('the site in Chromium against npm start', ()
     const dnsRow = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'dns', exact: true }) });
     await expect(dnsRow.getByText('127.0.0.1', { exact: true }).isVisible()).resolves.toBe(true);
     await expect(page.getByTestId('risk-score').textContent()).resolves.toMatch(/^\d{1,3}\/100$/);
-    await page.screenshot({ path: '/tmp/e2e-results.png', fullPage: true });
+    await page.screenshot({ path: artifactPath('results.png'), fullPage: true });
     expect(consoleOutput).toEqual([]);
     await page.close();
   }, 90_000);
@@ -138,7 +138,7 @@ describe.skipIf(!chromiumAvailable)('the site in Chromium against npm start', ()
     // The stylesheet applied: the cards are laid out as a grid, which only crawler.css says.
     // (A string, as the test code is compiled without the DOM library.)
     await expect(page.evaluate("getComputedStyle(document.querySelector('ul.cards')).display")).resolves.toBe('grid');
-    await page.screenshot({ path: '/tmp/e2e-crawler.png', fullPage: true });
+    await page.screenshot({ path: artifactPath('crawler.png'), fullPage: true });
     expect(consoleOutput).toEqual([]);
     await page.close();
   }, 30_000);

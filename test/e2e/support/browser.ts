@@ -1,7 +1,7 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 /**
@@ -55,4 +55,14 @@ export function collectConsoleOutput(page: Page): string[] {
   page.on('console', (message) => output.push(`console.${message.type()}: ${message.text()}`));
   page.on('pageerror', (error) => output.push(`pageerror: ${error.message}`));
   return output;
+}
+
+/**
+ * Where the e2e screenshots go: kept out of git, left on disk for CI to keep as artifacts
+ * (`E2E_ARTIFACTS_DIR`, default test-results/e2e).
+ */
+export function artifactPath(fileName: string): string {
+  const dir = resolve(process.env.E2E_ARTIFACTS_DIR ?? 'test-results/e2e');
+  mkdirSync(dir, { recursive: true });
+  return join(dir, fileName);
 }
