@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type net from 'node:net';
+import { loopbackServers } from '../../support/loopback-servers.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CheckContext } from '../../../lambdas/scanner/check.js';
 import { exposureCheck } from '../../../lambdas/scanner/checks/exposure.check.js';
@@ -13,8 +12,7 @@ import { runCheck } from '../../../lambdas/scanner/scan.js';
 const fixture = (name: string) => readFileSync(new URL(`../../fixtures/exposure/${name}`, import.meta.url), 'utf8');
 const SITE = 'shop.rampart.test';
 
-const servers: http.Server[] = [];
-const sockets = new Set<net.Socket>();
+const loopback = loopbackServers();
 
 /** What a test server saw: each request's method and path, and the most requests it had open at once. */
 interface Seen {
@@ -34,17 +32,8 @@ async function serve(handler: (path: string, res: http.ServerResponse) => void, 
     // A little latency, so that concurrent requests overlap as they would on a real server.
     setTimeout(() => handler(req.url ?? '/', res), delayMs);
   });
-  servers.push(server);
-  server.on('connection', (socket: net.Socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  for (;;) {
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
-    if (port !== 2024) return { port, seen };
-    await new Promise((resolve) => server.close(resolve));
-  }
+  const port = await loopback.listen(server);
+  return { port, seen };
 }
 
 const nginx404 = '<html>\r\n<head><title>404 Not Found</title></head>\r\n<body>\r\n<center><h1>404 Not Found</h1></center>\r\n<hr><center>nginx/1.22.1</center>\r\n</body>\r\n</html>\r\n';
@@ -87,8 +76,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const socket of sockets) socket.destroy();
-  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  await loopback.closeAll();
 });
 
 function contextFor(port: number): Omit<CheckContext, 'signal'> {

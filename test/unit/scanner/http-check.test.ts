@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
-import net, { type AddressInfo } from 'node:net';
+import net from 'node:net';
+import { loopbackServers } from '../../support/loopback-servers.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CheckContext } from '../../../lambdas/scanner/check.js';
 import { httpCheck } from '../../../lambdas/scanner/checks/http.check.js';
@@ -15,23 +16,9 @@ const cert = readFileSync(new URL('self-signed.cert.pem', fixtures), 'utf8');
 const key = readFileSync(new URL('self-signed.key.pem', fixtures), 'utf8');
 const SITE = 'shop.rampart.test';
 
-const servers: net.Server[] = [];
-const sockets = new Set<net.Socket>();
+const loopback = loopbackServers();
 
-/** Listens on a loopback port other than 2024 (which the tests must never touch). */
-async function listen(server: net.Server): Promise<number> {
-  servers.push(server);
-  server.on('connection', (socket: net.Socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  for (;;) {
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
-    if (port !== 2024) return port;
-    await new Promise((resolve) => server.close(resolve));
-  }
-}
+const listen = loopback.listen;
 
 /** One port that speaks HTTPS and plain HTTP, told apart by the first byte (0x16 opens a TLS handshake), like a site on 443 and 80. */
 function bothProtocols(handler: (secure: boolean) => http.RequestListener): net.Server {
@@ -96,8 +83,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const socket of sockets) socket.destroy();
-  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  await loopback.closeAll();
 });
 
 function contextFor(url: string, resolve: (host: string) => Promise<string[]> = async () => [], trust: string[] = [cert]): Omit<CheckContext, 'signal'> {

@@ -1,5 +1,6 @@
 import http from 'node:http';
-import net, { type AddressInfo } from 'node:net';
+import net from 'node:net';
+import { loopbackServers } from '../../support/loopback-servers.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CheckResult } from '../../../lambdas/domain/audit.js';
 import type { CheckContext, CheckDefinition } from '../../../lambdas/scanner/check.js';
@@ -11,23 +12,9 @@ import { runCheck } from '../../../lambdas/scanner/scan.js';
 import { fixtureText } from './software-support.js';
 
 const SITE = 'shop.rampart.test';
-const servers: net.Server[] = [];
-const sockets = new Set<net.Socket>();
+const loopback = loopbackServers();
 
-/** Listens on a loopback port other than 2024 (which the tests must never touch). */
-async function listen(server: net.Server): Promise<number> {
-  servers.push(server);
-  server.on('connection', (socket: net.Socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  for (;;) {
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
-    if (port !== 2024) return port;
-    await new Promise((resolve) => server.close(resolve));
-  }
-}
+const listen = loopback.listen;
 
 const PAGE = `<!doctype html><html><head><title>Shop</title></head><body><h1>Shop</h1>
 <script src="/js/jquery-1.8.3.min.js"></script>
@@ -65,12 +52,10 @@ beforeAll(async () => {
   const probe = net.createServer();
   closedPort = await listen(probe);
   await new Promise((resolve) => probe.close(resolve));
-  servers.splice(servers.indexOf(probe), 1);
 });
 
 afterAll(async () => {
-  for (const socket of sockets) socket.destroy();
-  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  await loopback.closeAll();
 });
 
 /** The port scan's answer for an SSH port, built by the port check's own banner parser from the banner Ubuntu 16.04 sends. */

@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type net from 'node:net';
+import { loopbackServers } from '../../support/loopback-servers.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CheckContext } from '../../../lambdas/scanner/check.js';
 import { wordpressCheck } from '../../../lambdas/scanner/checks/wordpress.check.js';
@@ -13,8 +12,7 @@ import { runCheck } from '../../../lambdas/scanner/scan.js';
 const fixture = (name: string) => readFileSync(new URL(`../../fixtures/wordpress/${name}`, import.meta.url), 'utf8');
 const SITE = 'blog.rampart.test';
 
-const servers: http.Server[] = [];
-const sockets = new Set<net.Socket>();
+const loopback = loopbackServers();
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse, origin: string) => void;
 
 /** Listens on a loopback port other than 2024; records each request's method and path. */
@@ -25,17 +23,8 @@ async function serve(handler: Handler): Promise<{ port: number; requests: { meth
     requests.push({ method: req.method ?? '', path: req.url ?? '' });
     handler(req, res, `http://${SITE}:${port}`);
   });
-  servers.push(server);
-  server.on('connection', (socket: net.Socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  for (;;) {
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    port = (server.address() as AddressInfo).port;
-    if (port !== 2024) return { port, requests };
-    await new Promise((resolve) => server.close(resolve));
-  }
+  port = await loopback.listen(server);
+  return { port, requests };
 }
 
 const home = (origin: string) => `<!DOCTYPE html>
@@ -108,8 +97,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const socket of sockets) socket.destroy();
-  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  await loopback.closeAll();
 });
 
 function contextFor(port: number): Omit<CheckContext, 'signal'> {
