@@ -8,6 +8,7 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { CognitoUsers } from './adapters/cognito-users.adapter.js';
 import { DynamoDbAuditRepository } from './adapters/dynamodb-audits.adapter.js';
+import { DynamoDbDomains } from './adapters/dynamodb-domains.adapter.js';
 import { DynamoDbIdempotencyStore } from './adapters/dynamodb-idempotency.adapter.js';
 import { DynamoDbRateLimiter } from './adapters/dynamodb-rate-limits.adapter.js';
 import { DynamoDbShareLinks } from './adapters/dynamodb-shares.adapter.js';
@@ -17,6 +18,7 @@ import { SesMailer } from './adapters/ses-mailer.adapter.js';
 import { OutboxSms, SnsSms } from './adapters/sms.adapter.js';
 import { SqsScanJobs } from './adapters/sqs-scan-jobs.adapter.js';
 import { type Config, parseResolvers, productSlug, required } from './config.js';
+import type { DomainRepository } from './domain/domains.js';
 import type {
   AuditRepository,
   BlobStore,
@@ -49,6 +51,8 @@ export interface Deps {
   readonly verifications: EmailVerifications;
   readonly idempotency: IdempotencyStore;
   readonly shares: ShareLinks;
+  /** The customer's domains and started-scan count (Settings → Domains, Quick Scan). */
+  readonly domains: DomainRepository;
   readonly scanSettings: ScanSettings;
   /** The checks every scan runs, bound to this deployment's breach lookup. */
   readonly scanChecks: readonly CheckDefinition[];
@@ -116,6 +120,7 @@ export function buildDeps(config: Config, overrides: Partial<Pick<Deps, 'clock' 
     verifications: once(() => new DynamoDbEmailVerifications(documentClient(), required(config, 'TABLE_NAME'), clock)),
     idempotency: once(() => new DynamoDbIdempotencyStore(documentClient(), required(config, 'TABLE_NAME'), clock)),
     shares: once(() => new DynamoDbShareLinks(documentClient(), required(config, 'TABLE_NAME'), clock)),
+    domains: once(() => new DynamoDbDomains(documentClient(), required(config, 'TABLE_NAME'))),
     users: once(
       () =>
         new CognitoUsers(new CognitoIdentityProviderClient(clientConfig(config.COGNITO_ENDPOINT)), required(config, 'USER_POOL_ID')),
@@ -137,6 +142,7 @@ export function buildDeps(config: Config, overrides: Partial<Pick<Deps, 'clock' 
     get verifications() { return lazy.verifications(); },
     get idempotency() { return lazy.idempotency(); },
     get shares() { return lazy.shares(); },
+    get domains() { return lazy.domains(); },
     scanSettings: {
       resolvers: parseResolvers(config.SCAN_RESOLVERS),
       dnsTimeoutMs: config.SCAN_DNS_TIMEOUT_MS,

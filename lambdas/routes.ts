@@ -41,6 +41,11 @@ export const routes = [
   { name: 'get-audit-pdf', method: 'GET', path: '/api/audits/{auditId}/report.pdf', auth: 'public', uses: ['table', 'reports'] },
   { name: 'email-audit', method: 'POST', path: '/api/audits/{auditId}/email', auth: 'public', uses: ['table', 'mailer'] },
   { name: 'get-me', method: 'GET', path: '/api/me', auth: 'user', uses: ['table'] },
+  { name: 'list-domains', method: 'GET', path: '/api/me/domains', auth: 'user', uses: ['table'] },
+  { name: 'add-domain', method: 'POST', path: '/api/me/domains', auth: 'user', uses: ['table'] },
+  { name: 'delete-domain', method: 'DELETE', path: '/api/me/domains/{domain}', auth: 'user', uses: ['table'] },
+  { name: 'verify-domain', method: 'POST', path: '/api/me/domains/{domain}/verify', auth: 'user', uses: ['table'] },
+  { name: 'start-quick-scan', method: 'POST', path: '/api/me/scans', auth: 'user', uses: ['table', 'scanQueue'] },
 ] as const satisfies readonly RouteDefinition[];
 
 export type RouteName = (typeof routes)[number]['name'];

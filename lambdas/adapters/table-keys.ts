@@ -10,6 +10,8 @@
  * - verification code / proof: pk VERIFY#{email}, sk CODE#{site} | VERIFIED#{site}
  * - idempotency keys:         pk IDEMPOTENCY#{hash}, sk #IDEMPOTENCY
  * - share links:              pk SHARE#{sha256(token)}, sk #SHARE
+ * - a user's domains:         pk USER#{userId}, sk DOMAIN#{siteKey}
+ * - a user's started scans:   pk USER#{userId}, sk SCAN#{createdAt}#{auditId}; count: sk SCANS#COUNT (scansStarted)
  */
 export const keys = {
   audit: (id: string) => ({ pk: `AUDIT#${id}`, sk: '#AUDIT' }),
@@ -30,6 +32,12 @@ export const keys = {
   idempotency: (key: string) => ({ pk: `IDEMPOTENCY#${key}`, sk: '#IDEMPOTENCY' }),
   /** A share link of an audit, keyed by its token's hash (the token is never stored). */
   share: (tokenHash: string) => ({ pk: `SHARE#${tokenHash}`, sk: '#SHARE' }),
+  /** A domain the user added (and may verify), by its site key. */
+  userDomain: (userId: string, domain: string) => ({ pk: `USER#${userId}`, sk: `DOMAIN#${domain}` }),
+  /** A scan the user started (quick scan): counts against the plan (DECISIONS "Scan counting"). */
+  startedScan: (userId: string, createdAt: string, auditId: string) => ({ pk: `USER#${userId}`, sk: `SCAN#${createdAt}#${auditId}` }),
+  /** The user's atomic count of started scans (`scansStarted`). */
+  scanCount: (userId: string) => ({ pk: `USER#${userId}`, sk: 'SCANS#COUNT' }),
 } as const;
 
 export const GSI1 = 'gsi1';

@@ -30,6 +30,8 @@ export interface ZoneServer {
   port: number;
   /** Every question received, in order. */
   queries: { name: string; type: string; transport: 'udp' | 'tcp'; dnssec: boolean; id: number }[];
+  /** Serves one more record from now on (a TXT record a test publishes mid-way, say). */
+  add(record: ZoneRecord): void;
   close(): Promise<void>;
 }
 
@@ -214,6 +216,11 @@ export async function startZoneServer(options: ZoneServerOptions): Promise<ZoneS
     host: '127.0.0.1',
     port: udp.address().port,
     queries,
+    add: (record) => {
+      const added = { ...record, name: norm(record.name) } as ZoneRecord;
+      records.push(added);
+      names.add(added.name);
+    },
     close: async () => {
       for (const socket of sockets) socket.destroy();
       await Promise.all([new Promise<void>((resolve) => udp.close(() => resolve())), new Promise<void>((resolve) => tcp.close(() => resolve()))]);

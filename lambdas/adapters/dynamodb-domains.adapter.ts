@@ -1,0 +1,141 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type DomainRecord, type DomainRepository } from '../domain/domains.js';
+import { ConflictError, ValidationError } from '../domain/errors.js';
+import { expiresAt, keys, retention } from './table-keys.js';
+
+const DOMAIN_PREFIX = 'DOMAIN#';
+
+export class DynamoDbDomains implements DomainRepository {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async list(userId: string): Promise<DomainRecord[]> {
+    const items: Record<string, unknown>[] = [];
+    let cursor: Record<string, unknown> | undefined;
+    do {
+      const page = await this.db.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+          ExpressionAttributeValues: { ':pk': keys.userDomain(userId, '').pk, ':prefix': DOMAIN_PREFIX },
+          ExclusiveStartKey: cursor,
+          ConsistentRead: true,
+        }),
+      );
+      items.push(...(page.Items ?? []));
+      cursor = page.LastEvaluatedKey;
+    } while (cursor);
+    return items.map(toRecord).sort((a, b) => a.addedAt.localeCompare(b.addedAt));
+  }
+
+  async get(userId: string, domain: string): Promise<DomainRecord | undefined> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.userDomain(userId, domain), ConsistentRead: true }));
+    return Item ? toRecord(Item) : undefined;
+  }
+
+  async add(record: DomainRecord, maxDomains: number): Promise<void> {
+    if (await this.get(record.userId, record.domain)) throw new ConflictError('domain_conflict', `${record.domain} is already in your domains.`);
+    if ((await this.list(record.userId)).length >= maxDomains) {
+      throw new ValidationError(`You can add up to ${maxDomains} domains. Delete one to add another.`, { domain: `You can add up to ${maxDomains} domains.` });
+    }
+    try {
+      await this.db.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: { ...keys.userDomain(record.userId, record.domain), type: 'domain', ...record },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) throw new ConflictError('domain_conflict', `${record.domain} is already in your domains.`);
+      throw error;
+    }
+  }
+
+  async remove(userId: string, domain: string): Promise<boolean> {
+    const { Attributes } = await this.db.send(
+      new DeleteCommand({ TableName: this.tableName, Key: keys.userDomain(userId, domain), ReturnValues: 'ALL_OLD' }),
+    );
+    return Attributes !== undefined;
+  }
+
+  async markVerified(userId: string, domain: string, verifiedAt: string, method: 'dns' | 'file'): Promise<void> {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.userDomain(userId, domain),
+          UpdateExpression: 'SET verified = :true, verifiedAt = :at, verifiedBy = :method',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':true': true, ':at': verifiedAt, ':method': method },
+        }),
+      );
+    } catch (error) {
+      // Deleted meanwhile: nothing to mark.
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    }
+  }
+
+  async countScan(userId: string, limit: number): Promise<boolean> {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.scanCount(userId),
+          UpdateExpression: 'ADD scansStarted :one SET #type = :type',
+          ConditionExpression: 'attribute_not_exists(scansStarted) OR scansStarted < :limit',
+          ExpressionAttributeNames: { '#type': 'type' },
+          ExpressionAttributeValues: { ':one': 1, ':limit': limit, ':type': 'scan-count' },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
+  }
+
+  async uncountScan(userId: string): Promise<void> {
+    await this.db.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: keys.scanCount(userId),
+        UpdateExpression: 'ADD scansStarted :minusOne',
+        ConditionExpression: 'scansStarted > :zero',
+        ExpressionAttributeValues: { ':minusOne': -1, ':zero': 0 },
+      }),
+    ).catch((error: unknown) => {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    });
+  }
+
+  async recordScan(userId: string, scan: { auditId: string; domain: string; createdAt: string }): Promise<void> {
+    await this.db.send(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: {
+          ...keys.startedScan(userId, scan.createdAt, scan.auditId),
+          type: 'started-scan',
+          ...scan,
+          expiresAt: expiresAt(new Date(scan.createdAt), retention.auditResults),
+        },
+      }),
+    );
+  }
+}
+
+function toRecord(item: Record<string, unknown>): DomainRecord {
+  return {
+    id: String(item.id),
+    userId: String(item.userId),
+    domain: String(item.domain),
+    verificationToken: String(item.verificationToken),
+    verified: item.verified === true,
+    addedAt: String(item.addedAt),
+    ...(typeof item.verifiedAt === 'string' ? { verifiedAt: item.verifiedAt } : {}),
+    ...(item.verifiedBy === 'dns' || item.verifiedBy === 'file' ? { verifiedBy: item.verifiedBy } : {}),
+  };
+}

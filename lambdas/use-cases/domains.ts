@@ -1,0 +1,213 @@
+import { randomUUID } from 'node:crypto';
+import type { Deps } from '../composition.js';
+import { productSlug } from '../config.js';
+import type { Audit } from '../domain/audit.js';
+import {
+  type DomainRecord,
+  fileProves,
+  MAX_DOMAINS_PER_USER,
+  newVerificationToken,
+  NOT_VERIFIED_MESSAGE,
+  parseDomainInput,
+  SCAN_LIMIT_MESSAGE,
+  TRIAL_SCAN_LIMIT,
+  txtRecordsProve,
+  verificationFileUrl,
+  verificationInstructions,
+  verificationNotFoundMessage,
+} from '../domain/domains.js';
+import { DomainError, ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../domain/errors.js';
+import { siteKey } from '../domain/target.js';
+import type { ScanSettings } from '../scanner/check.js';
+import { createDnsClient } from '../scanner/net/dns-client.js';
+import { createHttpClient } from '../scanner/net/http-client.js';
+import { createResolver } from '../scanner/resolver.js';
+import { refusedAddress } from '../scanner/target-guard.js';
+
+type DomainDeps = Pick<Deps, 'domains' | 'clock' | 'config'>;
+
+/** The signed-in user's id: the verified token's `sub`, never anything the client sends. */
+export function userIdOf(claims: Record<string, unknown> | undefined): string {
+  if (!claims || typeof claims.sub !== 'string' || claims.sub === '') throw new UnauthorizedError();
+  return claims.sub;
+}
+
+export function domainView(slug: string, record: DomainRecord) {
+  return {
+    id: record.id,
+    domain: record.domain,
+    verified: record.verified,
+    verificationToken: record.verificationToken,
+    addedAt: record.addedAt,
+    ...(record.verifiedAt ? { verifiedAt: record.verifiedAt, verifiedBy: record.verifiedBy } : {}),
+    status: record.verified ? 'verified' : 'pending',
+    verification: verificationInstructions(slug, record.domain, record.verificationToken),
+  };
+}
+
+export async function listDomains(deps: DomainDeps, userId: string) {
+  const slug = productSlug(deps.config.PRODUCT_NAME);
+  return (await deps.domains.list(userId)).map((record) => domainView(slug, record));
+}
+
+export async function addDomain(deps: DomainDeps, userId: string, input: unknown) {
+  const body = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
+  const domain = parseDomainInput(body.domain);
+  const record: DomainRecord = {
+    id: randomUUID(),
+    userId,
+    domain,
+    verificationToken: newVerificationToken(),
+    verified: false,
+    addedAt: deps.clock.now().toISOString(),
+  };
+  await deps.domains.add(record, MAX_DOMAINS_PER_USER);
+  return domainView(productSlug(deps.config.PRODUCT_NAME), record);
+}
+
+/** The path parameter: the stored site key (URL-decoded by the platform). */
+function domainParam(raw: string | undefined): string {
+  const domain = siteKey(decodeURIComponent(raw ?? '').trim());
+  if (domain === '') throw new ValidationError('Name the domain in the path.');
+  return domain;
+}
+
+export async function deleteDomain(deps: DomainDeps, userId: string, rawDomain: string | undefined): Promise<void> {
+  if (!(await deps.domains.remove(userId, domainParam(rawDomain)))) throw notFound();
+}
+
+const notFound = () => new NotFoundError('domain_not_found', 'This domain is not in your domains.');
+
+/** How ownership is looked for: TXT records of a name, and a file's text (undefined when not there). */
+export interface OwnershipProbes {
+  txt(name: string): Promise<string[]>;
+  fetchText(url: string): Promise<string | undefined>;
+}
+
+/**
+ * The scanner's own network: TXT through its DNS client (SCAN_RESOLVERS), the file through its
+ * HTTP client, with the target guard (private addresses refused unless SCAN_ALLOW_PRIVATE_TARGETS).
+ */
+export function scannerProbes(settings: ScanSettings): OwnershipProbes {
+  const dns = createDnsClient({ resolvers: settings.resolvers, timeoutMs: settings.dnsTimeoutMs });
+  const resolver = createResolver(settings);
+  const resolveAll = async (host: string) => {
+    const [v4, v6] = await Promise.all([resolver.resolve4(host), resolver.resolve6(host).catch(() => [])]);
+    return [...v4, ...v6];
+  };
+  return {
+    async txt(name) {
+      const answer = await dns.query(name, 'TXT');
+      return answer.answers.filter((a) => a.type === 'TXT').map((a) => txtData(a.data));
+    },
+    async fetchText(url) {
+      const host = new URL(url).hostname.toLowerCase();
+      const addresses = await resolveAll(host);
+      if (addresses.length === 0 || refusedAddress(addresses, settings.allowPrivateTargets)) return undefined;
+      const http = createHttpClient({ pinned: new Map([[host, addresses]]), resolve: resolveAll, allowPrivateTargets: settings.allowPrivateTargets });
+      const response = await http.request(url, { followRedirects: 3, maxBodyBytes: 4096, timeoutMs: 10_000 });
+      return response.status === 200 ? response.body : undefined;
+    },
+  };
+}
+
+/** A TXT record's character strings joined (long values are split into 255-byte strings). */
+export function txtData(data: unknown): string {
+  const parts = Array.isArray(data) ? data : [data];
+  return parts.map((part) => (Buffer.isBuffer(part) ? part.toString('utf8') : String(part))).join('');
+}
+
+export class VerificationNotFoundError extends DomainError {
+  constructor(message: string) {
+    super('verification_not_found', message);
+  }
+}
+
+/** DNS first, then the file; either proves ownership. Re-checkable at any time (a verified domain stays verified). */
+export async function verifyDomain(
+  deps: DomainDeps,
+  probes: OwnershipProbes,
+  userId: string,
+  rawDomain: string | undefined,
+): Promise<{ verified: true; method: 'dns' | 'file'; verifiedAt: string }> {
+  const domain = domainParam(rawDomain);
+  const record = await deps.domains.get(userId, domain);
+  if (!record) throw notFound();
+  const slug = productSlug(deps.config.PRODUCT_NAME);
+  const method = await findProof(probes, slug, record);
+  if (!method) throw new VerificationNotFoundError(verificationNotFoundMessage(slug, domain, record.verificationToken));
+  const verifiedAt = deps.clock.now().toISOString();
+  await deps.domains.markVerified(userId, domain, verifiedAt, method);
+  return { verified: true, method, verifiedAt };
+}
+
+async function findProof(probes: OwnershipProbes, slug: string, record: DomainRecord): Promise<'dns' | 'file' | undefined> {
+  const txt = await probes.txt(record.domain).catch(() => []);
+  if (txtRecordsProve(txt, slug, record.verificationToken)) return 'dns';
+  const body = await probes.fetchText(verificationFileUrl(slug, record.domain)).catch(() => undefined);
+  if (body !== undefined && fileProves(body, record.verificationToken)) return 'file';
+  return undefined;
+}
+
+/**
+ * DECISIONS "Who may scan at once": a domain the signed-in user has verified. The host's site key
+ * or any parent domain of it (proving example.com covers shop.example.com) counts.
+ */
+export async function isVerifiedDomainOf(deps: Pick<Deps, 'domains'>, userId: string, host: string): Promise<boolean> {
+  const labels = siteKey(host).split('.');
+  for (let i = 0; i <= labels.length - 2; i++) {
+    const record = await deps.domains.get(userId, labels.slice(i).join('.'));
+    if (record?.verified) return true;
+  }
+  return false;
+}
+
+type QuickScanDeps = Pick<Deps, 'domains' | 'clock' | 'config' | 'audits' | 'scanJobs'>;
+
+export interface QuickScanUser {
+  userId: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+}
+
+/**
+ * DECISIONS "Quick Scan" and "Scan counting": one of the user's verified domains; counted
+ * atomically against the plan (the trial's 3 scans) before anything is stored; the audit is the
+ * user's (owner index item) and queued like a lead's.
+ */
+export async function startQuickScan(deps: QuickScanDeps, user: QuickScanUser, input: unknown): Promise<{ auditId: string }> {
+  const body = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
+  const domain = parseDomainInput(body.domain);
+  const record = await deps.domains.get(user.userId, domain);
+  if (!record?.verified) throw new ForbiddenError('domain_not_verified', NOT_VERIFIED_MESSAGE);
+  if (!(await deps.domains.countScan(user.userId, TRIAL_SCAN_LIMIT))) throw new ForbiddenError('scan_limit_reached', SCAN_LIMIT_MESSAGE);
+
+  const now = deps.clock.now().toISOString();
+  const auditId = randomUUID();
+  const targetUrl = `https://${domain}/`;
+  const audit: Audit = { id: auditId, ownerId: user.userId, targetUrl, host: domain, status: 'queued', createdAt: now, checks: [] };
+  try {
+    await deps.audits.createLeadWithAudit(
+      {
+        id: randomUUID(),
+        firstName: user.firstName,
+        lastName: user.lastName,
+        businessName: '',
+        email: user.email,
+        mobileNumber: '',
+        webUrl: targetUrl,
+        host: domain,
+        userId: user.userId,
+        createdAt: now,
+      },
+      audit,
+    );
+    await deps.domains.recordScan(user.userId, { auditId, domain, createdAt: now });
+    await deps.scanJobs.enqueue({ auditId, kind: 'scan' });
+  } catch (error) {
+    await deps.domains.uncountScan(user.userId).catch(() => undefined);
+    throw error;
+  }
+  return { auditId };
+}
