@@ -7,6 +7,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { CognitoUsers } from './adapters/cognito-users.adapter.js';
+import { DynamoDbAccounts } from './adapters/dynamodb-accounts.adapter.js';
 import { DynamoDbAuditRepository } from './adapters/dynamodb-audits.adapter.js';
 import { DynamoDbDomains } from './adapters/dynamodb-domains.adapter.js';
 import { DynamoDbIdempotencyStore } from './adapters/dynamodb-idempotency.adapter.js';
@@ -20,6 +21,7 @@ import { SqsScanJobs } from './adapters/sqs-scan-jobs.adapter.js';
 import { type Config, parseResolvers, productSlug, required } from './config.js';
 import type { DomainRepository } from './domain/domains.js';
 import type {
+  AccountRepository,
   AuditRepository,
   BlobStore,
   Clock,
@@ -42,6 +44,7 @@ export interface Deps {
   readonly log: Logger;
   readonly clock: Clock;
   readonly audits: AuditRepository;
+  readonly accounts: AccountRepository;
   readonly scanJobs: ScanJobs;
   readonly mailer: Mailer;
   readonly sms: SmsSender;
@@ -95,6 +98,7 @@ export function buildDeps(config: Config, overrides: Partial<Pick<Deps, 'clock' 
 
   const lazy = {
     audits: once(() => new DynamoDbAuditRepository(documentClient(), required(config, 'TABLE_NAME'), clock)),
+    accounts: once(() => new DynamoDbAccounts(documentClient(), required(config, 'TABLE_NAME'), clock)),
     scanJobs: once(() => new SqsScanJobs(new SQSClient(clientConfig(config.SQS_ENDPOINT)), required(config, 'SCAN_QUEUE_URL'))),
     mailer: once(
       () => new SesMailer(new SESv2Client(clientConfig(config.SES_ENDPOINT)), required(config, 'MAIL_FROM'), config.SES_CONFIGURATION_SET),
@@ -132,6 +136,7 @@ export function buildDeps(config: Config, overrides: Partial<Pick<Deps, 'clock' 
     log,
     clock,
     get audits() { return lazy.audits(); },
+    get accounts() { return lazy.accounts(); },
     get scanJobs() { return lazy.scanJobs(); },
     get mailer() { return lazy.mailer(); },
     get sms() { return lazy.sms(); },

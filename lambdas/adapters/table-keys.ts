@@ -6,6 +6,7 @@
  * - unfinished audits:        gsi2 AUDITS#UNFINISHED → {createdAt}#{id} (sparse: removed when an audit ends)
  * - local SMS outbox:         pk OUTBOX#SMS, sk {sentAt}#{id}
  * - a user's audits:          pk USER#{userId}, sk AUDIT#{createdAt}#{auditId}
+ * - a user's profile:         pk USER#{userId}, sk #PROFILE
  * - rate-limit windows:       pk RATE#{sha256(key)}, sk WINDOW#{start}
  * - verification code / proof: pk VERIFY#{email}, sk CODE#{site} | VERIFIED#{site}
  * - idempotency keys:         pk IDEMPOTENCY#{hash}, sk #IDEMPOTENCY
@@ -22,6 +23,8 @@ export const keys = {
   smsOutbox: 'OUTBOX#SMS',
   /** An audit in its owner's list (Cognito sub), newest last. */
   ownedAudit: (userId: string, createdAt: string, auditId: string) => ({ pk: `USER#${userId}`, sk: `AUDIT#${createdAt}#${auditId}` }),
+  /** A user's profile and notification preferences (Cognito sub). */
+  profile: (userId: string) => ({ pk: `USER#${userId}`, sk: '#PROFILE' }),
   /** A fixed-window counter: the subject is hashed, the window start (epoch s) is part of the key. */
   rateLimit: (subjectHash: string, windowStart: number) => ({ pk: `RATE#${subjectHash}`, sk: `WINDOW#${windowStart}` }),
   /** The current emailed code for an email and a site (a resend replaces it). */

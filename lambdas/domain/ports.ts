@@ -1,3 +1,5 @@
+import type { NotificationPreferences, ProfileUpdate } from './account.contract.js';
+import type { UserProfile } from './account.js';
 import type { Audit, AuditStatus, CheckResult, Grade, RiskLevel, ScanJob } from './audit.js';
 
 /**
@@ -111,6 +113,24 @@ export interface UserDirectory {
   /** Creates a user who must set a new password at first sign-in. */
   createUser(user: NewUser, temporaryPassword: string): Promise<{ userId: string }>;
   findUserIdByEmail(email: string): Promise<string | undefined>;
+}
+
+/** A page of a user's audits, newest first; `cursor` is opaque (absent on the last page). */
+export interface OwnedAuditPage {
+  audits: { auditId: string; createdAt: string }[];
+  cursor?: string;
+}
+
+/** Signed-in accounts: the profile item and the user's own audit index, always keyed by the Cognito sub. */
+export interface AccountRepository {
+  /** The profile, created from the token's claims on first read (idempotent). */
+  getOrCreateProfile(seed: { userId: string; email: string; firstName: string; lastName: string }): Promise<UserProfile>;
+  updateProfile(userId: string, update: ProfileUpdate): Promise<UserProfile>;
+  updateNotifications(userId: string, preferences: NotificationPreferences): Promise<UserProfile>;
+  /** Newest first; a cursor that is not this user's is a ValidationError. */
+  listOwnedAudits(userId: string, limit: number, cursor?: string): Promise<OwnedAuditPage>;
+  /** Scans the user started themselves (DECISIONS "Scan counting": lead scans and rescans do not count). */
+  countStartedScans(userId: string): Promise<number>;
 }
 
 export interface Clock {

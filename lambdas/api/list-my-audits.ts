@@ -1,0 +1,11 @@
+import { callerFrom, listHistory } from '../use-cases/account.js';
+import { httpHandler, lambdaEntry, type HandlerFactory } from './http.js';
+
+/** The caller's audit history, newest first (`limit` ≤ 100, opaque `cursor`). */
+export const make: HandlerFactory = (deps) =>
+  httpHandler(deps, async (request) => {
+    const caller = callerFrom(request.claims);
+    return { status: 200, body: await listHistory(deps, caller, request.event.queryStringParameters ?? {}) };
+  });
+
+export const handler = lambdaEntry('list-my-audits', make);

@@ -1,0 +1,118 @@
+import { z } from 'zod';
+import { toE164Mobile } from './phone.js';
+
+/**
+ * The signed-in account's contracts (SPEC §3 User, Notification preferences, Audit history entry),
+ * shared by the API and the frontend's Settings forms.
+ */
+
+export const accountMessages = {
+  firstName: 'First name is required',
+  lastName: 'Last name is required',
+  mobileNumberInvalid: 'Please enter a valid mobile number',
+  notificationFlag: 'Must be true or false',
+  limit: 'Limit must be a whole number from 1 to 100',
+  cursor: 'Invalid cursor',
+} as const;
+
+const requiredText = (message: string, max: number) =>
+  z.string({ error: message }).trim().min(1, message).max(max, `At most ${max} characters`);
+
+/** PUT /api/me: the editable profile. An empty mobile number removes it. */
+export const profileUpdateSchema = z.strictObject({
+  firstName: requiredText(accountMessages.firstName, 100),
+  lastName: requiredText(accountMessages.lastName, 100),
+  company: z.string({ error: 'Company must be text' }).trim().max(200, 'At most 200 characters').default(''),
+  /** DECISIONS "Mobile numbers": normalised to E.164; a number without "+" is read as Australian. */
+  mobileNumber: z
+    .string({ error: accountMessages.mobileNumberInvalid })
+    .trim()
+    .max(40, accountMessages.mobileNumberInvalid)
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value === '') return undefined;
+      const e164 = toE164Mobile(value);
+      if (!e164) {
+        ctx.addIssue({ code: 'custom', message: accountMessages.mobileNumberInvalid });
+        return z.NEVER;
+      }
+      return e164;
+    }),
+});
+export type ProfileUpdateInput = z.input<typeof profileUpdateSchema>;
+export type ProfileUpdate = z.output<typeof profileUpdateSchema>;
+
+const flag = z.boolean({ error: accountMessages.notificationFlag });
+
+/** SPEC §3 Notification preferences: all four, every time (PUT replaces). */
+export const notificationPreferencesSchema = z.strictObject({
+  emailAlerts: flag,
+  scanCompletions: flag,
+  securityUpdates: flag,
+  marketingEmails: flag,
+});
+export type NotificationPreferences = z.output<typeof notificationPreferencesSchema>;
+
+export const DEFAULT_NOTIFICATION_PREFERENCES: NotificationPreferences = Object.freeze({
+  emailAlerts: true,
+  scanCompletions: true,
+  securityUpdates: true,
+  marketingEmails: false,
+});
+
+export const HISTORY_PAGE_MAX = 100;
+export const HISTORY_PAGE_DEFAULT = 20;
+
+/** GET /api/me/audits query: `limit` (1–100) and an opaque `cursor` from the previous page. */
+export const historyQuerySchema = z.object({
+  limit: z.coerce
+    .number({ error: accountMessages.limit })
+    .int(accountMessages.limit)
+    .min(1, accountMessages.limit)
+    .max(HISTORY_PAGE_MAX, accountMessages.limit)
+    .default(HISTORY_PAGE_DEFAULT),
+  cursor: z.string({ error: accountMessages.cursor }).regex(/^[A-Za-z0-9_-]{1,1000}$/, accountMessages.cursor).optional(),
+});
+export type HistoryQuery = z.output<typeof historyQuerySchema>;
+
+export const subscriptionStatuses = ['active', 'trial', 'expired', 'cancelled', 'inactive'] as const;
+export type SubscriptionStatus = (typeof subscriptionStatuses)[number];
+
+/** SPEC §3 Subscription as the API returns it. */
+export interface SubscriptionView {
+  tier: 'basic' | 'pro' | 'monitor_lite' | 'monitor_plus';
+  status: SubscriptionStatus;
+  scansLimit: number;
+  scansUsed: number;
+  price: number;
+  currency: 'AUD';
+  billingPeriod: 'trial' | 'monthly';
+  startDate: string;
+  endDate: string;
+}
+
+export interface UserView {
+  id: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  company: string;
+  mobileNumber?: string;
+  createdAt: string;
+}
+
+/** SPEC §3 Audit history entry. */
+export interface AuditHistoryEntry {
+  id: string;
+  domain: string;
+  scanDate: string;
+  tier: 'basic' | 'pro';
+  status: 'queued' | 'in_progress' | 'completed' | 'failed';
+  riskScore: number | null;
+  riskLevel: 'low' | 'medium' | 'high' | null;
+  findings: { totalIssues: number; criticalIssues: number; openPorts: number | null; subdomains: number | null };
+  /** Seconds from start to end; null until it ends. */
+  scanDuration: number | null;
+  reportUrl: string;
+  pdfUrl: string;
+}

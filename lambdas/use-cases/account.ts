@@ -1,0 +1,88 @@
+import type { Deps } from '../composition.js';
+import { type AuditHistoryEntry, historyQuerySchema, notificationPreferencesSchema, profileUpdateSchema } from '../domain/account.contract.js';
+import { historyEntry, trialSubscription, type UserProfile, userView } from '../domain/account.js';
+import { auditForDisplay } from '../domain/audit-view.js';
+import { parseContract } from '../domain/contract.js';
+import { UnauthorizedError } from '../domain/errors.js';
+import type { LeadRecord } from '../domain/ports.js';
+
+/**
+ * The signed-in account (SPEC §3 User, Subscription, Notification preferences, Audit history entry).
+ * Every function keys on the verified token's `sub`, never on input: a user reaches only their own data.
+ */
+
+export type AccountDeps = Pick<Deps, 'accounts' | 'audits' | 'clock'>;
+
+export interface Caller {
+  userId: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+}
+
+/** The caller from the verified claims (API Gateway's JWT authorizer, or the local server's check). */
+export function callerFrom(claims: Record<string, unknown> | undefined): Caller {
+  if (!claims || typeof claims.sub !== 'string' || claims.sub === '') throw new UnauthorizedError();
+  const text = (value: unknown) => (typeof value === 'string' ? value : '');
+  return { userId: claims.sub, email: text(claims.email), firstName: text(claims.given_name), lastName: text(claims.family_name) };
+}
+
+async function accountView(deps: AccountDeps, profile: UserProfile) {
+  const scansUsed = await deps.accounts.countStartedScans(profile.userId);
+  return { user: userView(profile), subscription: trialSubscription(profile.createdAt, scansUsed, deps.clock.now()) };
+}
+
+export async function getAccount(deps: AccountDeps, caller: Caller) {
+  return accountView(deps, await deps.accounts.getOrCreateProfile(caller));
+}
+
+export async function updateAccount(deps: AccountDeps, caller: Caller, input: unknown) {
+  const update = parseContract(profileUpdateSchema, input);
+  await deps.accounts.getOrCreateProfile(caller);
+  return accountView(deps, await deps.accounts.updateProfile(caller.userId, update));
+}
+
+export async function getNotifications(deps: AccountDeps, caller: Caller) {
+  return (await deps.accounts.getOrCreateProfile(caller)).notifications;
+}
+
+export async function updateNotifications(deps: AccountDeps, caller: Caller, input: unknown) {
+  const preferences = parseContract(notificationPreferencesSchema, input);
+  await deps.accounts.getOrCreateProfile(caller);
+  return (await deps.accounts.updateNotifications(caller.userId, preferences)).notifications;
+}
+
+/** SPEC §9 "Lists and history": the caller's audits, newest first, a page at a time. */
+export async function listHistory(deps: AccountDeps, caller: Caller, query: unknown): Promise<{ audits: AuditHistoryEntry[]; nextCursor: string | null }> {
+  const { limit, cursor } = parseContract(historyQuerySchema, query ?? {});
+  const page = await deps.accounts.listOwnedAudits(caller.userId, limit, cursor);
+  const audits = await Promise.all(page.audits.map((a) => deps.audits.getAudit(a.auditId)));
+  return {
+    // An audit whose index item outlived it (retention) is left out; one owned by someone else never shows.
+    audits: audits.filter((a) => a !== undefined && a.ownerId === caller.userId).map((a) => historyEntry(a!)),
+    nextCursor: page.cursor ?? null,
+  };
+}
+
+/** DECISIONS "Retention and rights": "Download my data" — the caller's profile, leads and audits as JSON. */
+export async function exportAccount(deps: AccountDeps, caller: Caller) {
+  const profile = await deps.accounts.getOrCreateProfile(caller);
+  const owned: string[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await deps.accounts.listOwnedAudits(caller.userId, 100, cursor);
+    owned.push(...page.audits.map((a) => a.auditId));
+    cursor = page.cursor;
+  } while (cursor);
+  const audits = (await Promise.all(owned.map((id) => deps.audits.getAudit(id)))).filter((a) => a !== undefined && a.ownerId === caller.userId);
+  const leadIds = [...new Set(audits.map((a) => a!.leadId).filter((id): id is string => typeof id === 'string'))];
+  const leads = (await Promise.all(leadIds.map((id) => deps.audits.getLead(id)))).filter(
+    (lead): lead is LeadRecord => lead !== undefined && lead.userId === caller.userId,
+  );
+  return {
+    exportedAt: deps.clock.now().toISOString(),
+    profile: { ...userView(profile), notifications: profile.notifications, updatedAt: profile.updatedAt },
+    leads: leads.map(({ sourceIp: _ip, ...lead }) => lead),
+    audits: audits.map((a) => auditForDisplay(a!)),
+  };
+}

@@ -1,0 +1,127 @@
+import { describe, expect, it } from 'vitest';
+import {
+  DEFAULT_NOTIFICATION_PREFERENCES,
+  historyQuerySchema,
+  notificationPreferencesSchema,
+  profileUpdateSchema,
+} from '../../lambdas/domain/account.contract.js';
+import { historyEntry, trialSubscription } from '../../lambdas/domain/account.js';
+import type { Audit } from '../../lambdas/domain/audit.js';
+import { buildAuditView } from '../../lambdas/domain/audit-view.js';
+
+describe('profile contract', () => {
+  it('trims names and normalises the mobile number to E.164', () => {
+    expect(profileUpdateSchema.parse({ firstName: ' Ada ', lastName: 'Lovelace', company: ' AE ', mobileNumber: '0412 345 678' })).toEqual({
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      company: 'AE',
+      mobileNumber: '+61412345678',
+    });
+  });
+
+  it('treats an empty or absent mobile number as none and company as optional', () => {
+    expect(profileUpdateSchema.parse({ firstName: 'Ada', lastName: 'L', mobileNumber: '' })).toEqual({ firstName: 'Ada', lastName: 'L', company: '' });
+  });
+
+  it('gives a message per bad field', () => {
+    const result = profileUpdateSchema.safeParse({ firstName: '  ', lastName: 7, mobileNumber: '02 9999 9999', role: 'admin' });
+    expect(result.success).toBe(false);
+    const fields = Object.fromEntries(result.error!.issues.map((i) => [i.path.join('.') || '_', i.message]));
+    expect(fields).toMatchObject({ firstName: 'First name is required', lastName: 'Last name is required', mobileNumber: 'Please enter a valid mobile number' });
+    expect(result.error!.issues.some((i) => i.code === 'unrecognized_keys')).toBe(true);
+  });
+});
+
+describe('notification preferences contract', () => {
+  it('defaults to everything but marketing', () => {
+    expect(DEFAULT_NOTIFICATION_PREFERENCES).toEqual({ emailAlerts: true, scanCompletions: true, securityUpdates: true, marketingEmails: false });
+  });
+
+  it('needs all four booleans', () => {
+    expect(notificationPreferencesSchema.safeParse({ ...DEFAULT_NOTIFICATION_PREFERENCES, marketingEmails: true }).success).toBe(true);
+    expect(notificationPreferencesSchema.safeParse({ emailAlerts: true }).success).toBe(false);
+    expect(notificationPreferencesSchema.safeParse({ ...DEFAULT_NOTIFICATION_PREFERENCES, emailAlerts: 'true' }).success).toBe(false);
+  });
+});
+
+describe('history query contract', () => {
+  it('defaults the limit and accepts 1–100', () => {
+    expect(historyQuerySchema.parse({})).toEqual({ limit: 20 });
+    expect(historyQuerySchema.parse({ limit: '100', cursor: 'QVVESVQjeA' })).toEqual({ limit: 100, cursor: 'QVVESVQjeA' });
+  });
+
+  it.each([{ limit: '0' }, { limit: '101' }, { limit: '2.5' }, { limit: 'ten' }, { cursor: 'a b' }, { cursor: '' }])('refuses %o', (query) => {
+    expect(historyQuerySchema.safeParse(query).success).toBe(false);
+  });
+});
+
+describe('trial subscription', () => {
+  const created = '2026-01-01T00:00:00.000Z';
+
+  it('is a 14-day basic trial with 3 scans at A$0', () => {
+    expect(trialSubscription(created, 1, new Date('2026-01-10T00:00:00Z'))).toEqual({
+      tier: 'basic',
+      status: 'trial',
+      scansLimit: 3,
+      scansUsed: 1,
+      price: 0,
+      currency: 'AUD',
+      billingPeriod: 'trial',
+      startDate: created,
+      endDate: '2026-01-15T00:00:00.000Z',
+    });
+  });
+
+  it('expires at the end of the 14th day (computed with the clock)', () => {
+    expect(trialSubscription(created, 0, new Date('2026-01-14T23:59:59.999Z')).status).toBe('trial');
+    expect(trialSubscription(created, 0, new Date('2026-01-15T00:00:00.000Z')).status).toBe('expired');
+  });
+});
+
+describe('history entry', () => {
+  const audit: Audit = {
+    id: '11111111-1111-4111-8111-111111111111',
+    targetUrl: 'https://shop.example.test/',
+    host: 'shop.example.test',
+    status: 'completed',
+    createdAt: '2026-01-01T00:00:00.000Z',
+    startedAt: '2026-01-01T00:00:02.000Z',
+    completedAt: '2026-01-01T00:01:04.400Z',
+    score: 72,
+    grade: 'C',
+    riskLevel: 'medium',
+    checks: [
+      {
+        name: 'headers',
+        status: 'ok',
+        durationMs: 10,
+        findings: [
+          { id: 'h1', title: 'No HSTS', severity: 'critical', category: 'headers', description: '', recommendation: '' },
+          { id: 'h2', title: 'Info', severity: 'info', category: 'headers', description: '', recommendation: '' },
+        ],
+      },
+    ],
+  } as Audit;
+
+  it("is the spec's entry with the results page's counters", () => {
+    expect(historyEntry(audit)).toEqual({
+      id: audit.id,
+      domain: 'shop.example.test',
+      scanDate: audit.createdAt,
+      tier: 'basic',
+      status: 'completed',
+      riskScore: 72,
+      riskLevel: 'medium',
+      findings: buildAuditView(audit).counters,
+      scanDuration: 62,
+      reportUrl: `/results/${audit.id}`,
+      pdfUrl: `/reports/${audit.id}.pdf`,
+    });
+    expect(historyEntry(audit).findings).toMatchObject({ totalIssues: 1, criticalIssues: 1 });
+  });
+
+  it('has no score or duration before it ends', () => {
+    const queued = historyEntry({ ...audit, status: 'queued', startedAt: undefined, completedAt: undefined, score: undefined, riskLevel: undefined, checks: [] });
+    expect(queued).toMatchObject({ status: 'queued', riskScore: null, riskLevel: null, scanDuration: null });
+  });
+});
