@@ -5,6 +5,7 @@ import { auditForDisplay } from '../domain/audit-view.js';
 import { parseContract } from '../domain/contract.js';
 import { UnauthorizedError } from '../domain/errors.js';
 import type { LeadRecord } from '../domain/ports.js';
+import { listDomains } from './domains.js';
 
 /**
  * The signed-in account (SPEC §3 User, Subscription, Notification preferences, Audit history entry).
@@ -65,7 +66,7 @@ export async function listHistory(deps: AccountDeps, caller: Caller, query: unkn
 }
 
 /** DECISIONS "Retention and rights": "Download my data" — the caller's profile, leads and audits as JSON. */
-export async function exportAccount(deps: AccountDeps, caller: Caller) {
+export async function exportAccount(deps: AccountDeps & Pick<Deps, 'domains' | 'config'>, caller: Caller) {
   const profile = await deps.accounts.getOrCreateProfile(caller);
   const owned: string[] = [];
   let cursor: string | undefined;
@@ -84,5 +85,6 @@ export async function exportAccount(deps: AccountDeps, caller: Caller) {
     profile: { ...userView(profile), notifications: profile.notifications, updatedAt: profile.updatedAt },
     leads: leads.map(({ sourceIp: _ip, ...lead }) => lead),
     audits: audits.map((a) => auditForDisplay(a!)),
+    domains: await listDomains(deps, caller.userId),
   };
 }

@@ -29,6 +29,7 @@ interface Body {
   user?: Record<string, unknown>;
   subscription: { startDate: string; endDate: string } & Record<string, unknown>;
   audits: ({ id: string } & Record<string, unknown>)[];
+  domains: { domain: string }[];
   leads: { email: string; userId: string }[];
   nextCursor?: string | null;
   marketingEmails?: boolean;
@@ -151,7 +152,8 @@ describe('signed-in account routes', () => {
     expect([reply.status, reply.body.error]).toEqual([400, 'validation_failed']);
   });
 
-  it("exports A's profile, leads and audits, and nothing of A's to B", async () => {
+  it("exports A's profile, leads, audits and domains, and nothing of A's to B", async () => {
+    await call('POST', '/api/me/domains', tokenA, { domain: 'export-check.example.test' });
     const exported = await call('GET', '/api/me/export', tokenA);
     expect(exported.status).toBe(200);
     expect(exported.headers.get('content-disposition')).toMatch(/^attachment; filename="my-data-\d{4}-\d{2}-\d{2}\.json"$/);
@@ -159,9 +161,10 @@ describe('signed-in account routes', () => {
     expect(exported.body.audits.map((a) => a.id).sort()).toEqual([...auditsOfA].sort());
     expect(exported.body.leads).toHaveLength(2);
     expect(exported.body.leads.every((l) => l.email === 'a@shop.example.test' && l.userId === userA)).toBe(true);
+    expect(exported.body.domains.map((d) => d.domain)).toEqual(['export-check.example.test']);
 
     const forB = await call('GET', '/api/me/export', tokenB);
-    expect(forB.body).toMatchObject({ profile: { email: 'b@example.test' }, leads: [], audits: [] });
+    expect(forB.body).toMatchObject({ profile: { email: 'b@example.test' }, leads: [], audits: [], domains: [] });
     expect(JSON.stringify(forB.body)).not.toContain('shop.example.test');
   });
 });
