@@ -27,15 +27,18 @@ const horizontalOverflow = (page: Page) => page.evaluate('document.documentEleme
 const htmlIsDark = (page: Page) => page.evaluate("document.documentElement.classList.contains('dark')") as Promise<boolean>;
 
 /**
- * Where a section's top rests once smooth scrolling has settled (two equal readings in a row).
- * Polled with evaluate(): waitForFunction would need eval, which the site's CSP refuses.
+ * Where the section's top ends up once scrolling has settled near the sticky header (64 px), or
+ * its last position after 10 s. Polled with evaluate(): waitForFunction would need eval, which the
+ * site's CSP refuses. Waits for the scroll to arrive rather than for the page to be still:
+ * under load the app may not have started scrolling yet (it waits for the lazy lead form) when the
+ * page looks still.
  */
 async function scrolledTo(page: Page, id: string): Promise<number> {
   let previous = Number.NaN;
-  for (let attempt = 0; attempt < 50; attempt++) {
+  for (let attempt = 0; attempt < 100; attempt++) {
     await page.waitForTimeout(100);
     const top = await viewportTopOf(page, id);
-    if (top === previous) return top;
+    if (top === previous && Math.abs(top - 64) < 40) return top;
     previous = top;
   }
   return previous;
