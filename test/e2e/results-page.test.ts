@@ -81,7 +81,8 @@ describe.skipIf(!chromiumAvailable)('the results page in Chromium', () => {
     const gaps = requestTimes.slice(1).map((time, index) => time - (requestTimes[index] ?? time));
     for (const gap of gaps) {
       expect(gap).toBeGreaterThanOrEqual(800);
-      expect(gap).toBeLessThan(2_500);
+      // About once a second: the interval plus the answer's own time, which CI load can stretch.
+      expect(gap).toBeLessThan(4_000);
     }
     expect(requestTimes.length, 'no polling after completion').toBe(requestsWhenCompleted);
     expect(consoleOutput).toEqual([]);
