@@ -15,11 +15,14 @@ import { reportPdfApiPath } from '../../lambdas/domain/report.contract.js';
 import { routes, type RouteDefinition } from '../../lambdas/routes.js';
 import { siteSecurityHeaders } from '../../lib/site/security-headers.js';
 import type { OutboxSms } from '../../lambdas/adapters/sms.adapter.js';
+import { LOCAL_COGNITO_PROXY_PATH, RUNTIME_CONFIG_PATH, type RuntimeConfig } from '../../lambdas/domain/runtime-config.js';
 
 export interface LocalServerOptions {
   deps: Deps;
   staticDir: string;
   cognito: { endpoint: string; userPoolId: string; clientId: string };
+  /** DECISIONS "Demo account": shown on the login page when DEMO_MODE=1. */
+  demo?: { email: string; password: string };
   outbox?: OutboxSms;
 }
 
@@ -171,6 +174,38 @@ export async function startLocalServer(options: LocalServerOptions, port: number
     send(res, 200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }, html);
   }
 
+  /** What the browser needs to sign in here: the local pool, reached through this origin. */
+  function serveRuntimeConfig(res: ServerResponse, url: URL) {
+    const config: RuntimeConfig = {
+      auth: {
+        userPoolId,
+        userPoolClientId: clientId,
+        userPoolEndpoint: `${url.origin}${LOCAL_COGNITO_PROXY_PATH}`,
+        authFlowType: 'USER_PASSWORD_AUTH',
+      },
+      ...(options.demo ? { demo: options.demo } : {}),
+    };
+    sendJson(res, 200, config);
+  }
+
+  /**
+   * cognito-local behind the site's origin, as Cognito's own endpoint is on AWS: the browser's
+   * Amplify posts its JSON-RPC calls here and the CSP's connect-src stays 'self'.
+   */
+  async function proxyCognito(req: IncomingMessage, res: ServerResponse) {
+    if (req.method !== 'POST') return sendJson(res, 405, { error: 'method_not_allowed', message: 'Cognito calls are POSTs.' });
+    const body = await readBody(req);
+    if (body === 'too_large') return sendJson(res, 413, { error: 'payload_too_large', message: 'The request body is larger than 64 KiB.' });
+    const forwarded: Record<string, string> = {};
+    for (const name of ['content-type', 'x-amz-target', 'x-amz-user-agent', 'authorization']) {
+      const value = req.headers[name];
+      if (typeof value === 'string') forwarded[name] = value;
+    }
+    const upstream = await fetch(endpoint, { method: 'POST', headers: forwarded, body });
+    const text = await upstream.text();
+    send(res, upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/x-amz-json-1.1', 'cache-control': 'no-store' }, text);
+  }
+
   function serveStatic(req: IncomingMessage, res: ServerResponse, url: URL) {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       return send(res, 405, { allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8' }, 'Method not allowed');
@@ -208,6 +243,10 @@ export async function startLocalServer(options: LocalServerOptions, port: number
     if (pdfPath) url.pathname = pdfPath;
     const work = url.pathname.startsWith('/api/')
       ? handleApi(req, res, url)
+      : url.pathname === RUNTIME_CONFIG_PATH
+        ? Promise.resolve(serveRuntimeConfig(res, url))
+      : url.pathname === LOCAL_COGNITO_PROXY_PATH || url.pathname === `${LOCAL_COGNITO_PROXY_PATH}/`
+        ? proxyCognito(req, res)
       : url.pathname.startsWith('/_local/outbox')
         ? handleLocalPages(res, url)
         : Promise.resolve(serveStatic(req, res, url));

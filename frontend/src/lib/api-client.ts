@@ -28,24 +28,64 @@ async function readError(response: Response): Promise<ApiError> {
   return new ApiError(response.status, code, message, body);
 }
 
-/** Calls the API and returns its JSON body; throws ApiError on a non-2xx status. */
-export async function apiGet<T>(path: string, options: { signal?: AbortSignal } = {}): Promise<T> {
+/**
+ * Where the signed-in user's access token comes from (set by the auth feature once Amplify is
+ * configured). Every call carries it when there is one: `user` routes need it, and public routes
+ * such as the audit view answer the owner with more.
+ */
+type TokenSource = () => Promise<string | undefined>;
+let tokenSource: TokenSource = async () => undefined;
+
+export function setAccessTokenSource(source: TokenSource): void {
+  tokenSource = source;
+}
+
+interface RequestOptions {
+  signal?: AbortSignal;
+}
+
+async function request(method: string, path: string, body: unknown, options: RequestOptions): Promise<Response> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const token = await tokenSource().catch(() => undefined);
+  if (token) headers.authorization = `Bearer ${token}`;
   const response = await fetch(`${env.API_URL}${path}`, {
-    headers: { accept: 'application/json' },
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
     signal: options.signal,
   });
   if (!response.ok) throw await readError(response);
+  return response;
+}
+
+async function json<T>(response: Response): Promise<T> {
+  // 204 No Content (a delete): nothing to read.
+  if (response.status === 204) return undefined as T;
   return (await response.json()) as T;
 }
 
+/** Calls the API and returns its JSON body; throws ApiError on a non-2xx status. */
+export async function apiGet<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  return json<T>(await request('GET', path, undefined, options));
+}
+
 /** POSTs a JSON body and returns the JSON answer; throws ApiError on a non-2xx status. */
-export async function apiPost<T>(path: string, body: unknown, options: { signal?: AbortSignal } = {}): Promise<T> {
-  const response = await fetch(`${env.API_URL}${path}`, {
-    method: 'POST',
-    headers: { accept: 'application/json', 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-    signal: options.signal,
-  });
-  if (!response.ok) throw await readError(response);
-  return (await response.json()) as T;
+export async function apiPost<T>(path: string, body: unknown, options: RequestOptions = {}): Promise<T> {
+  return json<T>(await request('POST', path, body, options));
+}
+
+/** PUTs a JSON body (a whole replacement) and returns the JSON answer. */
+export async function apiPut<T>(path: string, body: unknown, options: RequestOptions = {}): Promise<T> {
+  return json<T>(await request('PUT', path, body, options));
+}
+
+/** DELETEs a resource; resolves with the JSON answer, or undefined for 204. */
+export async function apiDelete<T = void>(path: string, options: RequestOptions = {}): Promise<T> {
+  return json<T>(await request('DELETE', path, undefined, options));
+}
+
+/** GETs a file (a CSV, a PDF) as a Blob, with the user's token. */
+export async function apiGetBlob(path: string, options: RequestOptions = {}): Promise<Blob> {
+  return (await request('GET', path, undefined, options)).blob();
 }

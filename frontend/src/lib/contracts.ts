@@ -36,3 +36,17 @@ export {
 } from '../../../lambdas/domain/verification.contract';
 export { SHARE_LIFETIME_SECONDS, shareTokenSchema } from '../../../lambdas/domain/report.contract';
 export { isSampleAuditId } from '../../../lambdas/domain/sample-report';
+export { RUNTIME_CONFIG_PATH, runtimeConfigSchema, type RuntimeConfig } from '../../../lambdas/domain/runtime-config';
+export {
+  accountMessages,
+  DEFAULT_NOTIFICATION_PREFERENCES,
+  notificationPreferencesSchema,
+  profileUpdateSchema,
+  subscriptionStatuses,
+  type AuditHistoryEntry,
+  type NotificationPreferences,
+  type ProfileUpdateInput,
+  type SubscriptionStatus,
+  type SubscriptionView,
+  type UserView,
+} from '../../../lambdas/domain/account.contract';
