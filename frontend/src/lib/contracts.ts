@@ -50,3 +50,4 @@ export {
   type SubscriptionView,
   type UserView,
 } from '../../../lambdas/domain/account.contract';
+export { PASSWORD_POLICY, passwordMessages, passwordPolicyProblems } from '../../../lambdas/domain/password-policy';
