@@ -27,7 +27,7 @@ export default defineConfig({
       {
         test: {
           name: 'components',
-          include: ['frontend/src/**/*.test.tsx'],
+          include: ['frontend/src/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
           setupFiles: [...setupFiles, 'frontend/src/testing/setup-tests.ts'],
         },
