@@ -79,6 +79,10 @@ export class ProductStack extends Stack {
       apiDomainName: this.api.domainName,
       logBucket: this.storage.logs,
       frontendDist: props.frontendDist,
+      // On AWS the browser signs in with SRP straight to Cognito; no demo credentials are published.
+      runtimeConfig: {
+        auth: { userPoolId: this.auth.userPool.userPoolId, userPoolClientId: this.auth.client.userPoolClientId, authFlowType: 'USER_SRP_AUTH' },
+      },
       customDomain:
         config.siteDomain && config.certificateArn
           ? { domainName: config.siteDomain, certificateArn: config.certificateArn }

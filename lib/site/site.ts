@@ -22,6 +22,7 @@ import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership, type IBucket } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
+import { RUNTIME_CONFIG_PATH, type RuntimeConfig } from '../../lambdas/domain/runtime-config.js';
 import { BOT_MARKERS } from '../../lambdas/domain/bots.js';
 import { responseHeadersFrom } from './response-headers.js';
 import { HSTS_MAX_AGE_SECONDS, siteSecurityHeaders } from './security-headers.js';
@@ -37,6 +38,8 @@ export interface SiteProps {
   /** The built frontend to upload; absent = no upload (synth without a frontend build). */
   readonly frontendDist?: string;
   readonly customDomain?: { readonly domainName: string; readonly certificateArn: string };
+  /** Written as `/runtime-config.json` beside index.html: what the browser signs in with. */
+  readonly runtimeConfig: RuntimeConfig;
 }
 
 /**
@@ -177,7 +180,8 @@ export class Site extends Construct {
         memoryLimit: 512,
       });
       const pages = new BucketDeployment(this, 'DeployPages', {
-        sources: [Source.asset(props.frontendDist)],
+        // Tokens (pool and client ids) are resolved at deploy time by the deployment's handler.
+        sources: [Source.asset(props.frontendDist), Source.jsonData(RUNTIME_CONFIG_PATH.slice(1), props.runtimeConfig)],
         destinationBucket: this.bucket,
         exclude: [`${HASHED_ASSETS_PREFIX}*`],
         cacheControl: [CacheControl.noCache()],

@@ -1,4 +1,4 @@
-import { lazy, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { createBrowserRouter, Navigate, RouterProvider, useParams } from 'react-router';
 import { SiteLayout } from '../components/layout/site-layout';
 import { paths } from '../config/paths';
@@ -7,7 +7,11 @@ import { RouteError } from './routes/route-error';
 
 // Only the landing page is in the first bundle; every other page is its own chunk, loaded on the
 // way there (SiteLayout's Suspense shows while a chunk loads for the first time).
-const AuthRoute = lazy(() => import('./routes/auth').then((module) => ({ default: module.AuthRoute })));
+const LoginRoute = lazy(() => import('./routes/auth').then((module) => ({ default: module.LoginRoute })));
+const SignupRoute = lazy(() => import('./routes/auth').then((module) => ({ default: module.SignupRoute })));
+const ResetPasswordRoute = lazy(() => import('./routes/auth').then((module) => ({ default: module.ResetPasswordRoute })));
+const DashboardRoute = lazy(() => import('./routes/dashboard').then((module) => ({ default: module.DashboardRoute })));
+const DashboardSectionRoute = lazy(() => import('./routes/dashboard').then((module) => ({ default: module.DashboardSectionRoute })));
 const NotFoundRoute = lazy(() => import('./routes/not-found').then((module) => ({ default: module.NotFoundRoute })));
 const PrivacyRoute = lazy(() => import('./routes/privacy').then((module) => ({ default: module.PrivacyRoute })));
 const ResultsRoute = lazy(() => import('./routes/results').then((module) => ({ default: module.ResultsRoute })));
@@ -22,16 +26,32 @@ function ReportRedirect() {
   return <Navigate to={paths.results.getHref(auditId)} replace />;
 }
 
-/** Pages that exist so far; the rest of `paths` (dashboard, share, payment) arrives with its issue. */
+/** Every page of the site; pages other than the landing page load as their own chunks. */
 export const createAppRouter = () =>
   createBrowserRouter([
+    {
+      // The dashboard has its own shell (SPEC §2 "Dashboard shell"), not the site's header and footer.
+      path: paths.dashboard.root.path,
+      ErrorBoundary: RouteError,
+      element: (
+        <Suspense fallback={null}>
+          <DashboardRoute />
+        </Suspense>
+      ),
+      children: [
+        { index: true, Component: DashboardSectionRoute },
+        { path: paths.dashboard.section.path, Component: DashboardSectionRoute },
+      ],
+    },
     {
       Component: SiteLayout,
       ErrorBoundary: RouteError,
       children: [
         { path: paths.home.path, Component: HomeRoute, handle: homeHandle },
         { path: paths.auth.root.path, element: <Navigate to={paths.auth.login.getHref()} replace /> },
-        { path: paths.auth.login.path, Component: AuthRoute },
+        { path: paths.auth.login.path, Component: LoginRoute },
+        { path: paths.auth.signup.path, Component: SignupRoute },
+        { path: paths.auth.resetPassword.path, Component: ResetPasswordRoute },
         { path: paths.results.path, Component: ResultsRoute },
         { path: paths.results.missingIdPath, Component: ResultsRoute },
         { path: paths.reports.path, Component: ReportRedirect },

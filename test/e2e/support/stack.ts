@@ -1,7 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startDnsServer } from '../../support/dns-server.js';
+import { startHibpServer } from '../../support/hibp-server.js';
+import { startZoneServer, type ZoneServer } from '../../support/zone-server.js';
 import { launchBrowser, type TestBrowser } from './browser.js';
 import { startLocalApp, type LocalApp } from './local-app.js';
 
@@ -13,8 +14,13 @@ export interface E2eStack {
   /** The SES local mailbox the start banner names (`GET {mailboxUrl}/store` lists the emails sent). */
   mailboxUrl: string;
   browser: TestBrowser;
+  /** The scanner's DNS: serves TARGET_HOST; tests publish more records (a verification TXT) with `add`. */
+  zone: ZoneServer;
   stop(): Promise<void>;
 }
+
+/** A password the loopback Pwned Passwords stand-in reports as breached (signup must refuse it). */
+export const BREACHED_PASSWORD = 'Password123!';
 
 const MAILBOX_LINE = /Mailbox \(emails sent, SES local\): (http\S+)/;
 
@@ -32,8 +38,10 @@ async function bannerValue(app: LocalApp, line: RegExp, timeoutMs = 5_000): Prom
 /** `npm start` on a random port with fresh data, a DNS server it scans through, and Chromium. */
 export async function startE2eStack(): Promise<E2eStack> {
   const dataDir = await mkdtemp(join(tmpdir(), 'rampart-e2e-data-'));
-  const dns = await startDnsServer({ [TARGET_HOST]: ['127.0.0.1'] });
-  const cleanups: (() => Promise<void>)[] = [() => rm(dataDir, { recursive: true, force: true }), () => dns.close()];
+  const zone = await startZoneServer({ records: [{ name: TARGET_HOST, type: 'A', ttl: 60, data: '127.0.0.1' }] });
+  // Signup's breached-password check goes to Pwned Passwords: here a stand-in on loopback.
+  const hibp = await startHibpServer({ apiKey: 'e2e-unused', passwords: { [BREACHED_PASSWORD]: 52_000 } });
+  const cleanups: (() => Promise<void>)[] = [() => rm(dataDir, { recursive: true, force: true }), () => zone.close(), () => hibp.close()];
   const stop = async () => {
     for (const cleanup of cleanups.reverse()) await cleanup();
   };
@@ -42,14 +50,15 @@ export async function startE2eStack(): Promise<E2eStack> {
       PORT: '0',
       DATA_DIR: dataDir,
       SCAN_ALLOW_PRIVATE_TARGETS: '1',
-      SCAN_RESOLVERS: `127.0.0.1:${dns.port}`,
+      SCAN_RESOLVERS: `127.0.0.1:${zone.port}`,
+      PWNED_PASSWORDS_URL: hibp.passwordsBaseUrl,
       SCAN_EXCLUDE_PORTS: '2024',
     });
     cleanups.push(() => app.stop());
     const mailboxUrl = await bannerValue(app, MAILBOX_LINE);
     const browser = await launchBrowser();
     cleanups.push(() => browser.close());
-    return { app, mailboxUrl, browser, stop };
+    return { app, mailboxUrl, browser, zone, stop };
   } catch (error) {
     await stop();
     throw error;

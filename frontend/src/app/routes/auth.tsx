@@ -1,24 +1,58 @@
-import { Link } from 'react-router';
-import { buttonClass } from '../../components/ui/button';
+import type { ReactNode } from 'react';
+import { Navigate, useSearchParams } from 'react-router';
 import { StatusPanel } from '../../components/ui/status-panel';
+import { Spinner } from '../../components/ui/spinner';
 import { content } from '../../config/content';
-import { paths } from '../../config/paths';
+import { useAuth } from '../../features/auth/auth-provider';
+import { LoginForm } from '../../features/auth/components/login-form';
+import { ResetPasswordForm } from '../../features/auth/components/reset-password-form';
+import { SignupForm } from '../../features/auth/components/signup-form';
+import { safeReturnUrl } from '../../features/auth/return-url';
 
-/** The client area's door. Sign-in itself is not built yet, and the page says so rather than pretending. */
-export function AuthRoute() {
+/** The auth pages wait for the session to be known; a signed-in visitor goes where they were headed. */
+function AuthPage({ title, children }: { title: string; children: ReactNode }) {
+  const { status } = useAuth();
+  const [searchParams] = useSearchParams();
+  if (status === 'signed-in') return <Navigate to={safeReturnUrl(searchParams.get('returnUrl'))} replace />;
   return (
     <>
-      <title>{`Client Login — ${content.productName}`}</title>
-      <StatusPanel title="Client Login">
-        <p className="mt-3 text-slate-600">
-          Client sign-in is not available yet. It arrives with customer accounts in an upcoming release.
-        </p>
-        <div className="mt-6">
-          <Link to={paths.home.getHref()} className={buttonClass('secondary')}>
-            Back to home
-          </Link>
+      <title>{`${title} — ${content.productName}`}</title>
+      {status === 'loading' ? (
+        <div role="status" className="flex justify-center py-24 text-slate-500">
+          <Spinner className="size-8" />
+          <span className="sr-only">Loading…</span>
         </div>
-      </StatusPanel>
+      ) : status === 'unavailable' ? (
+        <StatusPanel title={title} tone="error" role="alert">
+          <p className="mt-3 text-slate-700">Sign-in is unavailable right now. Please try again in a few minutes.</p>
+        </StatusPanel>
+      ) : (
+        children
+      )}
     </>
+  );
+}
+
+export function LoginRoute() {
+  return (
+    <AuthPage title="Client Login">
+      <LoginForm />
+    </AuthPage>
+  );
+}
+
+export function SignupRoute() {
+  return (
+    <AuthPage title="Create your account">
+      <SignupForm />
+    </AuthPage>
+  );
+}
+
+export function ResetPasswordRoute() {
+  return (
+    <AuthPage title="Reset your password">
+      <ResetPasswordForm />
+    </AuthPage>
   );
 }

@@ -2,6 +2,7 @@ import { Suspense } from 'react';
 import { Link, Outlet, useMatches } from 'react-router';
 import { content } from '../../config/content';
 import { paths } from '../../config/paths';
+import { useAuth } from '../../features/auth/auth-provider';
 import { ThemeToggle } from '../theme/theme-toggle';
 import { Spinner } from '../ui/spinner';
 
@@ -36,9 +37,7 @@ export function SiteLayout() {
             <Link to={paths.home.getHref()} state={{ scrollToPricing: true }} className={`hidden sm:inline-flex ${navLink}`}>
               Pricing
             </Link>
-            <Link to={paths.auth.root.getHref()} className={navLink}>
-              Client Login
-            </Link>
+            <AccountLink />
             <ThemeToggle />
           </nav>
         </div>
@@ -68,6 +67,20 @@ export function SiteLayout() {
         </div>
       </footer>
     </div>
+  );
+}
+
+/** 'Client Login' for visitors, 'Dashboard' once signed in. */
+function AccountLink() {
+  const { status } = useAuth();
+  return status === 'signed-in' ? (
+    <Link to={paths.dashboard.root.getHref()} className={navLink}>
+      Dashboard
+    </Link>
+  ) : (
+    <Link to={paths.auth.root.getHref()} className={navLink}>
+      Client Login
+    </Link>
   );
 }
 

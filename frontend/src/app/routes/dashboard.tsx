@@ -1,0 +1,40 @@
+import { useLocation, useParams } from 'react-router';
+import { AgentsSection } from '../../features/dashboard/agents/agents-section';
+import { BadgeSection } from '../../features/dashboard/badge/badge-section';
+import { HistorySection } from '../../features/dashboard/history/history-section';
+import { DashboardLayout } from '../../features/dashboard/layout/dashboard-layout';
+import { RequireAuth } from '../../features/dashboard/layout/require-auth';
+import { OverviewSection } from '../../features/dashboard/overview/overview-section';
+import { ScansSection } from '../../features/dashboard/scans/scans-section';
+import { sectionOf, type DashboardSlug } from '../../features/dashboard/sections';
+import { SettingsSection } from '../../features/dashboard/settings/settings-section';
+import { SubscriptionSection } from '../../features/dashboard/subscription/subscription-section';
+import { NotFoundRoute } from './not-found';
+
+const sectionComponents: Record<DashboardSlug, () => React.JSX.Element> = {
+  '': OverviewSection,
+  history: HistorySection,
+  agents: AgentsSection,
+  scans: ScansSection,
+  subscription: SubscriptionSection,
+  badge: BadgeSection,
+  settings: SettingsSection,
+};
+
+/** `/dashboard` and `/dashboard/{section}`: the guard, the shell, then the section. */
+export function DashboardRoute() {
+  return (
+    <RequireAuth>
+      <DashboardLayout />
+    </RequireAuth>
+  );
+}
+
+export function DashboardSectionRoute() {
+  const { section } = useParams();
+  const { pathname } = useLocation();
+  const slug = sectionOf(section, pathname);
+  if (slug === undefined) return <NotFoundRoute />;
+  const Section = sectionComponents[slug];
+  return <Section />;
+}

@@ -1,0 +1,19 @@
+import type { SubscriptionView } from '../../../lib/contracts';
+
+const tierNames: Record<SubscriptionView['tier'], string> = {
+  basic: 'Basic Scan',
+  pro: 'Pro Scan',
+  monitor_lite: 'Monitor Lite',
+  monitor_plus: 'Monitor Plus',
+};
+
+/** The plan box's name: the trial is its own plan to the customer, whatever tier it grants. */
+export function planName(subscription: SubscriptionView): string {
+  return subscription.billingPeriod === 'trial' ? 'Free Trial' : tierNames[subscription.tier];
+}
+
+/** SPEC's usage colours: over 80% red, over 60% yellow. */
+export function usageTone(used: number, limit: number): 'ok' | 'warn' | 'high' {
+  const share = limit > 0 ? used / limit : 1;
+  return share > 0.8 ? 'high' : share > 0.6 ? 'warn' : 'ok';
+}

@@ -1,0 +1,68 @@
+import { screen } from '@testing-library/react';
+import { Route, Routes, useLocation } from 'react-router';
+import { describe, expect, it } from 'vitest';
+import { renderWithProviders } from '../../../testing/api-stub';
+import { AuthTestProvider, type AuthStatus } from '../../auth/auth-provider';
+import { sectionOf } from '../sections';
+import { RequireAuth } from './require-auth';
+import { usageTone } from './plan';
+
+function LoginPage() {
+  const location = useLocation();
+  return <p data-testid="login">{`${location.pathname}${location.search}`}</p>;
+}
+
+function renderGuard(status: AuthStatus) {
+  return renderWithProviders(
+    <AuthTestProvider value={{ status }}>
+      <Routes>
+        <Route
+          path="/dashboard/*"
+          element={
+            <RequireAuth>
+              <h1>Private</h1>
+            </RequireAuth>
+          }
+        />
+        <Route path="/auth/login" element={<LoginPage />} />
+      </Routes>
+    </AuthTestProvider>,
+    { route: '/dashboard/history?page=2' },
+  );
+}
+
+describe('the dashboard guard', () => {
+  it("shows 'Loading Dashboard...' while the session is read", () => {
+    renderGuard('loading');
+    expect(screen.getByText('Loading Dashboard...')).toBeTruthy();
+    expect(screen.getByText('Checking authentication status')).toBeTruthy();
+    expect(screen.queryByText('Private')).toBeNull();
+  });
+
+  it.each(['signed-out', 'unavailable'] as const)('sends a %s visitor to the login page with the way back', (status) => {
+    renderGuard(status);
+    expect(screen.getByTestId('login').textContent).toBe(`/auth/login?returnUrl=${encodeURIComponent('/dashboard/history?page=2')}`);
+  });
+
+  it('shows the page to a signed-in user', () => {
+    renderGuard('signed-in');
+    expect(screen.getByRole('heading', { name: 'Private' })).toBeTruthy();
+  });
+});
+
+describe('dashboard sections and plan usage', () => {
+  it('takes the section from the parameter, else the last path segment', () => {
+    expect(sectionOf('history', '/dashboard/history')).toBe('history');
+    expect(sectionOf(undefined, '/dashboard')).toBe('');
+    expect(sectionOf(undefined, '/dashboard/settings/')).toBe('settings');
+    expect(sectionOf('nope', '/dashboard/nope')).toBeUndefined();
+  });
+
+  it('colours usage over 60% yellow and over 80% red', () => {
+    expect(usageTone(6, 10)).toBe('ok');
+    expect(usageTone(7, 10)).toBe('warn');
+    expect(usageTone(8, 10)).toBe('warn');
+    expect(usageTone(9, 10)).toBe('high');
+    expect(usageTone(0, 0)).toBe('high');
+  });
+});

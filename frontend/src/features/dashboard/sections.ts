@@ -1,0 +1,21 @@
+/** SPEC §2 "Dashboard shell": the sidebar's sections, in order; `slug` is the path segment after /dashboard. */
+export const dashboardSections = [
+  { slug: '', label: 'Dashboard' },
+  { slug: 'history', label: 'Audit History' },
+  { slug: 'agents', label: 'Local Agents' },
+  { slug: 'scans', label: 'Scans' },
+  { slug: 'subscription', label: 'Subscription' },
+  { slug: 'badge', label: 'Security Badge' },
+  { slug: 'settings', label: 'Settings' },
+] as const;
+
+export type DashboardSlug = (typeof dashboardSections)[number]['slug'];
+
+export const sectionHref = (slug: DashboardSlug): string => (slug === '' ? '/dashboard' : `/dashboard/${slug}`);
+
+/** SPEC: "the section is taken from the section parameter, or else the last path segment". */
+export function sectionOf(param: string | undefined, pathname: string): DashboardSlug | undefined {
+  const candidate = param ?? pathname.replace(/\/+$/, '').split('/').pop() ?? '';
+  const slug = candidate === 'dashboard' ? '' : candidate;
+  return dashboardSections.find((section) => section.slug === slug)?.slug;
+}
