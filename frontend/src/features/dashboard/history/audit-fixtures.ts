@@ -1,0 +1,21 @@
+import type { AuditHistoryEntry } from '../../../lib/contracts';
+
+/** A completed basic audit with a good score; tests override what they are about. Used by tests only. */
+export function historyEntry(overrides: Partial<AuditHistoryEntry> & { id: string }): AuditHistoryEntry {
+  return {
+    domain: `${overrides.id}.example.test`,
+    scanDate: '2025-03-01T09:30:00.000Z',
+    tier: 'basic',
+    status: 'completed',
+    riskScore: 85,
+    riskLevel: 'low',
+    findings: { totalIssues: 2, criticalIssues: 0, openPorts: 2, subdomains: 1 },
+    scanDuration: 42,
+    reportUrl: `/results/${overrides.id}`,
+    pdfUrl: `/reports/${overrides.id}.pdf`,
+    ...overrides,
+  };
+}
+
+/** `GET /api/me/audits` answering with one page. */
+export const auditsPage = (audits: AuditHistoryEntry[]) => ({ status: 200, body: { audits, nextCursor: null } });
