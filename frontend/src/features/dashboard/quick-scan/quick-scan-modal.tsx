@@ -1,0 +1,199 @@
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { Button } from '../../../components/ui/button';
+import { Spinner } from '../../../components/ui/spinner';
+import { paths } from '../../../config/paths';
+import { ApiError } from '../../../lib/api-client';
+import { useMe } from '../../account/api/account';
+import { useDomains } from '../../account/api/domains';
+import { useStartQuickScan } from './api/start-quick-scan';
+import { useDialogFocus } from './use-dialog-focus';
+
+/** DECISIONS "Quick Scan": the text for any failure but the plan's limit. */
+export const START_FAILED = 'Failed to start scan. Please try again.';
+
+/** Where 'Add Domain' leads: Settings, Domains tab. */
+export const ADD_DOMAIN_HREF = `${paths.dashboard.section.getHref('settings')}?tab=domains`;
+export const UPGRADE_HREF = '/#pricing';
+
+type Failure = { kind: 'limit'; message: string } | { kind: 'other' };
+
+const linkClass =
+  'font-semibold text-blue-700 underline underline-offset-2 hover:text-blue-900 focus-visible:outline-2 focus-visible:outline-blue-700 dark:text-blue-400 dark:hover:text-blue-300';
+
+/**
+ * SPEC §2 "Quick Scan modal": pick one of the user's verified domains and start a scan counted
+ * against the plan, then open its results; without domains, 'Add Domain' leads to Settings.
+ */
+export function QuickScanModal({ open, onClose }: { open: boolean; onClose: () => void }) {
+  // Mounted only while open, so every opening starts with nothing chosen and no old error.
+  return open ? <QuickScanDialog onClose={onClose} /> : null;
+}
+
+function QuickScanDialog({ onClose }: { onClose: () => void }) {
+  const titleId = useId();
+  const descriptionId = useId();
+  const dialogRef = useRef<HTMLDivElement>(null);
+  const navigate = useNavigate();
+  const me = useMe();
+  const domains = useDomains();
+  const start = useStartQuickScan();
+  const [selected, setSelected] = useState<string | undefined>();
+  const [failure, setFailure] = useState<Failure | undefined>();
+  useDialogFocus(dialogRef, onClose);
+
+  // Once the domains are there, focus goes to the first one that can be chosen (or 'Add Domain').
+  useEffect(() => {
+    if (!domains.isPending) dialogRef.current?.querySelector<HTMLElement>('[data-autofocus]')?.focus();
+  }, [domains.isPending]);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!selected) return;
+    setFailure(undefined);
+    start.mutate(selected, {
+      onSuccess: ({ auditId }) => {
+        navigate(paths.results.getHref(auditId));
+        onClose();
+      },
+      onError: (error) =>
+        setFailure(
+          error instanceof ApiError && error.status === 403 && error.code === 'scan_limit_reached'
+            ? { kind: 'limit', message: error.message }
+            : { kind: 'other' },
+        ),
+    });
+  };
+
+  const subscription = me.data?.subscription;
+  const list = domains.data ?? [];
+  const firstVerified = list.find((domain) => domain.verified)?.domain;
+
+  return (
+    <div
+      className="fixed inset-0 z-50 flex items-center justify-center overflow-y-auto bg-slate-900/60 p-4"
+      onMouseDown={(event) => {
+        if (event.target === event.currentTarget) onClose();
+      }}
+    >
+      <div
+        ref={dialogRef}
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        aria-describedby={descriptionId}
+        tabIndex={-1}
+        className="w-full max-w-lg rounded-xl bg-white p-6 shadow-xl sm:p-8 dark:bg-slate-900"
+      >
+        <div className="flex items-start justify-between gap-4">
+          <h2 id={titleId} className="text-xl font-bold text-slate-900 dark:text-slate-100">
+            Quick Scan
+          </h2>
+          <button
+            type="button"
+            onClick={onClose}
+            aria-label="Close"
+            className="-m-2 rounded-md p-2 text-slate-500 hover:bg-slate-100 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-blue-700 dark:hover:bg-slate-800 dark:hover:text-slate-100"
+          >
+            <span aria-hidden="true" className="block text-xl leading-none">
+              ×
+            </span>
+          </button>
+        </div>
+        <p id={descriptionId} className="mt-2 text-sm text-slate-600 dark:text-slate-400">
+          Run a security scan of one of your verified domains now.
+        </p>
+        {subscription && (
+          <p data-testid="scan-usage" className="mt-2 text-sm font-semibold text-slate-800 dark:text-slate-200">
+            {subscription.scansUsed} / {subscription.scansLimit} scans used
+          </p>
+        )}
+
+        {domains.isPending ? (
+          <p role="status" className="mt-6 flex items-center gap-3 text-sm text-slate-600 dark:text-slate-400">
+            <Spinner className="size-5 text-blue-700 dark:text-blue-400" />
+            Loading your domains...
+          </p>
+        ) : domains.isError ? (
+          <p role="alert" className="mt-6 text-sm font-semibold text-red-800 dark:text-red-300">
+            Failed to load your domains. Please try again.
+          </p>
+        ) : list.length === 0 ? (
+          <div className="mt-6 space-y-4 text-sm text-slate-700 dark:text-slate-300">
+            <p>You have no domains yet. Add your website's domain and verify that you own it, then scan it from here.</p>
+            <Link to={ADD_DOMAIN_HREF} onClick={onClose} className={`${linkClass} inline-block`} data-autofocus>
+              Add Domain
+            </Link>
+          </div>
+        ) : (
+          <form onSubmit={submit} className="mt-6 space-y-5">
+            <fieldset>
+              <legend className="text-sm font-semibold text-slate-800 dark:text-slate-200">Domain to scan</legend>
+              <ul className="mt-2 space-y-2">
+                {list.map((domain) => (
+                  <li key={domain.id}>
+                    <label
+                      className={`flex items-center gap-3 rounded-md border px-3 py-2 ${
+                        domain.verified
+                          ? 'cursor-pointer border-slate-300 hover:bg-slate-50 dark:border-slate-600 dark:hover:bg-slate-800'
+                          : 'cursor-not-allowed border-slate-200 opacity-70 dark:border-slate-700'
+                      }`}
+                    >
+                      <input
+                        type="radio"
+                        name="quick-scan-domain"
+                        value={domain.domain}
+                        checked={selected === domain.domain}
+                        disabled={!domain.verified}
+                        onChange={() => setSelected(domain.domain)}
+                        data-autofocus={domain.domain === firstVerified ? true : undefined}
+                        className="size-4 accent-blue-700"
+                      />
+                      <span className="font-mono text-sm break-all text-slate-900 dark:text-slate-100">{domain.domain}</span>
+                      {!domain.verified && (
+                        <span className="ml-auto text-xs font-semibold whitespace-nowrap text-amber-800 dark:text-amber-300">
+                          Pending verification
+                        </span>
+                      )}
+                    </label>
+                  </li>
+                ))}
+              </ul>
+            </fieldset>
+            {!firstVerified && (
+              <p className="text-sm text-slate-700 dark:text-slate-300">
+                None of your domains is verified yet.{' '}
+                <Link to={ADD_DOMAIN_HREF} onClick={onClose} className={linkClass}>
+                  Verify a domain
+                </Link>
+              </p>
+            )}
+            {failure && (
+              <div role="alert" className="rounded-md border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-300">
+                {failure.kind === 'limit' ? (
+                  <>
+                    <p className="font-semibold">{failure.message}</p>
+                    <Link to={UPGRADE_HREF} onClick={onClose} className={`${linkClass} mt-2 inline-block`}>
+                      Upgrade Plan
+                    </Link>
+                  </>
+                ) : (
+                  <p className="font-semibold">{START_FAILED}</p>
+                )}
+              </div>
+            )}
+            <div className="flex flex-col gap-3 sm:flex-row-reverse">
+              <Button type="submit" className="sm:flex-1" disabled={!selected || start.isPending}>
+                {start.isPending && <Spinner className="size-4" />}
+                Start Instant Scan
+              </Button>
+              <Button variant="secondary" className="sm:flex-1" onClick={onClose}>
+                Cancel
+              </Button>
+            </div>
+          </form>
+        )}
+      </div>
+    </div>
+  );
+}
