@@ -118,6 +118,24 @@ describe('Settings → Security', () => {
     expect([input('Current password').value, input('New password').value, input('Confirm new password').value]).toEqual(['', '', '']);
   });
 
+  it('refuses a new password Pwned Passwords knows, without calling Cognito', async () => {
+    // Prepare: SHA-1("Correct-Horse-42") = 4133F767279AB73E02934A0523103684219C9A58
+    const api = stubApi({
+      'GET /api/me': { status: 200, body: ACCOUNT },
+      'GET /api/pwned-passwords/4133F': { status: 200, body: { suffixes: [{ suffix: '767279AB73E02934A0523103684219C9A58', count: 3 }] } },
+    });
+    const auth = renderSecurity();
+    await screen.findByLabelText('Current password');
+
+    // Act
+    changePassword('Old-Password-1', STRONG, STRONG);
+
+    // Assess
+    expect((await screen.findByRole('alert')).textContent).toMatch(/appeared in a data breach/);
+    expect(api.callsTo('GET', '/api/pwned-passwords/4133F')).toHaveLength(1);
+    expect(auth.changePassword).not.toHaveBeenCalled();
+  });
+
   it('deletes the account only after Yes: DELETE /api/me, sign out, then the home page', async () => {
     // Prepare
     const api = stubApi({ 'GET /api/me': { status: 200, body: ACCOUNT }, 'DELETE /api/me': { status: 204 } });

@@ -5,6 +5,8 @@ import { Spinner } from '../../../components/ui/spinner';
 import { FormMessage, TextField } from '../../../components/ui/text-field';
 import { paths } from '../../../config/paths';
 import { PASSWORD_POLICY, passwordPolicyProblems } from '../../../lib/contracts';
+import { breachCount } from '../../auth/api/breached-password';
+import { BREACHED_PASSWORD_MESSAGE } from '../../auth/components/password-policy-hint';
 import { useMe } from '../../account/api/account';
 import { useAuth } from '../../auth/auth-provider';
 import { useDeleteAccount } from './api/delete-account';
@@ -85,6 +87,9 @@ function ChangePasswordForm() {
     setMessage(undefined);
     setPending(true);
     try {
+      // Known breached passwords are refused here as at signup (the check is skipped when unreachable).
+      const breaches = await breachCount(next);
+      if (breaches !== undefined && breaches > 0) return fail(BREACHED_PASSWORD_MESSAGE);
       await (await session()).changePassword(current, next);
       setCurrent('');
       setNext('');
