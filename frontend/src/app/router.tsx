@@ -12,6 +12,7 @@ const SignupRoute = lazy(() => import('./routes/auth').then((module) => ({ defau
 const ResetPasswordRoute = lazy(() => import('./routes/auth').then((module) => ({ default: module.ResetPasswordRoute })));
 const DashboardRoute = lazy(() => import('./routes/dashboard').then((module) => ({ default: module.DashboardRoute })));
 const DashboardSectionRoute = lazy(() => import('./routes/dashboard').then((module) => ({ default: module.DashboardSectionRoute })));
+const DashboardAuditRoute = lazy(() => import('./routes/dashboard').then((module) => ({ default: module.DashboardAuditRoute })));
 const NotFoundRoute = lazy(() => import('./routes/not-found').then((module) => ({ default: module.NotFoundRoute })));
 const PrivacyRoute = lazy(() => import('./routes/privacy').then((module) => ({ default: module.PrivacyRoute })));
 const ResultsRoute = lazy(() => import('./routes/results').then((module) => ({ default: module.ResultsRoute })));
@@ -41,6 +42,7 @@ export const createAppRouter = () =>
       children: [
         { index: true, Component: DashboardSectionRoute },
         { path: paths.dashboard.section.path, Component: DashboardSectionRoute },
+        { path: paths.dashboard.audit.path, Component: DashboardAuditRoute },
       ],
     },
     {

@@ -9,6 +9,8 @@ import { ScansSection } from '../../features/dashboard/scans/scans-section';
 import { sectionOf, type DashboardSlug } from '../../features/dashboard/sections';
 import { SettingsSection } from '../../features/dashboard/settings/settings-section';
 import { SubscriptionSection } from '../../features/dashboard/subscription/subscription-section';
+import { AuditResults } from '../../features/audits/components/audit-results';
+import { auditIdSchema } from '../../lib/contracts';
 import { NotFoundRoute } from './not-found';
 
 const sectionComponents: Record<DashboardSlug, () => React.JSX.Element> = {
@@ -37,4 +39,11 @@ export function DashboardSectionRoute() {
   if (slug === undefined) return <NotFoundRoute />;
   const Section = sectionComponents[slug];
   return <Section />;
+}
+
+/** `/dashboard/audits/{auditId}`: the report inside the dashboard shell. */
+export function DashboardAuditRoute() {
+  const { auditId } = useParams();
+  if (!auditId || !auditIdSchema.safeParse(auditId).success) return <NotFoundRoute />;
+  return <AuditResults key={auditId} auditId={auditId} mode="dashboard" />;
 }
