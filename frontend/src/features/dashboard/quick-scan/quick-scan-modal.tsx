@@ -7,7 +7,7 @@ import { ApiError } from '../../../lib/api-client';
 import { useMe } from '../../account/api/account';
 import { useDomains } from '../../account/api/domains';
 import { useStartQuickScan } from './api/start-quick-scan';
-import { useDialogFocus } from './use-dialog-focus';
+import { useDialogFocus } from '../../../components/ui/use-dialog-focus';
 
 /** DECISIONS "Quick Scan": the text for any failure but the plan's limit. */
 export const START_FAILED = 'Failed to start scan. Please try again.';

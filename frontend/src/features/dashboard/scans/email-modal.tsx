@@ -4,7 +4,7 @@ import { Spinner } from '../../../components/ui/spinner';
 import { FormMessage, TextField } from '../../../components/ui/text-field';
 import type { AuditHistoryEntry } from '../../../lib/contracts';
 import { EMPTY_EMAIL_MESSAGE, useEmailReport } from '../../audits/api/email-report';
-import { Dialog } from './dialog';
+import { Dialog } from '../../../components/ui/dialog';
 
 /** Sends the audit's report to an address through `POST /api/audits/{id}/email`. */
 export function EmailModal({ audit, onClose }: { audit: AuditHistoryEntry; onClose: () => void }) {

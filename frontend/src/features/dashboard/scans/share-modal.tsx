@@ -3,7 +3,7 @@ import { Spinner } from '../../../components/ui/spinner';
 import type { AuditHistoryEntry } from '../../../lib/contracts';
 import { useCreateShare } from '../../audits/api/create-share';
 import { ShareLinkPanel } from '../../audits/components/share-report';
-import { Dialog } from './dialog';
+import { Dialog } from '../../../components/ui/dialog';
 
 /** DECISIONS "Sharing": opening the modal creates a 24-hour `/share/{token}` link and shows the API's url. */
 export function ShareModal({ audit, onClose }: { audit: AuditHistoryEntry; onClose: () => void }) {

@@ -6,7 +6,7 @@ import { VERIFICATION, verificationMessages } from '../../../lib/contracts';
 import { useSendVerificationCode } from '../api/send-verification-code';
 import { useVerifyCode } from '../api/verify-code';
 import { formatMinutesSeconds, useCountdown } from '../lib/use-countdown';
-import { useFocusTrap } from '../lib/use-focus-trap';
+import { useDialogFocus } from '../../../components/ui/use-dialog-focus';
 
 /** SPEC §9: after a correct code, the modal shows success this long before the scan starts. */
 export const VERIFIED_DELAY_MS = 1_500;
@@ -62,7 +62,7 @@ export function VerificationModal({ request, onVerified, onClose }: Verification
   const sentOnOpen = useRef(false);
 
   const close = state.kind === 'success' ? undefined : onClose;
-  useFocusTrap(dialogRef, close);
+  useDialogFocus(dialogRef, close);
 
   const sendCode = useCallback(() => {
     setState({ kind: 'sending' });

@@ -1,41 +1,15 @@
-import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
-
-const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+import { useId, useRef, type ReactNode } from 'react';
+import { useDialogFocus } from './use-dialog-focus';
 
 /**
  * A modal dialog: focus moves in and stays in (Tab wraps), Escape, Close and a click on the
- * backdrop dismiss it, and focus goes back to whatever opened it.
+ * backdrop dismiss it, and focus goes back to whatever opened it (useDialogFocus). Mount it only
+ * while open.
  */
 export function Dialog({ title, description, onClose, children }: { title: string; description?: ReactNode; onClose: () => void; children: ReactNode }) {
   const titleId = useId();
   const ref = useRef<HTMLDivElement>(null);
-  // Read while rendering, before a child's autoFocus moves focus into the dialog.
-  const [opener] = useState(() => (document.activeElement instanceof HTMLElement ? document.activeElement : null));
-
-  useEffect(() => {
-    if (!ref.current?.contains(document.activeElement)) ref.current?.focus();
-    return () => opener?.focus();
-  }, [opener]);
-
-  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    if (event.key === 'Escape') {
-      event.preventDefault();
-      onClose();
-      return;
-    }
-    if (event.key !== 'Tab' || !ref.current) return;
-    const focusable = [...ref.current.querySelectorAll<HTMLElement>(FOCUSABLE)];
-    const first = focusable[0];
-    const last = focusable.at(-1);
-    if (!first || !last) return;
-    if (event.shiftKey && (document.activeElement === first || document.activeElement === ref.current)) {
-      event.preventDefault();
-      last.focus();
-    } else if (!event.shiftKey && document.activeElement === last) {
-      event.preventDefault();
-      first.focus();
-    }
-  };
+  useDialogFocus(ref, onClose);
 
   return (
     <div
@@ -50,7 +24,6 @@ export function Dialog({ title, description, onClose, children }: { title: strin
         aria-modal="true"
         aria-labelledby={titleId}
         tabIndex={-1}
-        onKeyDown={onKeyDown}
         className="w-full max-w-lg rounded-xl bg-white p-6 shadow-xl focus:outline-none dark:bg-slate-900"
       >
         <div className="flex items-start justify-between gap-4">
