@@ -34,7 +34,7 @@ export {
   type VerifyCodeInput,
   type VerifyCodeResponse,
 } from '../../../lambdas/domain/verification.contract';
-export { SHARE_LIFETIME_SECONDS, shareTokenSchema } from '../../../lambdas/domain/report.contract';
+export { reportEmailMessages, SHARE_LIFETIME_SECONDS, shareTokenSchema } from '../../../lambdas/domain/report.contract';
 export { isSampleAuditId } from '../../../lambdas/domain/sample-report';
 export { RUNTIME_CONFIG_PATH, runtimeConfigSchema, type RuntimeConfig } from '../../../lambdas/domain/runtime-config';
 export {

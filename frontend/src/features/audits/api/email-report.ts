@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { apiPost } from '../../../lib/api-client';
-import { routePath } from '../../../lib/contracts';
+import { reportEmailMessages, routePath } from '../../../lib/contracts';
 
 /** `POST /api/audits/{id}/email` answers with the address it sent to (lower-cased) and a sentence to show. */
 export interface SentReportEmail {
@@ -9,8 +9,8 @@ export interface SentReportEmail {
   message: string;
 }
 
-/** SPEC §8 alert for an empty address; the same text as the API's `reportEmailMessages.empty`. */
-export const EMPTY_EMAIL_MESSAGE = 'Please enter an email address';
+/** SPEC §8 alert for an empty address: the API's own message. */
+export const EMPTY_EMAIL_MESSAGE = reportEmailMessages.empty;
 
 export const emailReport = (auditId: string, email: string): Promise<SentReportEmail> =>
   apiPost<SentReportEmail>(routePath('email-audit', { auditId }), { email });
