@@ -28,6 +28,7 @@ import type {
   EmailVerifications,
   IdempotencyStore,
   Mailer,
+  PasswordBreachRanges,
   RateLimiter,
   ScanJobs,
   ShareLinks,
@@ -37,6 +38,7 @@ import type {
 import type { CheckDefinition, ScanSettings } from './scanner/check.js';
 import { checksWith } from './scanner/checks/index.js';
 import { createHibpClient } from './scanner/net/hibp-client.js';
+import { fetchPasswordRange } from './scanner/pwned-passwords.js';
 
 /** Everything a handler or worker may use. Each adapter is built on first use, once. */
 export interface Deps {
@@ -56,12 +58,17 @@ export interface Deps {
   readonly shares: ShareLinks;
   /** The customer's domains and started-scan count (Settings → Domains, Quick Scan). */
   readonly domains: DomainRepository;
+  /** Pwned Passwords range lookups for the sign-up form's breached-password check. */
+  readonly pwnedPasswords: PasswordBreachRanges;
   readonly scanSettings: ScanSettings;
   /** The checks every scan runs, bound to this deployment's breach lookup. */
   readonly scanChecks: readonly CheckDefinition[];
 }
 
 export const systemClock: Clock = { now: () => new Date() };
+
+/** The sign-up form waits for the breached-password check at most this long, then goes on without it. */
+const PASSWORD_RANGE_TIMEOUT_MS = 5_000;
 
 /** Credentials for the emulators: s3rver accepts only this pair; the others accept any. */
 export const LOCAL_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } as const;
@@ -148,6 +155,14 @@ export function buildDeps(config: Config, overrides: Partial<Pick<Deps, 'clock' 
     get idempotency() { return lazy.idempotency(); },
     get shares() { return lazy.shares(); },
     get domains() { return lazy.domains(); },
+    pwnedPasswords: {
+      range: (prefix) =>
+        fetchPasswordRange(prefix, {
+          baseUrl: config.PWNED_PASSWORDS_URL,
+          userAgent: `${productSlug(config.PRODUCT_NAME)}-signup`,
+          timeoutMs: PASSWORD_RANGE_TIMEOUT_MS,
+        }),
+    },
     scanSettings: {
       resolvers: parseResolvers(config.SCAN_RESOLVERS),
       dnsTimeoutMs: config.SCAN_DNS_TIMEOUT_MS,

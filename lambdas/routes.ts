@@ -51,6 +51,7 @@ export const routes = [
   { name: 'delete-domain', method: 'DELETE', path: '/api/me/domains/{domain}', auth: 'user', uses: ['table'] },
   { name: 'verify-domain', method: 'POST', path: '/api/me/domains/{domain}/verify', auth: 'user', uses: ['table'] },
   { name: 'start-quick-scan', method: 'POST', path: '/api/me/scans', auth: 'user', uses: ['table', 'scanQueue'] },
+  { name: 'get-pwned-password-range', method: 'GET', path: '/api/pwned-passwords/{prefix}', auth: 'public', uses: [] },
 ] as const satisfies readonly RouteDefinition[];
 
 export type RouteName = (typeof routes)[number]['name'];

@@ -8,6 +8,10 @@ import { createRequire } from 'node:module';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { SESv2Client } from '@aws-sdk/client-sesv2';
+import { SesMailer } from '../../lambdas/adapters/ses-mailer.adapter.js';
+import { LOCAL_CREDENTIALS } from '../../lambdas/composition.js';
+import { type AccountCodeKind, accountCodeEmail } from '../../lambdas/domain/emails.js';
 
 const require = createRequire(import.meta.url);
 const HOST = '127.0.0.1';
@@ -83,11 +87,55 @@ export async function startSqs(): Promise<Emulator> {
   return { endpoint: `http://${HOST}:${port}`, close: () => closeServer(server) };
 }
 
+/** Where the local user pool's emails go: through SES (the local mailbox), as Rampart's own emails do. */
+export interface CognitoMail {
+  sesEndpoint: string;
+  /** The sender address (MAIL_FROM). */
+  from: string;
+  productName: string;
+}
+
+/** What cognito-local hands a message sender: the code, and (added below) why it is sent. */
+interface PoolMessage {
+  __code?: string;
+  __source?: string;
+}
+
+/** cognito-local's reasons for a message → the email Rampart sends for it. */
+const messageKinds: Record<string, AccountCodeKind> = {
+  SignUp: 'sign-up',
+  ResendCode: 'sign-up',
+  ForgotPassword: 'forgot-password',
+  AdminCreateUser: 'temporary-password',
+  UpdateUserAttribute: 'verify-email',
+  VerifyUserAttribute: 'verify-email',
+};
+
+/**
+ * cognito-local's MessageSender (services/messageDelivery/messageSender.d.ts) that emails the code
+ * through the SES emulator instead of printing it: the sign-up code, the password reset code and an
+ * administrator's temporary password land in the local mailbox like every other email.
+ */
+export function sesMessageSender(mail: CognitoMail) {
+  const mailer = new SesMailer(new SESv2Client({ endpoint: mail.sesEndpoint, region: 'ap-southeast-2', credentials: LOCAL_CREDENTIALS }), mail.from);
+  return {
+    async sendEmail(_ctx: unknown, _user: unknown, destination: string, message: PoolMessage): Promise<void> {
+      const kind = messageKinds[message.__source ?? ''] ?? 'sign-up';
+      await mailer.send(accountCodeEmail({ productName: mail.productName }, { to: destination, kind, code: message.__code ?? '' }));
+    },
+    sendSms(): Promise<void> {
+      // The local pool has no phone attributes to deliver to; say so rather than lose a code.
+      return Promise.reject(new Error('The local user pool sends its codes by email only.'));
+    },
+  };
+}
+
 /**
  * Cognito: cognito-local, assembled here rather than through its default server so that its data
- * lives under `dir`, it listens on a free port, and its token issuer names that port.
+ * lives under `dir`, it listens on a free port, its token issuer names that port, and its emails
+ * (sign-up and reset codes, temporary passwords) go through SES to the local mailbox.
  */
-export async function startCognito(dir: string): Promise<Emulator> {
+export async function startCognito(dir: string, mail: CognitoMail): Promise<Emulator> {
   const dataDirectory = join(dir, 'db');
   mkdirSync(dataDirectory, { recursive: true });
   // cognito-local brings the AWS SDK v2 for its Lambda triggers (unused here); its notice is noise.
@@ -96,11 +144,13 @@ export async function startCognito(dir: string): Promise<Emulator> {
   const pino = cognitoRequire('pino') as (options: { level: string }) => unknown;
   const AWS = cognitoRequire('aws-sdk') as { Lambda: new (config: unknown) => unknown };
   const services = require('cognito-local/lib/services') as Record<string, new (...args: unknown[]) => unknown>;
+  const { MessagesService } = require('cognito-local/lib/services/messages') as {
+    MessagesService: new (triggers: unknown, delivery: unknown) => { create(ctx: unknown, source: string, ...rest: unknown[]): Promise<PoolMessage> };
+  };
   const { CognitoServiceFactoryImpl } = require('cognito-local/lib/services/cognitoService') as Record<string, new (...args: unknown[]) => { create(ctx: unknown, defaults: unknown): Promise<unknown> }>;
   const { StormDBDataStoreFactory } = require('cognito-local/lib/services/dataStore/stormDb') as Record<string, new (dir: string) => unknown>;
   const { CryptoService } = require('cognito-local/lib/services/crypto') as Record<string, new (config: unknown) => unknown>;
   const { MessageDeliveryService } = require('cognito-local/lib/services/messageDelivery/messageDelivery') as Record<string, new (sender: unknown) => unknown>;
-  const { ConsoleMessageSender } = require('cognito-local/lib/services/messageDelivery/consoleMessageSender') as Record<string, new () => unknown>;
   const { otp } = require('cognito-local/lib/services/otp') as { otp: () => string };
   const { JwtTokenGenerator } = require('cognito-local/lib/services/tokenGenerator') as Record<string, new (...args: unknown[]) => unknown>;
   const { UserPoolServiceFactoryImpl } = require('cognito-local/lib/services/userPoolService') as Record<string, new (...args: unknown[]) => unknown>;
@@ -120,12 +170,18 @@ export async function startCognito(dir: string): Promise<Emulator> {
     dataStoreFactory,
     new UserPoolServiceFactoryImpl!(clock, dataStoreFactory),
   ).create(ctx, { UsernameAttributes: ['email'] });
+  // The sender is told only the code; the subject depends on why it is sent (sign-up, reset …).
+  class SourceTaggedMessages extends MessagesService {
+    override async create(ctx: unknown, source: string, ...rest: unknown[]): Promise<PoolMessage> {
+      return { ...(await super.create(ctx, source, ...rest)), __source: source };
+    }
+  }
   const triggers = new services.TriggersService!(clock, cognitoClient, new services.LambdaService!({}, new AWS.Lambda(local)), new CryptoService!(local));
   const router = Router({
     clock,
     cognito: cognitoClient,
     config: { TokenConfig: tokenConfig },
-    messages: new services.MessagesService!(triggers, new MessageDeliveryService!(new ConsoleMessageSender!())),
+    messages: new SourceTaggedMessages(triggers, new MessageDeliveryService!(sesMessageSender(mail))),
     otp,
     tokenGenerator: new JwtTokenGenerator!(clock, triggers, tokenConfig),
     triggers,

@@ -15,6 +15,7 @@ import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { tableSchema } from '../../lambdas/adapters/table-keys.js';
 import { LOCAL_CREDENTIALS } from '../../lambdas/composition.js';
+import { PASSWORD_POLICY } from '../../lambdas/domain/password-policy.js';
 
 export const LOCAL_REGION = 'ap-southeast-2';
 const credentials = LOCAL_CREDENTIALS;
@@ -112,7 +113,13 @@ export async function ensureUserPool(endpoint: string, dataDir: string): Promise
       UsernameAttributes: ['email'],
       AutoVerifiedAttributes: ['email'],
       Policies: {
-        PasswordPolicy: { MinimumLength: 12, RequireLowercase: true, RequireUppercase: true, RequireNumbers: true, RequireSymbols: false },
+        PasswordPolicy: {
+          MinimumLength: PASSWORD_POLICY.minLength,
+          RequireLowercase: PASSWORD_POLICY.requireLowercase,
+          RequireUppercase: PASSWORD_POLICY.requireUppercase,
+          RequireNumbers: PASSWORD_POLICY.requireDigits,
+          RequireSymbols: PASSWORD_POLICY.requireSymbols,
+        },
       },
     }),
   );

@@ -10,7 +10,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { OutboxSms } from '../../lambdas/adapters/sms.adapter.js';
 import { buildDeps, type Deps, LOCAL_CREDENTIALS } from '../../lambdas/composition.js';
-import { type Config, loadConfig, productSlug } from '../../lambdas/config.js';
+import { type Config, loadConfig, productSlug, required } from '../../lambdas/config.js';
 import { make as makeScanWorker } from '../../lambdas/workers/scan-worker.js';
 import { make as makeSweeper } from '../../lambdas/workers/sweeper.js';
 import { type Emulator, freePort, startCognito, startDynamoDb, startS3, startSes, startSqs } from './emulators.js';
@@ -69,12 +69,23 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   };
 
   try {
-    const [dynamodb, s3, ses, sqs, cognito] = await Promise.all([
+    const env = options.env ?? {};
+    const localEnv = {
+      LOG_LEVEL: 'WARN',
+      SMS_MODE: 'outbox',
+      MAIL_FROM: `no-reply@${productSlug(env.PRODUCT_NAME ?? 'Rampart')}.example`,
+      ...withoutUnset(env),
+      AWS_REGION: LOCAL_REGION,
+    };
+    // Checked before anything starts: a bad key stops start-up with its name.
+    const early = loadConfig(localEnv);
+    // The user pool emails its codes through SES, so SES comes first (it starts in milliseconds).
+    const ses = await track(startSes());
+    const [dynamodb, s3, sqs, cognito] = await Promise.all([
       track(startDynamoDb(join(dataDir, 'dynamodb'))),
       track(startS3(join(dataDir, 's3'))),
-      track(startSes()),
       track(startSqs()),
-      track(startCognito(join(dataDir, 'cognito'))),
+      track(startCognito(join(dataDir, 'cognito'), { sesEndpoint: ses.endpoint, from: required(early, 'MAIL_FROM'), productName: early.PRODUCT_NAME })),
     ]);
     const [tableName, queues, buckets, userPool] = await Promise.all([
       ensureTable(dynamodb.endpoint),
@@ -85,14 +96,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 
     const port = options.port === undefined || options.port === 0 ? await freePort() : options.port;
     const url = `http://${host}:${port}`;
-    const env = options.env ?? {};
     const config = loadConfig(
       {
-        LOG_LEVEL: 'WARN',
-        SMS_MODE: 'outbox',
-        MAIL_FROM: `no-reply@${productSlug(env.PRODUCT_NAME ?? 'Rampart')}.example`,
-        ...env,
-        AWS_REGION: LOCAL_REGION,
+        ...localEnv,
         SITE_URL: env.SITE_URL ?? url,
         TABLE_NAME: tableName,
         SCAN_QUEUE_URL: queues.scanQueueUrl,
@@ -158,4 +164,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     await stop();
     throw error;
   }
+}
+
+/** `KEY=` in the environment means "not set" (loadConfig drops it too), so it must not hide a local default. */
+function withoutUnset(env: Record<string, string | undefined>): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== ''));
 }

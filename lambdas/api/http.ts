@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { loadConfig } from '../config.js';
 import { buildDeps, type Deps } from '../composition.js';
-import { ConflictError, DomainError, ForbiddenError, GoneError, NotFoundError, RateLimitedError, ValidationError } from '../domain/errors.js';
+import { ConflictError, DomainError, ForbiddenError, GoneError, NotFoundError, RateLimitedError, UpstreamUnavailableError, ValidationError } from '../domain/errors.js';
 import { type RouteName, routes } from '../routes.js';
 
 /** API Gateway HTTP API (payload 2.0) event; JWT claims present on `user` routes. */
@@ -41,6 +41,7 @@ export function statusFor(error: DomainError): number {
   if (error instanceof GoneError) return 410;
   if (error instanceof ConflictError) return 409;
   if (error instanceof ForbiddenError) return 403;
+  if (error instanceof UpstreamUnavailableError) return 502;
   switch (error.code) {
     case 'invalid_json':
     case 'validation_failed':

@@ -21,7 +21,7 @@ export function siteLink(brand: EmailBrand, path: string): string {
 
 const greeting = (firstName: string | undefined) => (firstName ? `Hi ${firstName},` : 'Hi,');
 
-function html(brand: EmailBrand, paragraphs: string[]): string {
+function html(brand: Pick<EmailBrand, 'productName'>, paragraphs: string[]): string {
   return [
     '<!doctype html><html lang="en"><body style="font-family:Arial,Helvetica,sans-serif;color:#1f2937;line-height:1.5">',
     ...paragraphs.map((p) => `<p>${p}</p>`),
@@ -116,4 +116,52 @@ export function auditCompletedEmail(
     `<a href="${escapeHtml(reportUrl)}">View the full report</a>`,
   ]);
   return { to: input.to, subject, text, html: body };
+}
+
+/**
+ * Why the user pool emails a code: confirming a new account, resetting a forgotten password, a
+ * temporary password for an account an administrator created, or confirming a changed address.
+ */
+export type AccountCodeKind = 'sign-up' | 'forgot-password' | 'temporary-password' | 'verify-email';
+
+const accountCodeTexts: Record<AccountCodeKind, { subject: (product: string) => string; line: string; after: string; ignore?: string }> = {
+  'sign-up': {
+    subject: (product) => `Your ${product} verification code`,
+    line: 'Your verification code is:',
+    after: 'Enter it on the sign-up page to confirm your email address and finish creating your account.',
+  },
+  'forgot-password': {
+    subject: (product) => `Your ${product} password reset code`,
+    line: 'Your password reset code is:',
+    after: 'Enter it on the password reset page, with your new password.',
+  },
+  'temporary-password': {
+    subject: (product) => `Your ${product} temporary password`,
+    line: 'Your temporary password is:',
+    after: 'Sign in with your email address and this password; you will then choose a new password.',
+    ignore: 'If you did not expect an account, you can ignore this email.',
+  },
+  'verify-email': {
+    subject: (product) => `Your ${product} verification code`,
+    line: 'Your verification code is:',
+    after: 'Enter it in your account settings to confirm your new email address.',
+  },
+};
+
+/**
+ * The emails the user pool sends (sign-up confirmation, password reset, temporary password). The
+ * code may be Cognito's `{####}` placeholder: the CDK pool's verification template is this email.
+ */
+export function accountCodeEmail(brand: Pick<EmailBrand, 'productName'>, input: { to: string; kind: AccountCodeKind; code: string }): EmailMessage {
+  const texts = accountCodeTexts[input.kind];
+  const ignore = texts.ignore ?? 'If you did not ask for this, you can ignore this email: nothing changes without the code.';
+  const text = [greeting(undefined), '', `${texts.line} ${input.code}`, '', texts.after, '', ignore, '', `— ${brand.productName}`].join('\n');
+  const body = html(brand, [
+    escapeHtml(greeting(undefined)),
+    escapeHtml(texts.line),
+    `<span style="font-size:28px;font-weight:bold;letter-spacing:6px">${escapeHtml(input.code)}</span>`,
+    escapeHtml(texts.after),
+    escapeHtml(ignore),
+  ]);
+  return { to: input.to, subject: texts.subject(brand.productName), text, html: body };
 }

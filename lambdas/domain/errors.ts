@@ -45,6 +45,9 @@ export class RateLimitedError extends DomainError {
   }
 }
 
+/** A service Rampart relies on did not answer (or answered nonsense); the request may be tried again. */
+export class UpstreamUnavailableError extends DomainError {}
+
 /** Misconfiguration found at start-up or first use: names the missing or bad keys. */
 export class ConfigError extends DomainError {
   constructor(message: string) {

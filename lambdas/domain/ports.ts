@@ -184,3 +184,15 @@ export interface IdempotencyStore {
   /** Gives a key up (its request failed), so an equal request may run again. */
   release(key: string): Promise<void>;
 }
+
+/** One line of a Pwned Passwords range answer: a SHA-1 suffix (35 upper-case hex) and how often it was seen. */
+export interface PasswordRangeEntry {
+  suffix: string;
+  count: number;
+}
+
+/** The Pwned Passwords range API (k-anonymity): only a 5-hex-character SHA-1 prefix leaves. */
+export interface PasswordBreachRanges {
+  /** Every known suffix under the prefix, padding dropped; throws when the service cannot answer. */
+  range(prefix: string): Promise<PasswordRangeEntry[]>;
+}

@@ -8,7 +8,7 @@ const DIGITS = '23456789';
 const SYMBOLS = '!#%+-=?@';
 const ALL = UPPER + LOWER + DIGITS + SYMBOLS;
 
-/** The user pool's policy (lib/auth, bin/local/provision.ts): 12+ characters with upper, lower, digit and symbol. */
+/** The user pool's policy (password-policy.ts): 12+ characters with upper, lower, digit and symbol. */
 export const TEMPORARY_PASSWORD_LENGTH = 16;
 
 /** A random temporary password meeting the pool's policy, from the CSPRNG (crypto.randomInt). */

@@ -1,15 +1,18 @@
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
-import { AccountRecovery, FeaturePlan, Mfa, UserPool, UserPoolClient } from 'aws-cdk-lib/aws-cognito';
+import { AccountRecovery, FeaturePlan, Mfa, UserPool, UserPoolClient, VerificationEmailStyle } from 'aws-cdk-lib/aws-cognito';
 import { Construct } from 'constructs';
+import { accountCodeEmail } from '../../lambdas/domain/emails.js';
+import { PASSWORD_POLICY } from '../../lambdas/domain/password-policy.js';
 
 export interface AuthProps {
   readonly productName: string;
 }
 
 /**
- * Cognito user pool: email sign-in, accounts created by the product (a lead may ask for one),
- * strong passwords, optional TOTP MFA. The browser signs in with SRP; USER_PASSWORD_AUTH stays
- * on because cognito-local (used by `npm start` and the tests) has no SRP.
+ * Cognito user pool: email sign-in, self sign-up confirmed with an emailed code, accounts also
+ * created by the product (a lead may ask for one), the password policy of
+ * lambdas/domain/password-policy.ts, optional TOTP MFA. The browser signs in with SRP;
+ * USER_PASSWORD_AUTH stays on because cognito-local (used by `npm start` and the tests) has no SRP.
  */
 export class Auth extends Construct {
   readonly userPool: UserPool;
@@ -17,19 +20,19 @@ export class Auth extends Construct {
 
   constructor(scope: Construct, id: string, props: AuthProps) {
     super(scope, id);
+    // The same email the local pool sends (bin/local/emulators.ts), with Cognito's code placeholder.
+    const verification = accountCodeEmail({ productName: props.productName }, { to: '', kind: 'sign-up', code: '{####}' });
     this.userPool = new UserPool(this, 'UserPool', {
       userPoolName: `${props.productName} users`.replace(/[^\w\s+=,.@-]/g, ''),
       signInAliases: { email: true },
       signInCaseSensitive: false,
       autoVerify: { email: true },
-      selfSignUpEnabled: false,
+      userVerification: { emailStyle: VerificationEmailStyle.CODE, emailSubject: verification.subject, emailBody: verification.html! },
+      // Customers sign up in the browser and confirm their email with a code.
+      selfSignUpEnabled: true,
       standardAttributes: { email: { required: true, mutable: true } },
       passwordPolicy: {
-        minLength: 12,
-        requireLowercase: true,
-        requireUppercase: true,
-        requireDigits: true,
-        requireSymbols: true,
+        ...PASSWORD_POLICY,
         tempPasswordValidity: Duration.days(3),
       },
       mfa: Mfa.OPTIONAL,

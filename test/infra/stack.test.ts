@@ -5,6 +5,7 @@ import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resourceKeys } from '../../lambdas/config.js';
 import { BOT_MARKERS } from '../../lambdas/domain/bots.js';
+import { PASSWORD_POLICY } from '../../lambdas/domain/password-policy.js';
 import { routes } from '../../lambdas/routes.js';
 import { API_THROTTLE } from '../../lib/api/api.js';
 import { SCAN_BATCH_SIZE, SCAN_MAX_RECEIVE_COUNT, SCAN_WORKER_TIMEOUT } from '../../lib/scanning/scanning.js';
@@ -87,6 +88,34 @@ describe('data', () => {
 
   it('keeps the table when the stack is deleted', () => {
     template.hasResource('AWS::DynamoDB::Table', { DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+  });
+});
+
+describe('auth', () => {
+  it('lets customers sign up themselves, confirming their email with a code', () => {
+    const [, pool] = only('AWS::Cognito::UserPool');
+    expect(pool.Properties).toMatchObject({
+      AdminCreateUserConfig: { AllowAdminCreateUserOnly: false },
+      AutoVerifiedAttributes: ['email'],
+      UsernameAttributes: ['email'],
+      VerificationMessageTemplate: {
+        DefaultEmailOption: 'CONFIRM_WITH_CODE',
+        EmailSubject: 'Your Rampart verification code',
+        EmailMessage: expect.stringContaining('{####}'),
+      },
+    });
+  });
+
+  it('enforces the one password policy of lambdas/domain/password-policy.ts', () => {
+    const [, pool] = only('AWS::Cognito::UserPool');
+    expect(pool.Properties.Policies.PasswordPolicy).toEqual({
+      MinimumLength: PASSWORD_POLICY.minLength,
+      RequireLowercase: PASSWORD_POLICY.requireLowercase,
+      RequireUppercase: PASSWORD_POLICY.requireUppercase,
+      RequireNumbers: PASSWORD_POLICY.requireDigits,
+      RequireSymbols: PASSWORD_POLICY.requireSymbols,
+      TemporaryPasswordValidityDays: 3,
+    });
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { accountCreatedEmail, auditCompletedEmail, verificationCodeEmail } from '../../lambdas/domain/emails.js';
+import { accountCodeEmail, accountCreatedEmail, auditCompletedEmail, verificationCodeEmail } from '../../lambdas/domain/emails.js';
 import { issueCounts } from '../../lambdas/use-cases/run-scan.js';
 import type { Finding } from '../../lambdas/domain/audit.js';
 
@@ -38,5 +38,22 @@ describe('emails', () => {
     const mail = verificationCodeEmail(brand, { to: 'a@b.test', firstName: '<script>x</script>', code: '000001', site: 'example.com', validMinutes: 10 });
     expect(mail.html).not.toContain('<script>');
     expect(mail.html).toContain('&lt;script&gt;');
+  });
+
+  it.each([
+    ['sign-up', 'Your Rampart verification code', 'Your verification code is: 123456', 'finish creating your account'],
+    ['forgot-password', 'Your Rampart password reset code', 'Your password reset code is: 123456', 'with your new password'],
+    ['temporary-password', 'Your Rampart temporary password', 'Your temporary password is: 123456', 'choose a new password'],
+    ['verify-email', 'Your Rampart verification code', 'Your verification code is: 123456', 'confirm your new email address'],
+  ] as const)("send the user pool's %s code with its own subject and next step", (kind, subject, line, next) => {
+    const mail = accountCodeEmail(brand, { to: 'a@b.test', kind, code: '123456' });
+    expect([mail.to, mail.subject]).toEqual(['a@b.test', subject]);
+    expect(mail.text).toContain(line);
+    expect(mail.text).toContain(next);
+    expect(mail.html).toContain('>123456</span>');
+  });
+
+  it("keep Cognito's {####} placeholder whole, for the AWS pool's template", () => {
+    expect(accountCodeEmail(brand, { to: '', kind: 'sign-up', code: '{####}' }).html).toContain('{####}');
   });
 });

@@ -3,7 +3,7 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { errorReply, httpHandler, type ApiEvent } from '../../lambdas/api/http.js';
 import { buildDeps } from '../../lambdas/composition.js';
 import { loadConfig } from '../../lambdas/config.js';
-import { ConflictError, GoneError, NotFoundError, RateLimitedError, ValidationError } from '../../lambdas/domain/errors.js';
+import { ConflictError, GoneError, NotFoundError, RateLimitedError, UpstreamUnavailableError, ValidationError } from '../../lambdas/domain/errors.js';
 
 const log = new Logger({ serviceName: 'test', logLevel: 'CRITICAL' });
 const deps = buildDeps(loadConfig({}), { log });
@@ -24,6 +24,11 @@ describe('HTTP error mapping', () => {
     expect(errorReply(new NotFoundError('audit_not_found', 'Audit not found'), deps).statusCode).toBe(404);
     const limited = errorReply(new RateLimitedError('Too many scans', 30), deps);
     expect([limited.statusCode, limited.headers?.['retry-after']]).toEqual([429, '30']);
+  });
+
+  it('gives an unavailable upstream service 502 with its code and message', () => {
+    const reply = errorReply(new UpstreamUnavailableError('breach_check_unavailable', 'Unavailable right now.'), deps);
+    expect([reply.statusCode, JSON.parse(reply.body!)]).toEqual([502, { error: 'breach_check_unavailable', message: 'Unavailable right now.' }]);
   });
 
   it('maps error classes whatever their code: conflict 409, gone 410, not found 404', () => {

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHibpClient } from '../../../lambdas/scanner/net/hibp-client.js';
-import { countInRange, isPasswordPwned, passwordRange, PwnedPasswordsError } from '../../../lambdas/scanner/pwned-passwords.js';
+import { countInRange, fetchPasswordRange, isPasswordPwned, isRangePrefix, parseRange, passwordRange, PwnedPasswordsError } from '../../../lambdas/scanner/pwned-passwords.js';
 import { TEST_API_KEY, TEST_USER_AGENT } from '../../fixtures/hibp/breaches.js';
 import { type HibpServer, startHibpServer } from '../../support/hibp-server.js';
 
@@ -73,5 +73,38 @@ describe('Pwned Passwords k-anonymity', () => {
     await closed.close();
     await expect(isPasswordPwned('P@ssw0rd', { baseUrl: url })).rejects.toThrow(PwnedPasswordsError);
     await expect(isPasswordPwned('P@ssw0rd', { baseUrl: `${server.passwordsBaseUrl}/nowhere` })).rejects.toThrow('Pwned Passwords answered HTTP 404');
+  });
+});
+
+describe('Pwned Passwords range', () => {
+  it('reads a range answer into upper-case 35-hex suffixes with counts, padding and junk dropped', () => {
+    const body = [
+      '0018a45c4d1def81644b54ab7f969b88d65:1',
+      '00D4F6E8FA6EECAD2A3AA415EEC418D38EC:0',
+      'not-a-line',
+      'ABCDEF:5',
+      '011053FD0102E94D6AE2F8B83D76FAF94F6:12',
+      '',
+    ].join('\r\n');
+    expect(parseRange(body)).toEqual([
+      { suffix: '0018A45C4D1DEF81644B54AB7F969B88D65', count: 1 },
+      { suffix: '011053FD0102E94D6AE2F8B83D76FAF94F6', count: 12 },
+    ]);
+  });
+
+  it('takes exactly 5 hex characters as a prefix', () => {
+    expect(['21BD1', '21bd1', '00000', 'fffff'].map(isRangePrefix)).toEqual([true, true, true, true]);
+    expect(['21BD', '21BD12', 'XYZ12', '21B D', ''].map(isRangePrefix)).toEqual([false, false, false, false, false]);
+  });
+
+  it('fetches one range from the service, asking for padding, and drops the padding', async () => {
+    const entries = await fetchPasswordRange('21bd1', { baseUrl: server.passwordsBaseUrl });
+    expect(entries).toEqual([{ suffix: '2DC183F740EE76F27B78EB39C8AD972A757', count: 52579 }]);
+    expect(server.requests.map((r) => [r.path, r.headers['add-padding']])).toEqual([['/range/21BD1', 'true']]);
+  });
+
+  it('refuses a malformed prefix without asking the service', async () => {
+    await expect(fetchPasswordRange('21BD/', { baseUrl: server.passwordsBaseUrl })).rejects.toThrow(RangeError);
+    expect(server.requests).toEqual([]);
   });
 });
