@@ -13,6 +13,7 @@ import { DynamoDbDomains } from './adapters/dynamodb-domains.adapter.js';
 import { DynamoDbIdempotencyStore } from './adapters/dynamodb-idempotency.adapter.js';
 import { DynamoDbRateLimiter } from './adapters/dynamodb-rate-limits.adapter.js';
 import { DynamoDbShareLinks } from './adapters/dynamodb-shares.adapter.js';
+import { DynamoDbPlatformStats } from './adapters/dynamodb-stats.adapter.js';
 import { DynamoDbEmailVerifications } from './adapters/dynamodb-verifications.adapter.js';
 import { S3Blobs } from './adapters/s3-blobs.adapter.js';
 import { SesMailer } from './adapters/ses-mailer.adapter.js';
@@ -29,6 +30,7 @@ import type {
   IdempotencyStore,
   Mailer,
   PasswordBreachRanges,
+  PlatformStats,
   RateLimiter,
   ScanJobs,
   ShareLinks,
@@ -58,6 +60,8 @@ export interface Deps {
   readonly shares: ShareLinks;
   /** The customer's domains and started-scan count (Settings → Domains, Quick Scan). */
   readonly domains: DomainRepository;
+  /** Rampart's own totals (GET /api/stats). */
+  readonly stats: PlatformStats;
   /** Pwned Passwords range lookups for the sign-up form's breached-password check. */
   readonly pwnedPasswords: PasswordBreachRanges;
   readonly scanSettings: ScanSettings;
@@ -132,6 +136,7 @@ export function buildDeps(config: Config, overrides: Partial<Pick<Deps, 'clock' 
     idempotency: once(() => new DynamoDbIdempotencyStore(documentClient(), required(config, 'TABLE_NAME'), clock)),
     shares: once(() => new DynamoDbShareLinks(documentClient(), required(config, 'TABLE_NAME'), clock)),
     domains: once(() => new DynamoDbDomains(documentClient(), required(config, 'TABLE_NAME'))),
+    stats: once(() => new DynamoDbPlatformStats(documentClient(), required(config, 'TABLE_NAME'))),
     users: once(
       () =>
         new CognitoUsers(new CognitoIdentityProviderClient(clientConfig(config.COGNITO_ENDPOINT)), required(config, 'USER_POOL_ID')),
@@ -155,6 +160,7 @@ export function buildDeps(config: Config, overrides: Partial<Pick<Deps, 'clock' 
     get idempotency() { return lazy.idempotency(); },
     get shares() { return lazy.shares(); },
     get domains() { return lazy.domains(); },
+    get stats() { return lazy.stats(); },
     pwnedPasswords: {
       range: (prefix) =>
         fetchPasswordRange(prefix, {

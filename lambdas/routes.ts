@@ -52,6 +52,7 @@ export const routes = [
   { name: 'verify-domain', method: 'POST', path: '/api/me/domains/{domain}/verify', auth: 'user', uses: ['table'] },
   { name: 'start-quick-scan', method: 'POST', path: '/api/me/scans', auth: 'user', uses: ['table', 'scanQueue'] },
   { name: 'get-pwned-password-range', method: 'GET', path: '/api/pwned-passwords/{prefix}', auth: 'public', uses: [] },
+  { name: 'get-platform-stats', method: 'GET', path: '/api/stats', auth: 'public', uses: ['table'] },
 ] as const satisfies readonly RouteDefinition[];
 
 export type RouteName = (typeof routes)[number]['name'];

@@ -125,8 +125,8 @@ export class DynamoDbAuditRepository implements AuditRepository {
     );
   }
 
-  async complete(auditId: string, outcome: AuditOutcome): Promise<void> {
-    await this.conditionalUpdate({
+  async complete(auditId: string, outcome: AuditOutcome): Promise<boolean> {
+    return this.conditionalUpdate({
       Key: keys.audit(auditId),
       UpdateExpression:
         'SET #status = :done, score = :score, grade = :grade, riskLevel = :risk, completedAt = :at REMOVE gsi2pk, gsi2sk',

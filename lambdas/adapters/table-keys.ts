@@ -13,6 +13,7 @@
  * - share links:              pk SHARE#{sha256(token)}, sk #SHARE
  * - a user's domains:         pk USER#{userId}, sk DOMAIN#{siteKey}
  * - a user's started scans:   pk USER#{userId}, sk SCAN#{createdAt}#{auditId}; count: sk SCANS#COUNT (scansStarted)
+ * - platform statistics:      pk STATS#PLATFORM, sk #STATS (atomic counters)
  */
 export const keys = {
   audit: (id: string) => ({ pk: `AUDIT#${id}`, sk: '#AUDIT' }),
@@ -41,6 +42,8 @@ export const keys = {
   startedScan: (userId: string, createdAt: string, auditId: string) => ({ pk: `USER#${userId}`, sk: `SCAN#${createdAt}#${auditId}` }),
   /** The user's atomic count of started scans (`scansStarted`). */
   scanCount: (userId: string) => ({ pk: `USER#${userId}`, sk: 'SCANS#COUNT' }),
+  /** Rampart's own totals for GET /api/stats, one item of atomic counters. */
+  platformStats: { pk: 'STATS#PLATFORM', sk: '#STATS' },
 } as const;
 
 export const GSI1 = 'gsi1';

@@ -39,7 +39,8 @@ export interface AuditRepository {
   markInProgress(auditId: string, startedAt: string): Promise<boolean>;
   /** Records one check's result as soon as it finishes, so readers see real progress. */
   saveCheck(auditId: string, check: CheckResult): Promise<void>;
-  complete(auditId: string, outcome: AuditOutcome): Promise<void>;
+  /** in_progress → completed. False when it was not in progress (another delivery completed or failed it). */
+  complete(auditId: string, outcome: AuditOutcome): Promise<boolean>;
   /** Ends an audit that has not ended yet as failed; false when it had already ended. */
   fail(auditId: string, message: string, failedAt: string): Promise<boolean>;
   /** Claims the one completion email of an audit: true the first time only (a redelivered job gets false). */
@@ -183,6 +184,19 @@ export interface IdempotencyStore {
   update(key: string, value: Record<string, unknown>): Promise<void>;
   /** Gives a key up (its request failed), so an equal request may run again. */
   release(key: string): Promise<void>;
+}
+
+/** Rampart's own running totals (GET /api/stats), kept with atomic counters. */
+export interface PlatformStatsTotals {
+  auditsCompleted: number;
+  /** Sum of measured scan durations (start to completion) of those audits. */
+  scanDurationMsTotal: number;
+}
+
+export interface PlatformStats {
+  /** Counts one completed audit and its measured duration. */
+  recordCompletedAudit(durationMs: number): Promise<void>;
+  read(): Promise<PlatformStatsTotals>;
 }
 
 /** One line of a Pwned Passwords range answer: a SHA-1 suffix (35 upper-case hex) and how often it was seen. */

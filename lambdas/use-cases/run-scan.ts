@@ -15,7 +15,7 @@ export type RunScanOutcome = 'completed' | 'failed' | 'skipped';
  * an audit that has already ended is skipped. Errors the visitor can act on end the audit as
  * failed with a readable message; anything else is thrown so the queue retries the job.
  */
-type RunScanDeps = Pick<Deps, 'audits' | 'clock' | 'scanSettings' | 'scanChecks' | 'log' | 'mailer' | 'config'>;
+type RunScanDeps = Pick<Deps, 'audits' | 'clock' | 'scanSettings' | 'scanChecks' | 'log' | 'mailer' | 'config' | 'stats'>;
 
 export async function runScan(deps: RunScanDeps, job: ScanJob): Promise<RunScanOutcome> {
   const audit = await deps.audits.getAudit(job.auditId);
@@ -23,7 +23,8 @@ export async function runScan(deps: RunScanDeps, job: ScanJob): Promise<RunScanO
     deps.log.warn('Scan job for an unknown audit; dropped', { auditId: job.auditId });
     return 'skipped';
   }
-  const started = await deps.audits.markInProgress(audit.id, deps.clock.now().toISOString());
+  const startedAt = deps.clock.now().toISOString();
+  const started = await deps.audits.markInProgress(audit.id, startedAt);
   if (!started) {
     // Completed by an earlier delivery that stopped before its email: send it now (still only once).
     if (audit.status === 'completed' && audit.score !== undefined && audit.grade) {
@@ -47,12 +48,10 @@ export async function runScan(deps: RunScanDeps, job: ScanJob): Promise<RunScanO
       subject: { emails: lead ? [lead.email] : [], verifiedDomains: [] },
       onProgress: (check) => deps.audits.saveCheck(audit.id, check),
     });
-    await deps.audits.complete(audit.id, {
-      score: report.score,
-      grade: report.grade,
-      riskLevel: report.riskLevel,
-      completedAt: deps.clock.now().toISOString(),
-    });
+    const completedAt = deps.clock.now().toISOString();
+    const completed = await deps.audits.complete(audit.id, { score: report.score, grade: report.grade, riskLevel: report.riskLevel, completedAt });
+    // Counted once, by the delivery whose completion took: a second delivery racing it finds the audit ended.
+    if (completed) await recordCompletion(deps, audit.id, startedAt, completedAt);
     await notifyCompletion(deps, audit, lead, report);
     return 'completed';
   } catch (error) {
@@ -61,6 +60,15 @@ export async function runScan(deps: RunScanDeps, job: ScanJob): Promise<RunScanO
       return 'failed';
     }
     throw error;
+  }
+}
+
+/** GET /api/stats: one more completed audit and its measured time. A failed count never fails the audit. */
+async function recordCompletion(deps: RunScanDeps, auditId: string, startedAt: string, completedAt: string): Promise<void> {
+  try {
+    await deps.stats.recordCompletedAudit(Date.parse(completedAt) - Date.parse(startedAt));
+  } catch (error) {
+    deps.log.error('Could not count the completed audit in the platform statistics', { auditId, error: String(error) });
   }
 }
 

@@ -266,7 +266,7 @@ describe('the completion email', () => {
     const d = t.stack.deps;
 
     const outcome = await runScan(
-      { audits: d.audits, clock: d.clock, scanSettings: d.scanSettings, scanChecks: d.scanChecks, config: d.config, mailer: failing, log: new Logger({ logLevel: 'SILENT' }) },
+      { audits: d.audits, clock: d.clock, scanSettings: d.scanSettings, scanChecks: d.scanChecks, config: d.config, stats: d.stats, mailer: failing, log: new Logger({ logLevel: 'SILENT' }) },
       { auditId, kind: 'scan' },
     );
 
