@@ -42,6 +42,7 @@ export const routes = [
   { name: 'email-audit', method: 'POST', path: '/api/audits/{auditId}/email', auth: 'public', uses: ['table', 'mailer'] },
   { name: 'get-me', method: 'GET', path: '/api/me', auth: 'user', uses: ['table'] },
   { name: 'update-me', method: 'PUT', path: '/api/me', auth: 'user', uses: ['table'] },
+  { name: 'delete-me', method: 'DELETE', path: '/api/me', auth: 'user', uses: ['table', 'userPool'] },
   { name: 'get-notification-preferences', method: 'GET', path: '/api/me/notifications', auth: 'user', uses: ['table'] },
   { name: 'update-notification-preferences', method: 'PUT', path: '/api/me/notifications', auth: 'user', uses: ['table'] },
   { name: 'list-my-audits', method: 'GET', path: '/api/me/audits', auth: 'user', uses: ['table'] },

@@ -1,5 +1,6 @@
 import {
   AdminCreateUserCommand,
+  AdminDeleteUserCommand,
   type CognitoIdentityProviderClient,
   ListUsersCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
@@ -54,5 +55,14 @@ export class CognitoUsers implements UserDirectory {
     );
     const user = result.Users?.[0];
     return user?.Attributes?.find((a) => a.Name === 'sub')?.Value ?? user?.Username;
+  }
+
+  /** The pool's username is the sub (email is an alias), so the token's sub names the user. */
+  async deleteUser(userId: string): Promise<void> {
+    try {
+      await this.cognito.send(new AdminDeleteUserCommand({ UserPoolId: this.userPoolId, Username: userId }));
+    } catch (error) {
+      if ((error as Error).name !== 'UserNotFoundException') throw error;
+    }
   }
 }

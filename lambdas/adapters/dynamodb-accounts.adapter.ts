@@ -2,9 +2,10 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { DEFAULT_NOTIFICATION_PREFERENCES, type NotificationPreferences, type ProfileUpdate } from '../domain/account.contract.js';
 import type { UserProfile } from '../domain/account.js';
-import { NotFoundError, ValidationError } from '../domain/errors.js';
+import { NotFoundError, UnauthorizedError, ValidationError } from '../domain/errors.js';
 import type { AccountRepository, Clock, OwnedAuditPage } from '../domain/ports.js';
-import { isExpired, keys } from './table-keys.js';
+import { deleteItems, queryPartition } from './dynamodb-partition.js';
+import { expiresAt, isExpired, keys } from './table-keys.js';
 
 const PROFILE_FIELDS = ['userId', 'email', 'firstName', 'lastName', 'company', 'mobileNumber', 'notifications', 'createdAt', 'updatedAt'] as const;
 
@@ -18,6 +19,7 @@ export class DynamoDbAccounts implements AccountRepository {
   async getOrCreateProfile(seed: { userId: string; email: string; firstName: string; lastName: string }): Promise<UserProfile> {
     const existing = await this.getProfile(seed.userId);
     if (existing) return existing;
+    if (await this.isMarkedDeleted(seed.userId)) throw new UnauthorizedError('This account has been deleted.');
     const now = this.clock.now().toISOString();
     const profile: UserProfile = { ...seed, company: '', notifications: { ...DEFAULT_NOTIFICATION_PREFERENCES }, createdAt: now, updatedAt: now };
     try {
@@ -96,9 +98,35 @@ export class DynamoDbAccounts implements AccountRepository {
     return typeof Item?.scansStarted === 'number' ? Item.scansStarted : 0;
   }
 
-  private async getProfile(userId: string): Promise<UserProfile | undefined> {
+  async getProfile(userId: string): Promise<UserProfile | undefined> {
     const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.profile(userId), ConsistentRead: true }));
     return Item ? toProfile(Item) : undefined;
+  }
+
+  async markDeleted(userId: string, until: Date): Promise<void> {
+    await this.db.send(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: { ...keys.deletedAccount(userId), type: 'deleted-account', deletedAt: this.clock.now().toISOString(), expiresAt: expiresAt(until, 0) },
+      }),
+    );
+  }
+
+  async deleteUserItems(userId: string): Promise<{ auditIds: string[] }> {
+    const deletedMark = keys.deletedAccount(userId).sk;
+    const items = (await queryPartition(this.db, this.tableName, keys.profile(userId).pk)).filter((item) => item.sk !== deletedMark);
+    const auditIds = new Set<string>();
+    for (const item of items) {
+      const sk = String(item.sk);
+      if ((sk.startsWith('AUDIT#') || sk.startsWith('SCAN#')) && typeof item.auditId === 'string') auditIds.add(item.auditId);
+    }
+    await deleteItems(this.db, this.tableName, items);
+    return { auditIds: [...auditIds] };
+  }
+
+  private async isMarkedDeleted(userId: string): Promise<boolean> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.deletedAccount(userId), ConsistentRead: true }));
+    return Item !== undefined && !isExpired(Item, this.clock.now());
   }
 
   private async update(userId: string, input: { UpdateExpression: string; ExpressionAttributeValues: Record<string, unknown> }): Promise<UserProfile> {

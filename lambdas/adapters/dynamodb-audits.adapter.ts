@@ -7,8 +7,9 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import type { Audit, AuditStatus, CheckResult } from '../domain/audit.js';
-import type { AuditOutcome, AuditRepository, Clock, LeadRecord } from '../domain/ports.js';
-import { expiresAt, GSI2, isExpired, keys, retention } from './table-keys.js';
+import type { AuditOutcome, AuditRepository, Clock, DataOwner, LeadRecord } from '../domain/ports.js';
+import { deleteItems, queryPartition } from './dynamodb-partition.js';
+import { expiresAt, GSI1, GSI2, isExpired, keys, retention } from './table-keys.js';
 
 type AuditItem = Omit<Audit, 'checks'> & { type: 'audit'; email?: string; expiresAt: number };
 type CheckItem = CheckResult & { type: 'check' };
@@ -181,6 +182,48 @@ export class DynamoDbAuditRepository implements AuditRepository {
     return Items.map((i) => ({ id: String(i.id), status: i.status as AuditStatus, createdAt: String(i.createdAt) }));
   }
 
+  async listByEmail(email: string) {
+    const leads: { id: string; userId?: string }[] = [];
+    const audits: { id: string; ownerId?: string }[] = [];
+    let cursor: Record<string, unknown> | undefined;
+    do {
+      const page = await this.db.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          IndexName: GSI1,
+          KeyConditionExpression: 'gsi1pk = :pk',
+          ExpressionAttributeValues: { ':pk': keys.byEmail(email) },
+          ExclusiveStartKey: cursor,
+        }),
+      );
+      for (const item of page.Items ?? []) {
+        const owner = (value: unknown) => (typeof value === 'string' ? value : undefined);
+        if (item.type === 'lead') leads.push({ id: String(item.id), userId: owner(item.userId) });
+        if (item.type === 'audit') audits.push({ id: String(item.id), ownerId: owner(item.ownerId) });
+      }
+      cursor = page.LastEvaluatedKey;
+    } while (cursor);
+    return { leads, audits };
+  }
+
+  async deleteAuditOf(auditId: string, owner: DataOwner): Promise<{ leadId?: string } | undefined> {
+    const items = await queryPartition(this.db, this.tableName, keys.audit(auditId).pk);
+    const head = items.find((item) => item.sk === keys.audit(auditId).sk);
+    if (!head || !belongsTo(head, 'ownerId', owner)) return undefined;
+    // Checks and the owner's index item first, the head last: if this stops half-way, the head is still there to find again.
+    const index = typeof head.ownerId === 'string' ? [keys.ownedAudit(head.ownerId, String(head.createdAt), auditId)] : [];
+    await deleteItems(this.db, this.tableName, [...items.filter((item) => item !== head), ...index]);
+    await deleteItems(this.db, this.tableName, [head]);
+    return { ...(typeof head.leadId === 'string' ? { leadId: head.leadId } : {}) };
+  }
+
+  async deleteLeadOf(leadId: string, owner: DataOwner): Promise<boolean> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.lead(leadId), ConsistentRead: true }));
+    if (!Item || !belongsTo(Item, 'userId', owner)) return false;
+    await deleteItems(this.db, this.tableName, [Item]);
+    return true;
+  }
+
   private async conditionalUpdate(input: Omit<ConstructorParameters<typeof UpdateCommand>[0], 'TableName'>): Promise<boolean> {
     try {
       await this.db.send(new UpdateCommand({ TableName: this.tableName, ...input }));
@@ -194,6 +237,12 @@ export class DynamoDbAuditRepository implements AuditRepository {
   }
 }
 
+/** The account's own item, or one nobody owns stored under the account's (verified) email address. */
+function belongsTo(item: Record<string, unknown>, ownerField: 'ownerId' | 'userId', owner: DataOwner): boolean {
+  const ownedBy = item[ownerField];
+  if (ownedBy !== undefined) return ownedBy === owner.userId;
+  return owner.email !== '' && item.gsi1pk === keys.byEmail(owner.email);
+}
 
 function toAudit(item: AuditItem, checks: CheckResult[]): Audit {
   return {

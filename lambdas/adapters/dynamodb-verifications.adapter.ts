@@ -7,6 +7,7 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import type { Clock, EmailVerifications, VerificationCodeRecord } from '../domain/ports.js';
+import { deleteItems, queryPartition } from './dynamodb-partition.js';
 import { isExpired, keys } from './table-keys.js';
 
 const isConditionFailure = (error: unknown) =>
@@ -113,5 +114,10 @@ export class DynamoDbEmailVerifications implements EmailVerifications {
       new GetCommand({ TableName: this.tableName, Key: keys.emailVerification(email, site), ConsistentRead: true }),
     );
     return Item !== undefined && !isExpired(Item, this.clock.now());
+  }
+
+  async forgetEmail(email: string): Promise<void> {
+    const pk = keys.verificationCode(email, '').pk;
+    await deleteItems(this.db, this.tableName, await queryPartition(this.db, this.tableName, pk));
   }
 }

@@ -13,6 +13,7 @@
  * - share links:              pk SHARE#{sha256(token)}, sk #SHARE
  * - a user's domains:         pk USER#{userId}, sk DOMAIN#{siteKey}
  * - a user's started scans:   pk USER#{userId}, sk SCAN#{createdAt}#{auditId}; count: sk SCANS#COUNT (scansStarted)
+ * - a deleted account's mark: pk USER#{userId}, sk #DELETED (until its last token has expired)
  * - platform statistics:      pk STATS#PLATFORM, sk #STATS (atomic counters)
  */
 export const keys = {
@@ -42,6 +43,8 @@ export const keys = {
   startedScan: (userId: string, createdAt: string, auditId: string) => ({ pk: `USER#${userId}`, sk: `SCAN#${createdAt}#${auditId}` }),
   /** The user's atomic count of started scans (`scansStarted`). */
   scanCount: (userId: string) => ({ pk: `USER#${userId}`, sk: 'SCANS#COUNT' }),
+  /** Left by account deletion so that a token issued before it cannot recreate the profile. */
+  deletedAccount: (userId: string) => ({ pk: `USER#${userId}`, sk: '#DELETED' }),
   /** Rampart's own totals for GET /api/stats, one item of atomic counters. */
   platformStats: { pk: 'STATS#PLATFORM', sk: '#STATS' },
 } as const;

@@ -47,6 +47,22 @@ export interface AuditRepository {
   markCompletionNotified(auditId: string, notifiedAt: string): Promise<boolean>;
   /** Audits still queued or in progress, created before the given instant, oldest first. */
   listUnfinished(createdBefore: string, limit: number): Promise<{ id: string; status: AuditStatus; createdAt: string }[]>;
+  /** The leads and audits stored under an email address (expired ones included), with whom they belong to. */
+  listByEmail(email: string): Promise<{ leads: { id: string; userId?: string }[]; audits: { id: string; ownerId?: string }[] }>;
+  /**
+   * Deletes an audit (its head, every check result and its place in the owner's list) when it belongs to `owner`: owned by the
+   * user, or unowned and stored under the user's email. Answers the audit's lead id; undefined
+   * when there was nothing of the owner's to delete.
+   */
+  deleteAuditOf(auditId: string, owner: DataOwner): Promise<{ leadId?: string } | undefined>;
+  /** Deletes a lead when it belongs to `owner` (same rule as audits); false when it did not (or was gone). */
+  deleteLeadOf(leadId: string, owner: DataOwner): Promise<boolean>;
+}
+
+/** Whose data a deletion may touch: the account's id and its (verified) email address. */
+export interface DataOwner {
+  userId: string;
+  email: string;
 }
 
 export interface ScanJobs {
@@ -114,6 +130,8 @@ export interface UserDirectory {
   /** Creates a user who must set a new password at first sign-in. */
   createUser(user: NewUser, temporaryPassword: string): Promise<{ userId: string }>;
   findUserIdByEmail(email: string): Promise<string | undefined>;
+  /** Deletes the user; nothing happens when there is no such user (deleting twice is fine). */
+  deleteUser(userId: string): Promise<void>;
 }
 
 /** A page of a user's audits, newest first; `cursor` is opaque (absent on the last page). */
@@ -124,7 +142,10 @@ export interface OwnedAuditPage {
 
 /** Signed-in accounts: the profile item and the user's own audit index, always keyed by the Cognito sub. */
 export interface AccountRepository {
-  /** The profile, created from the token's claims on first read (idempotent). */
+  /**
+   * The profile, created from the token's claims on first read (idempotent). An UnauthorizedError
+   * for an account marked deleted.
+   */
   getOrCreateProfile(seed: { userId: string; email: string; firstName: string; lastName: string }): Promise<UserProfile>;
   updateProfile(userId: string, update: ProfileUpdate): Promise<UserProfile>;
   updateNotifications(userId: string, preferences: NotificationPreferences): Promise<UserProfile>;
@@ -132,6 +153,19 @@ export interface AccountRepository {
   listOwnedAudits(userId: string, limit: number, cursor?: string): Promise<OwnedAuditPage>;
   /** Scans the user started themselves (DECISIONS "Scan counting": lead scans and rescans do not count). */
   countStartedScans(userId: string): Promise<number>;
+  /** The profile if there is one (never creates it). */
+  getProfile(userId: string): Promise<UserProfile | undefined>;
+  /**
+   * Marks the account deleted until `until` (after its last token has expired), so a token issued
+   * before the deletion cannot bring a profile back; `getOrCreateProfile` then refuses.
+   */
+  markDeleted(userId: string, until: Date): Promise<void>;
+  /**
+   * Deletes every item keyed by the user (profile and preferences, audit index, domains, started
+   * scans and their count, subscription), not the deletion mark. Answers the audit ids the
+   * deleted index items pointed at.
+   */
+  deleteUserItems(userId: string): Promise<{ auditIds: string[] }>;
 }
 
 export interface Clock {
@@ -173,6 +207,8 @@ export interface EmailVerifications {
   /** Records that the email proved itself for the site, valid for the given time. */
   markVerified(email: string, site: string, verifiedAt: string, validForSeconds: number): Promise<void>;
   isVerified(email: string, site: string): Promise<boolean>;
+  /** Deletes every code and proof of an email address (account deletion). */
+  forgetEmail(email: string): Promise<void>;
 }
 
 export type IdempotencyClaim<T> = { claimed: true } | { claimed: false; value: T };

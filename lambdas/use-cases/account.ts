@@ -88,3 +88,40 @@ export async function exportAccount(deps: AccountDeps & Pick<Deps, 'domains' | '
     domains: await listDomains(deps, caller.userId),
   };
 }
+
+/**
+ * How long the deletion mark outlives the account: longer than any ID or access token the pool
+ * issues (1 hour, lib/auth), so a token from before the deletion can never recreate the profile.
+ */
+export const DELETED_MARK_HOURS = 24;
+
+/**
+ * DECISIONS "Retention and rights": deleting the account deletes the person's data, not a copy kept
+ * aside — the profile and preferences, the domains, the audit index and started scans, the
+ * subscription record, every audit they own (with its check results) and every lead attached to the
+ * account, plus the leads and audits nobody owns that were stored under their (verified) email
+ * address, and their email verification codes. Audits are deleted, not anonymised: the privacy
+ * policy promises deletion on request, and the aggregate counters of GET /api/stats keep nobody's
+ * data. Share links of deleted audits stop working at once (the audit is gone) and expire within
+ * 24 h; a stored PDF can no longer be fetched (its route needs the audit) and the reports bucket's
+ * lifecycle removes it. The Cognito user goes last, so a retry with the same token finishes the job.
+ * Safe to repeat: a second call finds nothing and answers the same.
+ */
+export async function deleteAccount(deps: Pick<Deps, 'accounts' | 'audits' | 'verifications' | 'users' | 'clock'>, caller: Caller): Promise<void> {
+  const profile = await deps.accounts.getProfile(caller.userId);
+  // An access token carries no email: the profile has the one Cognito verified.
+  const owner = { userId: caller.userId, email: (caller.email || profile?.email || '').toLowerCase() };
+  await deps.accounts.markDeleted(caller.userId, new Date(deps.clock.now().getTime() + DELETED_MARK_HOURS * 3_600_000));
+
+  const { auditIds } = await deps.accounts.deleteUserItems(caller.userId);
+  const byEmail = owner.email ? await deps.audits.listByEmail(owner.email) : { leads: [], audits: [] };
+  const audits = new Set([...auditIds, ...byEmail.audits.filter((a) => a.ownerId === undefined || a.ownerId === owner.userId).map((a) => a.id)]);
+  const leads = new Set(byEmail.leads.filter((l) => l.userId === undefined || l.userId === owner.userId).map((l) => l.id));
+  for (const auditId of audits) {
+    const deleted = await deps.audits.deleteAuditOf(auditId, owner);
+    if (deleted?.leadId) leads.add(deleted.leadId);
+  }
+  for (const leadId of leads) await deps.audits.deleteLeadOf(leadId, owner);
+  if (owner.email) await deps.verifications.forgetEmail(owner.email);
+  await deps.users.deleteUser(caller.userId);
+}

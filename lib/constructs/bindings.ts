@@ -30,6 +30,7 @@ export interface BindableResources {
 /** The Cognito admin calls the identity adapter makes (lambdas/adapters/cognito-users.adapter.ts). */
 export const USER_POOL_ACTIONS = [
   'cognito-idp:AdminCreateUser',
+  'cognito-idp:AdminDeleteUser',
   'cognito-idp:AdminGetUser',
   'cognito-idp:AdminUpdateUserAttributes',
   'cognito-idp:ListUsers',

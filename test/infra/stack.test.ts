@@ -201,6 +201,19 @@ describe('api', () => {
     expect(targets.size).toBe(routes.length);
   });
 
+  it('lets the account deletion function delete Cognito users, and public routes no Cognito call', () => {
+    const byKey = new Map(ofType('AWS::ApiGatewayV2::Route').map(([, r]) => [r.Properties.RouteKey as string, r.Properties]));
+    const actionsOf = (routeKey: string) => {
+      const roleId = resources[routeTarget(byKey.get(routeKey)!)]!.Properties.Role['Fn::GetAtt'][0] as string;
+      return ofType('AWS::IAM::Policy')
+        .filter(([, p]) => (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === roleId))
+        .flatMap(([, p]) => (p.Properties.PolicyDocument.Statement as { Action: string | string[] }[]).flatMap((st) => st.Action));
+    };
+    expect(actionsOf('DELETE /api/me')).toContain('cognito-idp:AdminDeleteUser');
+    expect(actionsOf('GET /api/stats').filter((a) => a.startsWith('cognito-idp:'))).toEqual([]);
+    expect(actionsOf('GET /api/pwned-passwords/{prefix}')).toEqual(expect.not.arrayContaining([expect.stringMatching(/^(dynamodb|cognito-idp):/)]));
+  });
+
   it('logs access as JSON and throttles the default stage', () => {
     const [, stage] = only('AWS::ApiGatewayV2::Stage');
     expect(stage.Properties).toMatchObject({
