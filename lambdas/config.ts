@@ -76,6 +76,9 @@ const configSchema = z.object({
 
   /** How many times a share link may be opened before it is used up (DECISIONS "Sharing": 100). */
   SHARE_MAX_USES: z.coerce.number().int().min(1).max(100_000).default(100),
+
+  /** DECISIONS "Demo account": provisioning seeds the demo user and the login page shows its credentials. */
+  DEMO_MODE: flag,
 });
 
 export type Config = z.output<typeof configSchema>;
@@ -129,6 +132,4 @@ export function parseResolvers(list: string): { host: string; port: number }[] {
     });
 }
 
-export function productSlug(productName: string): string {
-  return productName.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
-}
+export { productSlug } from './domain/product.js';

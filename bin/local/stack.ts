@@ -12,6 +12,7 @@ import { OutboxSms } from '../../lambdas/adapters/sms.adapter.js';
 import { buildDeps, type Deps, LOCAL_CREDENTIALS } from '../../lambdas/composition.js';
 import { type Config, loadConfig, productSlug, required } from '../../lambdas/config.js';
 import { make as makeScanWorker } from '../../lambdas/workers/scan-worker.js';
+import { seedDemoAccount } from '../../lambdas/use-cases/seed-demo.js';
 import { make as makeSweeper } from '../../lambdas/workers/sweeper.js';
 import { type Emulator, freePort, startCognito, startDynamoDb, startS3, startSes, startSqs } from './emulators.js';
 import { ensureBuckets, ensureQueues, ensureTable, ensureUserPool, LOCAL_REGION } from './provision.js';
@@ -25,7 +26,10 @@ export interface LocalStackOptions {
   port?: number;
   host?: string;
   staticDir?: string;
-  /** Configuration keys (see README), e.g. SCAN_RESOLVERS or SCAN_ALLOW_PRIVATE_TARGETS. */
+  /**
+   * Configuration keys (see README), e.g. SCAN_RESOLVERS or SCAN_ALLOW_PRIVATE_TARGETS. Locally
+   * DEMO_MODE defaults to on (DECISIONS "Demo account"): DEMO_MODE=0 turns the demo account off.
+   */
   env?: Record<string, string | undefined>;
   sweepIntervalMs?: number;
 }
@@ -74,6 +78,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       LOG_LEVEL: 'WARN',
       SMS_MODE: 'outbox',
       MAIL_FROM: `no-reply@${productSlug(env.PRODUCT_NAME ?? 'Rampart')}.example`,
+      DEMO_MODE: '1',
       ...withoutUnset(env),
       AWS_REGION: LOCAL_REGION,
     };
@@ -114,6 +119,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       ['table', 'scanQueue', 'mailer', 'reports', 'userPool'],
     );
     const deps = buildDeps(config);
+    if (config.DEMO_MODE) await seedDemoAccount(deps);
     const outbox = new OutboxSms(
       DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: dynamodb.endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS })),
       tableName,

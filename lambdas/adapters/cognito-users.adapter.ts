@@ -1,6 +1,7 @@
 import {
   AdminCreateUserCommand,
   AdminDeleteUserCommand,
+  AdminSetUserPasswordCommand,
   type CognitoIdentityProviderClient,
   ListUsersCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
@@ -55,6 +56,11 @@ export class CognitoUsers implements UserDirectory {
     );
     const user = result.Users?.[0];
     return user?.Attributes?.find((a) => a.Name === 'sub')?.Value ?? user?.Username;
+  }
+
+  /** Local provisioning only (the demo account): the Lambdas are not granted AdminSetUserPassword. */
+  async setPermanentPassword(userId: string, password: string): Promise<void> {
+    await this.cognito.send(new AdminSetUserPasswordCommand({ UserPoolId: this.userPoolId, Username: userId, Password: password, Permanent: true }));
   }
 
   /** The pool's username is the sub (email is an alias), so the token's sub names the user. */

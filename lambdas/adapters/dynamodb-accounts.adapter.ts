@@ -3,11 +3,11 @@ import { type DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, Upda
 import { DEFAULT_NOTIFICATION_PREFERENCES, type NotificationPreferences, type ProfileUpdate } from '../domain/account.contract.js';
 import type { UserProfile } from '../domain/account.js';
 import { NotFoundError, UnauthorizedError, ValidationError } from '../domain/errors.js';
-import type { AccountRepository, Clock, OwnedAuditPage } from '../domain/ports.js';
+import type { AccountRepository, Clock, OwnedAuditPage, ProfileSeed, StoredSubscription } from '../domain/ports.js';
 import { deleteItems, queryPartition } from './dynamodb-partition.js';
 import { expiresAt, isExpired, keys } from './table-keys.js';
 
-const PROFILE_FIELDS = ['userId', 'email', 'firstName', 'lastName', 'company', 'mobileNumber', 'notifications', 'createdAt', 'updatedAt'] as const;
+const PROFILE_FIELDS = ['userId', 'email', 'firstName', 'lastName', 'company', 'mobileNumber', 'notifications', 'isDemo', 'createdAt', 'updatedAt'] as const;
 
 export class DynamoDbAccounts implements AccountRepository {
   constructor(
@@ -16,12 +16,20 @@ export class DynamoDbAccounts implements AccountRepository {
     private readonly clock: Clock,
   ) {}
 
-  async getOrCreateProfile(seed: { userId: string; email: string; firstName: string; lastName: string }): Promise<UserProfile> {
+  async getOrCreateProfile(seed: ProfileSeed): Promise<UserProfile> {
     const existing = await this.getProfile(seed.userId);
     if (existing) return existing;
     if (await this.isMarkedDeleted(seed.userId)) throw new UnauthorizedError('This account has been deleted.');
     const now = this.clock.now().toISOString();
-    const profile: UserProfile = { ...seed, company: '', notifications: { ...DEFAULT_NOTIFICATION_PREFERENCES }, createdAt: now, updatedAt: now };
+    const { isDemo, company, ...claims } = seed;
+    const profile: UserProfile = {
+      ...claims,
+      company: company ?? '',
+      notifications: { ...DEFAULT_NOTIFICATION_PREFERENCES },
+      ...(isDemo ? { isDemo: true } : {}),
+      createdAt: now,
+      updatedAt: now,
+    };
     try {
       await this.db.send(
         new PutCommand({
@@ -101,6 +109,22 @@ export class DynamoDbAccounts implements AccountRepository {
   async getProfile(userId: string): Promise<UserProfile | undefined> {
     const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.profile(userId), ConsistentRead: true }));
     return Item ? toProfile(Item) : undefined;
+  }
+
+  async getSubscription(userId: string): Promise<StoredSubscription | undefined> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.subscription(userId), ConsistentRead: true }));
+    if (!Item) return undefined;
+    const { planId, status, currentPeriodStart, currentPeriodEnd, source } = Item as unknown as StoredSubscription;
+    return { planId, status, currentPeriodStart, currentPeriodEnd, source };
+  }
+
+  async saveSubscription(userId: string, subscription: StoredSubscription): Promise<void> {
+    await this.db.send(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: { ...keys.subscription(userId), type: 'subscription', userId, ...subscription, updatedAt: this.clock.now().toISOString() },
+      }),
+    );
   }
 
   async markDeleted(userId: string, until: Date): Promise<void> {

@@ -13,6 +13,7 @@
  * - share links:              pk SHARE#{sha256(token)}, sk #SHARE
  * - a user's domains:         pk USER#{userId}, sk DOMAIN#{siteKey}
  * - a user's started scans:   pk USER#{userId}, sk SCAN#{createdAt}#{auditId}; count: sk SCANS#COUNT (scansStarted)
+ * - a user's subscription:    pk USER#{userId}, sk #SUBSCRIPTION
  * - a deleted account's mark: pk USER#{userId}, sk #DELETED (until its last token has expired)
  * - platform statistics:      pk STATS#PLATFORM, sk #STATS (atomic counters)
  */
@@ -43,6 +44,8 @@ export const keys = {
   startedScan: (userId: string, createdAt: string, auditId: string) => ({ pk: `USER#${userId}`, sk: `SCAN#${createdAt}#${auditId}` }),
   /** The user's atomic count of started scans (`scansStarted`). */
   scanCount: (userId: string) => ({ pk: `USER#${userId}`, sk: 'SCANS#COUNT' }),
+  /** The user's plan and period (payments, or the demo seed); none = the trial. */
+  subscription: (userId: string) => ({ pk: `USER#${userId}`, sk: '#SUBSCRIPTION' }),
   /** Left by account deletion so that a token issued before it cannot recreate the profile. */
   deletedAccount: (userId: string) => ({ pk: `USER#${userId}`, sk: '#DELETED' }),
   /** Rampart's own totals for GET /api/stats, one item of atomic counters. */

@@ -98,6 +98,8 @@ export interface UserView {
   lastName: string;
   company: string;
   mobileNumber?: string;
+  /** The shared demo account (DECISIONS "Demo account"): sample data, cannot be deleted. */
+  isDemo: boolean;
   createdAt: string;
 }
 

@@ -2,6 +2,7 @@ import type { Audit } from './audit.js';
 import { buildAuditView } from './audit-view.js';
 import type { AuditHistoryEntry, NotificationPreferences, SubscriptionView, UserView } from './account.contract.js';
 import { getPlan, TRIAL_DAYS } from './plans.js';
+import type { StoredSubscription } from './ports.js';
 
 /** A user's profile as stored (one item per account, keyed by the Cognito sub). */
 export interface UserProfile {
@@ -12,6 +13,8 @@ export interface UserProfile {
   company: string;
   mobileNumber?: string;
   notifications: NotificationPreferences;
+  /** The demo account (DECISIONS "Demo account"), seeded by provisioning with DEMO_MODE on. */
+  isDemo?: boolean;
   createdAt: string;
   updatedAt: string;
 }
@@ -39,6 +42,45 @@ export function trialSubscription(accountCreatedAt: string, scansUsed: number, n
   };
 }
 
+/**
+ * A stored subscription (payments, or the demo account's seeded plan) as the API shows it: the
+ * plan's tier, limit and price from the catalogue, the state and period as stored.
+ */
+export function storedSubscriptionView(stored: StoredSubscription, scansUsed: number): SubscriptionView {
+  const plan = getPlan(stored.planId);
+  return {
+    tier: plan.tier,
+    status: stored.status,
+    scansLimit: plan.scansLimit ?? 0,
+    scansUsed,
+    price: plan.amountCents / 100,
+    currency: 'AUD',
+    billingPeriod: 'monthly',
+    startDate: stored.currentPeriodStart,
+    endDate: stored.currentPeriodEnd,
+  };
+}
+
+/** The account's subscription: the stored one when there is one, else the trial computed on read. */
+export function subscriptionView(
+  profile: Pick<UserProfile, 'createdAt'>,
+  stored: StoredSubscription | undefined,
+  scansUsed: number,
+  now: Date,
+): SubscriptionView {
+  return stored ? storedSubscriptionView(stored, scansUsed) : trialSubscription(profile.createdAt, scansUsed, now);
+}
+
+/**
+ * How many scans the user may start (DECISIONS "Scan counting"): the stored plan's limit while it is
+ * active, else the trial's. The count itself is not yet reset monthly; that comes with payments.
+ */
+export function scansLimitOf(stored: StoredSubscription | undefined): number {
+  const trialLimit = getPlan('trial').scansLimit ?? 0;
+  if (!stored || stored.status !== 'active') return trialLimit;
+  return getPlan(stored.planId).scansLimit ?? trialLimit;
+}
+
 export function userView(profile: UserProfile): UserView {
   return {
     id: profile.userId,
@@ -47,6 +89,7 @@ export function userView(profile: UserProfile): UserView {
     lastName: profile.lastName,
     company: profile.company,
     ...(profile.mobileNumber ? { mobileNumber: profile.mobileNumber } : {}),
+    isDemo: profile.isDemo === true,
     createdAt: profile.createdAt,
   };
 }

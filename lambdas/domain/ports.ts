@@ -1,6 +1,7 @@
-import type { NotificationPreferences, ProfileUpdate } from './account.contract.js';
+import type { NotificationPreferences, ProfileUpdate, SubscriptionStatus } from './account.contract.js';
 import type { UserProfile } from './account.js';
 import type { Audit, AuditStatus, CheckResult, Grade, RiskLevel, ScanJob } from './audit.js';
+import type { PlanId } from './plans.js';
 
 /**
  * Ports: what the application needs from the outside world, named after those needs.
@@ -130,6 +131,8 @@ export interface UserDirectory {
   /** Creates a user who must set a new password at first sign-in. */
   createUser(user: NewUser, temporaryPassword: string): Promise<{ userId: string }>;
   findUserIdByEmail(email: string): Promise<string | undefined>;
+  /** Sets a user's password for good (no change asked at sign-in); the demo account's fixed password. */
+  setPermanentPassword(userId: string, password: string): Promise<void>;
   /** Deletes the user; nothing happens when there is no such user (deleting twice is fine). */
   deleteUser(userId: string): Promise<void>;
 }
@@ -140,13 +143,22 @@ export interface OwnedAuditPage {
   cursor?: string;
 }
 
+export interface ProfileSeed {
+  userId: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  company?: string;
+  isDemo?: boolean;
+}
+
 /** Signed-in accounts: the profile item and the user's own audit index, always keyed by the Cognito sub. */
 export interface AccountRepository {
   /**
-   * The profile, created from the token's claims on first read (idempotent). An UnauthorizedError
-   * for an account marked deleted.
+   * The profile, created from the token's claims on first read (idempotent); the demo seed also
+   * gives the company and the demo flag. An UnauthorizedError for an account marked deleted.
    */
-  getOrCreateProfile(seed: { userId: string; email: string; firstName: string; lastName: string }): Promise<UserProfile>;
+  getOrCreateProfile(seed: ProfileSeed): Promise<UserProfile>;
   updateProfile(userId: string, update: ProfileUpdate): Promise<UserProfile>;
   updateNotifications(userId: string, preferences: NotificationPreferences): Promise<UserProfile>;
   /** Newest first; a cursor that is not this user's is a ValidationError. */
@@ -155,6 +167,9 @@ export interface AccountRepository {
   countStartedScans(userId: string): Promise<number>;
   /** The profile if there is one (never creates it). */
   getProfile(userId: string): Promise<UserProfile | undefined>;
+  /** The user's stored subscription; undefined = none (the account is on its trial). */
+  getSubscription(userId: string): Promise<StoredSubscription | undefined>;
+  saveSubscription(userId: string, subscription: StoredSubscription): Promise<void>;
   /**
    * Marks the account deleted until `until` (after its last token has expired), so a token issued
    * before the deletion cannot bring a profile back; `getOrCreateProfile` then refuses.
@@ -166,6 +181,16 @@ export interface AccountRepository {
    * deleted index items pointed at.
    */
   deleteUserItems(userId: string): Promise<{ auditIds: string[] }>;
+}
+
+/** A monthly subscription as stored (plan from the catalogue, period, state); payments write it, the demo seed too. */
+export interface StoredSubscription {
+  planId: Extract<PlanId, 'monitor-lite' | 'monitor-plus'>;
+  status: SubscriptionStatus;
+  currentPeriodStart: string;
+  currentPeriodEnd: string;
+  /** Who set it: `demo` for the demo account's seeded plan. */
+  source: 'demo' | 'stripe';
 }
 
 export interface Clock {

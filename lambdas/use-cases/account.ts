@@ -1,9 +1,9 @@
 import type { Deps } from '../composition.js';
 import { type AuditHistoryEntry, historyQuerySchema, notificationPreferencesSchema, profileUpdateSchema } from '../domain/account.contract.js';
-import { historyEntry, trialSubscription, type UserProfile, userView } from '../domain/account.js';
+import { historyEntry, subscriptionView, type UserProfile, userView } from '../domain/account.js';
 import { auditForDisplay } from '../domain/audit-view.js';
 import { parseContract } from '../domain/contract.js';
-import { UnauthorizedError } from '../domain/errors.js';
+import { ForbiddenError, UnauthorizedError } from '../domain/errors.js';
 import type { LeadRecord } from '../domain/ports.js';
 import { listDomains } from './domains.js';
 
@@ -29,8 +29,8 @@ export function callerFrom(claims: Record<string, unknown> | undefined): Caller 
 }
 
 async function accountView(deps: AccountDeps, profile: UserProfile) {
-  const scansUsed = await deps.accounts.countStartedScans(profile.userId);
-  return { user: userView(profile), subscription: trialSubscription(profile.createdAt, scansUsed, deps.clock.now()) };
+  const [scansUsed, stored] = await Promise.all([deps.accounts.countStartedScans(profile.userId), deps.accounts.getSubscription(profile.userId)]);
+  return { user: userView(profile), subscription: subscriptionView(profile, stored, scansUsed, deps.clock.now()) };
 }
 
 export async function getAccount(deps: AccountDeps, caller: Caller) {
@@ -95,6 +95,8 @@ export async function exportAccount(deps: AccountDeps & Pick<Deps, 'domains' | '
  */
 export const DELETED_MARK_HOURS = 24;
 
+export const DEMO_NOT_DELETABLE = 'The demo account is shared and cannot be deleted.';
+
 /**
  * DECISIONS "Retention and rights": deleting the account deletes the person's data, not a copy kept
  * aside — the profile and preferences, the domains, the audit index and started scans, the
@@ -109,6 +111,7 @@ export const DELETED_MARK_HOURS = 24;
  */
 export async function deleteAccount(deps: Pick<Deps, 'accounts' | 'audits' | 'verifications' | 'users' | 'clock'>, caller: Caller): Promise<void> {
   const profile = await deps.accounts.getProfile(caller.userId);
+  if (profile?.isDemo) throw new ForbiddenError('demo_account_forbidden', DEMO_NOT_DELETABLE);
   // An access token carries no email: the profile has the one Cognito verified.
   const owner = { userId: caller.userId, email: (caller.email || profile?.email || '').toLowerCase() };
   await deps.accounts.markDeleted(caller.userId, new Date(deps.clock.now().getTime() + DELETED_MARK_HOURS * 3_600_000));

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Deps } from '../composition.js';
 import { productSlug } from '../config.js';
+import { scansLimitOf } from '../domain/account.js';
 import type { Audit } from '../domain/audit.js';
 import {
   type DomainRecord,
@@ -10,7 +11,6 @@ import {
   NOT_VERIFIED_MESSAGE,
   parseDomainInput,
   SCAN_LIMIT_MESSAGE,
-  TRIAL_SCAN_LIMIT,
   txtRecordsProve,
   verificationFileUrl,
   verificationInstructions,
@@ -162,7 +162,7 @@ export async function isVerifiedDomainOf(deps: Pick<Deps, 'domains'>, userId: st
   return false;
 }
 
-type QuickScanDeps = Pick<Deps, 'domains' | 'clock' | 'config' | 'audits' | 'scanJobs'>;
+type QuickScanDeps = Pick<Deps, 'domains' | 'clock' | 'config' | 'audits' | 'scanJobs' | 'accounts'>;
 
 export interface QuickScanUser {
   userId: string;
@@ -173,7 +173,7 @@ export interface QuickScanUser {
 
 /**
  * DECISIONS "Quick Scan" and "Scan counting": one of the user's verified domains; counted
- * atomically against the plan (the trial's 3 scans) before anything is stored; the audit is the
+ * atomically against the plan (the trial's 3 scans, or the stored plan's limit) before anything is stored; the audit is the
  * user's (owner index item) and queued like a lead's.
  */
 export async function startQuickScan(deps: QuickScanDeps, user: QuickScanUser, input: unknown): Promise<{ auditId: string }> {
@@ -181,7 +181,8 @@ export async function startQuickScan(deps: QuickScanDeps, user: QuickScanUser, i
   const domain = parseDomainInput(body.domain);
   const record = await deps.domains.get(user.userId, domain);
   if (!record?.verified) throw new ForbiddenError('domain_not_verified', NOT_VERIFIED_MESSAGE);
-  if (!(await deps.domains.countScan(user.userId, TRIAL_SCAN_LIMIT))) throw new ForbiddenError('scan_limit_reached', SCAN_LIMIT_MESSAGE);
+  const limit = scansLimitOf(await deps.accounts.getSubscription(user.userId));
+  if (!(await deps.domains.countScan(user.userId, limit))) throw new ForbiddenError('scan_limit_reached', SCAN_LIMIT_MESSAGE);
 
   const now = deps.clock.now().toISOString();
   const auditId = randomUUID();

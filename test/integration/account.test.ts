@@ -78,7 +78,7 @@ describe('signed-in account routes', () => {
     const first = await call('GET', '/api/me', tokenB);
     const again = await call('GET', '/api/me', tokenB);
     expect(first.status).toBe(200);
-    expect(first.body.user).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), email: 'b@example.test', firstName: '', lastName: '', company: '', createdAt: expect.any(String) });
+    expect(first.body.user).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), email: 'b@example.test', firstName: '', lastName: '', company: '', isDemo: false, createdAt: expect.any(String) });
     expect(first.body.subscription).toMatchObject({ tier: 'basic', status: 'trial', scansLimit: 3, scansUsed: 0, price: 0, currency: 'AUD' });
     const days = (Date.parse(first.body.subscription.endDate) - Date.parse(first.body.subscription.startDate)) / 86_400_000;
     expect(days).toBe(14);

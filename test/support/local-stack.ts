@@ -41,7 +41,8 @@ export async function startTestStack(env: LocalStackOptions['env'] = {}): Promis
     dataDir,
     port: 0,
     staticDir: join(dataDir, 'no-site'),
-    env: { LOG_LEVEL: 'ERROR', SCAN_RESOLVERS: `127.0.0.1:${dns.port}`, SCAN_DNS_TIMEOUT_MS: '1000', SCAN_EXCLUDE_PORTS: '2024', ...TEST_RATE_LIMITS, ...env },
+    // No demo account unless a test asks for it (DEMO_MODE: '1'): tests count users and audits.
+    env: { LOG_LEVEL: 'ERROR', SCAN_RESOLVERS: `127.0.0.1:${dns.port}`, SCAN_DNS_TIMEOUT_MS: '1000', SCAN_EXCLUDE_PORTS: '2024', DEMO_MODE: '0', ...TEST_RATE_LIMITS, ...env },
   };
   const handle: TestStack = {
     stack: await startLocalStack(options),

@@ -5,7 +5,8 @@ import {
   notificationPreferencesSchema,
   profileUpdateSchema,
 } from '../../lambdas/domain/account.contract.js';
-import { historyEntry, trialSubscription } from '../../lambdas/domain/account.js';
+import { historyEntry, scansLimitOf, storedSubscriptionView, subscriptionView, trialSubscription, type UserProfile, userView } from '../../lambdas/domain/account.js';
+import type { StoredSubscription } from '../../lambdas/domain/ports.js';
 import type { Audit } from '../../lambdas/domain/audit.js';
 import { buildAuditView } from '../../lambdas/domain/audit-view.js';
 
@@ -75,6 +76,61 @@ describe('trial subscription', () => {
   it('expires at the end of the 14th day (computed with the clock)', () => {
     expect(trialSubscription(created, 0, new Date('2026-01-14T23:59:59.999Z')).status).toBe('trial');
     expect(trialSubscription(created, 0, new Date('2026-01-15T00:00:00.000Z')).status).toBe('expired');
+  });
+});
+
+describe('stored subscription', () => {
+  const plus: StoredSubscription = {
+    planId: 'monitor-plus',
+    status: 'active',
+    currentPeriodStart: '2026-02-01T00:00:00.000Z',
+    currentPeriodEnd: '2026-03-01T00:00:00.000Z',
+    source: 'demo',
+  };
+
+  it("shows the plan's tier, limit and monthly price from the catalogue, the state and period as stored", () => {
+    expect(storedSubscriptionView(plus, 4)).toEqual({
+      tier: 'monitor_plus',
+      status: 'active',
+      scansLimit: 100,
+      scansUsed: 4,
+      price: 99,
+      currency: 'AUD',
+      billingPeriod: 'monthly',
+      startDate: plus.currentPeriodStart,
+      endDate: plus.currentPeriodEnd,
+    });
+  });
+
+  it('wins over the trial; without one the trial is computed', () => {
+    const now = new Date('2026-02-10T00:00:00Z');
+    expect(subscriptionView({ createdAt: '2026-01-01T00:00:00.000Z' }, plus, 0, now).tier).toBe('monitor_plus');
+    expect(subscriptionView({ createdAt: '2026-01-01T00:00:00.000Z' }, undefined, 0, now)).toMatchObject({ tier: 'basic', status: 'expired' });
+  });
+
+  it("gives the active plan's scan limit, else the trial's 3", () => {
+    expect(scansLimitOf(plus)).toBe(100);
+    expect(scansLimitOf({ ...plus, planId: 'monitor-lite' })).toBe(30);
+    expect(scansLimitOf({ ...plus, status: 'cancelled' })).toBe(3);
+    expect(scansLimitOf(undefined)).toBe(3);
+  });
+});
+
+describe('user view', () => {
+  const profile: UserProfile = {
+    userId: 'u1',
+    email: 'a@b.test',
+    firstName: 'Ada',
+    lastName: 'L',
+    company: '',
+    notifications: DEFAULT_NOTIFICATION_PREFERENCES,
+    createdAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: '2026-01-01T00:00:00.000Z',
+  };
+
+  it('says whether the account is the demo account', () => {
+    expect(userView(profile).isDemo).toBe(false);
+    expect(userView({ ...profile, isDemo: true }).isDemo).toBe(true);
   });
 });
 

@@ -8,6 +8,13 @@ describe('configuration', () => {
     expect(config.PRODUCT_NAME).toBe('Rampart');
     expect(config.SCAN_ALLOW_PRIVATE_TARGETS).toBe(false);
     expect(config.SMS_MODE).toBe('sns');
+    expect(config.DEMO_MODE).toBe(false);
+  });
+
+  it('turns the demo account on with DEMO_MODE=1 and refuses anything but a flag', () => {
+    expect(loadConfig({ DEMO_MODE: '1' }).DEMO_MODE).toBe(true);
+    expect(loadConfig({ DEMO_MODE: '0' }).DEMO_MODE).toBe(false);
+    expect(() => loadConfig({ DEMO_MODE: 'yes' })).toThrowError(/DEMO_MODE/);
   });
 
   it('names every key a resource needs when it is missing', () => {
