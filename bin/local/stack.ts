@@ -17,6 +17,7 @@ import { make as makeSweeper } from '../../lambdas/workers/sweeper.js';
 import { type Emulator, freePort, startCognito, startDynamoDb, startS3, startSes, startSqs } from './emulators.js';
 import { ensureBuckets, ensureQueues, ensureTable, ensureUserPool, LOCAL_REGION } from './provision.js';
 import { type QueuePoller, startQueuePoller } from './queue-poller.js';
+import { demoCredentials } from '../../lambdas/domain/demo-account.js';
 import { startLocalServer } from './server.js';
 
 export interface LocalStackOptions {
@@ -131,6 +132,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         deps,
         staticDir: resolve(options.staticDir ?? 'frontend/dist'),
         cognito: { endpoint: cognito.endpoint, userPoolId: userPool.userPoolId, clientId: userPool.userPoolClientId },
+        // DECISIONS "Demo account": the login page shows the credentials only in demo mode.
+        demo: deps.config.DEMO_MODE ? demoCredentials(deps.config.PRODUCT_NAME) : undefined,
         outbox,
       },
       port,
