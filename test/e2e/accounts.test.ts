@@ -29,25 +29,26 @@ async function codeMailedTo(mailboxUrl: string, email: string, subject: RegExp):
 
 async function signUp(page: Page, appUrl: string, mailboxUrl: string, who: typeof FIRST, password: string) {
   await page.goto(`${appUrl}/auth/signup`);
-  await page.getByLabel('First name').fill(who.firstName);
-  await page.getByLabel('Last name').fill(who.lastName);
-  await page.getByLabel('Email').fill(who.email);
-  await page.getByLabel('Company').fill(who.company);
+  await page.getByLabel('First name', { exact: true }).fill(who.firstName);
+  await page.getByLabel('Last name', { exact: true }).fill(who.lastName);
+  await page.getByLabel('Email', { exact: true }).fill(who.email);
+  await page.getByLabel('Company', { exact: true }).fill(who.company);
   await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByLabel('Confirm password').fill(password);
+  await page.getByLabel('Confirm password', { exact: true }).fill(password);
   await page.getByRole('checkbox').check();
   await page.getByRole('button', { name: 'Create Account' }).click();
   await page.getByRole('heading', { name: 'Confirm your email' }).waitFor({ timeout: 15_000 });
   const code = await codeMailedTo(mailboxUrl, who.email, /verification code|confirm/i);
-  await page.getByLabel('Confirmation code').fill(code);
+  await page.getByLabel('Confirmation code', { exact: true }).fill(code);
   await page.getByRole('button', { name: 'Confirm' }).click();
   await page.waitForURL(`${appUrl}/dashboard`, { timeout: 15_000 });
 }
 
 async function logIn(page: Page, appUrl: string, email: string, password: string) {
   await page.goto(`${appUrl}/auth/login`);
-  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Email', { exact: true }).fill(email);
   await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByLabel('Remember me', { exact: true }).check();
   await page.getByRole('button', { name: 'Sign In' }).click();
 }
 
@@ -72,7 +73,7 @@ describe.skipIf(!chromiumAvailable)('accounts and the dashboard in Chromium', ()
     const page = await stack.browser.context.newPage();
     await page.goto(`${appUrl}/dashboard/history`);
     await page.waitForURL(`${appUrl}/auth/login?returnUrl=%2Fdashboard%2Fhistory`);
-    await expect(page.getByRole('heading', { name: 'Client Login' }).isVisible()).resolves.toBe(true);
+    await page.getByRole('heading', { name: 'Client Login' }).waitFor();
     await page.close();
   });
 
@@ -80,12 +81,12 @@ describe.skipIf(!chromiumAvailable)('accounts and the dashboard in Chromium', ()
     const page = await stack.browser.context.newPage();
     const consoleOutput = collectConsoleOutput(page);
     await page.goto(`${appUrl}/auth/signup`);
-    await page.getByLabel('First name').fill(FIRST.firstName);
-    await page.getByLabel('Last name').fill(FIRST.lastName);
-    await page.getByLabel('Email').fill(FIRST.email);
-    await page.getByLabel('Company').fill(FIRST.company);
+    await page.getByLabel('First name', { exact: true }).fill(FIRST.firstName);
+    await page.getByLabel('Last name', { exact: true }).fill(FIRST.lastName);
+    await page.getByLabel('Email', { exact: true }).fill(FIRST.email);
+    await page.getByLabel('Company', { exact: true }).fill(FIRST.company);
     await page.getByLabel('Password', { exact: true }).fill(BREACHED_PASSWORD);
-    await page.getByLabel('Confirm password').fill(BREACHED_PASSWORD);
+    await page.getByLabel('Confirm password', { exact: true }).fill(BREACHED_PASSWORD);
     await page.getByRole('checkbox').check();
     await page.getByRole('button', { name: 'Create Account' }).click();
     await page.getByText(/appeared in a data breach/).waitFor();
@@ -201,6 +202,7 @@ describe.skipIf(!chromiumAvailable)('accounts and the dashboard in Chromium', ()
     await page.waitForURL(`${appUrl}/dashboard`);
     await page.getByText('Demo account — sample data').waitFor();
     await page.goto(`${appUrl}/dashboard/history`);
+    await page.getByRole('row').nth(5).waitFor();
     await expect(page.getByRole('row').count()).resolves.toBe(6); // header + 5 sample audits
     await page.screenshot({ path: artifactPath('dashboard-demo.png'), fullPage: true });
     await page.close();

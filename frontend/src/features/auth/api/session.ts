@@ -18,7 +18,7 @@ import {
   updatePassword,
 } from 'aws-amplify/auth';
 import { cognitoUserPoolsTokenProvider } from 'aws-amplify/auth/cognito';
-import { defaultStorage, sessionStorage } from 'aws-amplify/utils';
+import { ConsoleLogger, defaultStorage, sessionStorage } from 'aws-amplify/utils';
 import type { RuntimeConfig } from '../../../lib/contracts';
 
 export interface SessionUser {
@@ -47,6 +47,9 @@ function useStorage(remember: boolean) {
 /** Configures Amplify once from the deployment's runtime config; tokens are read from the storage last chosen. */
 export function configure(config: RuntimeConfig): void {
   authFlowType = config.auth.authFlowType;
+  // Locally the pool is cognito-local behind /_cognito, on purpose: Amplify's warning about a
+  // custom endpoint on every call is noise there (real errors still reach the console).
+  if (config.auth.userPoolEndpoint) ConsoleLogger.LOG_LEVEL = 'ERROR';
   Amplify.configure({
     Auth: {
       Cognito: {
