@@ -51,3 +51,13 @@ export {
   type UserView,
 } from '../../../lambdas/domain/account.contract';
 export { PASSWORD_POLICY, passwordMessages, passwordPolicyProblems } from '../../../lambdas/domain/password-policy';
+export {
+  checkoutRequestSchema,
+  paymentMessages,
+  type BillingPortalResponse,
+  type BillingView,
+  type CheckoutRequest,
+  type CheckoutSessionResponse,
+  type InvoiceView,
+  type OrderView,
+} from '../../../lambdas/domain/payments.contract';
