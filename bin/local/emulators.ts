@@ -159,7 +159,8 @@ export async function startCognito(dir: string, mail: CognitoMail): Promise<Emul
     createServer(router: unknown, logger: unknown, options: unknown, services: unknown): { start(): Promise<Server> };
   };
 
-  const logger = pino({ level: 'warn' });
+  // 'error': a wrong password or an unknown user is cognito-local's warning, and the client's answer already says it.
+  const logger = pino({ level: 'error' });
   const ctx = { logger };
   const local = { credentials: { accessKeyId: 'local', secretAccessKey: 'local' }, region: 'local' };
   const tokenConfig = { IssuerDomain: `http://${HOST}:0` };
