@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { Button } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
@@ -7,7 +7,7 @@ import { ApiError } from '../../../lib/api-client';
 import { useMe } from '../../account/api/account';
 import { useDomains } from '../../account/api/domains';
 import { useStartQuickScan } from './api/start-quick-scan';
-import { useDialogFocus } from '../../../components/ui/use-dialog-focus';
+import { Dialog } from '../../../components/ui/dialog';
 
 /** DECISIONS "Quick Scan": the text for any failure but the plan's limit. */
 export const START_FAILED = 'Failed to start scan. Please try again.';
@@ -31,20 +31,17 @@ export function QuickScanModal({ open, onClose }: { open: boolean; onClose: () =
 }
 
 function QuickScanDialog({ onClose }: { onClose: () => void }) {
-  const titleId = useId();
-  const descriptionId = useId();
-  const dialogRef = useRef<HTMLDivElement>(null);
+  const bodyRef = useRef<HTMLDivElement>(null);
   const navigate = useNavigate();
   const me = useMe();
   const domains = useDomains();
   const start = useStartQuickScan();
   const [selected, setSelected] = useState<string | undefined>();
   const [failure, setFailure] = useState<Failure | undefined>();
-  useDialogFocus(dialogRef, onClose);
 
   // Once the domains are there, focus goes to the first one that can be chosen (or 'Add Domain').
   useEffect(() => {
-    if (!domains.isPending) dialogRef.current?.querySelector<HTMLElement>('[data-autofocus]')?.focus();
+    if (!domains.isPending) bodyRef.current?.querySelector<HTMLElement>('[data-autofocus]')?.focus();
   }, [domains.isPending]);
 
   const submit = (event: FormEvent) => {
@@ -70,39 +67,8 @@ function QuickScanDialog({ onClose }: { onClose: () => void }) {
   const firstVerified = list.find((domain) => domain.verified)?.domain;
 
   return (
-    <div
-      className="fixed inset-0 z-50 flex items-center justify-center overflow-y-auto bg-slate-900/60 p-4"
-      onMouseDown={(event) => {
-        if (event.target === event.currentTarget) onClose();
-      }}
-    >
-      <div
-        ref={dialogRef}
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={titleId}
-        aria-describedby={descriptionId}
-        tabIndex={-1}
-        className="w-full max-w-lg rounded-xl bg-white p-6 shadow-xl sm:p-8 dark:bg-slate-900"
-      >
-        <div className="flex items-start justify-between gap-4">
-          <h2 id={titleId} className="text-xl font-bold text-slate-900 dark:text-slate-100">
-            Quick Scan
-          </h2>
-          <button
-            type="button"
-            onClick={onClose}
-            aria-label="Close"
-            className="-m-2 rounded-md p-2 text-slate-500 hover:bg-slate-100 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-blue-700 dark:hover:bg-slate-800 dark:hover:text-slate-100"
-          >
-            <span aria-hidden="true" className="block text-xl leading-none">
-              ×
-            </span>
-          </button>
-        </div>
-        <p id={descriptionId} className="mt-2 text-sm text-slate-600 dark:text-slate-400">
-          Run a security scan of one of your verified domains now.
-        </p>
+    <Dialog title="Quick Scan" description="Run a security scan of one of your verified domains now." onClose={onClose}>
+      <div ref={bodyRef}>
         {subscription && (
           <p data-testid="scan-usage" className="mt-2 text-sm font-semibold text-slate-800 dark:text-slate-200">
             {subscription.scansUsed} / {subscription.scansLimit} scans used
@@ -194,6 +160,6 @@ function QuickScanDialog({ onClose }: { onClose: () => void }) {
           </form>
         )}
       </div>
-    </div>
+    </Dialog>
   );
 }
