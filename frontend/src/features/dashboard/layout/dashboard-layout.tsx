@@ -7,7 +7,7 @@ import { paths } from '../../../config/paths';
 import { useMe } from '../../account/api/account';
 import { useAuth } from '../../auth/auth-provider';
 import { dashboardSections, sectionHref } from '../sections';
-import { planName, usageTone } from './plan';
+import { planName, planStatusLabel, usageTone } from './plan';
 
 const focusRing = 'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-700 dark:focus-visible:outline-blue-400';
 
@@ -22,7 +22,7 @@ function PlanBox() {
   return (
     <div className="rounded-lg border border-slate-200 p-3 text-sm dark:border-slate-700">
       <p className="font-semibold text-slate-900 dark:text-slate-100">
-        {planName(subscription)} <span className="font-normal text-slate-500 capitalize dark:text-slate-400">· {subscription.status}</span>
+        {planName(subscription)} <span className="font-normal text-slate-500 dark:text-slate-400">· {planStatusLabel(subscription)}</span>
       </p>
       <div className="mt-2 h-2 rounded-full bg-slate-200 dark:bg-slate-700" aria-hidden="true">
         <div className={`h-2 rounded-full ${barTones[tone]}`} style={{ width: `${percent}%` }} />

@@ -17,3 +17,10 @@ export function usageTone(used: number, limit: number): 'ok' | 'warn' | 'high' {
   const share = limit > 0 ? used / limit : 1;
   return share > 0.8 ? 'high' : share > 0.6 ? 'warn' : 'ok';
 }
+
+/** The plan box's second word: days left of a trial, else the subscription's status. */
+export function planStatusLabel(subscription: SubscriptionView, now = Date.now()): string {
+  if (subscription.billingPeriod !== 'trial' || subscription.status !== 'trial') return subscription.status;
+  const days = Math.ceil((Date.parse(subscription.endDate) - now) / 86_400_000);
+  return days <= 0 ? 'ends today' : `${days} ${days === 1 ? 'day' : 'days'} left`;
+}

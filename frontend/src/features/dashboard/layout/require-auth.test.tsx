@@ -1,11 +1,12 @@
 import { screen } from '@testing-library/react';
 import { Route, Routes, useLocation } from 'react-router';
 import { describe, expect, it } from 'vitest';
+import type { SubscriptionView } from '../../../lib/contracts';
 import { renderWithProviders } from '../../../testing/api-stub';
 import { AuthTestProvider, type AuthStatus } from '../../auth/auth-provider';
 import { sectionOf } from '../sections';
 import { RequireAuth } from './require-auth';
-import { usageTone } from './plan';
+import { planStatusLabel, usageTone } from './plan';
 
 function LoginPage() {
   const location = useLocation();
@@ -56,6 +57,15 @@ describe('dashboard sections and plan usage', () => {
     expect(sectionOf(undefined, '/dashboard')).toBe('');
     expect(sectionOf(undefined, '/dashboard/settings/')).toBe('settings');
     expect(sectionOf('nope', '/dashboard/nope')).toBeUndefined();
+  });
+
+  it('says how many trial days are left, else the status', () => {
+    const now = Date.parse('2026-11-22T10:00:00Z');
+    const trial = { billingPeriod: 'trial', status: 'trial', endDate: '2026-12-06T10:00:00Z' } as SubscriptionView;
+    expect(planStatusLabel(trial, now)).toBe('14 days left');
+    expect(planStatusLabel({ ...trial, endDate: '2026-11-23T09:00:00Z' }, now)).toBe('1 day left');
+    expect(planStatusLabel({ ...trial, endDate: '2026-11-22T09:00:00Z' }, now)).toBe('ends today');
+    expect(planStatusLabel({ ...trial, billingPeriod: 'monthly', status: 'active' }, now)).toBe('active');
   });
 
   it('colours usage over 60% yellow and over 80% red', () => {
