@@ -425,4 +425,14 @@ describe('site', () => {
     expect(pages.DistributionPaths).toEqual(['/*']);
     expect(pages.Exclude).toEqual(['assets/*']);
   });
+
+  it('writes /runtime-config.json with the pool and client ids resolved at deploy time', () => {
+    const pages = ofType('Custom::CDKBucketDeployment').map(([, d]) => d.Properties).find((d) => !d.Include)!;
+    const pool = ofType('AWS::Cognito::UserPool')[0]![0];
+    const client = ofType('AWS::Cognito::UserPoolClient')[0]![0];
+    expect(pages.SourceObjectKeys).toHaveLength(2);
+    const markers = JSON.stringify(pages.SourceMarkers);
+    expect(markers).toContain(JSON.stringify({ Ref: pool }));
+    expect(markers).toContain(JSON.stringify({ Ref: client }));
+  });
 });
