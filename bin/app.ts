@@ -10,6 +10,8 @@
  *   mailFrom        MAIL_FROM             no-reply@example.com  sender address; its domain becomes the SES identity
  *   alarmEmail      ALARM_EMAIL           (none)                subscribed to the operator alarm topic
  *   logLevel        LOG_LEVEL             INFO                  LOG_LEVEL on every Lambda
+ *   stripeParameterPath STRIPE_PARAMETER_PATH (none)           SecureString parameters {path}/secret-key and {path}/webhook-secret
+ *                                                              (Stripe); without it checkout answers 'Failed to create checkout session'
  * Account and region: CDK_DEFAULT_ACCOUNT / CDK_DEFAULT_REGION (set by the CLI from your profile).
  * frontend/dist is uploaded to the site bucket only when it exists (run `npm run build` first).
  */

@@ -9,6 +9,7 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { CognitoUsers } from './adapters/cognito-users.adapter.js';
 import { DynamoDbAccounts } from './adapters/dynamodb-accounts.adapter.js';
 import { DynamoDbAuditRepository } from './adapters/dynamodb-audits.adapter.js';
+import { DynamoDbBilling } from './adapters/dynamodb-billing.adapter.js';
 import { DynamoDbDomains } from './adapters/dynamodb-domains.adapter.js';
 import { DynamoDbIdempotencyStore } from './adapters/dynamodb-idempotency.adapter.js';
 import { DynamoDbRateLimiter } from './adapters/dynamodb-rate-limits.adapter.js';
@@ -19,17 +20,24 @@ import { S3Blobs } from './adapters/s3-blobs.adapter.js';
 import { SesMailer } from './adapters/ses-mailer.adapter.js';
 import { OutboxSms, SnsSms } from './adapters/sms.adapter.js';
 import { SqsScanJobs } from './adapters/sqs-scan-jobs.adapter.js';
-import { type Config, parseResolvers, productSlug, required } from './config.js';
+import { LocalPayments } from './adapters/local-payments.adapter.js';
+import { createStripeClient, StripePayments, stripeWebhookEvents } from './adapters/stripe-payments.adapter.js';
+import { type Config, parseResolvers, paymentsSettings, productSlug, required } from './config.js';
+import { UpstreamUnavailableError } from './domain/errors.js';
+import { paymentMessages } from './domain/payments.contract.js';
 import type { DomainRepository } from './domain/domains.js';
 import type {
   AccountRepository,
   AuditRepository,
+  BillingRepository,
   BlobStore,
   Clock,
   EmailVerifications,
   IdempotencyStore,
   Mailer,
   PasswordBreachRanges,
+  PaymentEvents,
+  PaymentProvider,
   PlatformStats,
   RateLimiter,
   ScanJobs,
@@ -64,6 +72,12 @@ export interface Deps {
   readonly stats: PlatformStats;
   /** Pwned Passwords range lookups for the sign-up form's breached-password check. */
   readonly pwnedPasswords: PasswordBreachRanges;
+  /** Stripe, or the local test checkout without a key (README "Plans and payments"). */
+  readonly payments: PaymentProvider;
+  /** Webhook signature verification (Stripe's library, the configured or local signing secret). */
+  readonly paymentEvents: PaymentEvents;
+  /** Orders, invoices, processed events, customers and the scan allowance. */
+  readonly billing: BillingRepository;
   readonly scanSettings: ScanSettings;
   /** The checks every scan runs, bound to this deployment's breach lookup. */
   readonly scanChecks: readonly CheckDefinition[];
@@ -137,6 +151,17 @@ export function buildDeps(config: Config, overrides: Partial<Pick<Deps, 'clock' 
     shares: once(() => new DynamoDbShareLinks(documentClient(), required(config, 'TABLE_NAME'), clock)),
     domains: once(() => new DynamoDbDomains(documentClient(), required(config, 'TABLE_NAME'))),
     stats: once(() => new DynamoDbPlatformStats(documentClient(), required(config, 'TABLE_NAME'))),
+    billing: once(() => new DynamoDbBilling(documentClient(), required(config, 'TABLE_NAME'), clock)),
+    payments: once((): PaymentProvider => {
+      switch (paymentsSettings(config).mode) {
+        case 'stripe':
+          return new StripePayments(createStripeClient(required(config, 'STRIPE_SECRET_KEY')));
+        case 'local':
+          return new LocalPayments(documentClient(), required(config, 'TABLE_NAME'), config.SITE_URL, clock);
+        case 'off':
+          return paymentsOff;
+      }
+    }),
     users: once(
       () =>
         new CognitoUsers(new CognitoIdentityProviderClient(clientConfig(config.COGNITO_ENDPOINT)), required(config, 'USER_POOL_ID')),
@@ -161,6 +186,9 @@ export function buildDeps(config: Config, overrides: Partial<Pick<Deps, 'clock' 
     get shares() { return lazy.shares(); },
     get domains() { return lazy.domains(); },
     get stats() { return lazy.stats(); },
+    get billing() { return lazy.billing(); },
+    get payments() { return lazy.payments(); },
+    paymentEvents: stripeWebhookEvents(paymentsSettings(config).webhookSecret),
     pwnedPasswords: {
       range: (prefix) =>
         fetchPasswordRange(prefix, {
@@ -178,6 +206,18 @@ export function buildDeps(config: Config, overrides: Partial<Pick<Deps, 'clock' 
       certificateTransparencyUrl: config.SCAN_CT_URL,
     },
   };
+}
+
+/** A deployment without Stripe keys (PAYMENTS_MODE=off): checkout answers the spec's failure message. */
+const paymentsOff: PaymentProvider = {
+  kind: 'stripe',
+  createCustomer: () => Promise.reject(notConfigured()),
+  createCheckoutSession: () => Promise.reject(notConfigured()),
+  createBillingPortalSession: () => Promise.reject(notConfigured()),
+};
+
+function notConfigured() {
+  return new UpstreamUnavailableError('checkout_failed', paymentMessages.checkoutFailed, { reason: 'No Stripe keys are configured (PAYMENTS_MODE=off)' });
 }
 
 function once<T>(make: () => T): () => T {

@@ -79,9 +79,32 @@ const configSchema = z.object({
 
   /** DECISIONS "Demo account": provisioning seeds the demo user and the login page shows its credentials. */
   DEMO_MODE: flag,
+
+  /** Stripe's secret key (sk_test_…, sk_live_… or a restricted rk_…); absent = the local test checkout. */
+  STRIPE_SECRET_KEY: z.string().trim().regex(/^(sk|rk)_(test|live)_\w+$/, 'must be a Stripe secret key (sk_test_…, sk_live_…, rk_…)').optional(),
+  /** The webhook endpoint's signing secret; required with a key, else the fixed local secret. */
+  STRIPE_WEBHOOK_SECRET: z.string().trim().regex(/^whsec_\w+$/, 'must be a Stripe webhook signing secret (whsec_…)').optional(),
+  /** On AWS: names of SecureString parameters holding the two values above, read at cold start. */
+  STRIPE_SECRET_KEY_PARAMETER: z.string().startsWith('/').optional(),
+  STRIPE_WEBHOOK_SECRET_PARAMETER: z.string().startsWith('/').optional(),
+  /** stripe | local | off; default: stripe with a key, else local. The stack sets off when no Stripe keys are configured. */
+  PAYMENTS_MODE: z.enum(['stripe', 'local', 'off']).optional(),
 });
 
+/**
+ * The local test checkout's webhook signing secret (README "Plans and payments"): fixed and public,
+ * because it signs only the local checkout's own events to the local server.
+ */
+export const LOCAL_WEBHOOK_SECRET = 'whsec_local_rampart_test_checkout_not_a_real_secret';
+
 export type Config = z.output<typeof configSchema>;
+
+/** Which payments adapter composition builds, and the secret webhooks are verified with. */
+export function paymentsSettings(config: Config): { mode: 'stripe' | 'local' | 'off'; webhookSecret: string | undefined } {
+  const mode = config.PAYMENTS_MODE ?? (config.STRIPE_SECRET_KEY ? 'stripe' : 'local');
+  if (mode === 'local') return { mode, webhookSecret: config.STRIPE_WEBHOOK_SECRET ?? LOCAL_WEBHOOK_SECRET };
+  return { mode, webhookSecret: config.STRIPE_WEBHOOK_SECRET };
+}
 
 /** The keys each resource needs; the CDK stack's bind helpers set exactly these. */
 export const resourceKeys = {
@@ -91,6 +114,8 @@ export const resourceKeys = {
   sms: [],
   reports: ['REPORTS_BUCKET'],
   userPool: ['USER_POOL_ID', 'USER_POOL_CLIENT_ID'],
+  // Optional keys only: without Stripe keys the local test checkout (or, on AWS, PAYMENTS_MODE=off) stands in.
+  payments: [],
 } as const satisfies Record<Resource, readonly (keyof Config)[]>;
 
 /**
@@ -105,6 +130,12 @@ export function loadConfig(env: Record<string, string | undefined>, uses: readon
     throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
   }
   const config = result.data;
+  if (config.STRIPE_SECRET_KEY && !config.STRIPE_WEBHOOK_SECRET) {
+    throw new ConfigError('Invalid configuration: STRIPE_WEBHOOK_SECRET: required when STRIPE_SECRET_KEY is set');
+  }
+  if (config.PAYMENTS_MODE === 'stripe' && !config.STRIPE_SECRET_KEY && uses.includes('payments')) {
+    throw new ConfigError('Missing configuration: STRIPE_SECRET_KEY (PAYMENTS_MODE is stripe)');
+  }
   const missing = uses.flatMap((r) => resourceKeys[r]).filter((key) => config[key] === undefined);
   if (missing.length > 0) {
     throw new ConfigError(`Missing configuration: ${[...new Set(missing)].join(', ')}`);

@@ -18,7 +18,7 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type RouteAuth = 'public' | 'user' | 'agent' | 'webhook';
 
 /** The AWS resources a handler uses: the stack grants exactly these, config requires exactly these. */
-export type Resource = 'table' | 'scanQueue' | 'mailer' | 'sms' | 'reports' | 'userPool';
+export type Resource = 'table' | 'scanQueue' | 'mailer' | 'sms' | 'reports' | 'userPool' | 'payments';
 
 export interface RouteDefinition {
   /** Stable name: the Lambda's logical id and the handler file under lambdas/api. */
@@ -54,6 +54,12 @@ export const routes = [
   { name: 'start-quick-scan', method: 'POST', path: '/api/me/scans', auth: 'user', uses: ['table', 'scanQueue'] },
   { name: 'get-pwned-password-range', method: 'GET', path: '/api/pwned-passwords/{prefix}', auth: 'public', uses: [] },
   { name: 'get-platform-stats', method: 'GET', path: '/api/stats', auth: 'public', uses: ['table'] },
+  { name: 'create-checkout-session', method: 'POST', path: '/api/checkout-sessions', auth: 'user', uses: ['table', 'payments'] },
+  { name: 'stripe-webhook', method: 'POST', path: '/api/stripe/webhook', auth: 'webhook', uses: ['table', 'scanQueue', 'payments'] },
+  { name: 'get-order', method: 'GET', path: '/api/orders/{checkoutSessionId}', auth: 'public', uses: ['table'] },
+  { name: 'get-order-receipt', method: 'GET', path: '/api/orders/{checkoutSessionId}/receipt.pdf', auth: 'public', uses: ['table'] },
+  { name: 'get-billing', method: 'GET', path: '/api/me/billing', auth: 'user', uses: ['table'] },
+  { name: 'create-billing-portal-session', method: 'POST', path: '/api/me/billing-portal', auth: 'user', uses: ['table', 'payments'] },
 ] as const satisfies readonly RouteDefinition[];
 
 export type RouteName = (typeof routes)[number]['name'];

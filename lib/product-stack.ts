@@ -65,6 +65,9 @@ export class ProductStack extends Stack {
       mailer: this.notify.mailer,
       reports: this.storage.reports,
       userPool: { pool: this.auth.userPool, client: this.auth.client },
+      payments: config.stripeParameterPath
+        ? { secretKeyParameter: `${config.stripeParameterPath}/secret-key`, webhookSecretParameter: `${config.stripeParameterPath}/webhook-secret` }
+        : undefined,
     });
     this.scanning.addWorker(bindings);
 

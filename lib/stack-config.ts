@@ -17,6 +17,11 @@ const stackConfigSchema = z.object({
   mailFrom: z.email().default('no-reply@example.com'),
   alarmEmail: z.email().optional(),
   logLevel: z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR']).default('INFO'),
+  /** Path of the SecureString parameters `{path}/secret-key` and `{path}/webhook-secret` (Stripe); none = payments off. */
+  stripeParameterPath: z
+    .string()
+    .regex(/^(\/[A-Za-z0-9_.-]+)+$/, 'an SSM parameter path such as /rampart/stripe')
+    .optional(),
 });
 
 export type StackConfig = z.output<typeof stackConfigSchema> & {
@@ -33,6 +38,7 @@ const sources = {
   mailFrom: 'MAIL_FROM',
   alarmEmail: 'ALARM_EMAIL',
   logLevel: 'LOG_LEVEL',
+  stripeParameterPath: 'STRIPE_PARAMETER_PATH',
 } as const satisfies Record<keyof z.input<typeof stackConfigSchema>, string>;
 
 /** Reads the settings once; fails naming every bad key. */

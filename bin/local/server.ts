@@ -16,6 +16,7 @@ import { routes, type RouteDefinition } from '../../lambdas/routes.js';
 import { siteSecurityHeaders } from '../../lib/site/security-headers.js';
 import type { OutboxSms } from '../../lambdas/adapters/sms.adapter.js';
 import { LOCAL_COGNITO_PROXY_PATH, RUNTIME_CONFIG_PATH, type RuntimeConfig } from '../../lambdas/domain/runtime-config.js';
+import { localPaymentPages } from './test-payments.js';
 
 export interface LocalServerOptions {
   deps: Deps;
@@ -88,6 +89,8 @@ function escapeHtml(text: string): string {
 
 export async function startLocalServer(options: LocalServerOptions, port: number, host: string): Promise<Server> {
   const mounted = await mountRoutes(options.deps);
+  // The local test checkout delivers its signed events to this server's own webhook route.
+  const payments = localPaymentPages(options.deps, () => `http://${host.includes(':') ? `[${host}]` : host}:${port}`, send);
   const { endpoint, userPoolId, clientId } = options.cognito;
   const issuer = `${endpoint}/${userPoolId}`;
   const jwks = createRemoteJWKSet(new URL(`${issuer}/.well-known/jwks.json`));
@@ -249,6 +252,8 @@ export async function startLocalServer(options: LocalServerOptions, port: number
         ? proxyCognito(req, res)
       : url.pathname.startsWith('/_local/outbox')
         ? handleLocalPages(res, url)
+      : url.pathname.startsWith('/_local/checkout/') || url.pathname.startsWith('/_local/billing-portal/')
+        ? payments.handle(req, res, url)
         : Promise.resolve(serveStatic(req, res, url));
     work.catch((error: unknown) => {
       options.deps.log.error('Local server error', error as Error);

@@ -7,7 +7,7 @@ import type { AccountRepository, Clock, OwnedAuditPage, ProfileSeed, StoredSubsc
 import { deleteItems, queryPartition } from './dynamodb-partition.js';
 import { expiresAt, isExpired, keys } from './table-keys.js';
 
-const PROFILE_FIELDS = ['userId', 'email', 'firstName', 'lastName', 'company', 'mobileNumber', 'notifications', 'isDemo', 'createdAt', 'updatedAt'] as const;
+const PROFILE_FIELDS = ['userId', 'email', 'firstName', 'lastName', 'company', 'mobileNumber', 'notifications', 'isDemo', 'customerId', 'createdAt', 'updatedAt'] as const;
 
 export class DynamoDbAccounts implements AccountRepository {
   constructor(
@@ -69,6 +69,13 @@ export class DynamoDbAccounts implements AccountRepository {
     });
   }
 
+  async setCustomerId(userId: string, customerId: string): Promise<void> {
+    await this.update(userId, {
+      UpdateExpression: 'SET customerId = :customer, updatedAt = :at',
+      ExpressionAttributeValues: { ':customer': customerId, ':at': this.clock.now().toISOString() },
+    });
+  }
+
   async listOwnedAudits(userId: string, limit: number, cursor?: string): Promise<OwnedAuditPage> {
     const pk = keys.profile(userId).pk;
     const start = cursor === undefined ? undefined : { pk, sk: decodeCursor(cursor) };
@@ -114,8 +121,17 @@ export class DynamoDbAccounts implements AccountRepository {
   async getSubscription(userId: string): Promise<StoredSubscription | undefined> {
     const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.subscription(userId), ConsistentRead: true }));
     if (!Item) return undefined;
-    const { planId, status, currentPeriodStart, currentPeriodEnd, source } = Item as unknown as StoredSubscription;
-    return { planId, status, currentPeriodStart, currentPeriodEnd, source };
+    const { planId, status, currentPeriodStart, currentPeriodEnd, source, subscriptionId, customerId, eventCreated } = Item as unknown as StoredSubscription;
+    return {
+      planId,
+      status,
+      currentPeriodStart,
+      currentPeriodEnd,
+      source,
+      ...(subscriptionId ? { subscriptionId } : {}),
+      ...(customerId ? { customerId } : {}),
+      ...(typeof eventCreated === 'number' ? { eventCreated } : {}),
+    };
   }
 
   async saveSubscription(userId: string, subscription: StoredSubscription): Promise<void> {

@@ -112,6 +112,36 @@ export class DynamoDbAuditRepository implements AuditRepository {
     });
   }
 
+  async markPremium(
+    auditId: string,
+    premium: { planType: 'basic' | 'pro'; paymentSessionId: string; badgeEligibleUntil: string; updatedAt: string },
+  ): Promise<boolean> {
+    return this.conditionalUpdate({
+      Key: keys.audit(auditId),
+      UpdateExpression: 'SET isPremium = :yes, planType = :plan, paymentSessionId = :session, badgeEligibleUntil = :until, updatedAt = :at',
+      // A second purchase of the same audit (say Pro after Basic) updates it; the same session again does not.
+      ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(paymentSessionId) OR paymentSessionId <> :session)',
+      ExpressionAttributeValues: {
+        ':yes': true,
+        ':plan': premium.planType,
+        ':session': premium.paymentSessionId,
+        ':until': premium.badgeEligibleUntil,
+        ':at': premium.updatedAt,
+      },
+    });
+  }
+
+  async requeueDeep(auditId: string, queuedAt: string): Promise<boolean> {
+    return this.conditionalUpdate({
+      Key: keys.audit(auditId),
+      // Back on the unfinished index from now, so the sweeper's "stuck" clock starts at the re-run, not the first scan.
+      UpdateExpression: 'SET #status = :queued, #depth = :deep, gsi2pk = :unfinished, gsi2sk = :order REMOVE errorMessage',
+      ConditionExpression: 'attribute_exists(pk) AND #status = :done',
+      ExpressionAttributeNames: { '#status': 'status', '#depth': 'depth' },
+      ExpressionAttributeValues: { ':queued': 'queued', ':deep': 'deep', ':done': 'completed', ':unfinished': keys.unfinished, ':order': `${queuedAt}#${auditId}` },
+    });
+  }
+
   async saveCheck(auditId: string, check: CheckResult): Promise<void> {
     await this.db.send(
       new PutCommand({
@@ -261,6 +291,9 @@ function toAudit(item: AuditItem, checks: CheckResult[]): Audit {
     grade: item.grade,
     riskLevel: item.riskLevel,
     checks: checks.sort((a, b) => a.name.localeCompare(b.name)),
+    ...(item.depth ? { depth: item.depth } : {}),
+    ...(item.isPremium ? { isPremium: true, planType: item.planType, paymentSessionId: item.paymentSessionId, badgeEligibleUntil: item.badgeEligibleUntil } : {}),
+    ...(item.updatedAt ? { updatedAt: item.updatedAt } : {}),
   };
 }
 

@@ -16,6 +16,11 @@
  * - a user's subscription:    pk USER#{userId}, sk #SUBSCRIPTION
  * - a deleted account's mark: pk USER#{userId}, sk #DELETED (until its last token has expired)
  * - platform statistics:      pk STATS#PLATFORM, sk #STATS (atomic counters)
+ * - an order (checkout):       pk ORDER#{checkoutSessionId}, sk #ORDER; gsi1 BILLING#{userId} → ORDER#{createdAt}
+ * - an invoice:                pk INVOICE#{invoiceId}, sk #INVOICE; gsi1 BILLING#{userId} → INVOICE#{date}
+ * - a processed webhook event: pk EVENT#{eventId}, sk #EVENT (idempotency)
+ * - a customer's user:         pk CUSTOMER#{customerId}, sk #CUSTOMER
+ * - local test payments:       pk LOCALPAY#{id}, sk #LOCALPAY (sessions, portal sessions, subscriptions; never on AWS)
  */
 export const keys = {
   audit: (id: string) => ({ pk: `AUDIT#${id}`, sk: '#AUDIT' }),
@@ -48,6 +53,16 @@ export const keys = {
   subscription: (userId: string) => ({ pk: `USER#${userId}`, sk: '#SUBSCRIPTION' }),
   /** Left by account deletion so that a token issued before it cannot recreate the profile. */
   deletedAccount: (userId: string) => ({ pk: `USER#${userId}`, sk: '#DELETED' }),
+  /** An order: created pending with its checkout session, paid by the webhook. Kept after account deletion (tax records). */
+  order: (checkoutSessionId: string) => ({ pk: `ORDER#${checkoutSessionId}`, sk: '#ORDER' }),
+  invoice: (invoiceId: string) => ({ pk: `INVOICE#${invoiceId}`, sk: '#INVOICE' }),
+  /** A user's orders and invoices on gsi1, newest last. */
+  billingOf: (userId: string) => `BILLING#${userId}`,
+  /** A webhook event already processed (or being processed): replays change nothing. */
+  paymentEvent: (eventId: string) => ({ pk: `EVENT#${eventId}`, sk: '#EVENT' }),
+  customer: (customerId: string) => ({ pk: `CUSTOMER#${customerId}`, sk: '#CUSTOMER' }),
+  /** The local test checkout's stand-in for Stripe's own records (bin/local/test-payments.ts). */
+  localPayment: (id: string) => ({ pk: `LOCALPAY#${id}`, sk: '#LOCALPAY' }),
   /** Rampart's own totals for GET /api/stats, one item of atomic counters. */
   platformStats: { pk: 'STATS#PLATFORM', sk: '#STATS' },
 } as const;
@@ -62,6 +77,10 @@ export const retention = {
   auditResults: 365 * DAY_SECONDS,
   contactDetails: 3 * 365 * DAY_SECONDS,
   technicalLogs: 182 * DAY_SECONDS,
+  /** Orders and invoices: the five years Australian tax law asks businesses to keep records. */
+  paymentRecords: 5 * 365 * DAY_SECONDS,
+  /** Processed webhook event ids: Stripe retries an event for up to three days. */
+  paymentEvents: 30 * DAY_SECONDS,
 };
 
 export function expiresAt(from: Date, seconds: number): number {

@@ -1,8 +1,9 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { withParameterSecrets } from '../adapters/ssm-parameters.adapter.js';
 import { loadConfig } from '../config.js';
 import { buildDeps, type Deps } from '../composition.js';
 import { ConflictError, DomainError, ForbiddenError, GoneError, NotFoundError, RateLimitedError, UpstreamUnavailableError, ValidationError } from '../domain/errors.js';
-import { type RouteName, routes } from '../routes.js';
+import { type Resource, type RouteName, routes } from '../routes.js';
 
 /** API Gateway HTTP API (payload 2.0) event; JWT claims present on `user` routes. */
 export type ApiEvent = APIGatewayProxyEventV2 & {
@@ -17,6 +18,8 @@ export interface ApiRequest {
   event: ApiEvent;
   /** The JSON body, parsed; a ValidationError when it is not JSON. */
   json(): unknown;
+  /** The body exactly as it arrived (base64 undone), for signatures computed over the raw bytes. */
+  rawBody(): string;
   path(name: string): string | undefined;
   header(name: string): string | undefined;
   sourceIp: string;
@@ -29,6 +32,8 @@ export interface Reply {
   status: number;
   body?: unknown;
   headers?: Record<string, string>;
+  /** A binary answer (a PDF): sent base64-encoded to API Gateway, with the content type in `headers`. */
+  binary?: Uint8Array;
 }
 
 const MAX_BODY_BYTES = 64 * 1024;
@@ -83,11 +88,15 @@ export function errorReply(error: unknown, deps: Pick<Deps, 'log'>): ApiResult {
 
 function toRequest(event: ApiEvent): ApiRequest {
   const headers = Object.fromEntries(Object.entries(event.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
+  const rawBody = () => {
+    const raw = event.body ?? '';
+    return event.isBase64Encoded ? Buffer.from(raw, 'base64').toString('utf8') : raw;
+  };
   return {
     event,
+    rawBody,
     json() {
-      const raw = event.body ?? '';
-      const text = event.isBase64Encoded ? Buffer.from(raw, 'base64').toString('utf8') : raw;
+      const text = rawBody();
       if (Buffer.byteLength(text) > MAX_BODY_BYTES) {
         throw new DomainError('payload_too_large', `The request body is larger than ${MAX_BODY_BYTES / 1024} KiB.`);
       }
@@ -113,6 +122,9 @@ export function httpHandler(deps: Deps, run: (request: ApiRequest) => Promise<Re
   return async (event) => {
     try {
       const reply = await run(toRequest(event));
+      if (reply.binary) {
+        return { statusCode: reply.status, headers: { 'cache-control': 'no-store', ...reply.headers }, body: Buffer.from(reply.binary).toString('base64'), isBase64Encoded: true };
+      }
       return json(reply.status, reply.body, reply.headers);
     } catch (error) {
       return errorReply(error, deps);
@@ -125,12 +137,18 @@ export function httpHandler(deps: Deps, run: (request: ApiRequest) => Promise<Re
  * requiring exactly the resources the manifest says the route uses.
  */
 export function lambdaEntry(name: RouteName, make: HandlerFactory): ApiHandler {
-  let handler: ApiHandler | undefined;
+  let handler: Promise<ApiHandler> | undefined;
+  const build = async () => {
+    const route = routes.find((r) => r.name === name)!;
+    // Secrets bound by parameter name (the Stripe keys) are read once, here, before validation.
+    const env = (route.uses as readonly Resource[]).includes('payments') ? await withParameterSecrets(process.env) : process.env;
+    return make(buildDeps(loadConfig(env, route.uses)));
+  };
   return async (event) => {
-    if (!handler) {
-      const route = routes.find((r) => r.name === name)!;
-      handler = make(buildDeps(loadConfig(process.env, route.uses)));
-    }
-    return handler(event);
+    handler ??= build().catch((error: unknown) => {
+      handler = undefined;
+      throw error;
+    });
+    return (await handler)(event);
   };
 }

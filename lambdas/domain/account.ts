@@ -15,6 +15,8 @@ export interface UserProfile {
   notifications: NotificationPreferences;
   /** The demo account (DECISIONS "Demo account"), seeded by provisioning with DEMO_MODE on. */
   isDemo?: boolean;
+  /** The payment provider's customer (cus_…), created at the user's first checkout and reused. */
+  customerId?: string;
   createdAt: string;
   updatedAt: string;
 }
@@ -25,14 +27,14 @@ const DAY_MS = 86_400_000;
  * DECISIONS "Trial": every new account starts a 14-day trial (tier basic, 3 scans, price 0, AUD);
  * past its end it reads as `expired`. Computed on read with the clock, so nothing has to flip it.
  */
-export function trialSubscription(accountCreatedAt: string, scansUsed: number, now: Date): SubscriptionView {
+export function trialSubscription(accountCreatedAt: string, scansUsed: number, now: Date, extraScans = 0): SubscriptionView {
   const trial = getPlan('trial');
   const start = new Date(accountCreatedAt);
   const end = new Date(start.getTime() + TRIAL_DAYS * DAY_MS);
   return {
     tier: 'basic',
     status: now.getTime() < end.getTime() ? 'trial' : 'expired',
-    scansLimit: trial.scansLimit ?? 0,
+    scansLimit: (trial.scansLimit ?? 0) + extraScans,
     scansUsed,
     price: trial.amountCents / 100,
     currency: 'AUD',
@@ -46,12 +48,12 @@ export function trialSubscription(accountCreatedAt: string, scansUsed: number, n
  * A stored subscription (payments, or the demo account's seeded plan) as the API shows it: the
  * plan's tier, limit and price from the catalogue, the state and period as stored.
  */
-export function storedSubscriptionView(stored: StoredSubscription, scansUsed: number): SubscriptionView {
+export function storedSubscriptionView(stored: StoredSubscription, scansUsed: number, extraScans = 0): SubscriptionView {
   const plan = getPlan(stored.planId);
   return {
     tier: plan.tier,
     status: stored.status,
-    scansLimit: plan.scansLimit ?? 0,
+    scansLimit: (plan.scansLimit ?? 0) + extraScans,
     scansUsed,
     price: plan.amountCents / 100,
     currency: 'AUD',
@@ -61,21 +63,30 @@ export function storedSubscriptionView(stored: StoredSubscription, scansUsed: nu
   };
 }
 
-/** The account's subscription: the stored one when there is one, else the trial computed on read. */
+/**
+ * The account's subscription: the stored one when there is one, else the trial computed on read.
+ * `extraScans`: scans bought in scan packs, on top of the plan's limit.
+ */
 export function subscriptionView(
   profile: Pick<UserProfile, 'createdAt'>,
   stored: StoredSubscription | undefined,
   scansUsed: number,
   now: Date,
+  extraScans = 0,
 ): SubscriptionView {
-  return stored ? storedSubscriptionView(stored, scansUsed) : trialSubscription(profile.createdAt, scansUsed, now);
+  return stored ? storedSubscriptionView(stored, scansUsed, extraScans) : trialSubscription(profile.createdAt, scansUsed, now, extraScans);
 }
 
 /**
- * How many scans the user may start (DECISIONS "Scan counting"): the stored plan's limit while it is
- * active, else the trial's. The count itself is not yet reset monthly; that comes with payments.
+ * How many scans the user may start in the current period (DECISIONS "Scan counting"): the stored
+ * plan's limit while it is active, else the trial's; scan-pack scans come on top (`extraScans`).
+ * The count goes back to 0 when a subscription's invoice for a new period is paid.
  */
-export function scansLimitOf(stored: StoredSubscription | undefined): number {
+export function scansLimitOf(stored: StoredSubscription | undefined, extraScans = 0): number {
+  return baseScansLimit(stored) + extraScans;
+}
+
+function baseScansLimit(stored: StoredSubscription | undefined): number {
   const trialLimit = getPlan('trial').scansLimit ?? 0;
   if (!stored || stored.status !== 'active') return trialLimit;
   return getPlan(stored.planId).scansLimit ?? trialLimit;

@@ -198,6 +198,12 @@ export interface AuditResultView {
   network: NetworkView;
   /** True for the spec's sample report (ids beginning demo_ or audit_): not a scan of anyone's site. */
   sample?: true;
+  /** SPEC §3 premium fields: a paid audit of this report was bought (issue 8). */
+  is_premium?: boolean;
+  plan_type?: 'basic' | 'pro' | null;
+  badge_eligible_until?: string | null;
+  /** standard (free scan) or deep (the paid audit's scan). */
+  scan_depth?: 'standard' | 'deep';
 }
 
 export interface AuditViewContext {
@@ -291,8 +297,9 @@ export function riskFactors(issues: readonly Finding[]): string[] {
 
 /** The audit as the existing results page reads it, without the internal lead reference. */
 /** The audit as anyone holding its id may read it: no lead or owner identifiers. */
-export function auditForDisplay(audit: Audit): Omit<Audit, 'leadId' | 'ownerId'> {
-  const { leadId: _leadId, ownerId: _ownerId, ...rest } = audit;
+export function auditForDisplay(audit: Audit): Omit<Audit, 'leadId' | 'ownerId' | 'paymentSessionId'> {
+  // The payment session id opens the order (GET /api/orders/{id}): not for everyone with the report link.
+  const { leadId: _leadId, ownerId: _ownerId, paymentSessionId: _session, ...rest } = audit;
   return rest;
 }
 
@@ -376,6 +383,10 @@ export function buildAuditView(audit: Audit, context: AuditViewContext = {}): Au
       filtered: num(portsData?.filtered) ?? null,
       firewall: str(portsData?.firewall) ?? null,
     },
+    is_premium: audit.isPremium === true,
+    plan_type: audit.planType ?? null,
+    badge_eligible_until: audit.badgeEligibleUntil ?? null,
+    scan_depth: audit.depth ?? 'standard',
   };
   if (context.owner) {
     view.leads = {

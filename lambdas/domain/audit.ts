@@ -52,7 +52,21 @@ export interface Audit {
   grade?: Grade;
   riskLevel?: RiskLevel;
   checks: CheckResult[];
+  /** How deep the last scan went: a paid audit re-runs the audit `deep` (DECISIONS "What paid audits add"). */
+  depth?: ScanDepth;
+  /** SPEC §3 premium update fields, set when a paid audit of this report is bought. */
+  isPremium?: boolean;
+  planType?: 'basic' | 'pro';
+  /** The checkout session that paid for it; not shown publicly (it opens the order). */
+  paymentSessionId?: string;
+  /** Until when the paid audit makes the site's badge eligible (30 or 90 days, AUDIT_BADGE_ELIGIBILITY_DAYS). */
+  badgeEligibleUntil?: string;
+  updatedAt?: string;
 }
+
+/** standard: the free scan (top-100 ports); deep: a paid audit (top-1000 ports, every subdomain's TLS and headers). */
+export const scanDepths = ['standard', 'deep'] as const;
+export type ScanDepth = (typeof scanDepths)[number];
 
 export type Grade = 'A' | 'B' | 'C' | 'D' | 'F';
 export type RiskLevel = 'low' | 'medium' | 'high';
@@ -61,6 +75,8 @@ export type RiskLevel = 'low' | 'medium' | 'high';
 export const scanJobSchema = z.object({
   auditId: z.string().min(1).max(100),
   kind: z.literal('scan').default('scan'),
+  /** Absent on jobs queued before paid audits existed: standard. */
+  depth: z.enum(scanDepths).optional(),
 });
 export type ScanJob = z.output<typeof scanJobSchema>;
 

@@ -21,6 +21,13 @@ export const paymentMessages = {
   planNotForSale: 'This plan cannot be bought.',
   auditRequired: 'Choose the audit to upgrade: a paid audit deepens one of your free reports.',
   auditWithoutIssues: 'This report found no issues, so there is nothing a paid audit would add.',
+  auditNotCompleted: 'This report is still being prepared. A paid audit can be bought once it has finished.',
+  auditNotYours: 'This report belongs to another account.',
+  auditPlanOnly: 'Only a paid audit is bought for a report.',
+  orderNotFound: 'Order not found',
+  orderPending: 'The payment is still being confirmed.',
+  noCustomer: 'There is no billing account yet: it is created with your first purchase.',
+  portalFailed: 'Could not open the billing portal. Please try again.',
 } as const;
 
 /** Plans a checkout can sell: everything but the trial. */

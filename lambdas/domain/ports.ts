@@ -1,6 +1,7 @@
 import type { NotificationPreferences, ProfileUpdate, SubscriptionStatus } from './account.contract.js';
 import type { UserProfile } from './account.js';
 import type { Audit, AuditStatus, CheckResult, Grade, RiskLevel, ScanJob } from './audit.js';
+import type { StoredInvoice, StoredOrder } from './payments.js';
 import type { PlanId } from './plans.js';
 
 /**
@@ -40,6 +41,13 @@ export interface AuditRepository {
   markInProgress(auditId: string, startedAt: string): Promise<boolean>;
   /** Records one check's result as soon as it finishes, so readers see real progress. */
   saveCheck(auditId: string, check: CheckResult): Promise<void>;
+  /**
+   * SPEC §3 premium update fields (is_premium, payment_session_id, plan_type, updated_at) and the
+   * badge window; false when this session had already made it premium (a replayed event).
+   */
+  markPremium(auditId: string, premium: { planType: 'basic' | 'pro'; paymentSessionId: string; badgeEligibleUntil: string; updatedAt: string }): Promise<boolean>;
+  /** A completed audit queued again for its paid deep scan (DECISIONS "What paid audits add"); false when it is not completed. */
+  requeueDeep(auditId: string, queuedAt: string): Promise<boolean>;
   /** in_progress → completed. False when it was not in progress (another delivery completed or failed it). */
   complete(auditId: string, outcome: AuditOutcome): Promise<boolean>;
   /** Ends an audit that has not ended yet as failed; false when it had already ended. */
@@ -161,6 +169,8 @@ export interface AccountRepository {
   getOrCreateProfile(seed: ProfileSeed): Promise<UserProfile>;
   updateProfile(userId: string, update: ProfileUpdate): Promise<UserProfile>;
   updateNotifications(userId: string, preferences: NotificationPreferences): Promise<UserProfile>;
+  /** Stores the payment provider's customer id on the profile (first checkout). */
+  setCustomerId(userId: string, customerId: string): Promise<void>;
   /** Newest first; a cursor that is not this user's is a ValidationError. */
   listOwnedAudits(userId: string, limit: number, cursor?: string): Promise<OwnedAuditPage>;
   /** Scans the user started themselves (DECISIONS "Scan counting": lead scans and rescans do not count). */
@@ -191,6 +201,84 @@ export interface StoredSubscription {
   currentPeriodEnd: string;
   /** Who set it: `demo` for the demo account's seeded plan. */
   source: 'demo' | 'stripe';
+  /** Stripe's subscription (sub_…), when payments set it. */
+  subscriptionId?: string;
+  customerId?: string;
+  /** The `created` time (epoch seconds) of the webhook event that set it: an older event never overwrites it. */
+  eventCreated?: number;
+}
+
+/** The user's scans in the current period: started, and bought in scan packs on top of the plan's limit. */
+export interface ScanUsage {
+  used: number;
+  extraScans: number;
+}
+
+/** The payment provider: Stripe, or the local test checkout that stands in for it without a key. */
+export interface CheckoutSessionInput {
+  mode: 'payment' | 'subscription';
+  plan: { id: Exclude<PlanId, 'trial'>; name: string; summary: string };
+  /** Minor units, after any discount. */
+  amountCents: number;
+  currency: string;
+  customerId: string;
+  userId: string;
+  auditId?: string;
+  successUrl: string;
+  cancelUrl: string;
+}
+
+export interface PaymentProvider {
+  readonly kind: 'stripe' | 'local';
+  /** Creates the provider's customer record for a user (once per user: the caller stores the id). */
+  createCustomer(user: { userId: string; email: string; name?: string }): Promise<{ customerId: string }>;
+  createCheckoutSession(input: CheckoutSessionInput): Promise<{ sessionId: string; url: string }>;
+  createBillingPortalSession(input: { customerId: string; returnUrl: string }): Promise<{ url: string }>;
+}
+
+/** A provider event whose signature verified: Stripe's event object, read field by field by the use case. */
+export interface PaymentEvent {
+  id: string;
+  type: string;
+  /** Epoch seconds. */
+  created: number;
+  data: { object: Record<string, unknown> };
+}
+
+export interface PaymentEvents {
+  /** Verifies the signature header over the raw body; throws when it does not verify. */
+  verify(rawBody: string, signatureHeader: string | undefined): PaymentEvent;
+}
+
+/** Orders, invoices, processed events and entitlements (docs/data-model.md "Payments"). */
+export interface BillingRepository {
+  /** Claims a webhook event id: true the first time, false for a replay. */
+  claimEvent(eventId: string, type: string): Promise<boolean>;
+  /** Gives a claim back after its processing failed, so the provider's retry runs it. */
+  releaseEvent(eventId: string): Promise<void>;
+  /** Stores the pending order of a new checkout session. */
+  createOrder(order: StoredOrder): Promise<void>;
+  getOrder(checkoutSessionId: string): Promise<StoredOrder | undefined>;
+  /** pending (or missing) → paid; undefined when it was already paid (nothing changes). */
+  markOrderPaid(order: StoredOrder): Promise<StoredOrder | undefined>;
+  /** The user's orders, newest first. */
+  listOrders(userId: string): Promise<StoredOrder[]>;
+  /** Stores an invoice (a later state of the same invoice replaces the earlier). */
+  saveInvoice(invoice: StoredInvoice): Promise<void>;
+  listInvoices(userId: string): Promise<StoredInvoice[]>;
+  /** The provider's customer → the user, for events that name only the customer. */
+  linkCustomer(customerId: string, userId: string): Promise<void>;
+  userOfCustomer(customerId: string): Promise<string | undefined>;
+  /** Saves the subscription unless the stored one came from a newer event; false when ignored. */
+  applySubscription(userId: string, subscription: StoredSubscription): Promise<boolean>;
+  /** Adds bought scan-pack scans to the user's allowance. */
+  addExtraScans(userId: string, scans: number): Promise<void>;
+  /**
+   * A new paid period from `periodStart`: scans used go back to 0, unused scan-pack scans carry over.
+   * False (nothing changed) when that period, or a later one, was started already.
+   */
+  startScanPeriod(userId: string, periodStart: string, planLimit: number): Promise<boolean>;
+  getScanUsage(userId: string): Promise<ScanUsage>;
 }
 
 export interface Clock {

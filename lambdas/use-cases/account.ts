@@ -12,7 +12,7 @@ import { listDomains } from './domains.js';
  * Every function keys on the verified token's `sub`, never on input: a user reaches only their own data.
  */
 
-export type AccountDeps = Pick<Deps, 'accounts' | 'audits' | 'clock'>;
+export type AccountDeps = Pick<Deps, 'accounts' | 'audits' | 'clock' | 'billing'>;
 
 export interface Caller {
   userId: string;
@@ -29,8 +29,8 @@ export function callerFrom(claims: Record<string, unknown> | undefined): Caller 
 }
 
 async function accountView(deps: AccountDeps, profile: UserProfile) {
-  const [scansUsed, stored] = await Promise.all([deps.accounts.countStartedScans(profile.userId), deps.accounts.getSubscription(profile.userId)]);
-  return { user: userView(profile), subscription: subscriptionView(profile, stored, scansUsed, deps.clock.now()) };
+  const [usage, stored] = await Promise.all([deps.billing.getScanUsage(profile.userId), deps.accounts.getSubscription(profile.userId)]);
+  return { user: userView(profile), subscription: subscriptionView(profile, stored, usage.used, deps.clock.now(), usage.extraScans) };
 }
 
 export async function getAccount(deps: AccountDeps, caller: Caller) {

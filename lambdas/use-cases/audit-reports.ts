@@ -119,7 +119,8 @@ export async function openShare(deps: Pick<Deps, 'audits' | 'shares'>, rawToken:
 export async function pdfReportUrl(deps: Pick<Deps, 'audits' | 'reports' | 'config'>, rawId: unknown): Promise<string> {
   const { audit, view } = await loadReport(deps, rawId);
   requireCompleted(audit, 'download the PDF');
-  const key = view.sample ? SAMPLE_PDF_KEY : `reports/${audit.id}.pdf`;
+  // A paid audit's deep scan replaces the free report: its PDF is a new object, not the stale one.
+  const key = view.sample ? SAMPLE_PDF_KEY : audit.depth === 'deep' ? `reports/${audit.id}-deep.pdf` : `reports/${audit.id}.pdf`;
   if (!(await deps.reports.exists(key))) {
     const siteUrl = deps.config.SITE_URL.replace(/\/+$/, '');
     const bytes = await renderPdfReport(view, {

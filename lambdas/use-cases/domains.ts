@@ -162,7 +162,7 @@ export async function isVerifiedDomainOf(deps: Pick<Deps, 'domains'>, userId: st
   return false;
 }
 
-type QuickScanDeps = Pick<Deps, 'domains' | 'clock' | 'config' | 'audits' | 'scanJobs' | 'accounts'>;
+type QuickScanDeps = Pick<Deps, 'domains' | 'clock' | 'config' | 'audits' | 'scanJobs' | 'accounts' | 'billing'>;
 
 export interface QuickScanUser {
   userId: string;
@@ -181,7 +181,8 @@ export async function startQuickScan(deps: QuickScanDeps, user: QuickScanUser, i
   const domain = parseDomainInput(body.domain);
   const record = await deps.domains.get(user.userId, domain);
   if (!record?.verified) throw new ForbiddenError('domain_not_verified', NOT_VERIFIED_MESSAGE);
-  const limit = scansLimitOf(await deps.accounts.getSubscription(user.userId));
+  const [subscription, usage] = await Promise.all([deps.accounts.getSubscription(user.userId), deps.billing.getScanUsage(user.userId)]);
+  const limit = scansLimitOf(subscription, usage.extraScans);
   if (!(await deps.domains.countScan(user.userId, limit))) throw new ForbiddenError('scan_limit_reached', SCAN_LIMIT_MESSAGE);
 
   const now = deps.clock.now().toISOString();

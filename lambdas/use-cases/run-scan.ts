@@ -4,9 +4,14 @@ import { auditCompletedEmail, type IssueCounts } from '../domain/emails.js';
 import { DomainError } from '../domain/errors.js';
 import type { LeadRecord } from '../domain/ports.js';
 import { parseWebTarget } from '../domain/target.js';
+import { subdomainSurfaceCheck } from '../scanner/checks/subdomain-surface.check.js';
 import { scan } from '../scanner/scan.js';
 
 export const SCAN_DEADLINE_MS = 40_000;
+/** A paid audit's deep scan: more ports and every subdomain, within the worker's 90 s. */
+export const DEEP_SCAN_DEADLINE_MS = 75_000;
+/** DECISIONS "What paid audits add": the deep scan tries nmap's top 1000 ports. */
+export const DEEP_TOP_PORTS = 1000;
 
 export type RunScanOutcome = 'completed' | 'failed' | 'skipped';
 
@@ -41,17 +46,20 @@ export async function runScan(deps: RunScanDeps, job: ScanJob): Promise<RunScanO
   }
   // The breach check looks up the address of whoever asked for the report (never anyone else's).
   const lead = audit.leadId ? await deps.audits.getLead(audit.leadId) : undefined;
+  // The audit remembers its depth, so a job queued again after a restart (without one) stays deep.
+  const deep = job.depth === 'deep' || audit.depth === 'deep';
   try {
-    const report = await scan(target, deps.scanSettings, {
-      deadlineMs: SCAN_DEADLINE_MS,
-      checks: deps.scanChecks,
+    const report = await scan(target, deep ? { ...deps.scanSettings, topPorts: DEEP_TOP_PORTS } : deps.scanSettings, {
+      deadlineMs: deep ? DEEP_SCAN_DEADLINE_MS : SCAN_DEADLINE_MS,
+      checks: deep ? [...deps.scanChecks, subdomainSurfaceCheck] : deps.scanChecks,
       subject: { emails: lead ? [lead.email] : [], verifiedDomains: [] },
       onProgress: (check) => deps.audits.saveCheck(audit.id, check),
     });
     const completedAt = deps.clock.now().toISOString();
     const completed = await deps.audits.complete(audit.id, { score: report.score, grade: report.grade, riskLevel: report.riskLevel, completedAt });
     // Counted once, by the delivery whose completion took: a second delivery racing it finds the audit ended.
-    if (completed) await recordCompletion(deps, audit.id, startedAt, completedAt);
+    // A paid audit's deep re-run is the same audit: it was counted when it first completed.
+    if (completed && !deep) await recordCompletion(deps, audit.id, startedAt, completedAt);
     await notifyCompletion(deps, audit, lead, report);
     return 'completed';
   } catch (error) {

@@ -19,12 +19,20 @@ export interface MailerResources {
   readonly mailFrom: string;
 }
 
+/** SecureString parameters holding the Stripe keys (created by the operator, README "Plans and payments"). */
+export interface StripeParameters {
+  readonly secretKeyParameter: string;
+  readonly webhookSecretParameter: string;
+}
+
 export interface BindableResources {
   readonly table: Table;
   readonly scanQueue: Queue;
   readonly mailer: MailerResources;
   readonly reports: Bucket;
   readonly userPool: { readonly pool: UserPool; readonly client: UserPoolClient };
+  /** Absent: the stack has no Stripe keys and payment routes answer 'Failed to create checkout session'. */
+  readonly payments?: StripeParameters;
 }
 
 /** The Cognito admin calls the identity adapter makes (lambdas/adapters/cognito-users.adapter.ts). */
@@ -68,6 +76,8 @@ export class Bindings {
         return this.bindReports(fn);
       case 'userPool':
         return this.bindUserPool(fn);
+      case 'payments':
+        return this.bindPayments(fn);
       default: {
         const unknown: never = resource;
         throw new Error(`No binding for resource ${String(unknown)}`);
@@ -138,6 +148,27 @@ export class Bindings {
     const { pool, client } = this.resources.userPool;
     pool.grant(fn, ...USER_POOL_ACTIONS);
     setEnvironment(fn, 'userPool', { USER_POOL_ID: pool.userPoolId, USER_POOL_CLIENT_ID: client.userPoolClientId });
+  }
+
+  /**
+   * The Stripe keys: the names of two SecureString parameters, read (and decrypted with the
+   * account's aws/ssm key) at cold start, so the keys never sit in the function's configuration.
+   */
+  bindPayments(fn: LambdaFunction): void {
+    const { payments } = this.resources;
+    setEnvironment(fn, 'payments', {});
+    if (!payments) {
+      fn.addEnvironment('PAYMENTS_MODE', 'off');
+      return;
+    }
+    const stack = Stack.of(fn);
+    const arn = (name: string) => stack.formatArn({ service: 'ssm', resource: 'parameter', resourceName: name.replace(/^\//, '') });
+    fn.addToRolePolicy(
+      new PolicyStatement({ actions: ['ssm:GetParameters'], resources: [arn(payments.secretKeyParameter), arn(payments.webhookSecretParameter)] }),
+    );
+    fn.addEnvironment('PAYMENTS_MODE', 'stripe');
+    fn.addEnvironment('STRIPE_SECRET_KEY_PARAMETER', payments.secretKeyParameter);
+    fn.addEnvironment('STRIPE_WEBHOOK_SECRET_PARAMETER', payments.webhookSecretParameter);
   }
 }
 

@@ -9,12 +9,12 @@ import { Queue } from 'aws-cdk-lib/aws-sqs';
 import { describe, expect, it } from 'vitest';
 import { resourceKeys } from '../../lambdas/config.js';
 import type { Resource } from '../../lambdas/routes.js';
-import { Bindings, USER_POOL_ACTIONS } from '../../lib/constructs/bindings.js';
+import { Bindings, type StripeParameters, USER_POOL_ACTIONS } from '../../lib/constructs/bindings.js';
 
 const allResources = Object.keys(resourceKeys) as Resource[];
 
 /** A small stack with one of each resource and one probe function bound to `uses`. */
-function bindProbe(uses: readonly Resource[]) {
+function bindProbe(uses: readonly Resource[], payments?: StripeParameters) {
   const stack = new Stack(new App(), 'Probe');
   const configurationSet = new ConfigurationSet(stack, 'ConfigSet');
   const pool = new UserPool(stack, 'Pool');
@@ -28,6 +28,7 @@ function bindProbe(uses: readonly Resource[]) {
     },
     reports: new Bucket(stack, 'Reports'),
     userPool: { pool, client: pool.addClient('Client') },
+    payments,
   });
   const fn = new LambdaFunction(stack, 'Probe', { runtime: Runtime.NODEJS_22_X, handler: 'index.handler', code: Code.fromInline('0') });
   bindings.bindAll(fn, uses);
@@ -35,14 +36,15 @@ function bindProbe(uses: readonly Resource[]) {
   const [probe] = Object.values(template.findResources('AWS::Lambda::Function'));
   const env = (probe!.Properties.Environment?.Variables ?? {}) as Record<string, unknown>;
   const policies = Object.values(template.findResources('AWS::IAM::Policy'));
-  const actions = policies.flatMap((p) => (p.Properties.PolicyDocument.Statement as { Action: string | string[] }[]).flatMap((s) => s.Action));
-  return { env, actions };
+  const statements = policies.flatMap((p) => p.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[]);
+  const actions = statements.flatMap((s) => s.Action);
+  return { env, actions, statements };
 }
 
 describe('bindings', () => {
   it.each(allResources)('bind(%s) sets exactly the keys lambdas/config.ts lists for it', (resource) => {
     const { env } = bindProbe([resource]);
-    const extra = { mailer: ['SES_CONFIGURATION_SET'], sms: ['SMS_MODE'] } as Partial<Record<Resource, string[]>>;
+    const extra = { mailer: ['SES_CONFIGURATION_SET'], sms: ['SMS_MODE'], payments: ['PAYMENTS_MODE'] } as Partial<Record<Resource, string[]>>;
     expect(Object.keys(env).sort()).toEqual([...resourceKeys[resource], ...(extra[resource] ?? [])].sort());
   });
 
@@ -64,5 +66,23 @@ describe('bindings', () => {
     const { env, actions } = bindProbe(['sms']);
     expect(env.SMS_MODE).toBe('sns');
     expect(actions).toEqual(['sns:Publish']);
+  });
+
+  it('payments without Stripe parameters: PAYMENTS_MODE=off and no grant', () => {
+    const { env, actions } = bindProbe(['payments']);
+    expect(env).toEqual({ PAYMENTS_MODE: 'off' });
+    expect(actions).toEqual([]);
+  });
+
+  it('payments with Stripe parameters: their names, and ssm:GetParameters on exactly those two', () => {
+    const { env, statements } = bindProbe(['payments'], { secretKeyParameter: '/rampart/stripe/secret-key', webhookSecretParameter: '/rampart/stripe/webhook-secret' });
+    expect(env).toEqual({
+      PAYMENTS_MODE: 'stripe',
+      STRIPE_SECRET_KEY_PARAMETER: '/rampart/stripe/secret-key',
+      STRIPE_WEBHOOK_SECRET_PARAMETER: '/rampart/stripe/webhook-secret',
+    });
+    expect(statements).toHaveLength(1);
+    expect(statements[0]!.Action).toBe('ssm:GetParameters');
+    expect(JSON.stringify(statements[0]!.Resource)).toMatch(/parameter\/rampart\/stripe\/secret-key.*parameter\/rampart\/stripe\/webhook-secret/);
   });
 });
