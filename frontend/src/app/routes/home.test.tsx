@@ -3,6 +3,7 @@ import { act, render, screen, within } from '@testing-library/react';
 import { MemoryRouter, type InitialEntry } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { claims } from '../../config/content';
+import { AuthTestProvider } from '../../features/auth/auth-provider';
 import { createQueryClient } from '../../lib/react-query';
 import { HomeRoute } from './home';
 
@@ -11,9 +12,11 @@ const scrollIntoView = vi.fn<(this: Element, options?: ScrollIntoViewOptions) =>
 function renderHome(entry: InitialEntry) {
   return render(
     <QueryClientProvider client={createQueryClient()}>
-      <MemoryRouter initialEntries={[entry]}>
-        <HomeRoute />
-      </MemoryRouter>
+      <AuthTestProvider value={{ status: 'signed-out' }}>
+        <MemoryRouter initialEntries={[entry]}>
+          <HomeRoute />
+        </MemoryRouter>
+      </AuthTestProvider>
     </QueryClientProvider>,
   );
 }

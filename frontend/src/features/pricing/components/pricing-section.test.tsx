@@ -1,7 +1,9 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider, useLocation } from 'react-router';
-import { beforeEach, describe, expect, it } from 'vitest';
-import { PENDING_CHECKOUT_KEY } from '../hooks/use-checkout';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { AuthTestProvider, type AuthStatus } from '../../auth/auth-provider';
+import { PENDING_CHECKOUT_KEY } from '../../payments/hooks/use-checkout';
+import { advance, stubApi } from '../../../testing/api-stub';
 import { PricingSection } from './pricing-section';
 
 function LoginProbe() {
@@ -10,7 +12,7 @@ function LoginProbe() {
 }
 
 /** The pricing section on `/` with a login page that answers at once, or (pending) never loads. */
-function renderPricing({ loginPending = false }: { loginPending?: boolean } = {}) {
+function renderPricing({ loginPending = false, status = 'signed-out' }: { loginPending?: boolean; status?: AuthStatus } = {}) {
   const router = createMemoryRouter(
     [
       { path: '/', Component: PricingSection },
@@ -18,15 +20,32 @@ function renderPricing({ loginPending = false }: { loginPending?: boolean } = {}
     ],
     { initialEntries: ['/'] },
   );
-  render(<RouterProvider router={router} />);
-  return router;
+  const view = render(
+    <AuthTestProvider value={{ status }}>
+      <RouterProvider router={router} />
+    </AuthTestProvider>,
+  );
+  return Object.assign(router, { unmount: view.unmount });
 }
 
 const card = (planId: string) => screen.getByTestId(`plan-${planId}`);
 
+const CHECKOUT_URL = 'https://checkout.stripe.test/c/pay/cs_test_a1b2c3d4e5f6g7h8';
+
+/** window.location.assign cannot be spied on in jsdom; the whole location is swapped for one whose assign records. */
+function stubAssign() {
+  const assign = vi.fn<(url: string | URL) => void>();
+  vi.stubGlobal('location', { ...window.location, assign });
+  return assign;
+}
+
 describe('the pricing section', () => {
   beforeEach(() => {
     sessionStorage.clear();
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.useRealTimers();
   });
 
   it('opens on Security Audits with the Basic Audit at A$249 and the Pro Audit at A$399', () => {
@@ -81,8 +100,9 @@ describe('the pricing section', () => {
     expect(audits.getAttribute('aria-selected')).toBe('true');
   });
 
-  it('sends a signed-out visitor to /auth/login with a returnUrl back to the pricing section', async () => {
+  it('sends a signed-out visitor to /auth/login with a returnUrl back to the pricing section, remembering the plan', async () => {
     // Prepare
+    const api = stubApi({});
     const router = renderPricing();
 
     // Act
@@ -94,7 +114,8 @@ describe('the pricing section', () => {
     expect(router.state.location.pathname).toBe('/auth/login');
     expect(new URLSearchParams(router.state.location.search).get('returnUrl')).toBe('/#pricing-section');
     expect(screen.getByTestId('login-location').textContent).toBe('/auth/login?returnUrl=%2F%23pricing-section');
-    expect(sessionStorage.getItem(PENDING_CHECKOUT_KEY)).toBe('pro-audit');
+    expect(JSON.parse(sessionStorage.getItem(PENDING_CHECKOUT_KEY)!)).toMatchObject({ planId: 'pro-audit', path: '/' });
+    expect(api.calls).toEqual([]);
   });
 
   it("shows 'Processing...' with a spinner on the chosen plan, and disables every plan, while the next page loads", async () => {
@@ -116,5 +137,89 @@ describe('the pricing section', () => {
     expect(chosen.getAttribute('aria-busy')).toBe('true');
     expect(other.textContent).toBe('Choose Monitor Plus');
     expect(other.disabled).toBe(true);
+  });
+
+  it("starts a signed-in user's checkout with the plan, shows 'Processing...' and sends the browser to the checkout url", async () => {
+    // Prepare
+    vi.useFakeTimers();
+    const assign = stubAssign();
+    const api = stubApi({ 'POST /api/checkout-sessions': { status: 201, body: { url: CHECKOUT_URL, sessionId: 'cs_test_a1b2c3d4e5f6g7h8' } } });
+    renderPricing({ status: 'signed-in' });
+    fireEvent.click(screen.getByRole('tab', { name: 'Monthly Protection' }));
+
+    // Act (the answer arrives only once the test awaits, so the processing state can be read first)
+    fireEvent.click(screen.getByRole('button', { name: 'Choose Monitor Plus' }));
+    const duringText = within(card('monitor-plus')).getByRole('button').textContent;
+    const otherDisabled = (within(card('monitor-lite')).getByRole('button') as HTMLButtonElement).disabled;
+    await advance();
+
+    // Assess
+    expect(duringText).toBe('Processing...');
+    expect(otherDisabled).toBe(true);
+    expect(api.calls).toEqual([{ method: 'POST', path: '/api/checkout-sessions', body: { planId: 'monitor-plus' } }]);
+    expect(assign).toHaveBeenCalledExactlyOnceWith(CHECKOUT_URL);
+    expect(sessionStorage.getItem(PENDING_CHECKOUT_KEY)).toBeNull();
+  });
+
+  it("goes back to idle with 'Failed to start checkout. Please try again.' when the checkout cannot start", async () => {
+    // Prepare
+    vi.useFakeTimers();
+    const consoleError = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const assign = stubAssign();
+    stubApi({ 'POST /api/checkout-sessions': { status: 502, body: { error: 'checkout_failed', message: 'Failed to create checkout session' } } });
+    renderPricing({ status: 'signed-in' });
+
+    // Act
+    fireEvent.click(screen.getByRole('button', { name: 'Choose Basic Audit' }));
+    await advance();
+
+    // Assess
+    expect(screen.getByRole('alert').textContent).toBe('Failed to start checkout. Please try again.');
+    const button = within(card('basic-audit')).getByRole('button') as HTMLButtonElement;
+    expect(button.textContent).toBe('Choose Basic Audit');
+    expect(button.disabled).toBe(false);
+    expect(assign).not.toHaveBeenCalled();
+    consoleError.mockRestore();
+  });
+
+  it('resumes the plan chosen before logging in once, on the return to the page signed in', async () => {
+    // Prepare
+    vi.useFakeTimers();
+    const assign = stubAssign();
+    const api = stubApi({ 'POST /api/checkout-sessions': { status: 201, body: { url: CHECKOUT_URL, sessionId: 'cs_test_a1b2c3d4e5f6g7h8' } } });
+    sessionStorage.setItem(PENDING_CHECKOUT_KEY, JSON.stringify({ planId: 'pro-audit', path: '/', savedAt: Date.now() }));
+
+    // Act
+    const first = renderPricing({ status: 'signed-in' });
+    await advance();
+    first.unmount();
+    renderPricing({ status: 'signed-in' });
+    await advance();
+
+    // Assess
+    expect(api.callsTo('POST', '/api/checkout-sessions').map((call) => call.body)).toEqual([{ planId: 'pro-audit' }]);
+    expect(assign).toHaveBeenCalledExactlyOnceWith(CHECKOUT_URL);
+    expect(sessionStorage.getItem(PENDING_CHECKOUT_KEY)).toBeNull();
+  });
+
+  it('does not resume a plan chosen on another page, or while still signed out', async () => {
+    // Prepare
+    vi.useFakeTimers();
+    stubAssign();
+    const api = stubApi({ 'POST /api/checkout-sessions': { status: 201, body: { url: CHECKOUT_URL, sessionId: 'cs_test_x' } } });
+    const elsewhere = JSON.stringify({ planId: 'pro-audit', auditId: '0b3c5d2e-7f41-4a8b-9c1d-2e3f4a5b6c7d', path: '/results/0b3c5d2e-7f41-4a8b-9c1d-2e3f4a5b6c7d', savedAt: Date.now() });
+    sessionStorage.setItem(PENDING_CHECKOUT_KEY, elsewhere);
+
+    // Act
+    const first = renderPricing({ status: 'signed-in' });
+    await advance();
+    first.unmount();
+    sessionStorage.setItem(PENDING_CHECKOUT_KEY, JSON.stringify({ planId: 'pro-audit', path: '/', savedAt: Date.now() }));
+    renderPricing({ status: 'signed-out' });
+    await advance();
+
+    // Assess
+    expect(api.calls).toEqual([]);
+    expect(JSON.parse(sessionStorage.getItem(PENDING_CHECKOUT_KEY)!)).toMatchObject({ path: '/' });
   });
 });

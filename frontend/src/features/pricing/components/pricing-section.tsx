@@ -2,14 +2,15 @@ import { useRef, useState, type KeyboardEvent } from 'react';
 import { anchors } from '../../../config/anchors';
 import { content } from '../../../config/content';
 import { getPlan, pricingTabs, type PricingTabId } from '../../../lib/catalogue';
-import { useCheckout } from '../hooks/use-checkout';
+import { CheckoutAlert } from '../../payments/components/checkout-alert';
+import { useCheckout } from '../../payments/hooks/use-checkout';
 import { PlanCard } from './plan-card';
 
 /** SPEC §2 "Pricing section": two tabs of two plans each, prices from the shared catalogue. */
 export function PricingSection() {
   const [activeTab, setActiveTab] = useState<PricingTabId>('audits');
   const tabRefs = useRef<Record<string, HTMLButtonElement | null>>({});
-  const { processingPlanId, startCheckout } = useCheckout();
+  const { processingPlanId, error, startCheckout } = useCheckout({ hash: anchors.pricing });
   const tab = pricingTabs.find((candidate) => candidate.id === activeTab) ?? pricingTabs[0];
 
   // WAI-ARIA tabs: arrow keys (and Home/End) move between tabs and select them.
@@ -83,6 +84,7 @@ export function PricingSection() {
             <p className="mb-6 rounded-lg bg-blue-50 px-4 py-3 text-center text-sm text-blue-900 dark:bg-blue-950 dark:text-blue-100">
               {tab.id === 'audits' ? `${content.pricing.auditsNote} ${content.pricing.subscriberDiscount}` : content.pricing.monthlyNote}
             </p>
+            <CheckoutAlert message={error} className="mb-6 text-center" />
             <div className="grid gap-6 md:grid-cols-2">
               {tab.planIds.map((planId) => (
                 <PlanCard
@@ -90,7 +92,7 @@ export function PricingSection() {
                   plan={getPlan(planId)}
                   processing={processingPlanId === planId}
                   disabled={processingPlanId !== null}
-                  onChoose={() => startCheckout(planId)}
+                  onChoose={() => startCheckout({ planId })}
                 />
               ))}
             </div>

@@ -1,0 +1,9 @@
+import { apiPost } from '../../../lib/api-client';
+import { routePath, type CheckoutRequest, type CheckoutSessionResponse } from '../../../lib/contracts';
+
+/**
+ * `POST /api/checkout-sessions` (signed in): the payment provider's checkout for one plan, or the
+ * local test checkout when no provider key is configured. Either way the answer is a URL to leave for.
+ */
+export const createCheckoutSession = (request: CheckoutRequest): Promise<CheckoutSessionResponse> =>
+  apiPost<CheckoutSessionResponse>(routePath('create-checkout-session'), request);
