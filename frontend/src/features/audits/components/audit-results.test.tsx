@@ -1,10 +1,15 @@
 import { fireEvent, screen, within } from '@testing-library/react';
+import type { ReactElement } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Audit, AuditResultView, PortScanResultView, VulnerabilityView } from '../../../lib/contracts';
 import { advance, renderWithProviders, stubApi } from '../../../testing/api-stub';
+import { AuthTestProvider } from '../../auth/auth-provider';
 import { AuditResults } from './audit-results';
 
 const ID = '0b3c5d2e-7f41-4a8b-9c1d-2e3f4a5b6c7d';
+
+/** The paid audit offer on the report reads who is signed in. */
+const renderResults = (ui: ReactElement) => renderWithProviders(<AuthTestProvider value={{ status: 'signed-out' }}>{ui}</AuthTestProvider>);
 
 const audit: Audit = {
   id: ID,
@@ -107,7 +112,7 @@ describe('the results page', () => {
   it('shows score and grade in their colours, the four counters and the first 5 vulnerabilities, then all', async () => {
     // Prepare
     stubApi({ [`GET /api/audits/${ID}`]: { status: 200, body: { audit, result } } });
-    renderWithProviders(<AuditResults auditId={ID} />);
+    renderResults(<AuditResults auditId={ID} />);
     await advance();
     const list = () => within(screen.getByRole('region', { name: /Vulnerabilities/ })).getAllByRole('listitem');
 
@@ -134,7 +139,7 @@ describe('the results page', () => {
   it('opens a vulnerability to its evidence, why it matters, how to fix it and its CVEs with CVSS and exploitation', async () => {
     // Prepare
     stubApi({ [`GET /api/audits/${ID}`]: { status: 200, body: { audit, result } } });
-    renderWithProviders(<AuditResults auditId={ID} />);
+    renderResults(<AuditResults auditId={ID} />);
     await advance();
     const toggle = screen.getByRole('button', { name: /Apache httpd 2.4.49 has known vulnerabilities/ });
 
@@ -157,7 +162,7 @@ describe('the results page', () => {
   it('lists the first 8 open ports, an honest breaches card, the subdomain counts and the recommendations', async () => {
     // Prepare
     stubApi({ [`GET /api/audits/${ID}`]: { status: 200, body: { audit, result } } });
-    renderWithProviders(<AuditResults auditId={ID} />);
+    renderResults(<AuditResults auditId={ID} />);
     await advance();
     const ports = screen.getByRole('region', { name: 'Open Ports' });
 
@@ -186,7 +191,7 @@ describe('the results page', () => {
     stubApi({ [`GET /api/audits/${ID}`]: { status: 200, body: { audit, result: clean } } });
 
     // Act
-    renderWithProviders(<AuditResults auditId={ID} />);
+    renderResults(<AuditResults auditId={ID} />);
     await advance();
 
     // Assess
@@ -202,7 +207,7 @@ describe('the results page', () => {
     });
     const writeText = vi.fn(async () => {});
     vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText } });
-    renderWithProviders(<AuditResults auditId={ID} />);
+    renderResults(<AuditResults auditId={ID} />);
     await advance();
 
     // Act
@@ -229,7 +234,7 @@ describe('the results page', () => {
     stubApi({ [`GET /api/audits/${ID}`]: { status: 200, body: { audit, result } } });
 
     // Act
-    renderWithProviders(<AuditResults auditId={ID} mode="shared" />);
+    renderResults(<AuditResults auditId={ID} mode="shared" />);
     await advance();
 
     // Assess
@@ -243,7 +248,7 @@ describe('the results page', () => {
     stubApi({ [`GET /api/audits/${ID}`]: { status: 200, body: { audit } } });
 
     // Act
-    renderWithProviders(<AuditResults auditId={ID} />);
+    renderResults(<AuditResults auditId={ID} />);
     await advance();
 
     // Assess
@@ -253,14 +258,14 @@ describe('the results page', () => {
   it("shows 'Audit not found' for a 404 and 'Failed to load audit results' with Try Again otherwise", async () => {
     // Prepare
     stubApi({ [`GET /api/audits/${ID}`]: { status: 404, body: { error: 'audit_not_found', message: 'Audit not found' } } });
-    const first = renderWithProviders(<AuditResults auditId={ID} />);
+    const first = renderResults(<AuditResults auditId={ID} />);
     await advance();
     const notFound = screen.queryByRole('heading', { name: 'Audit not found' }) !== null;
     first.unmount();
     stubApi({ [`GET /api/audits/${ID}`]: { status: 500, body: { error: 'internal_error', message: 'Something went wrong on our side. Please try again.' } } });
 
     // Act
-    renderWithProviders(<AuditResults auditId={ID} />);
+    renderResults(<AuditResults auditId={ID} />);
     await advance();
 
     // Assess

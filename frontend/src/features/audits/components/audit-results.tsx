@@ -9,6 +9,7 @@ import { useCreateShare } from '../api/create-share';
 import { isAuditRunning, useAudit } from '../api/get-audit';
 import { ChecksTable } from './checks-table';
 import { auditStatusClass, formatDate, isCheckFinished, statusLabel } from './format';
+import { PaidAuditOffer, PremiumBanner } from './paid-audit-offer';
 import { BreachesCard, OpenPortsCard, Recommendations, SubdomainsCard } from './report-cards';
 import { Counters, RiskBanner, ScoreCard } from './report-overview';
 import { ShareButton, ShareLinkPanel } from './share-report';
@@ -131,6 +132,8 @@ function CompletedReport({ audit, result, mode }: { audit: Audit; result: AuditR
         limit={RESULT_LIST_LIMITS.vulnerabilities}
       />
 
+      {!readOnly && <PaidAuditOffer audit={audit} result={result} />}
+
       <div className="grid gap-4 md:grid-cols-3">
         <OpenPortsCard
           ports={result.port_scan_results}
@@ -187,6 +190,7 @@ function AuditReport({
   return (
     <article className="space-y-8">
       <ReportHeader audit={audit} result={result} />
+      <PremiumBanner audit={audit} result={result} />
 
       {refreshError && (
         <p role="alert" className="rounded-md border border-amber-200 bg-amber-50 px-4 py-2 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100">

@@ -1,0 +1,117 @@
+import { useSearchParams } from 'react-router';
+import { buttonClass } from '../../../components/ui/button';
+import { CheckIcon } from '../../../components/ui/check-icon';
+import { Spinner } from '../../../components/ui/spinner';
+import { content } from '../../../config/content';
+import { formatPlanPrice, getPlan } from '../../../lib/catalogue';
+import type { Audit, AuditResultView } from '../../../lib/contracts';
+import { CheckoutAlert } from '../../payments/components/checkout-alert';
+import { useCheckout } from '../../payments/hooks/use-checkout';
+import { isAuditRunning } from '../api/get-audit';
+
+const AUDIT_PLAN_IDS = ['basic-audit', 'pro-audit'] as const;
+
+/**
+ * SPEC §3's premium fields, set when a paid audit of this report is bought: `is_premium` and
+ * `plan_type` on the report, `isPremium` on the audit record.
+ */
+export function isPremiumReport(audit: Audit, result?: AuditResultView): boolean {
+  return result?.is_premium === true || Boolean(result?.plan_type) || audit.isPremium === true;
+}
+
+/**
+ * 'Premium report' above a report bought as a paid audit, or opened from the payment's redirect
+ * (`?premium=true`). While the paid deep scan runs, the report's own progress panel shows below it.
+ */
+export function PremiumBanner({ audit, result }: { audit: Audit; result?: AuditResultView }) {
+  const [search] = useSearchParams();
+  if (search.get('premium') !== 'true' && !isPremiumReport(audit, result)) return null;
+  const planType = result?.plan_type ?? audit.planType;
+  return (
+    <section
+      aria-labelledby="premium-banner-heading"
+      className="rounded-xl border border-amber-300 bg-amber-50 p-5 text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100"
+    >
+      <h2 id="premium-banner-heading" className="font-semibold">
+        Premium report
+      </h2>
+      {planType && <p className="text-sm font-semibold">{getPlan(planType === 'pro' ? 'pro-audit' : 'basic-audit').name}</p>}
+      <p className="mt-1 text-sm">
+        {isAuditRunning(audit.status)
+          ? 'Thank you for your purchase. The deep scan is running now; this report updates by itself when it finishes.'
+          : 'This report includes your paid audit: the deep scan and the full PDF report.'}
+      </p>
+    </section>
+  );
+}
+
+/**
+ * DECISIONS "What paid audits add": on a finished free report that found issues, the Basic and Pro
+ * Audits with what each adds, each starting checkout for this audit. Not on premium, sample or
+ * shared (read-only) reports, nor right after buying one (`?premium=true`).
+ */
+export function PaidAuditOffer({ audit, result }: { audit: Audit; result: AuditResultView }) {
+  const [search] = useSearchParams();
+  // Just paid (the payment's redirect): not offered again while the view catches up.
+  const justPaid = search.get('premium') === 'true';
+  const eligible =
+    audit.status === 'completed' && !result.sample && result.counters.totalIssues > 0 && !isPremiumReport(audit, result) && !justPaid;
+  if (!eligible) return null;
+  return <Offer auditId={audit.id} issues={result.counters.totalIssues} />;
+}
+
+function Offer({ auditId, issues }: { auditId: string; issues: number }) {
+  const { processingPlanId, error, startCheckout } = useCheckout();
+  return (
+    <section
+      aria-labelledby="paid-audit-heading"
+      data-testid="paid-audit-offer"
+      className="rounded-xl border border-blue-200 bg-white p-5 shadow-sm dark:border-blue-800 dark:bg-slate-900"
+    >
+      <h2 id="paid-audit-heading" className="text-xl font-bold text-slate-900 dark:text-slate-100">
+        Go deeper with a paid audit
+      </h2>
+      <p className="mt-1 text-sm text-slate-700 dark:text-slate-300">
+        This free report found {issues} {issues === 1 ? 'issue' : 'issues'}. A paid audit scans this site in depth and tells you how to
+        fix what it finds. {content.pricing.subscriberDiscount}
+      </p>
+      <CheckoutAlert message={error} className="mt-4" />
+      <ul className="mt-4 grid gap-4 md:grid-cols-2">
+        {AUDIT_PLAN_IDS.map((planId) => {
+          const plan = getPlan(planId);
+          const processing = processingPlanId === planId;
+          return (
+            <li key={planId} data-testid={`offer-${planId}`} className="flex flex-col rounded-lg border border-slate-200 p-4 dark:border-slate-700">
+              <h3 className="font-semibold text-slate-900 dark:text-slate-100">{plan.name}</h3>
+              <p className="text-2xl font-bold text-slate-900 dark:text-slate-100">{formatPlanPrice(plan)}</p>
+              <ul className="mt-3 flex-1 space-y-2 text-sm text-slate-700 dark:text-slate-300">
+                {plan.features.map((feature) => (
+                  <li key={feature} className="flex gap-2">
+                    <CheckIcon />
+                    <span>{feature}</span>
+                  </li>
+                ))}
+              </ul>
+              <button
+                type="button"
+                onClick={() => startCheckout({ planId, auditId })}
+                disabled={processingPlanId !== null}
+                aria-busy={processing}
+                className={`mt-4 min-h-11 ${buttonClass('primary')}`}
+              >
+                {processing ? (
+                  <>
+                    <Spinner className="size-4" />
+                    {content.pricing.processing}
+                  </>
+                ) : (
+                  `Get the ${plan.name}`
+                )}
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}
