@@ -40,7 +40,7 @@ export async function ensureTable(endpoint: string): Promise<string> {
   const TableName = localNames.table;
   try {
     await db.send(new DescribeTableCommand({ TableName }));
-    return TableName;
+    return await tableActive(db, TableName);
   } catch (error) {
     if (!(error instanceof ResourceNotFoundException) && (error as Error).name !== 'ResourceNotFoundException') throw error;
   }
@@ -68,7 +68,22 @@ export async function ensureTable(endpoint: string): Promise<string> {
       })),
     }),
   );
-  return TableName;
+  return tableActive(db, TableName);
+}
+
+/**
+ * dynalite answers CreateTable with CREATING and serves the table (and its indexes) a moment later:
+ * start-up's first query waits for ACTIVE, or under load it can meet ResourceNotFoundException.
+ */
+async function tableActive(db: DynamoDBClient, TableName: string): Promise<string> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const { Table } = await db.send(new DescribeTableCommand({ TableName }));
+    const indexesActive = (Table?.GlobalSecondaryIndexes ?? []).every((index) => index.IndexStatus === undefined || index.IndexStatus === 'ACTIVE');
+    if (Table?.TableStatus === 'ACTIVE' && indexesActive) return TableName;
+    if (Date.now() > deadline) throw new Error(`The local table ${TableName} did not become active`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 export async function ensureQueues(endpoint: string): Promise<{ scanQueueUrl: string; scanDlqUrl: string }> {
