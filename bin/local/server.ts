@@ -171,7 +171,7 @@ export async function startLocalServer(options: LocalServerOptions, port: number
     const rows = entries
       .map((m) => `<tr><td>${escapeHtml(m.sentAt)}</td><td>${escapeHtml(m.to)}</td><td>${escapeHtml(m.body)}</td></tr>`)
       .join('');
-    const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>SMS outbox (local)</title></head><body>
+    const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>SMS outbox (local)</title><link rel="icon" href="/favicon.svg"></head><body>
 <h1>SMS outbox</h1><p>Local development: these messages were recorded instead of being sent by Amazon SNS.</p>
 <table><thead><tr><th>Sent</th><th>To</th><th>Message</th></tr></thead><tbody>${rows || '<tr><td colspan="3">No messages yet</td></tr>'}</tbody></table></body></html>`;
     send(res, 200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }, html);

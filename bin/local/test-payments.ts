@@ -35,7 +35,7 @@ const addMonth = (seconds: number) => {
 };
 
 function page(title: string, label: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title></head>
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title><link rel="icon" href="/favicon.svg"></head>
 <body><main><p><strong>${escapeHtml(label)}</strong></p><h1>${escapeHtml(title)}</h1>${body}</main></body></html>`;
 }
 

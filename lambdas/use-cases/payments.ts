@@ -384,9 +384,15 @@ async function paidOrder(deps: Pick<Deps, 'billing'>, rawId: unknown): Promise<S
   return order;
 }
 
-/** `GET /api/orders/{checkoutSessionId}` (public: the session id is the secret, SPEC §2 payment pages). */
+/**
+ * `GET /api/orders/{checkoutSessionId}` (public: the session id is the secret, SPEC §2 payment pages).
+ * A session the webhook has not confirmed yet answers 200 with `status: 'pending'`: the page polls,
+ * and a 404 would be a console error in every buyer's browser while it waits.
+ */
 export async function getOrder(deps: Pick<Deps, 'billing'>, rawId: unknown): Promise<OrderView> {
-  return orderView(await paidOrder(deps, rawId));
+  const order = await deps.billing.getOrder(parseSessionId(rawId));
+  if (!order) throw new NotFoundError('order_not_found', paymentMessages.orderNotFound);
+  return orderView(order);
 }
 
 /** `GET /api/orders/{checkoutSessionId}/receipt.pdf`: the receipt, rendered on request. */

@@ -165,7 +165,8 @@ describe.skipIf(!chromiumAvailable)('the landing page, pricing and legal pages i
     const url = new URL(page.url());
     expect(url.searchParams.get('returnUrl')).toBe('/#pricing-section');
     await expect(page.getByRole('heading', { level: 1, name: 'Client Login' }).isVisible()).resolves.toBe(true);
-    await expect(page.evaluate("sessionStorage.getItem('pendingCheckoutPlan')")).resolves.toBe('basic-audit');
+    const pending = JSON.parse((await page.evaluate("sessionStorage.getItem('pendingCheckoutPlan')")) as string) as { planId: string; path: string };
+    expect(pending).toMatchObject({ planId: 'basic-audit', path: '/' });
     expect(consoleOutput).toEqual([]);
     await page.close();
   }, 30_000);

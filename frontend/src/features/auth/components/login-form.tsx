@@ -57,6 +57,7 @@ export function LoginForm() {
     return (
       <AuthCard title="Set your password" intro="You signed in with a temporary password. Choose your own to continue.">
         <NewPasswordForm
+          username={email.trim()}
           onSubmit={async (newPassword) => {
             const outcome = await (await session()).setFirstPassword(newPassword);
             if (outcome.step !== 'done') throw new Error('Login failed. Please try again.');

@@ -10,11 +10,14 @@ export function NewPasswordForm({
   onSubmit,
   submitLabel = 'Set Password',
   withCode = false,
+  username,
 }: {
   onSubmit: (password: string, code: string) => Promise<void>;
   submitLabel?: string;
   /** Password reset: the emailed code comes with the new password. */
   withCode?: boolean;
+  /** The account's email, for password managers (a hidden username field, as browsers ask). */
+  username?: string;
 }) {
   const [code, setCode] = useState('');
   const [password, setPassword] = useState('');
@@ -45,6 +48,7 @@ export function NewPasswordForm({
   return (
     <form noValidate onSubmit={(event) => void submit(event)} className="space-y-4">
       {errors.form && <FormMessage tone="error">{errors.form}</FormMessage>}
+      {username !== undefined && <input type="email" name="username" autoComplete="username" value={username} readOnly hidden />}
       {withCode && (
         <TextField label="Verification code" inputMode="numeric" autoComplete="one-time-code" maxLength={6} value={code} onChange={(e) => setCode(e.target.value)} error={errors.code} />
       )}

@@ -55,6 +55,7 @@ export function ResetPasswordForm() {
       >
         <NewPasswordForm
           withCode
+          username={email.trim()}
           submitLabel="Reset Password"
           onSubmit={async (password, code) => {
             await (await session()).completePasswordReset(email.trim(), code, password);

@@ -69,7 +69,7 @@ export function SecurityTab() {
 type Message = { tone: 'error' | 'success'; text: string };
 
 function ChangePasswordForm() {
-  const { session } = useAuth();
+  const { session, user } = useAuth();
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
   const [confirm, setConfirm] = useState('');
@@ -105,6 +105,8 @@ function ChangePasswordForm() {
   return (
     <SettingsPanel title="Change Password">
       <form onSubmit={(event) => void submit(event)} noValidate className="space-y-4">
+        {/* For password managers: the account this password belongs to (browsers ask for a username field). */}
+        <input type="email" name="username" autoComplete="username" value={user?.email ?? ''} readOnly hidden />
         <TextField
           label="Current password"
           type="password"

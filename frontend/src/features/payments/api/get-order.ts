@@ -2,7 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { ApiError, apiGet } from '../../../lib/api-client';
 import { routePath, type OrderView } from '../../../lib/contracts';
 
-/** The API's 404 code while the payment provider's webhook has not arrived yet. */
+/** Our code for an order the payment provider's webhook has not confirmed yet (the API answers it with `status: 'pending'`). */
 export const ORDER_PENDING = 'order_pending';
 /** How long the payment pages wait for the webhook before giving up (issue 8: "up to ~20 s"). */
 export const ORDER_WAIT_MS = 20_000;

@@ -1,0 +1,139 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mailbox } from '../support/post-from.js';
+import { artifactPath, chromiumAvailable, collectConsoleOutput } from './support/browser.js';
+import { startE2eStack, TARGET_HOST, type E2eStack } from './support/stack.js';
+
+/**
+ * Issue 8's journeys in Chromium with the local test checkout (no Stripe key): the same webhook
+ * handler as production receives signed events. A lead-created account signs in with its emailed
+ * temporary password, buys a Pro Audit for its free report (premium report, deep scan), subscribes
+ * to Monitor Lite (plan box and limits follow), then cancels in the local customer portal.
+ */
+
+const EMAIL = 'owner@example.test';
+const NEW_PASSWORD = 'Steady-Harbour-Light-58';
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
+
+async function temporaryPassword(mailboxUrl: string): Promise<string> {
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    const mail = (await mailbox(mailboxUrl, EMAIL)).find((m) => /login details/.test(m.subject));
+    const password = /Temporary password: (\S+)/.exec(mail?.body.text ?? '')?.[1];
+    if (password) return password;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error('no login details were mailed');
+}
+
+describe.skipIf(!chromiumAvailable)('payments in Chromium with the local test checkout', () => {
+  let stack: E2eStack;
+  let appUrl: string;
+  let auditId: string;
+  let page: Page;
+  let consoleOutput: string[];
+
+  beforeAll(async () => {
+    stack = await startE2eStack();
+    appUrl = stack.app.url;
+    // The lead form's 'create an account' choice: the account gets its temporary password by email.
+    const response = await fetch(`${appUrl}/api/leads`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        firstName: 'Olivia',
+        lastName: 'Owner',
+        businessName: 'Example Shop',
+        webUrl: `http://${TARGET_HOST}`,
+        email: EMAIL,
+        mobileNumber: '+61412345678',
+        agreedToTerms: true,
+        agreedToDataCollection: true,
+        createAccount: true,
+        sendLoginCredentials: true,
+      }),
+    });
+    const lead = (await response.json()) as { auditId: string; accountCreated: boolean };
+    expect(lead.accountCreated).toBe(true);
+    auditId = lead.auditId;
+    page = await stack.browser.context.newPage();
+    consoleOutput = collectConsoleOutput(page);
+  }, 180_000);
+
+  afterAll(async () => {
+    await stack?.stop();
+  }, 30_000);
+
+  it('a lead-created account signs in with its temporary password and must choose its own', async () => {
+    const temporary = await temporaryPassword(stack.mailboxUrl);
+    await page.goto(`${appUrl}/auth/login`);
+    await page.getByLabel('Email', { exact: true }).fill(EMAIL);
+    await page.getByLabel('Password', { exact: true }).fill(temporary);
+    await page.getByLabel('Remember me', { exact: true }).check();
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.getByRole('heading', { name: 'Set your password' }).waitFor();
+    await page.getByLabel('New password', { exact: true }).fill(NEW_PASSWORD);
+    await page.getByLabel('Confirm new password', { exact: true }).fill(NEW_PASSWORD);
+    await page.getByRole('button', { name: 'Set Password' }).click();
+    await page.waitForURL(`${appUrl}/dashboard`);
+    await page.getByText('0 / 3 scans used').waitFor();
+  }, 60_000);
+
+  it('buys a Pro Audit for the free report: local checkout, premium report, deep scan', async () => {
+    await page.goto(`${appUrl}/results/${auditId}`);
+    await page.getByTestId('audit-status').filter({ hasText: /^completed$/ }).waitFor({ timeout: 60_000 });
+    const offer = page.getByTestId('offer-pro-audit');
+    await offer.getByRole('button', { name: 'Get the Pro Audit' }).click();
+
+    await page.waitForURL(/\/_local\/checkout\/cs_local_/);
+    await expect(page.getByText(/no real payment/i).count()).resolves.toBeGreaterThan(0);
+    await expect(page.getByText('A$399').count()).resolves.toBeGreaterThan(0);
+    await page.screenshot({ path: artifactPath('local-checkout.png') });
+    await page.getByRole('button', { name: 'Pay' }).click();
+
+    await page.waitForURL(/\/payment-success\?session_id=cs_local_/);
+    await page.waitForURL(new RegExp(`/results/${auditId}\\?premium=true$`), { timeout: 30_000 });
+    await page.getByText('Premium report').first().waitFor();
+    await page.getByTestId('audit-status').filter({ hasText: /^completed$/ }).waitFor({ timeout: 90_000 });
+
+    const view = (await (await fetch(`${appUrl}/api/audits/${auditId}`)).json()) as { result?: { is_premium?: boolean; plan_type?: string; scan_depth?: string } };
+    expect(view.result).toMatchObject({ is_premium: true, plan_type: 'pro', scan_depth: 'deep' });
+    await expect(page.getByTestId('offer-pro-audit').count()).resolves.toBe(0);
+    await page.screenshot({ path: artifactPath('premium-report.png'), fullPage: true });
+  }, 180_000);
+
+  it('subscribes to Monitor Lite: order details, then the plan box and limits follow', async () => {
+    await page.goto(`${appUrl}/`);
+    await page.getByRole('tab', { name: 'Monthly Protection' }).click();
+    await page.getByRole('button', { name: 'Choose Monitor Lite' }).click();
+    await page.waitForURL(/\/_local\/checkout\/cs_local_/);
+    await expect(page.getByText('A$49').count()).resolves.toBeGreaterThan(0);
+    await page.getByRole('button', { name: 'Pay' }).click();
+
+    await page.waitForURL(/\/success\?session_id=cs_local_/);
+    const orderId = page.getByText(/^cs_local_/);
+    await orderId.first().waitFor({ timeout: 30_000 });
+    const sessionId = new URL(page.url()).searchParams.get('session_id')!;
+    expect((await orderId.first().textContent())!.trim()).toBe(sessionId.slice(0, 16));
+    await page.getByRole('link', { name: 'Go to Dashboard' }).click();
+    await page.waitForURL(`${appUrl}/dashboard`);
+    await page.getByText(/Monitor Lite/).first().waitFor();
+    await page.getByText('/ 30 scans used').first().waitFor().catch(async () => page.getByText(/\/ 30 scans used/).first().waitFor());
+  }, 90_000);
+
+  it('cancels in the customer portal and the subscription page follows', async () => {
+    await page.goto(`${appUrl}/dashboard/subscription`);
+    await page.getByRole('button', { name: 'Manage Billing' }).click();
+    await page.waitForURL(/\/_local\/billing-portal\//);
+    await page.getByRole('button', { name: 'Cancel subscription' }).click();
+    await page.getByRole('link', { name: 'Back to your subscription' }).click();
+    await page.waitForURL(`${appUrl}/dashboard/subscription`);
+    await page.getByText(/cancelled/i).first().waitFor({ timeout: 15_000 });
+    await page.screenshot({ path: artifactPath('subscription-cancelled.png'), fullPage: true });
+    expect(consoleOutput).toEqual([]);
+  }, 60_000);
+
+  it('keeps the ids it saw well-formed', () => {
+    expect(auditId).toMatch(UUID);
+  });
+});
