@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { codeMailedTo, logIn, signUp } from './support/accounts.js';
+import { logIn, signUp } from './support/accounts.js';
 import { artifactPath, chromiumAvailable, collectConsoleOutput, launchBrowser, type TestBrowser } from './support/browser.js';
 import { BREACHED_PASSWORD, startE2eStack, TARGET_HOST, type E2eStack } from './support/stack.js';
 
