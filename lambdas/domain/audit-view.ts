@@ -1,4 +1,6 @@
 import type { Audit, AuditStatus, CheckResult, CheckStatus, Finding, Grade, RiskLevel, Severity } from './audit.js';
+import { type FreeRescanView, freeRescanView, isProAudit } from './free-rescan.js';
+import { buildRemediationPlan, type RemediationPlanView } from './remediation-plan.js';
 
 /**
  * The report a reader sees: the spec's audit record (SPEC §3 "Audit result", snake_case at the top
@@ -204,6 +206,13 @@ export interface AuditResultView {
   badge_eligible_until?: string | null;
   /** standard (free scan) or deep (the paid audit's scan). */
   scan_depth?: 'standard' | 'deep';
+  /**
+   * The Pro Audit's step-by-step remediation plan (DECISIONS "What paid audits add"): completed Pro
+   * Audits only. Public like the rest of the report: anyone with the report's id may read it.
+   */
+  remediation_plan?: RemediationPlanView;
+  /** The Pro Audit's free re-scan: its deadline and whether it was used (Pro Audits only). */
+  free_rescan?: FreeRescanView;
 }
 
 export interface AuditViewContext {
@@ -388,6 +397,10 @@ export function buildAuditView(audit: Audit, context: AuditViewContext = {}): Au
     badge_eligible_until: audit.badgeEligibleUntil ?? null,
     scan_depth: audit.depth ?? 'standard',
   };
+  if (isProAudit(audit)) {
+    view.free_rescan = freeRescanView(audit);
+    if (audit.status === 'completed') view.remediation_plan = buildRemediationPlan(audit);
+  }
   if (context.owner) {
     view.leads = {
       first_name: context.owner.firstName,

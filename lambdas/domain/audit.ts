@@ -61,7 +61,10 @@ export interface Audit {
   paymentSessionId?: string;
   /** Until when the paid audit makes the site's badge eligible (30 or 90 days, AUDIT_BADGE_ELIGIBILITY_DAYS). */
   badgeEligibleUntil?: string;
+  /** When the paid audit was granted (the payment webhook); the Pro Audit's free re-scan window counts from it. */
   updatedAt?: string;
+  /** When the current Pro Audit purchase's free re-scan was started (once per purchase, lambdas/domain/free-rescan.ts). */
+  freeRescanUsedAt?: string;
 }
 
 /** standard: the free scan (top-100 ports); deep: a paid audit (top-1000 ports, every subdomain's TLS and headers). */

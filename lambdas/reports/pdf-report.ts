@@ -1,11 +1,13 @@
 import { type Color, PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from 'pdf-lib';
 import type { AuditResultView, IssueSeverity, VulnerabilityView } from '../domain/audit-view.js';
+import { REMEDIATION_EFFORT_LABELS } from '../domain/remediation-plan.js';
 
 /**
  * The PDF report: a pure function from the audit view to the bytes of a multi-page A4 document —
  * a cover (product, site, date, grade and score, the four counters), risk factors and
  * recommendations, findings by severity with evidence and advice, observations, open ports,
- * TLS, email security, HTTP headers, technologies and CVEs, subdomains and the breaches card.
+ * TLS, email security, HTTP headers, technologies and CVEs, subdomains and the breaches card; for a
+ * Pro Audit, the remediation plan after the findings.
  *
  * pdf-lib with its standard fonts (Helvetica, Courier: WinAnsi, no font files to ship): text the
  * fonts cannot draw is transliterated (→ becomes ->) or replaced with '?', never an error.
@@ -246,6 +248,7 @@ export async function renderPdfReport(view: AuditResultView, options: PdfReportO
   w.newPage();
   summary(w, view);
   findings(w, view);
+  remediationPlan(w, view);
   network(w, view);
   tls(w, view);
   email(w, view);
@@ -380,6 +383,38 @@ function findings(w: Writer, view: AuditResultView): void {
     w.text('Informational: worth knowing, not counted in the score.', { size: 9, color: muted, after: 4 });
     for (const o of view.observations) finding(w, { ...o, severity: 'info' });
   }
+}
+
+/** Inline `code` marks read as noise in print: the mono examples carry the configuration. */
+const plainText = (text: string) => text.replace(/`/g, '');
+
+function remediationPlan(w: Writer, view: AuditResultView): void {
+  const plan = view.remediation_plan;
+  if (!plan) return;
+  w.newPage();
+  w.heading('Remediation plan');
+  w.text(
+    `Pro Audit: what to do about each issue, worst first. Configuration examples are for ${plan.webServer === 'iis' ? 'IIS' : plan.webServer === 'apache' ? 'Apache' : plan.webServer ?? 'nginx and Apache'}${plan.webServer ? ', the web server this scan saw' : ''}.`,
+    { size: 9.5, color: muted, after: 4 },
+  );
+  if (plan.items.length === 0) w.text('No issues to fix.', { after: 6 });
+  plan.items.forEach((item, index) => {
+    w.ensure(90);
+    w.space(6);
+    w.text(`${index + 1}. ${item.title}`, { font: 'bold', size: 11 });
+    w.text(`${SEVERITY_TITLES[item.severity]} | ${item.category} | Effort: ${REMEDIATION_EFFORT_LABELS[item.effort]}`, { size: 8.5, color: SEVERITY_COLOURS[item.severity], indent: 8 });
+    w.text(`Why it matters: ${item.whyItMatters}`, { size: 9.5, indent: 8, after: 2 });
+    item.steps.forEach((step, n) => {
+      w.text(`${n + 1}. ${plainText(step.text)}`, { size: 9.5, indent: 16 });
+      for (const example of step.examples ?? []) {
+        w.text(`${example.label}:`, { size: 8, color: muted, indent: 30 });
+        w.text(example.code, { font: 'mono', size: 8, indent: 30, lineGap: 0.5 });
+      }
+    });
+    w.text(`How to verify: ${plainText(item.verify.text)}`, { size: 9.5, indent: 8 });
+    if (item.verify.command) w.text(item.verify.command, { font: 'mono', size: 8, indent: 30, lineGap: 0.5 });
+    w.space(4);
+  });
 }
 
 function network(w: Writer, view: AuditResultView): void {
