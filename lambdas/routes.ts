@@ -60,6 +60,7 @@ export const routes = [
   { name: 'get-order-receipt', method: 'GET', path: '/api/orders/{checkoutSessionId}/receipt.pdf', auth: 'public', uses: ['table'] },
   { name: 'get-billing', method: 'GET', path: '/api/me/billing', auth: 'user', uses: ['table'] },
   { name: 'create-billing-portal-session', method: 'POST', path: '/api/me/billing-portal', auth: 'user', uses: ['table', 'payments'] },
+  { name: 'rescan-paid-audit', method: 'POST', path: '/api/audits/{auditId}/rescans', auth: 'user', uses: ['table', 'scanQueue'] },
 ] as const satisfies readonly RouteDefinition[];
 
 export type RouteName = (typeof routes)[number]['name'];

@@ -11,7 +11,7 @@ import type { AuditOutcome, AuditRepository, Clock, DataOwner, LeadRecord } from
 import { deleteItems, queryPartition } from './dynamodb-partition.js';
 import { expiresAt, GSI1, GSI2, isExpired, keys, retention } from './table-keys.js';
 
-type AuditItem = Omit<Audit, 'checks'> & { type: 'audit'; email?: string; expiresAt: number };
+type AuditItem = Omit<Audit, 'checks'> & { type: 'audit'; email?: string; expiresAt: number; freeRescanSessionId?: string };
 type CheckItem = CheckResult & { type: 'check' };
 
 export class DynamoDbAuditRepository implements AuditRepository {
@@ -139,6 +139,29 @@ export class DynamoDbAuditRepository implements AuditRepository {
       ConditionExpression: 'attribute_exists(pk) AND #status = :done',
       ExpressionAttributeNames: { '#status': 'status', '#depth': 'depth' },
       ExpressionAttributeValues: { ':queued': 'queued', ':deep': 'deep', ':done': 'completed', ':unfinished': keys.unfinished, ':order': `${queuedAt}#${auditId}` },
+    });
+  }
+
+  async claimFreeRescan(auditId: string, claim: { paymentSessionId: string; claimedAt: string }): Promise<boolean> {
+    return this.conditionalUpdate({
+      Key: keys.audit(auditId),
+      // As requeueDeep, plus the claim: the purchase whose re-scan it was, so a later Pro purchase has its own.
+      UpdateExpression:
+        'SET #status = :queued, #depth = :deep, gsi2pk = :unfinished, gsi2sk = :order, freeRescanUsedAt = :at, freeRescanSessionId = :session REMOVE errorMessage',
+      ConditionExpression:
+        'attribute_exists(pk) AND #status IN (:done, :failed) AND planType = :pro AND paymentSessionId = :session AND (attribute_not_exists(freeRescanSessionId) OR freeRescanSessionId <> :session)',
+      ExpressionAttributeNames: { '#status': 'status', '#depth': 'depth' },
+      ExpressionAttributeValues: {
+        ':queued': 'queued',
+        ':deep': 'deep',
+        ':done': 'completed',
+        ':failed': 'failed',
+        ':pro': 'pro',
+        ':session': claim.paymentSessionId,
+        ':at': claim.claimedAt,
+        ':unfinished': keys.unfinished,
+        ':order': `${claim.claimedAt}#${auditId}`,
+      },
     });
   }
 
@@ -294,6 +317,8 @@ function toAudit(item: AuditItem, checks: CheckResult[]): Audit {
     ...(item.depth ? { depth: item.depth } : {}),
     ...(item.isPremium ? { isPremium: true, planType: item.planType, paymentSessionId: item.paymentSessionId, badgeEligibleUntil: item.badgeEligibleUntil } : {}),
     ...(item.updatedAt ? { updatedAt: item.updatedAt } : {}),
+    // Only the current purchase's re-scan counts as used: a later Pro purchase (a new session) has its own.
+    ...(item.freeRescanUsedAt && item.freeRescanSessionId === item.paymentSessionId ? { freeRescanUsedAt: item.freeRescanUsedAt } : {}),
   };
 }
 

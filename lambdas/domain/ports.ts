@@ -48,6 +48,13 @@ export interface AuditRepository {
   markPremium(auditId: string, premium: { planType: 'basic' | 'pro'; paymentSessionId: string; badgeEligibleUntil: string; updatedAt: string }): Promise<boolean>;
   /** A completed audit queued again for its paid deep scan (DECISIONS "What paid audits add"); false when it is not completed. */
   requeueDeep(auditId: string, queuedAt: string): Promise<boolean>;
+  /**
+   * The Pro Audit's free re-scan (lambdas/domain/free-rescan.ts), claimed and queued deep in one
+   * conditional write: only a completed (or failed) Pro Audit paid by `paymentSessionId` whose
+   * re-scan that purchase has not used yet. False when any of that does not hold (a second request
+   * racing the first included).
+   */
+  claimFreeRescan(auditId: string, claim: { paymentSessionId: string; claimedAt: string }): Promise<boolean>;
   /** in_progress → completed. False when it was not in progress (another delivery completed or failed it). */
   complete(auditId: string, outcome: AuditOutcome): Promise<boolean>;
   /** Ends an audit that has not ended yet as failed; false when it had already ended. */

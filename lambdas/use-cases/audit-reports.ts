@@ -119,8 +119,10 @@ export async function openShare(deps: Pick<Deps, 'audits' | 'shares'>, rawToken:
 export async function pdfReportUrl(deps: Pick<Deps, 'audits' | 'reports' | 'config'>, rawId: unknown): Promise<string> {
   const { audit, view } = await loadReport(deps, rawId);
   requireCompleted(audit, 'download the PDF');
-  // A paid audit's deep scan replaces the free report: its PDF is a new object, not the stale one.
-  const key = view.sample ? SAMPLE_PDF_KEY : audit.depth === 'deep' ? `reports/${audit.id}-deep.pdf` : `reports/${audit.id}.pdf`;
+  // A paid audit's deep scan replaces the free report, and a Pro Audit's free re-scan (or a later Pro
+  // purchase, which adds the remediation plan) replaces that: each is a new object, never a stale one.
+  const deepKey = () => `reports/${audit.id}-deep-${audit.planType ?? 'basic'}-${Date.parse(audit.completedAt ?? audit.createdAt)}.pdf`;
+  const key = view.sample ? SAMPLE_PDF_KEY : audit.depth === 'deep' ? deepKey() : `reports/${audit.id}.pdf`;
   if (!(await deps.reports.exists(key))) {
     const siteUrl = deps.config.SITE_URL.replace(/\/+$/, '');
     const bytes = await renderPdfReport(view, {

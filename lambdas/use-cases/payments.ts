@@ -1,5 +1,6 @@
 import type { Deps } from '../composition.js';
 import { subscriptionView } from '../domain/account.js';
+import type { Audit } from '../domain/audit.js';
 import { isIssue } from '../domain/audit-view.js';
 import { parseContract } from '../domain/contract.js';
 import { ConflictError, DomainError, ForbiddenError, NotFoundError, UpstreamUnavailableError, ValidationError } from '../domain/errors.js';
@@ -118,14 +119,21 @@ export async function createCheckoutSession(deps: PaymentDeps, caller: Caller, i
 async function requireUpgradableAudit(deps: Pick<Deps, 'audits'>, auditId: string, userId: string, email: string): Promise<void> {
   const audit = await deps.audits.getAudit(auditId);
   if (!audit) throw new NotFoundError('audit_not_found', 'Audit not found');
-  let mine = audit.ownerId === userId;
-  if (!mine && audit.ownerId === undefined && audit.leadId && email) {
-    const lead = await deps.audits.getLead(audit.leadId);
-    mine = lead !== undefined && lead.email.toLowerCase() === email;
-  }
-  if (!mine) throw new ForbiddenError('audit_forbidden', paymentMessages.auditNotYours);
+  if (!(await isOwnAudit(deps, audit, userId, email))) throw new ForbiddenError('audit_forbidden', paymentMessages.auditNotYours);
   if (audit.status !== 'completed') throw new ConflictError('audit_not_completed', paymentMessages.auditNotCompleted);
   if (!audit.checks.some((check) => check.findings.some(isIssue))) throw new ConflictError('audit_without_issues', paymentMessages.auditWithoutIssues);
+}
+
+/**
+ * The caller's own report: owned by the account, or nobody's yet and stored under the account's
+ * email address (a lead from before the account existed). Who may buy a paid audit of it, and who
+ * may use the Pro Audit's free re-scan.
+ */
+export async function isOwnAudit(deps: Pick<Deps, 'audits'>, audit: Audit, userId: string, email: string): Promise<boolean> {
+  if (audit.ownerId !== undefined) return audit.ownerId === userId;
+  if (!audit.leadId || !email) return false;
+  const lead = await deps.audits.getLead(audit.leadId);
+  return lead !== undefined && lead.email.toLowerCase() === email.toLowerCase();
 }
 
 export class InvalidSignatureError extends DomainError {
