@@ -35,6 +35,14 @@ export {
   type VerifyCodeResponse,
 } from '../../../lambdas/domain/verification.contract';
 export { reportEmailMessages, SHARE_LIFETIME_SECONDS, shareTokenSchema } from '../../../lambdas/domain/report.contract';
+export {
+  REMEDIATION_EFFORT_LABELS,
+  type RemediationEffort,
+  type RemediationItemView,
+  type RemediationPlanView,
+  type RemediationStepView,
+} from '../../../lambdas/domain/remediation-plan';
+export { FREE_RESCAN_DAYS, freeRescanMessages, type FreeRescanResponse, type FreeRescanView } from '../../../lambdas/domain/free-rescan';
 export { isSampleAuditId } from '../../../lambdas/domain/sample-report';
 export { RUNTIME_CONFIG_PATH, runtimeConfigSchema, type RuntimeConfig } from '../../../lambdas/domain/runtime-config';
 export {

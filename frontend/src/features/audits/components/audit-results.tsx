@@ -9,7 +9,9 @@ import { useCreateShare } from '../api/create-share';
 import { isAuditRunning, useAudit } from '../api/get-audit';
 import { ChecksTable } from './checks-table';
 import { auditStatusClass, formatDate, isCheckFinished, statusLabel } from './format';
+import { FreeRescanPanel } from './free-rescan';
 import { PaidAuditOffer, PremiumBanner } from './paid-audit-offer';
+import { RemediationPlan } from './remediation-plan';
 import { BreachesCard, OpenPortsCard, Recommendations, SubdomainsCard } from './report-cards';
 import { Counters, RiskBanner, ScoreCard } from './report-overview';
 import { ShareButton, ShareLinkPanel } from './share-report';
@@ -133,6 +135,8 @@ function CompletedReport({ audit, result, mode }: { audit: Audit; result: AuditR
       />
 
       {!readOnly && <PaidAuditOffer audit={audit} result={result} />}
+      {!readOnly && <FreeRescanPanel audit={audit} result={result} />}
+      {result.remediation_plan && <RemediationPlan plan={result.remediation_plan} />}
 
       <div className="grid gap-4 md:grid-cols-3">
         <OpenPortsCard

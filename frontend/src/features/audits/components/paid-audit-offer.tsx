@@ -37,9 +37,11 @@ export function PremiumBanner({ audit, result }: { audit: Audit; result?: AuditR
       </h2>
       {planType && <p className="text-sm font-semibold">{getPlan(planType === 'pro' ? 'pro-audit' : 'basic-audit').name}</p>}
       <p className="mt-1 text-sm">
-        {isAuditRunning(audit.status)
-          ? 'Thank you for your purchase. The deep scan is running now; this report updates by itself when it finishes.'
-          : 'This report includes your paid audit: the deep scan and the full PDF report.'}
+        {!isAuditRunning(audit.status)
+          ? `This report includes your paid audit: the deep scan and the full PDF report${planType === 'pro' ? ', with a remediation plan' : ''}.`
+          : result?.free_rescan?.usedAt
+            ? 'The free re-scan is running now; this report updates by itself when it finishes.'
+            : 'Thank you for your purchase. The deep scan is running now; this report updates by itself when it finishes.'}
       </p>
     </section>
   );

@@ -1,0 +1,129 @@
+import { Fragment, useId, useState } from 'react';
+import { REMEDIATION_EFFORT_LABELS, type RemediationItemView, type RemediationPlanView, type RemediationStepView } from '../../../lib/contracts';
+import { severityClass } from './format';
+
+const label = 'text-xs font-semibold tracking-wide text-slate-600 uppercase dark:text-slate-400';
+const panelText = 'text-sm text-slate-700 dark:text-slate-300';
+const codeBlock = 'overflow-x-auto rounded bg-slate-100 px-3 py-2 font-mono text-sm whitespace-pre text-slate-800 dark:bg-slate-800 dark:text-slate-200';
+
+const SERVER_NAMES = { nginx: 'nginx', apache: 'Apache', iis: 'IIS' } as const;
+
+/** The scanner writes configuration names in `backticks`: shown as code. */
+function InlineCode({ text }: { text: string }) {
+  return (
+    <>
+      {text.split('`').map((part, i) =>
+        i % 2 === 1 ? (
+          <code key={i} className="rounded bg-slate-100 px-1 font-mono text-[0.9em] dark:bg-slate-800">
+            {part}
+          </code>
+        ) : (
+          <Fragment key={i}>{part}</Fragment>
+        ),
+      )}
+    </>
+  );
+}
+
+function Step({ step }: { step: RemediationStepView }) {
+  return (
+    <li className={`${panelText} pl-1`}>
+      <InlineCode text={step.text} />
+      {step.examples?.map((example) => (
+        <figure key={`${example.label}:${example.code}`} className="mt-2">
+          <figcaption className="text-xs font-semibold text-slate-600 dark:text-slate-400">{example.label}</figcaption>
+          <pre className={`mt-1 ${codeBlock}`}>
+            <code>{example.code}</code>
+          </pre>
+        </figure>
+      ))}
+    </li>
+  );
+}
+
+function PlanItem({ item, number }: { item: RemediationItemView; number: number }) {
+  const [open, setOpen] = useState(false);
+  const panelId = useId();
+  return (
+    <li className="rounded-xl border border-slate-200 bg-white shadow-sm dark:border-slate-700 dark:bg-slate-900">
+      <h3>
+        <button
+          type="button"
+          aria-expanded={open}
+          aria-controls={panelId}
+          onClick={() => setOpen((value) => !value)}
+          className="flex w-full flex-wrap items-center gap-x-3 gap-y-1 rounded-xl px-4 py-3 text-left hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-blue-700 dark:hover:bg-slate-800"
+        >
+          <span className="font-semibold text-slate-600 tabular-nums dark:text-slate-400">{number}.</span>
+          <span className={`rounded px-2 py-0.5 text-xs font-bold uppercase ${severityClass[item.severity]}`}>{item.severity}</span>
+          <span className="min-w-0 flex-1 font-semibold text-slate-900 dark:text-slate-100">{item.title}</span>
+          <span className="text-xs text-slate-600 dark:text-slate-400">
+            {item.category} · {REMEDIATION_EFFORT_LABELS[item.effort].split(':')[0]}
+          </span>
+          <span aria-hidden="true" className={`text-slate-500 transition-transform ${open ? 'rotate-180' : ''}`}>
+            ▾
+          </span>
+        </button>
+      </h3>
+      <div id={panelId} hidden={!open} className="space-y-3 border-t border-slate-200 px-4 py-3 dark:border-slate-700">
+        <div>
+          <p className={label}>Why it matters</p>
+          <p className={`mt-1 ${panelText}`}>{item.whyItMatters}</p>
+        </div>
+        <div>
+          <p className={label}>Steps</p>
+          <ol className="mt-1 list-decimal space-y-2 pl-6" aria-label={`Steps for ${item.title}`}>
+            {item.steps.map((step, i) => (
+              <Step key={i} step={step} />
+            ))}
+          </ol>
+        </div>
+        <div>
+          <p className={label}>How to verify</p>
+          <p className={`mt-1 ${panelText}`}>
+            <InlineCode text={item.verify.text} />
+          </p>
+          {item.verify.command && (
+            <pre className={`mt-1 ${codeBlock}`}>
+              <code>{item.verify.command}</code>
+            </pre>
+          )}
+        </div>
+        <p className={panelText}>
+          <span className="font-semibold">Effort:</span> {REMEDIATION_EFFORT_LABELS[item.effort]}
+        </p>
+      </div>
+    </li>
+  );
+}
+
+/**
+ * The Pro Audit's remediation plan (DECISIONS "What paid audits add"): every issue worst first, each
+ * opening to why it matters, numbered steps with configuration examples, how to verify and the effort.
+ */
+export function RemediationPlan({ plan }: { plan: RemediationPlanView }) {
+  return (
+    <section aria-labelledby="remediation-heading" data-testid="remediation-plan" className="space-y-3">
+      <h2 id="remediation-heading" className="text-xl font-bold text-slate-900 dark:text-slate-100">
+        Remediation plan
+      </h2>
+      <p className="text-sm text-slate-600 dark:text-slate-400">
+        What to do about each issue, worst first.{' '}
+        {plan.webServer
+          ? `Configuration examples are for ${SERVER_NAMES[plan.webServer]}, the web server this scan saw.`
+          : 'Configuration examples are for nginx and Apache.'}
+      </p>
+      {plan.items.length === 0 ? (
+        <p className="rounded-xl border border-green-200 bg-green-50 p-4 text-green-900 dark:border-green-800 dark:bg-green-950 dark:text-green-100">
+          No issues to fix.
+        </p>
+      ) : (
+        <ol className="space-y-2">
+          {plan.items.map((item, i) => (
+            <PlanItem key={item.findingId} item={item} number={i + 1} />
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}
