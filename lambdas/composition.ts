@@ -8,12 +8,15 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { CognitoUsers } from './adapters/cognito-users.adapter.js';
 import { DynamoDbAccounts } from './adapters/dynamodb-accounts.adapter.js';
+import { DynamoDbAlertLog } from './adapters/dynamodb-alerts.adapter.js';
 import { DynamoDbAuditRepository } from './adapters/dynamodb-audits.adapter.js';
 import { DynamoDbBilling } from './adapters/dynamodb-billing.adapter.js';
 import { DynamoDbDomains } from './adapters/dynamodb-domains.adapter.js';
 import { DynamoDbIdempotencyStore } from './adapters/dynamodb-idempotency.adapter.js';
+import { DynamoDbMonitoring } from './adapters/dynamodb-monitoring.adapter.js';
 import { DynamoDbRateLimiter } from './adapters/dynamodb-rate-limits.adapter.js';
 import { DynamoDbShareLinks } from './adapters/dynamodb-shares.adapter.js';
+import { DynamoDbSigningKeys } from './adapters/dynamodb-signing-keys.adapter.js';
 import { DynamoDbPlatformStats } from './adapters/dynamodb-stats.adapter.js';
 import { DynamoDbEmailVerifications } from './adapters/dynamodb-verifications.adapter.js';
 import { S3Blobs } from './adapters/s3-blobs.adapter.js';
@@ -28,6 +31,7 @@ import { paymentMessages } from './domain/payments.contract.js';
 import type { DomainRepository } from './domain/domains.js';
 import type {
   AccountRepository,
+  AlertLog,
   AuditRepository,
   BillingRepository,
   BlobStore,
@@ -35,6 +39,7 @@ import type {
   EmailVerifications,
   IdempotencyStore,
   Mailer,
+  MonitoringRepository,
   PasswordBreachRanges,
   PaymentEvents,
   PaymentProvider,
@@ -42,6 +47,7 @@ import type {
   RateLimiter,
   ScanJobs,
   ShareLinks,
+  SigningKeys,
   SmsSender,
   UserDirectory,
 } from './domain/ports.js';
@@ -78,6 +84,12 @@ export interface Deps {
   readonly paymentEvents: PaymentEvents;
   /** Orders, invoices, processed events, customers and the scan allowance. */
   readonly billing: BillingRepository;
+  /** Subscribers' rescan schedule (issue 8 "Monitoring"). */
+  readonly monitoring: MonitoringRepository;
+  /** Alerted changes (sent once), sent alerts and changes waiting for the next alert. */
+  readonly alerts: AlertLog;
+  /** The unsubscribe links' HMAC key. */
+  readonly signingKeys: SigningKeys;
   readonly scanSettings: ScanSettings;
   /** The checks every scan runs, bound to this deployment's breach lookup. */
   readonly scanChecks: readonly CheckDefinition[];
@@ -152,6 +164,9 @@ export function buildDeps(config: Config, overrides: Partial<Pick<Deps, 'clock' 
     domains: once(() => new DynamoDbDomains(documentClient(), required(config, 'TABLE_NAME'))),
     stats: once(() => new DynamoDbPlatformStats(documentClient(), required(config, 'TABLE_NAME'))),
     billing: once(() => new DynamoDbBilling(documentClient(), required(config, 'TABLE_NAME'), clock)),
+    monitoring: once(() => new DynamoDbMonitoring(documentClient(), required(config, 'TABLE_NAME'))),
+    alerts: once(() => new DynamoDbAlertLog(documentClient(), required(config, 'TABLE_NAME'), clock)),
+    signingKeys: once(() => new DynamoDbSigningKeys(documentClient(), required(config, 'TABLE_NAME'))),
     payments: once((): PaymentProvider => {
       switch (paymentsSettings(config).mode) {
         case 'stripe':
@@ -187,6 +202,9 @@ export function buildDeps(config: Config, overrides: Partial<Pick<Deps, 'clock' 
     get domains() { return lazy.domains(); },
     get stats() { return lazy.stats(); },
     get billing() { return lazy.billing(); },
+    get monitoring() { return lazy.monitoring(); },
+    get alerts() { return lazy.alerts(); },
+    get signingKeys() { return lazy.signingKeys(); },
     get payments() { return lazy.payments(); },
     paymentEvents: stripeWebhookEvents(paymentsSettings(config).webhookSecret),
     pwnedPasswords: {

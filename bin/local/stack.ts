@@ -14,6 +14,7 @@ import { type Config, loadConfig, productSlug, required } from '../../lambdas/co
 import { make as makeScanWorker } from '../../lambdas/workers/scan-worker.js';
 import { seedDemoAccount } from '../../lambdas/use-cases/seed-demo.js';
 import { make as makeSweeper } from '../../lambdas/workers/sweeper.js';
+import { make as makeMonitoringScheduler } from '../../lambdas/workers/monitoring-scheduler.js';
 import { type Emulator, freePort, startCognito, startDynamoDb, startS3, startSes, startSqs } from './emulators.js';
 import { ensureBuckets, ensureQueues, ensureTable, ensureUserPool, LOCAL_REGION } from './provision.js';
 import { type QueuePoller, startQueuePoller } from './queue-poller.js';
@@ -33,6 +34,11 @@ export interface LocalStackOptions {
    */
   env?: Record<string, string | undefined>;
   sweepIntervalMs?: number;
+  /**
+   * How often the monitoring scheduler runs (rescans due, waiting alerts, a new knowledge base): once
+   * a minute by default, like the sweeper; 0 turns it off (the tests drive it with their own clock).
+   */
+  monitoringIntervalMs?: number;
 }
 
 export interface LocalStack {
@@ -62,9 +68,11 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   let server: Server | undefined;
   let poller: QueuePoller | undefined;
   let sweepTimer: NodeJS.Timeout | undefined;
+  let monitorTimer: NodeJS.Timeout | undefined;
 
   const stop = async () => {
     clearInterval(sweepTimer);
+    clearInterval(monitorTimer);
     await poller?.stop();
     if (server) {
       server.closeAllConnections();
@@ -153,6 +161,20 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       sweep().catch((error: unknown) => deps.log.error('Sweeper failed', error as Error));
     }, options.sweepIntervalMs ?? 60_000);
     sweepTimer.unref();
+    const monitoringIntervalMs = options.monitoringIntervalMs ?? 60_000;
+    if (monitoringIntervalMs > 0) {
+      const monitor = makeMonitoringScheduler(deps);
+      let running = false;
+      monitorTimer = setInterval(() => {
+        // One run at a time: a slow run (many subscribers) is not overtaken by the next tick.
+        if (running) return;
+        running = true;
+        monitor()
+          .catch((error: unknown) => deps.log.error('Monitoring scheduler failed', error as Error))
+          .finally(() => (running = false));
+      }, monitoringIntervalMs);
+      monitorTimer.unref();
+    }
 
     return {
       url,

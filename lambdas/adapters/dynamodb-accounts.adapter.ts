@@ -5,7 +5,7 @@ import type { UserProfile } from '../domain/account.js';
 import { NotFoundError, UnauthorizedError, ValidationError } from '../domain/errors.js';
 import type { AccountRepository, Clock, OwnedAuditPage, ProfileSeed, StoredSubscription } from '../domain/ports.js';
 import { deleteItems, queryPartition } from './dynamodb-partition.js';
-import { expiresAt, isExpired, keys } from './table-keys.js';
+import { activeSubscriptionIndex, expiresAt, isExpired, keys } from './table-keys.js';
 
 const PROFILE_FIELDS = ['userId', 'email', 'firstName', 'lastName', 'company', 'mobileNumber', 'notifications', 'isDemo', 'customerId', 'createdAt', 'updatedAt'] as const;
 
@@ -138,7 +138,14 @@ export class DynamoDbAccounts implements AccountRepository {
     await this.db.send(
       new PutCommand({
         TableName: this.tableName,
-        Item: { ...keys.subscription(userId), type: 'subscription', userId, ...subscription, updatedAt: this.clock.now().toISOString() },
+        Item: {
+          ...keys.subscription(userId),
+          type: 'subscription',
+          userId,
+          ...subscription,
+          ...activeSubscriptionIndex(userId, subscription.status),
+          updatedAt: this.clock.now().toISOString(),
+        },
       }),
     );
   }

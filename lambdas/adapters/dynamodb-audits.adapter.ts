@@ -7,7 +7,8 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import type { Audit, AuditStatus, CheckResult } from '../domain/audit.js';
-import type { AuditOutcome, AuditRepository, Clock, DataOwner, LeadRecord } from '../domain/ports.js';
+import type { AuditOutcome, AuditRepository, Clock, DataOwner, LeadRecord, SiteScan } from '../domain/ports.js';
+import { siteKey } from '../domain/target.js';
 import { deleteItems, queryPartition } from './dynamodb-partition.js';
 import { expiresAt, GSI1, GSI2, isExpired, keys, retention } from './table-keys.js';
 
@@ -71,6 +72,80 @@ export class DynamoDbAuditRepository implements AuditRepository {
         }),
       );
     }
+  }
+
+  async createAudit(audit: Audit & { ownerId: string }): Promise<void> {
+    const created = new Date(audit.createdAt);
+    const { checks: _checks, ...rest } = audit;
+    await this.db.send(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: {
+          ...keys.audit(audit.id),
+          type: 'audit',
+          ...rest,
+          gsi2pk: keys.unfinished,
+          gsi2sk: `${audit.createdAt}#${audit.id}`,
+          expiresAt: expiresAt(created, retention.auditResults),
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+    await this.db.send(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: {
+          ...keys.ownedAudit(audit.ownerId, audit.createdAt, audit.id),
+          type: 'owned-audit',
+          auditId: audit.id,
+          host: audit.host,
+          createdAt: audit.createdAt,
+          expiresAt: expiresAt(created, retention.auditResults),
+        },
+      }),
+    );
+  }
+
+  async completedScansOfSite(site: string, options: { ownerId?: string; completedBefore?: string; limit: number }): Promise<SiteScan[]> {
+    const filter = options.ownerId === undefined ? undefined : 'ownerId = :owner';
+    const items = await this.siteItems(site, options.limit, {
+      ...(options.completedBefore ? { before: options.completedBefore } : {}),
+      ...(filter ? { filter, values: { ':owner': options.ownerId } } : {}),
+    });
+    return items.map(toSiteScan);
+  }
+
+  async badgeWindowsOfSite(site: string, after: string): Promise<{ ownerId?: string; until: string }[]> {
+    const items = await this.siteItems(site, Number.POSITIVE_INFINITY, { filter: 'badgeEligibleUntil > :after', values: { ':after': after } });
+    return items.map((item) => ({ ...(typeof item.ownerId === 'string' ? { ownerId: item.ownerId } : {}), until: String(item.badgeEligibleUntil) }));
+  }
+
+  /** Newest completion first, page by page until `limit` items pass the filter (Limit counts before filtering). */
+  private async siteItems(
+    site: string,
+    limit: number,
+    options: { before?: string; filter?: string; values?: Record<string, unknown> },
+  ): Promise<Record<string, unknown>[]> {
+    const items: Record<string, unknown>[] = [];
+    const now = this.clock.now();
+    let cursor: Record<string, unknown> | undefined;
+    do {
+      const page = await this.db.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          IndexName: GSI2,
+          KeyConditionExpression: options.before ? 'gsi2pk = :pk AND gsi2sk < :before' : 'gsi2pk = :pk',
+          ...(options.filter ? { FilterExpression: options.filter } : {}),
+          ExpressionAttributeValues: { ':pk': keys.siteScans(site), ...(options.before ? { ':before': options.before } : {}), ...options.values },
+          ScanIndexForward: false,
+          ...(Number.isFinite(limit) ? { Limit: Math.max(limit, 10) } : {}),
+          ExclusiveStartKey: cursor,
+        }),
+      );
+      for (const item of page.Items ?? []) if (item.status === 'completed' && !isExpired(item, now)) items.push(item);
+      cursor = page.LastEvaluatedKey;
+    } while (cursor && items.length < limit);
+    return items.slice(0, Number.isFinite(limit) ? limit : undefined);
   }
 
   async getAudit(auditId: string): Promise<Audit | undefined> {
@@ -180,10 +255,16 @@ export class DynamoDbAuditRepository implements AuditRepository {
   }
 
   async complete(auditId: string, outcome: AuditOutcome): Promise<boolean> {
+    // The site's scan index (gsi2 SITE#{siteKey}) takes over from the unfinished one: the badge and
+    // monitoring read a site's latest completed audits from it.
+    const { Item } = await this.db.send(
+      new GetCommand({ TableName: this.tableName, Key: keys.audit(auditId), ProjectionExpression: 'host', ConsistentRead: true }),
+    );
+    if (typeof Item?.host !== 'string') return false;
     return this.conditionalUpdate({
       Key: keys.audit(auditId),
       UpdateExpression:
-        'SET #status = :done, score = :score, grade = :grade, riskLevel = :risk, completedAt = :at REMOVE gsi2pk, gsi2sk',
+        'SET #status = :done, score = :score, grade = :grade, riskLevel = :risk, completedAt = :at, gsi2pk = :site, gsi2sk = :order',
       ConditionExpression: 'attribute_exists(pk) AND #status = :running',
       ExpressionAttributeNames: { '#status': 'status' },
       ExpressionAttributeValues: {
@@ -193,6 +274,8 @@ export class DynamoDbAuditRepository implements AuditRepository {
         ':grade': outcome.grade,
         ':risk': outcome.riskLevel,
         ':at': outcome.completedAt,
+        ':site': keys.siteScans(siteKey(Item.host)),
+        ':order': `${outcome.completedAt}#${auditId}`,
       },
     });
   }
@@ -315,10 +398,22 @@ function toAudit(item: AuditItem, checks: CheckResult[]): Audit {
     riskLevel: item.riskLevel,
     checks: checks.sort((a, b) => a.name.localeCompare(b.name)),
     ...(item.depth ? { depth: item.depth } : {}),
+    ...(item.origin ? { origin: item.origin } : {}),
     ...(item.isPremium ? { isPremium: true, planType: item.planType, paymentSessionId: item.paymentSessionId, badgeEligibleUntil: item.badgeEligibleUntil } : {}),
     ...(item.updatedAt ? { updatedAt: item.updatedAt } : {}),
     // Only the current purchase's re-scan counts as used: a later Pro purchase (a new session) has its own.
     ...(item.freeRescanUsedAt && item.freeRescanSessionId === item.paymentSessionId ? { freeRescanUsedAt: item.freeRescanUsedAt } : {}),
+  };
+}
+
+function toSiteScan(item: Record<string, unknown>): SiteScan {
+  return {
+    auditId: String(item.id),
+    ...(typeof item.ownerId === 'string' ? { ownerId: item.ownerId } : {}),
+    score: Number(item.score),
+    grade: item.grade as SiteScan['grade'],
+    completedAt: String(item.completedAt),
+    ...(typeof item.badgeEligibleUntil === 'string' ? { badgeEligibleUntil: item.badgeEligibleUntil } : {}),
   };
 }
 

@@ -2,7 +2,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { StoredInvoice, StoredOrder } from '../domain/payments.js';
 import type { BillingRepository, Clock, ScanUsage, StoredSubscription } from '../domain/ports.js';
-import { expiresAt, GSI1, keys, retention } from './table-keys.js';
+import { activeSubscriptionIndex, expiresAt, GSI1, keys, retention } from './table-keys.js';
 
 const ORDER_FIELDS = [
   'checkoutSessionId',
@@ -117,7 +117,14 @@ export class DynamoDbBilling implements BillingRepository {
     return this.conditional(
       new PutCommand({
         TableName: this.tableName,
-        Item: { ...keys.subscription(userId), type: 'subscription', userId, ...subscription, updatedAt: this.clock.now().toISOString() },
+        Item: {
+          ...keys.subscription(userId),
+          type: 'subscription',
+          userId,
+          ...subscription,
+          ...activeSubscriptionIndex(userId, subscription.status),
+          updatedAt: this.clock.now().toISOString(),
+        },
         // Stripe does not promise order: an event older than the one the stored state came from is ignored.
         ConditionExpression: 'attribute_not_exists(eventCreated) OR eventCreated <= :created',
         ExpressionAttributeValues: { ':created': subscription.eventCreated ?? 0 },

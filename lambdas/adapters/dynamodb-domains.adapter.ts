@@ -2,7 +2,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type DomainRecord, type DomainRepository } from '../domain/domains.js';
 import { ConflictError, ValidationError } from '../domain/errors.js';
-import { expiresAt, keys, retention } from './table-keys.js';
+import { expiresAt, GSI1, keys, retention } from './table-keys.js';
 
 const DOMAIN_PREFIX = 'DOMAIN#';
 
@@ -68,15 +68,35 @@ export class DynamoDbDomains implements DomainRepository {
         new UpdateCommand({
           TableName: this.tableName,
           Key: keys.userDomain(userId, domain),
-          UpdateExpression: 'SET verified = :true, verifiedAt = :at, verifiedBy = :method',
+          // gsi1 DOMAIN#{domain} lists who verified it (the badge's owners).
+          UpdateExpression: 'SET verified = :true, verifiedAt = :at, verifiedBy = :method, gsi1pk = :verifiers, gsi1sk = :user',
           ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':true': true, ':at': verifiedAt, ':method': method },
+          ExpressionAttributeValues: { ':true': true, ':at': verifiedAt, ':method': method, ':verifiers': keys.domainVerifiers(domain), ':user': `USER#${userId}` },
         }),
       );
     } catch (error) {
       // Deleted meanwhile: nothing to mark.
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
     }
+  }
+
+  async verifiersOf(domain: string): Promise<string[]> {
+    const users: string[] = [];
+    let cursor: Record<string, unknown> | undefined;
+    do {
+      const page = await this.db.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          IndexName: GSI1,
+          KeyConditionExpression: 'gsi1pk = :pk',
+          ExpressionAttributeValues: { ':pk': keys.domainVerifiers(domain) },
+          ExclusiveStartKey: cursor,
+        }),
+      );
+      for (const item of page.Items ?? []) if (item.verified === true && typeof item.userId === 'string') users.push(item.userId);
+      cursor = page.LastEvaluatedKey;
+    } while (cursor);
+    return [...new Set(users)];
   }
 
   async countScan(userId: string, limit: number): Promise<boolean> {

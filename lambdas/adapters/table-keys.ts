@@ -21,6 +21,15 @@
  * - a processed webhook event: pk EVENT#{eventId}, sk #EVENT (idempotency)
  * - a customer's user:         pk CUSTOMER#{customerId}, sk #CUSTOMER
  * - local test payments:       pk LOCALPAY#{id}, sk #LOCALPAY (sessions, portal sessions, subscriptions; never on AWS)
+ * - a site's completed audits:  gsi2 SITE#{siteKey} → {completedAt}#{auditId} on the audit head (set at completion)
+ * - a domain's verifiers:       gsi1 DOMAIN#{siteKey} → USER#{userId} on the user's domain item (set when verified)
+ * - active subscriptions:       gsi2 SUBSCRIPTIONS#ACTIVE → {userId} on the subscription item (sparse: active only)
+ * - a domain's rescan slot:     pk USER#{userId}, sk MONITOR#{siteKey}
+ * - an alerted change (dedupe): pk USER#{userId}, sk ALERT#{dedupeKey}
+ * - a sent alert:               pk USER#{userId}, sk ALERTLOG#{sentAt}#{id}
+ * - changes waiting for an alert: pk USER#{userId}, sk ALERTWAIT#{siteKey}; gsi2 ALERTS#WAITING → {since}#{userId}#{siteKey}
+ * - a signing key:              pk SECRET#{purpose}, sk #SECRET
+ * - a knowledge base checked:   pk KEVCHECK#{fingerprint}, sk #KEVCHECK
  */
 export const keys = {
   audit: (id: string) => ({ pk: `AUDIT#${id}`, sk: '#AUDIT' }),
@@ -63,9 +72,32 @@ export const keys = {
   customer: (customerId: string) => ({ pk: `CUSTOMER#${customerId}`, sk: '#CUSTOMER' }),
   /** The local test checkout's stand-in for Stripe's own records (bin/local/test-payments.ts). */
   localPayment: (id: string) => ({ pk: `LOCALPAY#${id}`, sk: '#LOCALPAY' }),
+  /** gsi2 partition of a site's completed audits (newest completion last). */
+  siteScans: (site: string) => `SITE#${site}`,
+  /** gsi1 partition of the users who verified a domain. */
+  domainVerifiers: (domain: string) => `DOMAIN#${domain}`,
+  /** gsi2 partition of the subscriptions in status active. */
+  activeSubscriptions: 'SUBSCRIPTIONS#ACTIVE',
+  /** The last rescan slot claimed for a monitored domain. */
+  monitor: (userId: string, domain: string) => ({ pk: `USER#${userId}`, sk: `MONITOR#${domain}` }),
+  /** A change that was alerted (or is waiting to be): the same change alerts once. */
+  alertClaim: (userId: string, dedupeKey: string) => ({ pk: `USER#${userId}`, sk: `ALERT#${dedupeKey}` }),
+  /** An alert as sent on one channel, newest last. */
+  alertRecord: (userId: string, sentAt: string, id: string) => ({ pk: `USER#${userId}`, sk: `ALERTLOG#${sentAt}#${id}` }),
+  /** Changes waiting for the domain's next alert (the hourly limit was reached). */
+  waitingAlert: (userId: string, domain: string) => ({ pk: `USER#${userId}`, sk: `ALERTWAIT#${domain}` }),
+  /** gsi2 partition of the waiting alerts, oldest first. */
+  waitingAlerts: 'ALERTS#WAITING',
+  signingKey: (purpose: string) => ({ pk: `SECRET#${purpose}`, sk: '#SECRET' }),
+  knowledgeBaseCheck: (fingerprint: string) => ({ pk: `KEVCHECK#${fingerprint}`, sk: '#KEVCHECK' }),
   /** Rampart's own totals for GET /api/stats, one item of atomic counters. */
   platformStats: { pk: 'STATS#PLATFORM', sk: '#STATS' },
 } as const;
+
+/** The subscription item's place in the active-subscriptions index (gsi2): only while it is active. */
+export function activeSubscriptionIndex(userId: string, status: string): { gsi2pk?: string; gsi2sk?: string } {
+  return status === 'active' ? { gsi2pk: keys.activeSubscriptions, gsi2sk: userId } : {};
+}
 
 export const GSI1 = 'gsi1';
 export const GSI2 = 'gsi2';

@@ -34,6 +34,8 @@ export interface Reply {
   headers?: Record<string, string>;
   /** A binary answer (a PDF): sent base64-encoded to API Gateway, with the content type in `headers`. */
   binary?: Uint8Array;
+  /** A text answer sent as it is (an SVG badge, a small HTML page), with the content type in `headers`. */
+  text?: string;
 }
 
 const MAX_BODY_BYTES = 64 * 1024;
@@ -124,6 +126,9 @@ export function httpHandler(deps: Deps, run: (request: ApiRequest) => Promise<Re
       const reply = await run(toRequest(event));
       if (reply.binary) {
         return { statusCode: reply.status, headers: { 'cache-control': 'no-store', ...reply.headers }, body: Buffer.from(reply.binary).toString('base64'), isBase64Encoded: true };
+      }
+      if (reply.text !== undefined) {
+        return { statusCode: reply.status, headers: { 'cache-control': 'no-store', ...reply.headers }, body: reply.text };
       }
       return json(reply.status, reply.body, reply.headers);
     } catch (error) {

@@ -54,6 +54,12 @@ export interface Audit {
   checks: CheckResult[];
   /** How deep the last scan went: a paid audit re-runs the audit `deep` (DECISIONS "What paid audits add"). */
   depth?: ScanDepth;
+  /**
+   * Why the audit exists when nobody asked for it: `monitoring` for a subscriber's scheduled rescan
+   * (issue 8 "Monitoring"; it alerts on changes and never counts against the plan's scans). Absent for
+   * a lead's free scan and a user's own quick scan.
+   */
+  origin?: AuditOrigin;
   /** SPEC §3 premium update fields, set when a paid audit of this report is bought. */
   isPremium?: boolean;
   planType?: 'basic' | 'pro';
@@ -66,6 +72,9 @@ export interface Audit {
   /** When the current Pro Audit purchase's free re-scan was started (once per purchase, lambdas/domain/free-rescan.ts). */
   freeRescanUsedAt?: string;
 }
+
+export const auditOrigins = ['monitoring'] as const;
+export type AuditOrigin = (typeof auditOrigins)[number];
 
 /** standard: the free scan (top-100 ports); deep: a paid audit (top-1000 ports, every subdomain's TLS and headers). */
 export const scanDepths = ['standard', 'deep'] as const;

@@ -109,6 +109,8 @@ export interface DomainRepository {
   /** False when there was nothing to delete. */
   remove(userId: string, domain: string): Promise<boolean>;
   markVerified(userId: string, domain: string, verifiedAt: string, method: 'dns' | 'file'): Promise<void>;
+  /** The users who have verified the domain (the badge's owners; issue 8). */
+  verifiersOf(domain: string): Promise<string[]>;
   /** Counts one started scan atomically; false (nothing counted) when `limit` scans were already started. */
   countScan(userId: string, limit: number): Promise<boolean>;
   /** Gives back a counted scan that could not be started. */

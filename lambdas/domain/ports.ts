@@ -1,6 +1,8 @@
 import type { NotificationPreferences, ProfileUpdate, SubscriptionStatus } from './account.contract.js';
 import type { UserProfile } from './account.js';
 import type { Audit, AuditStatus, CheckResult, Grade, RiskLevel, ScanJob } from './audit.js';
+import type { MonitoringChange } from './monitoring-diff.js';
+import type { AlertChannel } from './monitoring.contract.js';
 import type { StoredInvoice, StoredOrder } from './payments.js';
 import type { PlanId } from './plans.js';
 
@@ -32,9 +34,30 @@ export interface AuditOutcome {
   completedAt: string;
 }
 
+/** A completed audit as the site's scan index lists it (newest first): enough for the badge and the monitoring baseline. */
+export interface SiteScan {
+  auditId: string;
+  ownerId?: string;
+  score: number;
+  grade: Grade;
+  completedAt: string;
+  /** A paid audit's badge window (DECISIONS "What paid audits add"). */
+  badgeEligibleUntil?: string;
+}
+
 export interface AuditRepository {
   /** Stores a new lead and its first audit (status queued). */
   createLeadWithAudit(lead: LeadRecord, audit: Audit): Promise<void>;
+  /** Stores a new audit nobody asked for through a lead (a monitoring rescan), with its place in the owner's list. */
+  createAudit(audit: Audit & { ownerId: string }): Promise<void>;
+  /**
+   * The completed audits of a site (its site key), newest completion first: every completed audit
+   * is indexed under its site until it ends again (a paid audit's deep re-run) or is deleted.
+   * `ownerId` keeps one user's; `completedBefore` those completed before an instant.
+   */
+  completedScansOfSite(site: string, options: { ownerId?: string; completedBefore?: string; limit: number }): Promise<SiteScan[]>;
+  /** The site's completed paid audits whose badge window ends after `after`. */
+  badgeWindowsOfSite(site: string, after: string): Promise<{ ownerId?: string; until: string }[]>;
   getAudit(auditId: string): Promise<Audit | undefined>;
   getLead(leadId: string): Promise<LeadRecord | undefined>;
   /** queued|in_progress → in_progress. False when the audit has already ended (a redelivered job). */
@@ -290,6 +313,69 @@ export interface BillingRepository {
 
 export interface Clock {
   now(): Date;
+}
+
+/** An active subscription as the monitoring schedule lists it. */
+export interface ActiveSubscription {
+  userId: string;
+  subscription: StoredSubscription;
+}
+
+/** The monitoring schedule's state (issue 8 "Monitoring"). */
+export interface MonitoringRepository {
+  /** Every subscription in status `active` (a sparse index: other states are not listed). */
+  activeSubscriptions(): Promise<ActiveSubscription[]>;
+  /**
+   * Claims the domain's rescan for the slot that starts at `slotStart`: false when a rescan was
+   * claimed for that slot or a later one already (two scheduler runs never queue it twice).
+   */
+  claimRescan(userId: string, domain: string, slotStart: string, auditId: string, claimedAt: string): Promise<boolean>;
+  /** Gives a claim back when its rescan could not be queued, so the next run tries again. */
+  releaseRescan(userId: string, domain: string, slotStart: string): Promise<void>;
+  /**
+   * Records that the knowledge base with this fingerprint has been checked for newly exploited CVEs:
+   * true the first time for a fingerprint (the caller then checks), false when it was already.
+   */
+  claimKnowledgeBaseCheck(fingerprint: string, at: string): Promise<boolean>;
+}
+
+/** An alert as it was sent on one channel (`GET /api/me/alerts`). */
+export interface AlertRecord {
+  id: string;
+  userId: string;
+  domain: string;
+  sentAt: string;
+  channel: AlertChannel;
+  summary: string;
+  changes: { type: MonitoringChange['type']; title: string }[];
+  auditId: string;
+}
+
+/** Changes waiting for the domain's next alert (the hourly limit was reached). */
+export interface DeferredAlert {
+  userId: string;
+  domain: string;
+  changes: MonitoringChange[];
+  auditId: string;
+}
+
+export interface AlertLog {
+  /** Claims a change for alerting, once per user and dedupe key ever: false when it was claimed before. */
+  claimChange(userId: string, dedupeKey: string, claimedAt: string): Promise<boolean>;
+  /** Adds changes to those waiting for the domain's next alert (the newest audit is the one linked). */
+  defer(alert: DeferredAlert, at: string): Promise<void>;
+  /** Takes (reads and removes at once) what waits for the domain's next alert. */
+  takeDeferred(userId: string, domain: string): Promise<DeferredAlert | undefined>;
+  /** Which users' domains have changes waiting. */
+  listDeferred(limit: number): Promise<{ userId: string; domain: string }[]>;
+  record(alert: AlertRecord): Promise<void>;
+  /** The user's sent alerts, newest first; `cursor` is opaque, a foreign one a ValidationError. */
+  list(userId: string, limit: number, cursor?: string): Promise<{ alerts: AlertRecord[]; cursor?: string }>;
+}
+
+/** Keys only the product holds, made on first use and kept (the unsubscribe links' HMAC key). */
+export interface SigningKeys {
+  key(purpose: 'alerts-unsubscribe'): Promise<Uint8Array>;
 }
 
 export type RateLimitDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };

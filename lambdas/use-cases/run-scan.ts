@@ -6,6 +6,7 @@ import type { LeadRecord } from '../domain/ports.js';
 import { parseWebTarget } from '../domain/target.js';
 import { subdomainSurfaceCheck } from '../scanner/checks/subdomain-surface.check.js';
 import { scan } from '../scanner/scan.js';
+import { afterMonitoringRescan, type MonitoringDeps } from './monitoring.js';
 
 export const SCAN_DEADLINE_MS = 40_000;
 /** A paid audit's deep scan: more ports and every subdomain, within the worker's 90 s. */
@@ -20,7 +21,7 @@ export type RunScanOutcome = 'completed' | 'failed' | 'skipped';
  * an audit that has already ended is skipped. Errors the visitor can act on end the audit as
  * failed with a readable message; anything else is thrown so the queue retries the job.
  */
-type RunScanDeps = Pick<Deps, 'audits' | 'clock' | 'scanSettings' | 'scanChecks' | 'log' | 'mailer' | 'config' | 'stats'>;
+type RunScanDeps = Pick<Deps, 'audits' | 'clock' | 'scanSettings' | 'scanChecks' | 'log' | 'mailer' | 'config' | 'stats'> & MonitoringDeps;
 
 export async function runScan(deps: RunScanDeps, job: ScanJob): Promise<RunScanOutcome> {
   const audit = await deps.audits.getAudit(job.auditId);
@@ -31,6 +32,11 @@ export async function runScan(deps: RunScanDeps, job: ScanJob): Promise<RunScanO
   const startedAt = deps.clock.now().toISOString();
   const started = await deps.audits.markInProgress(audit.id, startedAt);
   if (!started) {
+    // Completed by an earlier delivery that stopped before its alerts: compare again (each change still alerts once).
+    if (audit.status === 'completed' && audit.origin === 'monitoring') {
+      await afterMonitoringRescan(deps, audit.id);
+      return 'skipped';
+    }
     // Completed by an earlier delivery that stopped before its email: send it now (still only once).
     if (audit.status === 'completed' && audit.score !== undefined && audit.grade) {
       const lead = audit.leadId ? await deps.audits.getLead(audit.leadId) : undefined;
@@ -44,15 +50,18 @@ export async function runScan(deps: RunScanDeps, job: ScanJob): Promise<RunScanO
     await deps.audits.fail(audit.id, 'The website address could not be read.', deps.clock.now().toISOString());
     return 'failed';
   }
-  // The breach check looks up the address of whoever asked for the report (never anyone else's).
+  // The breach check looks up the address of whoever asked for the report (never anyone else's): the
+  // lead's, or for a monitoring rescan its owner's, so that consecutive scans of a domain compare.
   const lead = audit.leadId ? await deps.audits.getLead(audit.leadId) : undefined;
+  const owner = !lead && audit.origin === 'monitoring' && audit.ownerId ? await deps.accounts.getProfile(audit.ownerId) : undefined;
+  const emails = lead ? [lead.email] : owner ? [owner.email] : [];
   // The audit remembers its depth, so a job queued again after a restart (without one) stays deep.
   const deep = job.depth === 'deep' || audit.depth === 'deep';
   try {
     const report = await scan(target, deep ? { ...deps.scanSettings, topPorts: DEEP_TOP_PORTS } : deps.scanSettings, {
       deadlineMs: deep ? DEEP_SCAN_DEADLINE_MS : SCAN_DEADLINE_MS,
       checks: deep ? [...deps.scanChecks, subdomainSurfaceCheck] : deps.scanChecks,
-      subject: { emails: lead ? [lead.email] : [], verifiedDomains: [] },
+      subject: { emails, verifiedDomains: [] },
       onProgress: (check) => deps.audits.saveCheck(audit.id, check),
     });
     const completedAt = deps.clock.now().toISOString();
@@ -60,7 +69,9 @@ export async function runScan(deps: RunScanDeps, job: ScanJob): Promise<RunScanO
     // Counted once, by the delivery whose completion took: a second delivery racing it finds the audit ended.
     // A paid audit's deep re-run is the same audit: it was counted when it first completed.
     if (completed && !deep) await recordCompletion(deps, audit.id, startedAt, completedAt);
-    await notifyCompletion(deps, audit, lead, report);
+    // A rescan's owner hears about changes (alerts) and, if they asked, that it completed; a lead gets the report email.
+    if (audit.origin === 'monitoring') await afterMonitoringRescan(deps, audit.id);
+    else await notifyCompletion(deps, audit, lead, report);
     return 'completed';
   } catch (error) {
     if (error instanceof DomainError) {

@@ -33,7 +33,7 @@ export function make(deps: Deps): ScanWorker {
 
 let worker: ScanWorker | undefined;
 export const handler: ScanWorker = (event) => {
-  // mailer: the completion email to the lead (lib/scanning binds it).
-  worker ??= make(buildDeps(loadConfig(process.env, ['table', 'mailer'])));
+  // mailer: the completion email to the lead; mailer and sms: a monitoring rescan's alerts (lib/scanning binds them).
+  worker ??= make(buildDeps(loadConfig(process.env, ['table', 'mailer', 'sms'])));
   return worker(event);
 };

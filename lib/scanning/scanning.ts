@@ -56,7 +56,8 @@ export class Scanning extends Construct {
       memorySize: 1024,
       timeout: SCAN_WORKER_TIMEOUT,
     });
-    bindings.bindAll(worker, ['table', 'reports', 'mailer']);
+    // mailer and sms: the lead's completion email, and a monitoring rescan's alerts (email, SMS).
+    bindings.bindAll(worker, ['table', 'reports', 'mailer', 'sms']);
     worker.addEventSource(
       new SqsEventSource(this.queue, {
         batchSize: SCAN_BATCH_SIZE,

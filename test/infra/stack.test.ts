@@ -122,7 +122,7 @@ describe('auth', () => {
 describe('functions', () => {
   it('run Node 22 on ARM64 with active tracing, source maps and their own log group', () => {
     const fns = projectFunctions();
-    expect(fns).toHaveLength(routes.length + 2); // one per route + scan worker + sweeper
+    expect(fns).toHaveLength(routes.length + 3); // one per route + scan worker + sweeper + monitoring scheduler
     for (const [id, fn] of fns) {
       expect({ id, ...fn.Properties }).toMatchObject({
         id,
@@ -272,22 +272,36 @@ describe('scanning', () => {
     expect(SCAN_BATCH_SIZE).toBeLessThanOrEqual(2);
   });
 
-  it('binds the worker to the table, the reports bucket and the mailer', () => {
+  it('binds the worker to the table, the reports bucket, the mailer and SMS (a monitoring rescan alerts)', () => {
     const env = envOf(functionId('ScanningScanWorker'));
     expect(Object.keys(env)).toEqual(
       expect.arrayContaining([...resourceKeys.table, ...resourceKeys.reports, ...resourceKeys.mailer, 'SES_CONFIGURATION_SET']),
     );
+    expect(env.SMS_MODE).toBe('sns');
     expect(env.SCAN_QUEUE_URL).toBeUndefined();
   });
 });
 
 describe('schedule and alarms', () => {
+  const ruleTargeting = (fnId: string) => {
+    const rules = ofType('AWS::Events::Rule').filter(([, r]) => JSON.stringify(r.Properties.Targets[0].Arn) === JSON.stringify({ 'Fn::GetAtt': [fnId, 'Arn'] }));
+    expect(rules).toHaveLength(1);
+    return rules[0]![1];
+  };
+
   it('runs the sweeper every five minutes with the table and the queue', () => {
     const sweeperId = functionId('ScheduleSweeper');
-    const [, rule] = only('AWS::Events::Rule');
-    expect(rule.Properties.ScheduleExpression).toBe('rate(5 minutes)');
-    expect(rule.Properties.Targets[0].Arn).toEqual({ 'Fn::GetAtt': [sweeperId, 'Arn'] });
+    expect(ofType('AWS::Events::Rule')).toHaveLength(2);
+    expect(ruleTargeting(sweeperId).Properties.ScheduleExpression).toBe('rate(5 minutes)');
     expect(Object.keys(envOf(sweeperId))).toEqual(expect.arrayContaining([...resourceKeys.table, ...resourceKeys.scanQueue]));
+  });
+
+  it('runs the monitoring scheduler every fifteen minutes with the table, the queue, the mailer and SMS', () => {
+    const schedulerId = functionId('ScheduleMonitoringScheduler');
+    expect(ruleTargeting(schedulerId).Properties.ScheduleExpression).toBe('rate(15 minutes)');
+    const env = envOf(schedulerId);
+    expect(Object.keys(env)).toEqual(expect.arrayContaining([...resourceKeys.table, ...resourceKeys.scanQueue, ...resourceKeys.mailer, 'SES_CONFIGURATION_SET']));
+    expect(env.SMS_MODE).toBe('sns');
   });
 
   it('alarms as soon as one scan job is in the dead-letter queue', () => {

@@ -266,7 +266,25 @@ describe('the completion email', () => {
     const d = t.stack.deps;
 
     const outcome = await runScan(
-      { audits: d.audits, clock: d.clock, scanSettings: d.scanSettings, scanChecks: d.scanChecks, config: d.config, stats: d.stats, mailer: failing, log: new Logger({ logLevel: 'SILENT' }) },
+      {
+        audits: d.audits,
+        clock: d.clock,
+        scanSettings: d.scanSettings,
+        scanChecks: d.scanChecks,
+        config: d.config,
+        stats: d.stats,
+        mailer: failing,
+        log: new Logger({ logLevel: 'SILENT' }),
+        // Monitoring rescans only (this is a lead's audit): their comparison and alerts.
+        accounts: d.accounts,
+        domains: d.domains,
+        monitoring: d.monitoring,
+        scanJobs: d.scanJobs,
+        alerts: d.alerts,
+        rateLimits: d.rateLimits,
+        sms: d.sms,
+        signingKeys: d.signingKeys,
+      },
       { auditId, kind: 'scan' },
     );
 

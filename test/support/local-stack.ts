@@ -41,6 +41,8 @@ export async function startTestStack(env: LocalStackOptions['env'] = {}): Promis
     dataDir,
     port: 0,
     staticDir: join(dataDir, 'no-site'),
+    // Monitoring runs when a test says so, with the test's clock (test/integration/monitoring.test.ts).
+    monitoringIntervalMs: 0,
     // No demo account unless a test asks for it (DEMO_MODE: '1'): tests count users and audits.
     env: { LOG_LEVEL: 'ERROR', SCAN_RESOLVERS: `127.0.0.1:${dns.port}`, SCAN_DNS_TIMEOUT_MS: '1000', SCAN_EXCLUDE_PORTS: '2024', DEMO_MODE: '0', ...TEST_RATE_LIMITS, ...env },
   };

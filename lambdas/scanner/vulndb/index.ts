@@ -4,6 +4,7 @@
  */
 export { distributionPatchLevel } from './backport.js';
 export { findingSeverity, type GroupedFinding, groupAsFinding, type GroupOptions, type MatchConfidence, type VulnerabilityFindingData } from './finding.js';
+export { knowledgeBaseFingerprint } from './knowledge-base.js';
 export { knownProducts, matchVulnerabilities, resolveProduct } from './match.js';
 export { type CoreProductId, PRODUCT_CATALOG, type ProductId } from './products.js';
 export type * from './types.js';

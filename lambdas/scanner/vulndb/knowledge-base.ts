@@ -3,6 +3,7 @@
  * `npm run build:vulndb`). The JSON is imported statically so esbuild bundles it with the scanner:
  * nothing is read from disk at run time. Products are expanded and their ranges parsed on first use.
  */
+import { createHash } from 'node:crypto';
 import data from '../data/vulndb.json' with { type: 'json' };
 import { aliasKey, PRODUCT_CATALOG } from './products.js';
 import { type PreparedRange, prepareRange, type RangeOptions, toVersionRange } from './range.js';
@@ -72,6 +73,16 @@ function sortKeyOf(vulnerability: Vulnerability): PreparedVulnerability['sortKey
 
 const knowledgeBase = data as unknown as StoredKnowledgeBase;
 if (knowledgeBase.format !== 1) throw new Error(`vulndb.json format ${String(knowledgeBase.format)} is not supported; rebuild with npm run build:vulndb`);
+
+let fingerprint: string | undefined;
+
+/**
+ * SHA-256 of the bundled knowledge base: it changes exactly when `npm run build:vulndb` changed the
+ * data, so monitoring can tell a new knowledge base (KEV entries without a rescan, issue 8).
+ */
+export function knowledgeBaseFingerprint(): string {
+  return (fingerprint ??= createHash('sha256').update(JSON.stringify(knowledgeBase)).digest('hex'));
+}
 
 const storedById = new Map<string, StoredProduct>(knowledgeBase.products.map((product) => [product.id, product]));
 const catalog: Record<string, { aliases: readonly string[] }> = PRODUCT_CATALOG;

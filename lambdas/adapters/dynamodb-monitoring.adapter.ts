@@ -1,0 +1,93 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, type DynamoDBDocumentClient, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { ActiveSubscription, MonitoringRepository, StoredSubscription } from '../domain/ports.js';
+import { GSI2, keys } from './table-keys.js';
+
+/** The monitoring schedule's state: the active subscriptions' index, each domain's claimed rescan slot, knowledge bases checked. */
+export class DynamoDbMonitoring implements MonitoringRepository {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async activeSubscriptions(): Promise<ActiveSubscription[]> {
+    const found: ActiveSubscription[] = [];
+    let cursor: Record<string, unknown> | undefined;
+    do {
+      const page = await this.db.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          IndexName: GSI2,
+          KeyConditionExpression: 'gsi2pk = :pk',
+          ExpressionAttributeValues: { ':pk': keys.activeSubscriptions },
+          ExclusiveStartKey: cursor,
+        }),
+      );
+      for (const item of page.Items ?? []) {
+        // The index is eventually consistent: a subscription that just left `active` may still be listed.
+        if (item.status !== 'active' || typeof item.userId !== 'string') continue;
+        const { planId, status, currentPeriodStart, currentPeriodEnd, source, subscriptionId } = item as unknown as StoredSubscription;
+        found.push({
+          userId: item.userId,
+          subscription: { planId, status, currentPeriodStart, currentPeriodEnd, source, ...(subscriptionId ? { subscriptionId } : {}) },
+        });
+      }
+      cursor = page.LastEvaluatedKey;
+    } while (cursor);
+    return found;
+  }
+
+  async claimRescan(userId: string, domain: string, slotStart: string, auditId: string, claimedAt: string): Promise<boolean> {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.monitor(userId, domain),
+          UpdateExpression: 'SET #type = :type, #domain = :domain, slotStart = :slot, auditId = :audit, claimedAt = :at',
+          ConditionExpression: 'attribute_not_exists(slotStart) OR slotStart < :slot',
+          ExpressionAttributeNames: { '#type': 'type', '#domain': 'domain' },
+          ExpressionAttributeValues: { ':type': 'monitor', ':domain': domain, ':slot': slotStart, ':audit': auditId, ':at': claimedAt },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  }
+
+  async releaseRescan(userId: string, domain: string, slotStart: string): Promise<void> {
+    await this.db
+      .send(
+        new DeleteCommand({
+          TableName: this.tableName,
+          Key: keys.monitor(userId, domain),
+          ConditionExpression: 'slotStart = :slot',
+          ExpressionAttributeValues: { ':slot': slotStart },
+        }),
+      )
+      .catch((error: unknown) => {
+        if (!isConditionFailure(error)) throw error;
+      });
+  }
+
+  async claimKnowledgeBaseCheck(fingerprint: string, at: string): Promise<boolean> {
+    try {
+      await this.db.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: { ...keys.knowledgeBaseCheck(fingerprint), type: 'knowledge-base-check', fingerprint, checkedAt: at },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  }
+}
+
+function isConditionFailure(error: unknown): boolean {
+  return error instanceof ConditionalCheckFailedException || (error as Error).name === 'ConditionalCheckFailedException';
+}

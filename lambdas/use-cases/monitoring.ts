@@ -1,0 +1,308 @@
+import { randomUUID } from 'node:crypto';
+import type { Deps } from '../composition.js';
+import type { Caller } from './account.js';
+import type { UserProfile } from '../domain/account.js';
+import { alertableChanges, alertEmail, alertSms, changeSummaryParts, scanCompletedEmail } from '../domain/alert-messages.js';
+import type { Audit } from '../domain/audit.js';
+import { parseContract } from '../domain/contract.js';
+import { ValidationError } from '../domain/errors.js';
+import { ALERT_RATE_LIMIT, changeTitle, MAX_RESCANS_PER_RUN, monitoredDomains, monitoringPlanOf, rescanSlotStart } from '../domain/monitoring.js';
+import { alertsQuerySchema, type AlertChannel, type AlertsPage } from '../domain/monitoring.contract.js';
+import { diffScans, type KevCatalogue, kevMatchesWithoutRescan, knownExploitedIds, type MonitoringChange, monitoredTechnologies } from '../domain/monitoring-diff.js';
+import type { AlertRecord } from '../domain/ports.js';
+import { siteKey } from '../domain/target.js';
+import { signUnsubscribeToken, verifyUnsubscribeToken } from '../domain/unsubscribe-token.js';
+import { routePath } from '../routes.js';
+import { issueCounts } from './run-scan.js';
+
+/**
+ * Continuous monitoring (issue 8 "Monitoring"; the rules are in lambdas/domain/monitoring.ts): the
+ * schedule that queues subscribers' rescans, the comparison after each rescan and the alerts it
+ * sends (deduplicated, rate-limited, by the user's preferences), knowledge-base checks without a
+ * rescan, the alerts list and the unsubscribe link.
+ */
+
+type ScheduleDeps = Pick<Deps, 'monitoring' | 'domains' | 'audits' | 'scanJobs' | 'log'>;
+type AlertDeps = Pick<Deps, 'accounts' | 'alerts' | 'rateLimits' | 'mailer' | 'sms' | 'signingKeys' | 'clock' | 'config' | 'log'>;
+export type MonitoringDeps = ScheduleDeps & AlertDeps;
+
+export interface ScheduleResult {
+  /** The rescans queued by this run: audit id, owner and domain. */
+  queued: { auditId: string; userId: string; domain: string }[];
+}
+
+/**
+ * Queues the rescans that are due at `now`: for every active subscription, each monitored domain
+ * whose slot in the current period has no rescan yet (claimed first, so overlapping runs never queue
+ * one twice). A rescan is a new audit owned by the subscriber with `origin: 'monitoring'`; it does
+ * not count against the plan's scans (DECISIONS "Scan counting").
+ */
+export async function scheduleMonitoringRescans(deps: ScheduleDeps, now: Date): Promise<ScheduleResult> {
+  const queued: ScheduleResult['queued'] = [];
+  for (const { userId, subscription } of await deps.monitoring.activeSubscriptions()) {
+    const plan = monitoringPlanOf(subscription);
+    if (!plan) continue;
+    for (const { domain } of monitoredDomains(await deps.domains.list(userId), plan.maxDomains)) {
+      if (queued.length >= MAX_RESCANS_PER_RUN) {
+        deps.log.info('Monitoring: rescan limit per run reached; the rest stay due', { queued: queued.length });
+        return { queued };
+      }
+      const slot = rescanSlotStart(domain, plan.periodMs, now).toISOString();
+      const auditId = randomUUID();
+      if (!(await deps.monitoring.claimRescan(userId, domain, slot, auditId, now.toISOString()))) continue;
+      try {
+        await deps.audits.createAudit({
+          id: auditId,
+          ownerId: userId,
+          targetUrl: `https://${domain}/`,
+          host: domain,
+          status: 'queued',
+          createdAt: now.toISOString(),
+          checks: [],
+          origin: 'monitoring',
+        });
+        await deps.scanJobs.enqueue({ auditId, kind: 'scan' });
+      } catch (error) {
+        await deps.monitoring.releaseRescan(userId, domain, slot).catch(() => undefined);
+        throw error;
+      }
+      queued.push({ auditId, userId, domain });
+    }
+  }
+  if (queued.length > 0) deps.log.info('Monitoring: rescans queued', { count: queued.length });
+  return { queued };
+}
+
+export interface RescanOutcome {
+  /** Every change since the owner's previous completed scan of the domain. */
+  changes: MonitoringChange[];
+  alert: AlertOutcome;
+  scanCompletedEmail: boolean;
+}
+
+/**
+ * After a monitoring rescan completed (the scan worker calls this, again on a redelivered job):
+ * the changes since the owner's previous completed audit of the domain, alerted as the owner's
+ * preferences say, and the 'scan completed' email when `scanCompletions` is on. Safe to repeat:
+ * each change alerts once (its dedupe key is claimed) and the email is claimed on the audit.
+ */
+export async function afterMonitoringRescan(deps: MonitoringDeps, auditId: string): Promise<RescanOutcome | undefined> {
+  const audit = await deps.audits.getAudit(auditId);
+  if (!audit || audit.origin !== 'monitoring' || audit.status !== 'completed' || !audit.ownerId || !audit.completedAt) return undefined;
+  const userId = audit.ownerId;
+  const profile = await deps.accounts.getProfile(userId);
+  if (!profile) {
+    deps.log.warn('Monitoring rescan of an account without a profile; nothing sent', { auditId });
+    return undefined;
+  }
+  const previous = await previousScan(deps, audit, userId);
+  const changes = previous ? diffScans({ previous, current: audit }) : [];
+  const domain = siteKey(audit.host);
+  const wanted = alertableChanges(changes, profile.notifications);
+  const alert = wanted.length > 0 ? await deliverAlert(deps, { userId, domain, changes: wanted, auditId: audit.id }) : 'nothing';
+
+  let completedEmail = false;
+  if (profile.notifications.scanCompletions && (await deps.audits.markCompletionNotified(audit.id, deps.clock.now().toISOString()))) {
+    const message = scanCompletedEmail({
+      productName: deps.config.PRODUCT_NAME,
+      domain,
+      completedAt: audit.completedAt,
+      grade: audit.grade ?? null,
+      score: audit.score ?? null,
+      issues: issueCounts(audit.checks.flatMap((check) => check.findings)),
+      changeCount: changes.length,
+      reportUrl: reportUrl(deps, audit.id),
+      unsubscribeUrl: await unsubscribeUrl(deps, userId),
+    });
+    try {
+      await deps.mailer.send({ to: profile.email, ...message });
+      completedEmail = true;
+    } catch (error) {
+      deps.log.error('Could not send the scan completed email', { auditId, error: String(error) });
+    }
+  }
+  return { changes, alert, scanCompletedEmail: completedEmail };
+}
+
+/** The owner's latest completed audit of the domain before this one (any origin: a lead's, a quick scan, a rescan). */
+async function previousScan(deps: Pick<Deps, 'audits'>, current: Audit, userId: string): Promise<Audit | undefined> {
+  const candidates = await deps.audits.completedScansOfSite(siteKey(current.host), { ownerId: userId, completedBefore: current.completedAt, limit: 3 });
+  for (const candidate of candidates) {
+    if (candidate.auditId === current.id) continue;
+    const audit = await deps.audits.getAudit(candidate.auditId);
+    // A paid audit re-completed since (its deep scan) may now be newer than the rescan: not a baseline.
+    if (audit?.status === 'completed' && audit.completedAt && current.completedAt && audit.completedAt <= current.completedAt) return audit;
+  }
+  return undefined;
+}
+
+export type AlertOutcome = 'nothing' | 'duplicate' | 'sent' | 'deferred';
+
+export interface AlertRequest {
+  userId: string;
+  domain: string;
+  changes: readonly MonitoringChange[];
+  /** The report the alert links to. */
+  auditId: string;
+}
+
+/**
+ * Alerts changes the user wants to hear about, each once: every change's dedupe key is claimed for
+ * the user first and only changes claimed now go on. Then the domain's hourly limit: within it the
+ * alert goes out now (with any changes that waited), beyond it the changes wait for the next alert,
+ * which the scheduler sends once the hour is over (`sendWaitingAlerts`).
+ */
+export async function deliverAlert(deps: AlertDeps, request: AlertRequest): Promise<AlertOutcome> {
+  const now = deps.clock.now().toISOString();
+  const fresh: MonitoringChange[] = [];
+  for (const change of request.changes) if (await deps.alerts.claimChange(request.userId, change.dedupeKey, now)) fresh.push(change);
+  if (fresh.length === 0) return 'duplicate';
+  const decision = await deps.rateLimits.consume(alertRateKey(request.userId, request.domain), ALERT_RATE_LIMIT.alerts, ALERT_RATE_LIMIT.windowSeconds);
+  if (!decision.allowed) {
+    await deps.alerts.defer({ ...request, changes: fresh }, now);
+    deps.log.info('Alert limit reached for the domain; the changes wait for the next alert', { domain: request.domain, changes: fresh.length });
+    return 'deferred';
+  }
+  const waiting = await deps.alerts.takeDeferred(request.userId, request.domain);
+  return sendAlert(deps, { ...request, changes: [...(waiting?.changes ?? []), ...fresh] });
+}
+
+/** The scheduler's part of the hourly limit: each waiting alert goes out once its domain may send again. */
+export async function sendWaitingAlerts(deps: AlertDeps): Promise<number> {
+  let sent = 0;
+  for (const { userId, domain } of await deps.alerts.listDeferred(100)) {
+    const decision = await deps.rateLimits.consume(alertRateKey(userId, domain), ALERT_RATE_LIMIT.alerts, ALERT_RATE_LIMIT.windowSeconds);
+    if (!decision.allowed) continue;
+    const waiting = await deps.alerts.takeDeferred(userId, domain);
+    if (waiting && (await sendAlert(deps, waiting)) === 'sent') sent += 1;
+  }
+  return sent;
+}
+
+const alertRateKey = (userId: string, domain: string) => `alerts:${userId}:${domain}`;
+
+/**
+ * Sends one alert: the email (HTML and text) and, with Monitor Plus and a validated mobile number,
+ * the SMS; each sent message is recorded for the alerts list. Preferences are read again (changes
+ * may have waited an hour). When the email cannot be sent the changes wait for the next attempt.
+ */
+async function sendAlert(deps: AlertDeps, request: AlertRequest): Promise<AlertOutcome> {
+  const profile = await deps.accounts.getProfile(request.userId);
+  if (!profile) return 'nothing';
+  const changes = uniqueChanges(alertableChanges(request.changes, profile.notifications));
+  if (changes.length === 0) return 'nothing';
+  const report = reportUrl(deps, request.auditId);
+  const email = alertEmail({ productName: deps.config.PRODUCT_NAME, domain: request.domain, changes, reportUrl: report, unsubscribeUrl: await unsubscribeUrl(deps, request.userId) });
+  try {
+    await deps.mailer.send({ to: profile.email, ...email });
+  } catch (error) {
+    deps.log.error('Could not send an alert email; the changes wait for the next attempt', { domain: request.domain, error: String(error) });
+    await deps.alerts.defer({ ...request, changes }, deps.clock.now().toISOString());
+    return 'deferred';
+  }
+  await recordAlert(deps, request, changes, 'email');
+  if (await smsApplies(deps, profile)) {
+    try {
+      await deps.sms.send({ to: profile.mobileNumber!, body: alertSms({ productName: deps.config.PRODUCT_NAME, domain: request.domain, changes, reportUrl: report }) });
+      await recordAlert(deps, request, changes, 'sms');
+    } catch (error) {
+      deps.log.error('Could not send an alert SMS (the email went out)', { domain: request.domain, error: String(error) });
+    }
+  }
+  return 'sent';
+}
+
+/** DECISIONS "Mobile numbers": a validated number only; SMS alerts come with Monitor Plus. */
+async function smsApplies(deps: Pick<Deps, 'accounts'>, profile: UserProfile): Promise<boolean> {
+  if (!profile.mobileNumber) return false;
+  return monitoringPlanOf(await deps.accounts.getSubscription(profile.userId))?.smsAlerts === true;
+}
+
+async function recordAlert(deps: Pick<Deps, 'alerts' | 'clock'>, request: AlertRequest, changes: readonly MonitoringChange[], channel: AlertChannel): Promise<void> {
+  await deps.alerts.record({
+    id: randomUUID(),
+    userId: request.userId,
+    domain: request.domain,
+    sentAt: deps.clock.now().toISOString(),
+    channel,
+    summary: changeSummaryParts(changes).join(', '),
+    changes: changes.map((change) => ({ type: change.type, title: changeTitle(change) })),
+    auditId: request.auditId,
+  });
+}
+
+function uniqueChanges(changes: readonly MonitoringChange[]): MonitoringChange[] {
+  const seen = new Set<string>();
+  return changes.filter((change) => !seen.has(change.dedupeKey) && Boolean(seen.add(change.dedupeKey)));
+}
+
+const siteUrl = (deps: Pick<Deps, 'config'>) => deps.config.SITE_URL.replace(/\/+$/, '');
+const reportUrl = (deps: Pick<Deps, 'config'>, auditId: string) => `${siteUrl(deps)}/results/${encodeURIComponent(auditId)}`;
+
+/** The signed link every monitoring email carries (`GET /api/alerts/unsubscribe?token=…`). */
+export async function unsubscribeUrl(deps: Pick<Deps, 'signingKeys' | 'config'>, userId: string): Promise<string> {
+  const token = signUnsubscribeToken(await deps.signingKeys.key('alerts-unsubscribe'), userId);
+  return `${siteUrl(deps)}${routePath('unsubscribe-alerts')}?token=${encodeURIComponent(token)}`;
+}
+
+export interface KevCheckResult {
+  domainsChecked: number;
+  changes: number;
+  alerts: number;
+}
+
+/**
+ * Newly known-exploited CVEs without a rescan (issue 8): for each monitored domain, the technology
+ * versions its owner's latest completed audit saw, matched against `kevCatalogue` (the updated
+ * knowledge base), minus what that audit already knew to be exploited; alerted like a rescan's
+ * changes (the dedupe key is the rescan's, so the next rescan does not alert them again).
+ */
+export async function checkKevUpdates(deps: MonitoringDeps, kevCatalogue: KevCatalogue): Promise<KevCheckResult> {
+  const result: KevCheckResult = { domainsChecked: 0, changes: 0, alerts: 0 };
+  for (const { userId, subscription } of await deps.monitoring.activeSubscriptions()) {
+    const plan = monitoringPlanOf(subscription);
+    const profile = plan ? await deps.accounts.getProfile(userId) : undefined;
+    if (!plan || !profile) continue;
+    for (const { domain } of monitoredDomains(await deps.domains.list(userId), plan.maxDomains)) {
+      const [latest] = await deps.audits.completedScansOfSite(domain, { ownerId: userId, limit: 1 });
+      const audit = latest ? await deps.audits.getAudit(latest.auditId) : undefined;
+      if (!audit || audit.status !== 'completed') continue;
+      result.domainsChecked += 1;
+      const changes = kevMatchesWithoutRescan(monitoredTechnologies(audit), knownExploitedIds(audit), kevCatalogue);
+      result.changes += changes.length;
+      const wanted = alertableChanges(changes, profile.notifications);
+      if (wanted.length > 0 && (await deliverAlert(deps, { userId, domain, changes: wanted, auditId: audit.id })) !== 'duplicate') result.alerts += 1;
+    }
+  }
+  return result;
+}
+
+/** Runs `checkKevUpdates` once per knowledge base: the first call after `npm run build:vulndb` changed it. */
+export async function checkKevUpdatesOnce(deps: MonitoringDeps, fingerprint: string, kevCatalogue: KevCatalogue): Promise<KevCheckResult | undefined> {
+  if (!(await deps.monitoring.claimKnowledgeBaseCheck(fingerprint, deps.clock.now().toISOString()))) return undefined;
+  const result = await checkKevUpdates(deps, kevCatalogue);
+  deps.log.info('Knowledge base checked for newly exploited CVEs', { fingerprint: fingerprint.slice(0, 12), ...result });
+  return result;
+}
+
+/** `GET /api/me/alerts`: the caller's sent alerts, newest first, at most 50 a page. */
+export async function listAlerts(deps: Pick<Deps, 'alerts'>, caller: Caller, query: unknown): Promise<AlertsPage> {
+  const { limit, cursor } = parseContract(alertsQuerySchema, query ?? {});
+  const page = await deps.alerts.list(caller.userId, limit, cursor);
+  return { alerts: page.alerts.map(({ userId: _user, ...alert }: AlertRecord) => alert), nextCursor: page.cursor ?? null };
+}
+
+export const INVALID_UNSUBSCRIBE_LINK = 'This unsubscribe link is not valid. Change your notifications in Settings → Notifications.';
+
+/**
+ * `GET /api/alerts/unsubscribe?token=…`: the signed link turns the monitoring emails off (alerts,
+ * security updates and scan completions; SMS alerts follow the same preferences). Repeating it is
+ * harmless; a deleted account has nothing left to turn off.
+ */
+export async function unsubscribeAlerts(deps: Pick<Deps, 'signingKeys' | 'accounts'>, token: unknown): Promise<void> {
+  const userId = verifyUnsubscribeToken(await deps.signingKeys.key('alerts-unsubscribe'), token);
+  if (!userId) throw new ValidationError(INVALID_UNSUBSCRIBE_LINK, { token: INVALID_UNSUBSCRIBE_LINK });
+  const profile = await deps.accounts.getProfile(userId);
+  if (!profile) return;
+  await deps.accounts.updateNotifications(userId, { ...profile.notifications, emailAlerts: false, securityUpdates: false, scanCompletions: false });
+}

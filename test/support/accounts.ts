@@ -1,0 +1,97 @@
+import { AdminSetUserPasswordCommand, CognitoIdentityProviderClient, InitiateAuthCommand } from '@aws-sdk/client-cognito-identity-provider';
+import Stripe from 'stripe';
+import { LOCAL_CREDENTIALS } from '../../lambdas/composition.js';
+import { LOCAL_WEBHOOK_SECRET } from '../../lambdas/config.js';
+import type { TestStack } from './local-stack.js';
+
+/**
+ * Signed-in users and their plans over the local stack, for tests of what accounts get: a real
+ * Cognito user with an ID token, and subscriptions set the way Stripe sets them (events signed with
+ * the local webhook secret by Stripe's own helper, sent to the production webhook route).
+ */
+
+export interface TestUser {
+  userId: string;
+  email: string;
+  token: string;
+}
+
+export async function signIn(t: TestStack, email: string, givenName = 'Ada'): Promise<TestUser> {
+  const password = 'Correct-Horse-42';
+  const { userId } = await t.stack.deps.users.createUser({ email, givenName, familyName: 'Tester' }, 'Temporary-Pass-123');
+  const cognito = new CognitoIdentityProviderClient({ endpoint: t.stack.endpoints.cognito, region: 'ap-southeast-2', credentials: LOCAL_CREDENTIALS });
+  await cognito.send(new AdminSetUserPasswordCommand({ UserPoolId: t.stack.userPool.userPoolId, Username: email, Password: password, Permanent: true }));
+  const auth = await cognito.send(
+    new InitiateAuthCommand({ AuthFlow: 'USER_PASSWORD_AUTH', ClientId: t.stack.userPool.userPoolClientId, AuthParameters: { USERNAME: email, PASSWORD: password } }),
+  );
+  return { userId, email, token: auth.AuthenticationResult!.IdToken! };
+}
+
+export interface ApiReply {
+  status: number;
+  headers: Headers;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers of several shapes, read field by field
+  body: Record<string, any>;
+  text: string;
+}
+
+export async function api(t: TestStack, method: string, path: string, token?: string, body?: unknown): Promise<ApiReply> {
+  const response = await fetch(`${t.stack.url}${path}`, {
+    method,
+    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  let parsed: Record<string, unknown> = {};
+  if ((response.headers.get('content-type') ?? '').includes('json') && text) parsed = JSON.parse(text) as Record<string, unknown>;
+  return { status: response.status, headers: response.headers, body: parsed, text };
+}
+
+let eventCounter = 0;
+
+/**
+ * Sets the user's monthly plan as Stripe would: a signed `customer.subscription.updated` event (the
+ * plan from the price's amount and interval, the state from Stripe's status), each newer than the last.
+ */
+export async function setSubscription(t: TestStack, userId: string, planId: 'monitor-lite' | 'monitor-plus', status: 'active' | 'canceled' | 'past_due'): Promise<void> {
+  eventCounter += 1;
+  const created = Math.floor(Date.now() / 1000) + eventCounter;
+  const start = Math.floor(Date.now() / 1000) - 86_400;
+  const payload = JSON.stringify({
+    id: `evt_test_monitoring_${eventCounter}_${Date.now()}`,
+    object: 'event',
+    api_version: Stripe.API_VERSION,
+    created,
+    livemode: false,
+    pending_webhooks: 1,
+    request: { id: null, idempotency_key: null },
+    type: 'customer.subscription.updated',
+    data: {
+      object: {
+        id: `sub_test_${userId}`,
+        object: 'subscription',
+        customer: `cus_test_${userId}`,
+        status,
+        metadata: { userId },
+        items: {
+          object: 'list',
+          data: [
+            {
+              id: 'si_test_1',
+              object: 'subscription_item',
+              current_period_start: start,
+              current_period_end: start + 30 * 86_400,
+              price: { id: `price_${planId}`, object: 'price', currency: 'aud', unit_amount: planId === 'monitor-lite' ? 4_900 : 9_900, recurring: { interval: 'month' } },
+            },
+          ],
+        },
+      },
+    },
+  });
+  const response = await fetch(`${t.stack.url}/api/stripe/webhook`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'stripe-signature': Stripe.webhooks.generateTestHeaderString({ payload, secret: LOCAL_WEBHOOK_SECRET }) },
+    body: payload,
+  });
+  if (response.status !== 200) throw new Error(`The subscription event was refused: ${response.status} ${await response.text()}`);
+}
