@@ -61,6 +61,10 @@ export const routes = [
   { name: 'get-billing', method: 'GET', path: '/api/me/billing', auth: 'user', uses: ['table'] },
   { name: 'create-billing-portal-session', method: 'POST', path: '/api/me/billing-portal', auth: 'user', uses: ['table', 'payments'] },
   { name: 'rescan-paid-audit', method: 'POST', path: '/api/audits/{auditId}/rescans', auth: 'user', uses: ['table', 'scanQueue'] },
+  // API Gateway path variables are whole segments: the handler requires `{domain}.svg` (badgeUrl in lambdas/domain/badge.ts).
+  { name: 'get-badge', method: 'GET', path: '/badge/{badgeFile}', auth: 'public', uses: ['table'] },
+  { name: 'get-badge-status', method: 'GET', path: '/api/badges/{domain}', auth: 'public', uses: ['table'] },
+  { name: 'list-my-badges', method: 'GET', path: '/api/me/badges', auth: 'user', uses: ['table'] },
   { name: 'list-my-alerts', method: 'GET', path: '/api/me/alerts', auth: 'user', uses: ['table'] },
   { name: 'unsubscribe-alerts', method: 'GET', path: '/api/alerts/unsubscribe', auth: 'public', uses: ['table'] },
 ] as const satisfies readonly RouteDefinition[];

@@ -14,6 +14,7 @@ import { isBotUserAgent } from '../../lambdas/domain/bots.js';
 import { reportPdfApiPath } from '../../lambdas/domain/report.contract.js';
 import { routes, type RouteDefinition } from '../../lambdas/routes.js';
 import { siteSecurityHeaders } from '../../lib/site/security-headers.js';
+import { API_PATH_PREFIXES } from '../../lib/site/viewer-request-function.js';
 import type { OutboxSms } from '../../lambdas/adapters/sms.adapter.js';
 import { LOCAL_COGNITO_PROXY_PATH, RUNTIME_CONFIG_PATH, type RuntimeConfig } from '../../lambdas/domain/runtime-config.js';
 import { localPaymentPages } from './test-payments.js';
@@ -244,7 +245,8 @@ export async function startLocalServer(options: LocalServerOptions, port: number
     // DECISIONS "/reports": /reports/{auditId}.pdf is the PDF route (CloudFront rewrites it the same way).
     const pdfPath = reportPdfApiPath(url.pathname);
     if (pdfPath) url.pathname = pdfPath;
-    const work = url.pathname.startsWith('/api/')
+    // The API's paths, as CloudFront routes them to API Gateway (lib/site: `/api/*` and `/badge/*`).
+    const work = API_PATH_PREFIXES.some((prefix) => url.pathname.startsWith(prefix))
       ? handleApi(req, res, url)
       : url.pathname === RUNTIME_CONFIG_PATH
         ? Promise.resolve(serveRuntimeConfig(res, url))

@@ -3,6 +3,7 @@ import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import {
   AllowedMethods,
   CachePolicy,
+  CacheQueryStringBehavior,
   Distribution,
   Function as CloudFrontFunction,
   FunctionCode,
@@ -27,6 +28,11 @@ import { BOT_MARKERS } from '../../lambdas/domain/bots.js';
 import { responseHeadersFrom } from './response-headers.js';
 import { HSTS_MAX_AGE_SECONDS, siteSecurityHeaders } from './security-headers.js';
 import { API_PATH_PREFIXES, renderReportPdfRewriteFunction, renderViewerRequestFunction, REPORT_PDF_PATH_PATTERN } from './viewer-request-function.js';
+
+/** Badges are cached at the edge as long as the API says (`max-age=300`): a fresh scan shows within five minutes. */
+export const BADGE_CACHE_SECONDS = 300;
+/** The only query parameters a badge varies by (badgeQuerySchema): anything else, a cache-buster, shares the cached copy. */
+export const BADGE_QUERY_KEYS = ['theme', 'size', 'style'] as const;
 
 /** Vite's output folder for content-hashed files. */
 export const HASHED_ASSETS_PREFIX = 'assets/';
@@ -111,6 +117,25 @@ export class Site extends Construct {
       compress: true,
     };
 
+    // Badges are embedded on customers' pages and fetched by every visitor: cached briefly at the edge,
+    // one copy per theme, size and style.
+    const badgeCache = new CachePolicy(this, 'BadgeCache', {
+      comment: 'Badges: the API’s max-age (5 minutes), keyed by theme, size and style',
+      minTtl: Duration.seconds(0),
+      defaultTtl: Duration.seconds(BADGE_CACHE_SECONDS),
+      maxTtl: Duration.seconds(BADGE_CACHE_SECONDS),
+      queryStringBehavior: CacheQueryStringBehavior.allowList(...BADGE_QUERY_KEYS),
+      enableAcceptEncodingGzip: true,
+      enableAcceptEncodingBrotli: true,
+    });
+    const badgeBehavior: BehaviorOptions = {
+      ...apiBehavior,
+      allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
+      cachePolicy: badgeCache,
+      // The badge varies by nothing a viewer sends but its query: no headers, cookies or tokens reach the origin.
+      originRequestPolicy: undefined,
+    };
+
     const custom = props.customDomain;
     this.distribution = new Distribution(this, 'Distribution', {
       comment: 'Site and API',
@@ -137,7 +162,7 @@ export class Site extends Construct {
         functionAssociations: [{ function: this.viewerRequest, eventType: FunctionEventType.VIEWER_REQUEST }],
       },
       additionalBehaviors: {
-        ...Object.fromEntries(API_PATH_PREFIXES.map((prefix) => [`${prefix}*`, apiBehavior])),
+        ...Object.fromEntries(API_PATH_PREFIXES.map((prefix) => [`${prefix}*`, prefix === '/badge/' ? badgeBehavior : apiBehavior])),
         [REPORT_PDF_PATH_PATTERN]: {
           ...apiBehavior,
           allowedMethods: AllowedMethods.ALLOW_GET_HEAD,

@@ -388,23 +388,42 @@ describe('site', () => {
     expect(config.DefaultCacheBehavior.ViewerProtocolPolicy).toBe('redirect-to-https');
   });
 
-  it('sends /api/* and /badge/* to the HTTP API uncached with all viewer headers but Host', () => {
+  it('sends /api/* to the HTTP API uncached with all viewer headers but Host', () => {
     const config = distribution();
     const apiOrigin = (config.Origins as any[]).find((o) => o.CustomOriginConfig);
     expect(apiOrigin.CustomOriginConfig).toMatchObject({ OriginProtocolPolicy: 'https-only', OriginSSLProtocols: ['TLSv1.2'] });
     const all = config.CacheBehaviors as any[];
     expect(all.map((b) => b.PathPattern).sort()).toEqual(['/api/*', '/badge/*', '/reports/*.pdf']);
-    const behaviors = all.filter((b) => b.PathPattern !== '/reports/*.pdf');
-    for (const behavior of behaviors) {
-      expect(behavior).toMatchObject({
-        TargetOriginId: apiOrigin.Id,
-        CachePolicyId: CACHING_DISABLED,
-        OriginRequestPolicyId: ALL_VIEWER_EXCEPT_HOST_HEADER,
-        AllowedMethods: expect.arrayContaining(['GET', 'HEAD', 'OPTIONS', 'PUT', 'PATCH', 'POST', 'DELETE']),
-        ViewerProtocolPolicy: 'https-only',
-      });
-      expect(behavior.FunctionAssociations).toBeUndefined();
-    }
+    const api = all.find((b) => b.PathPattern === '/api/*');
+    expect(api).toMatchObject({
+      TargetOriginId: apiOrigin.Id,
+      CachePolicyId: CACHING_DISABLED,
+      OriginRequestPolicyId: ALL_VIEWER_EXCEPT_HOST_HEADER,
+      AllowedMethods: expect.arrayContaining(['GET', 'HEAD', 'OPTIONS', 'PUT', 'PATCH', 'POST', 'DELETE']),
+      ViewerProtocolPolicy: 'https-only',
+    });
+    expect(api.FunctionAssociations).toBeUndefined();
+  });
+
+  it('sends /badge/* to the HTTP API cached five minutes per theme, size and style, GET and HEAD only, nothing of the viewer forwarded', () => {
+    const config = distribution();
+    const apiOrigin = (config.Origins as any[]).find((o) => o.CustomOriginConfig);
+    const badge = (config.CacheBehaviors as any[]).find((b) => b.PathPattern === '/badge/*');
+    expect(badge).toMatchObject({ TargetOriginId: apiOrigin.Id, AllowedMethods: ['GET', 'HEAD'], ViewerProtocolPolicy: 'https-only' });
+    expect(badge.OriginRequestPolicyId).toBeUndefined();
+    expect(badge.FunctionAssociations).toBeUndefined();
+    const [policyId, policy] = only('AWS::CloudFront::CachePolicy');
+    expect(badge.CachePolicyId).toEqual({ Ref: policyId });
+    expect(policy.Properties.CachePolicyConfig).toMatchObject({
+      MinTTL: 0,
+      DefaultTTL: 300,
+      MaxTTL: 300,
+      ParametersInCacheKeyAndForwardedToOrigin: {
+        QueryStringsConfig: { QueryStringBehavior: 'whitelist', QueryStrings: ['theme', 'size', 'style'] },
+        HeadersConfig: { HeaderBehavior: 'none' },
+        CookiesConfig: { CookieBehavior: 'none' },
+      },
+    });
   });
 
   it('sends /reports/{id}.pdf to the API through the rewrite function, GET and HEAD only', () => {

@@ -1,0 +1,12 @@
+import { badgeStatusOf } from '../use-cases/badges.js';
+import { httpHandler, lambdaEntry, type HandlerFactory } from './http.js';
+
+/** The public /verify/{domain} page's data: verified, eligible, grade, score and last scan when public, and what is missing. */
+export const make: HandlerFactory = (deps) =>
+  httpHandler(deps, async (request) => ({
+    status: 200,
+    body: await badgeStatusOf(deps, request.path('domain')),
+    headers: { 'cache-control': 'public, max-age=300' },
+  }));
+
+export const handler = lambdaEntry('get-badge-status', make);

@@ -1,0 +1,138 @@
+import type { Deps } from '../composition.js';
+import {
+  BADGE_DEFAULTS,
+  type BadgeEligibilityInput,
+  badgeEligibility,
+  badgeQuerySchema,
+  badgeReasons,
+  badgeStatus,
+  badgeUrl,
+  renderBadgeSvg,
+  verifyUrl,
+} from '../domain/badge.js';
+import { parseContract } from '../domain/contract.js';
+import { parseDomainInput } from '../domain/domains.js';
+import { NotFoundError } from '../domain/errors.js';
+import type { BadgeStatusView, MyBadgeView } from '../domain/monitoring.contract.js';
+import type { SiteScan } from '../domain/ports.js';
+
+/**
+ * The 'Protected by' badge from real data (issue 8; DECISIONS "Badge and verify", "Badge
+ * eligibility"; the rules and the drawing are lambdas/domain/badge.ts):
+ * - verified: some user has proven they own the domain (DNS or file); they are its owners;
+ * - the latest completed scan of the site, whoever ran it (a lead's scan, a quick scan, a rescan):
+ *   the badge states what was last measured, never an older, better result;
+ * - entitlement: an owner's subscription in status `active`, or an owner's paid audit of the site
+ *   whose badge window is still open.
+ * Publicly the status says no more than the badge shows: a grade and score only when eligible, and
+ * for a domain nobody verified nothing about its scans at all (a stranger's free scan stays private).
+ */
+
+type BadgeDeps = Pick<Deps, 'domains' | 'audits' | 'accounts' | 'clock' | 'config'>;
+
+interface SiteFacts {
+  owners: string[];
+  latest: SiteScan | undefined;
+  input: BadgeEligibilityInput;
+}
+
+async function entitlementOf(deps: BadgeDeps, site: string, owners: readonly string[], now: Date): Promise<BadgeEligibilityInput['entitlement']> {
+  if (owners.length === 0) return { activeSubscription: false };
+  const [subscriptions, windows] = await Promise.all([
+    Promise.all(owners.map((userId) => deps.accounts.getSubscription(userId))),
+    deps.audits.badgeWindowsOfSite(site, now.toISOString()),
+  ]);
+  const until = windows
+    .filter((window) => window.ownerId !== undefined && owners.includes(window.ownerId))
+    .map((window) => window.until)
+    .sort()
+    .at(-1);
+  return { activeSubscription: subscriptions.some((subscription) => subscription?.status === 'active'), ...(until ? { paidAuditEligibleUntil: until } : {}) };
+}
+
+async function siteFacts(deps: BadgeDeps, site: string): Promise<SiteFacts> {
+  const now = deps.clock.now();
+  const [owners, [latest]] = await Promise.all([deps.domains.verifiersOf(site), deps.audits.completedScansOfSite(site, { limit: 1 })]);
+  return {
+    owners,
+    latest,
+    input: {
+      domainVerified: owners.length > 0,
+      ...(latest ? { latestScan: { score: latest.score, grade: latest.grade, completedAt: latest.completedAt } } : {}),
+      entitlement: await entitlementOf(deps, site, owners, now),
+      now,
+    },
+  };
+}
+
+function publicView(site: string, facts: SiteFacts): BadgeStatusView {
+  if (!facts.input.domainVerified) {
+    return { domain: site, verified: false, eligible: false, grade: null, score: null, lastScan: null, reasons: [badgeReasons.notVerified] };
+  }
+  const { eligible, reasons } = badgeEligibility(facts.input);
+  return {
+    domain: site,
+    verified: true,
+    eligible,
+    grade: eligible && facts.latest ? facts.latest.grade : null,
+    score: eligible && facts.latest ? facts.latest.score : null,
+    lastScan: facts.latest?.completedAt ?? null,
+    reasons,
+  };
+}
+
+/** The path's domain: a registered name (parseDomainInput's rules), as its site key. */
+function domainParam(raw: string | undefined): string {
+  return parseDomainInput(decodeURIComponent(raw ?? ''));
+}
+
+/** `GET /api/badges/{domain}`: what the public /verify/{domain} page states. */
+export async function badgeStatusOf(deps: BadgeDeps, rawDomain: string | undefined): Promise<BadgeStatusView> {
+  const site = domainParam(rawDomain);
+  return publicView(site, await siteFacts(deps, site));
+}
+
+/**
+ * `GET /badge/{domain}.svg?theme&size&style`: the badge, the grade only when eligible, else the neutral
+ * 'not verified' badge (also for a domain Rampart has never heard of). Bad options are a ValidationError.
+ */
+export async function badgeSvg(deps: BadgeDeps, rawFile: string | undefined, query: unknown): Promise<string> {
+  const file = decodeURIComponent(rawFile ?? '');
+  if (!file.toLowerCase().endsWith('.svg')) throw new NotFoundError('badge_not_found', 'Badges are served as /badge/{domain}.svg');
+  const options = parseContract(badgeQuerySchema, query ?? {});
+  const site = parseDomainInput(file.slice(0, -'.svg'.length));
+  const facts = await siteFacts(deps, site);
+  return renderBadgeSvg({ productName: deps.config.PRODUCT_NAME, domain: site, status: badgeStatus(facts.input), ...options });
+}
+
+/**
+ * `GET /api/me/badges`: each of the caller's domains with its badge state and the documented URLs.
+ * A domain the caller verified shows what the public badge shows, plus its latest score and grade
+ * (the owner may see them); one not yet verified shows the caller's own scans and what is missing.
+ */
+export async function myBadges(deps: BadgeDeps, userId: string): Promise<{ badges: MyBadgeView[] }> {
+  const siteUrl = deps.config.SITE_URL;
+  const badges = await Promise.all(
+    (await deps.domains.list(userId)).map(async (record): Promise<MyBadgeView> => {
+      const urls = { badgeUrl: badgeUrl({ siteUrl, domain: record.domain, ...BADGE_DEFAULTS }), verifyUrl: verifyUrl({ siteUrl, domain: record.domain }) };
+      if (record.verified) {
+        const facts = await siteFacts(deps, record.domain);
+        const view = publicView(record.domain, facts);
+        return { ...view, grade: facts.latest?.grade ?? null, score: facts.latest?.score ?? null, ...urls };
+      }
+      const now = deps.clock.now();
+      const [[own], entitlement] = await Promise.all([
+        deps.audits.completedScansOfSite(record.domain, { ownerId: userId, limit: 1 }),
+        entitlementOf(deps, record.domain, [userId], now),
+      ]);
+      const { eligible, reasons } = badgeEligibility({
+        domainVerified: false,
+        ...(own ? { latestScan: { score: own.score, grade: own.grade, completedAt: own.completedAt } } : {}),
+        entitlement,
+        now,
+      });
+      return { domain: record.domain, verified: false, eligible, grade: own?.grade ?? null, score: own?.score ?? null, lastScan: own?.completedAt ?? null, reasons, ...urls };
+    }),
+  );
+  return { badges };
+}
