@@ -69,3 +69,18 @@ export {
   type InvoiceView,
   type OrderView,
 } from '../../../lambdas/domain/payments.contract';
+export {
+  BADGE_DEFAULTS,
+  BADGE_MAX_SCAN_AGE_DAYS,
+  BADGE_MIN_SCORE,
+  badgeDimensions,
+  badgeEmbedCode,
+  badgeSizes,
+  badgeStyles,
+  badgeThemes,
+  badgeUrl,
+  verifyUrl,
+  type BadgeOptions,
+} from '../../../lambdas/domain/badge';
+export { type AlertsPage, type AlertView, type BadgeStatusView, type MyBadgeView } from '../../../lambdas/domain/monitoring.contract';
+export { isHostName } from '../../../lambdas/domain/target';
