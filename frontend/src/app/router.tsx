@@ -20,6 +20,7 @@ const TermsRoute = lazy(() => import('./routes/terms').then((module) => ({ defau
 const ShareRoute = lazy(() => import('./routes/share').then((module) => ({ default: module.ShareRoute })));
 const PaymentSuccessRoute = lazy(() => import('./routes/payment-success').then((module) => ({ default: module.PaymentSuccessRoute })));
 const SuccessRoute = lazy(() => import('./routes/success').then((module) => ({ default: module.SuccessRoute })));
+const VerifyRoute = lazy(() => import('./routes/verify').then((module) => ({ default: module.VerifyRoute })));
 
 /** DECISIONS "/reports": the old report links open the results page. */
 function ReportRedirect() {
@@ -61,6 +62,7 @@ export const createAppRouter = () =>
         { path: paths.share.missingTokenPath, Component: ShareRoute },
         { path: paths.paymentSuccess.path, Component: PaymentSuccessRoute },
         { path: paths.success.path, Component: SuccessRoute },
+        { path: paths.verify.path, Component: VerifyRoute },
         { path: paths.terms.path, Component: TermsRoute },
         { path: paths.privacy.path, Component: PrivacyRoute },
         { path: '*', Component: NotFoundRoute },

@@ -48,6 +48,8 @@ export const paths = {
     getHref: (auditId: string) => `/reports/${segment(auditId)}`,
     pdfHref: (auditId: string) => `/reports/${segment(auditId)}.pdf`,
   },
+  /** DECISIONS "Badge and verify": the public page a badge links to. */
+  verify: { path: '/verify/:domain', getHref: (domain: string) => `/verify/${segment(domain)}` },
   wazuhTest: { path: '/wazuh-test', getHref: () => '/wazuh-test' },
   terms: { path: '/terms', getHref: () => '/terms' },
   privacy: { path: '/privacy', getHref: () => '/privacy' },
