@@ -14,7 +14,7 @@ import { isBotUserAgent } from '../../lambdas/domain/bots.js';
 import { reportPdfApiPath } from '../../lambdas/domain/report.contract.js';
 import { routes, type RouteDefinition } from '../../lambdas/routes.js';
 import { siteSecurityHeaders } from '../../lib/site/security-headers.js';
-import { API_PATH_PREFIXES } from '../../lib/site/viewer-request-function.js';
+import { API_PATH_PREFIXES, isAppPagePath } from '../../lib/site/viewer-request-function.js';
 import type { OutboxSms } from '../../lambdas/adapters/sms.adapter.js';
 import { LOCAL_COGNITO_PROXY_PATH, RUNTIME_CONFIG_PATH, type RuntimeConfig } from '../../lambdas/domain/runtime-config.js';
 import { localPaymentPages } from './test-payments.js';
@@ -216,7 +216,7 @@ export async function startLocalServer(options: LocalServerOptions, port: number
     }
     const root = options.staticDir;
     // Bots get the static marketing page, as the CloudFront Function does on AWS.
-    const wantsPage = !extname(url.pathname);
+    const wantsPage = isAppPagePath(url.pathname);
     let file: string;
     if (wantsPage && isBotUserAgent(req.headers['user-agent'])) {
       file = join(root, 'crawler.html');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BOT_MARKERS } from '../../lambdas/domain/bots.js';
-import { renderReportPdfRewriteFunction, renderViewerRequestFunction } from '../../lib/site/viewer-request-function.js';
+import { isAppPagePath, renderReportPdfRewriteFunction, renderViewerRequestFunction } from '../../lib/site/viewer-request-function.js';
 import { reportPdfApiPath } from '../../lambdas/domain/report.contract.js';
 
 interface CloudFrontRequest {
@@ -40,6 +40,14 @@ describe('viewer-request function', () => {
     expect(viewerRequest('/assets/index-0123abcd.js', browser)).toBe('/assets/index-0123abcd.js');
     expect(viewerRequest('/favicon.svg', 'Slackbot')).toBe('/favicon.svg');
     expect(viewerRequest('/crawler.html', browser)).toBe('/crawler.html');
+  });
+
+  it('serves /verify/{domain} as a page although the domain has dots, and agrees with the local server rule', () => {
+    expect(viewerRequest('/verify/shop.example.com', browser)).toBe('/index.html');
+    expect(viewerRequest('/verify/shop.example.com', 'Googlebot')).toBe('/crawler.html');
+    for (const path of ['/verify/shop.example.com', '/', '/dashboard/history', '/robots.txt', '/assets/x.js', '/favicon.svg', '/.well-known']) {
+      expect(isAppPagePath(path), path).toBe(viewerRequest(path, browser) === '/index.html');
+    }
   });
 
   it('never rewrites API or badge paths', () => {
