@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { DomainRecord } from './domains.js';
 import type { MonitoringChange } from './monitoring-diff.js';
-import { getPlan } from './plans.js';
 import type { StoredSubscription } from './ports.js';
 
 /**
@@ -17,10 +16,10 @@ import type { StoredSubscription } from './ports.js';
  *   The period's slot of a domain starts at `k × period + offset`; a domain is due when no rescan
  *   was claimed for the current slot. The first rescan of a new subscriber's domain is due at once.
  * - Limits: monitoring rescans never count against the plan's `scansLimit` (DECISIONS "Scan
- *   counting"), but monitoring itself stays within the plan's monthly scans: a plan monitors at
- *   most as many domains as its monthly scans cover at its cadence in the longest month
- *   (Monitor Lite: 30 scans ÷ 5 weekly rescans = 6 domains; Monitor Plus: 100 ÷ 31 daily = 3).
- *   The domains verified first are the monitored ones (then by name), so the choice is stable.
+ *   counting"). Each plan monitors a fixed number of verified domains — Monitor Lite 6, Monitor
+ *   Plus 12 — so the dearer plan never covers fewer sites (deriving the cap from the monthly scans
+ *   gave Plus 3 against Lite's 6). The domains verified first are the monitored ones (then by
+ *   name), so the choice is stable.
  * - Alerts: at most one alert (an email, and an SMS where it applies) per domain per hour. Changes
  *   found while that hour's alert has gone out are kept and folded into the next alert, which the
  *   scheduler sends once the hour is over; nothing is dropped. SMS alerts come with Monitor Plus
@@ -32,15 +31,10 @@ export type MonitoringCadence = 'weekly' | 'daily';
 
 const DAY_MS = 86_400_000;
 
-export const MONITORING_CADENCE: Record<MonitoredPlanId, { cadence: MonitoringCadence; periodMs: number }> = {
-  'monitor-lite': { cadence: 'weekly', periodMs: 7 * DAY_MS },
-  'monitor-plus': { cadence: 'daily', periodMs: DAY_MS },
+export const MONITORING_CADENCE: Record<MonitoredPlanId, { cadence: MonitoringCadence; periodMs: number; maxDomains: number }> = {
+  'monitor-lite': { cadence: 'weekly', periodMs: 7 * DAY_MS, maxDomains: 6 },
+  'monitor-plus': { cadence: 'daily', periodMs: DAY_MS, maxDomains: 12 },
 };
-
-/** The most rescans one domain can get in a calendar month at a period: 31 days' worth, rounded up. */
-export function rescansPerLongestMonth(periodMs: number): number {
-  return Math.ceil((31 * DAY_MS) / periodMs);
-}
 
 export interface MonitoringPlan {
   planId: MonitoredPlanId;
@@ -53,9 +47,8 @@ export interface MonitoringPlan {
 }
 
 export function monitoringPlanFor(planId: MonitoredPlanId): MonitoringPlan {
-  const { cadence, periodMs } = MONITORING_CADENCE[planId];
-  const scans = getPlan(planId).scansLimit ?? 0;
-  return { planId, cadence, periodMs, maxDomains: Math.max(1, Math.floor(scans / rescansPerLongestMonth(periodMs))), smsAlerts: planId === 'monitor-plus' };
+  const { cadence, periodMs, maxDomains } = MONITORING_CADENCE[planId];
+  return { planId, cadence, periodMs, maxDomains, smsAlerts: planId === 'monitor-plus' };
 }
 
 /** The monitoring a stored subscription pays for; undefined when it pays for none right now. */

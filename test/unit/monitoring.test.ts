@@ -9,10 +9,8 @@ import {
   monitoringPlanOf,
   rescanOffsetMs,
   rescanSlotStart,
-  rescansPerLongestMonth,
 } from '../../lambdas/domain/monitoring.js';
 import type { MonitoringChange } from '../../lambdas/domain/monitoring-diff.js';
-import { getPlan } from '../../lambdas/domain/plans.js';
 import type { StoredSubscription } from '../../lambdas/domain/ports.js';
 import { signUnsubscribeToken, verifyUnsubscribeToken } from '../../lambdas/domain/unsubscribe-token.js';
 
@@ -29,17 +27,16 @@ const subscription = (planId: StoredSubscription['planId'], status: StoredSubscr
 
 describe('monitoring plans', () => {
   it('rescans weekly on Monitor Lite and daily on Monitor Plus', () => {
-    expect(MONITORING_CADENCE).toEqual({ 'monitor-lite': { cadence: 'weekly', periodMs: WEEK }, 'monitor-plus': { cadence: 'daily', periodMs: DAY } });
+    expect(MONITORING_CADENCE).toEqual({
+      'monitor-lite': { cadence: 'weekly', periodMs: WEEK, maxDomains: 6 },
+      'monitor-plus': { cadence: 'daily', periodMs: DAY, maxDomains: 12 },
+    });
   });
 
-  it('monitors as many domains as the plan’s monthly scans cover at its cadence in a 31-day month', () => {
-    expect([rescansPerLongestMonth(WEEK), rescansPerLongestMonth(DAY)]).toEqual([5, 31]);
+  it('monitors a fixed number of domains per plan, never fewer on the dearer plan', () => {
     expect(monitoringPlanFor('monitor-lite')).toEqual({ planId: 'monitor-lite', cadence: 'weekly', periodMs: WEEK, maxDomains: 6, smsAlerts: false });
-    expect(monitoringPlanFor('monitor-plus')).toEqual({ planId: 'monitor-plus', cadence: 'daily', periodMs: DAY, maxDomains: 3, smsAlerts: true });
-    for (const planId of ['monitor-lite', 'monitor-plus'] as const) {
-      const plan = monitoringPlanFor(planId);
-      expect(plan.maxDomains * rescansPerLongestMonth(plan.periodMs)).toBeLessThanOrEqual(getPlan(planId).scansLimit!);
-    }
+    expect(monitoringPlanFor('monitor-plus')).toEqual({ planId: 'monitor-plus', cadence: 'daily', periodMs: DAY, maxDomains: 12, smsAlerts: true });
+    expect(monitoringPlanFor('monitor-plus').maxDomains).toBeGreaterThan(monitoringPlanFor('monitor-lite').maxDomains);
   });
 
   it('monitors only an active subscription, never the demo account’s seeded plan', () => {
