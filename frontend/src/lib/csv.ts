@@ -1,3 +1,5 @@
+import { saveFile } from './save-file';
+
 /** A cell as the caller has it: text, a number, or nothing (an empty cell). */
 export type CsvValue = string | number | null | undefined;
 
@@ -22,21 +24,6 @@ export function toCsv(header: readonly string[], rows: readonly (readonly CsvVal
   return [header, ...rows].map((row) => `${row.map(csvField).join(',')}\r\n`).join('');
 }
 
-/** Object URLs are released a little after the click, once the browser has started the download. */
-const REVOKE_AFTER_MS = 1_000;
-
-/** Saves `csv` as a file through a temporary `<a download>` pointing at an object URL. */
 export function downloadCsv(fileName: string, csv: string): void {
-  const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  link.hidden = true;
-  document.body.append(link);
-  try {
-    link.click();
-  } finally {
-    link.remove();
-    setTimeout(() => URL.revokeObjectURL(url), REVOKE_AFTER_MS);
-  }
+  saveFile(new Blob([csv], { type: 'text/csv;charset=utf-8' }), fileName);
 }

@@ -16,7 +16,7 @@ import {
 } from '../../../lib/contracts';
 import { FilterSelect, type FilterOption } from '../history/filter-select';
 import { badgeImageSrc, fetchBadgeSvg } from './api/badges';
-import { saveFile } from './save-file';
+import { saveFile } from '../../../lib/save-file';
 
 /** SPEC §9 "Copied indicator: 2 s". */
 export const COPIED_FOR_MS = 2000;

@@ -1,4 +1,5 @@
 import { content } from '../../../../config/content';
+import { saveFile } from '../../../../lib/save-file';
 
 const slug = (name: string): string => name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
 
@@ -11,12 +12,5 @@ export const myDataFileName = (date: Date, productName: string = content.product
 
 /** Saves `data` as a pretty-printed JSON file through a temporary download link. */
 export function saveJson(data: unknown, fileName: string): void {
-  const url = URL.createObjectURL(new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  URL.revokeObjectURL(url);
+  saveFile(new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' }), fileName);
 }
