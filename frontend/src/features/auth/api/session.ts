@@ -93,10 +93,12 @@ function outcomeOf(step: string): SignInOutcome {
 }
 
 export async function logIn(email: string, password: string, remember: boolean): Promise<SignInOutcome> {
+  // A stale session (another user's, or half-finished) would make Amplify refuse to sign in; it
+  // is cleared from the storage it lives in before the new choice of storage takes over, so no
+  // earlier user's tokens stay behind in localStorage.
+  await signOut().catch(() => undefined);
   window.localStorage.setItem(STORAGE_CHOICE_KEY, remember ? 'local' : 'session');
   useStorage(remember);
-  // A stale session (another user's, or half-finished) would make Amplify refuse to sign in.
-  await signOut().catch(() => undefined);
   const result = await signIn({ username: email, password, options: { authFlowType } });
   return outcomeOf(result.nextStep.signInStep);
 }
