@@ -57,21 +57,24 @@ export class DynamoDbAuditRepository implements AuditRepository {
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
     );
-    if (audit.ownerId) {
-      await this.db.send(
-        new PutCommand({
-          TableName: this.tableName,
-          Item: {
-            ...keys.ownedAudit(audit.ownerId, audit.createdAt, audit.id),
-            type: 'owned-audit',
-            auditId: audit.id,
-            host: audit.host,
-            createdAt: audit.createdAt,
-            expiresAt: expiresAt(created, retention.auditResults),
-          },
-        }),
-      );
-    }
+    if (audit.ownerId) await this.putOwnedAudit(audit.ownerId, audit);
+  }
+
+  /** The owner's index entry of an audit (their history lists these). */
+  private async putOwnedAudit(ownerId: string, audit: Audit): Promise<void> {
+    await this.db.send(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: {
+          ...keys.ownedAudit(ownerId, audit.createdAt, audit.id),
+          type: 'owned-audit',
+          auditId: audit.id,
+          host: audit.host,
+          createdAt: audit.createdAt,
+          expiresAt: expiresAt(new Date(audit.createdAt), retention.auditResults),
+        },
+      }),
+    );
   }
 
   async createAudit(audit: Audit & { ownerId: string }): Promise<void> {
@@ -91,19 +94,7 @@ export class DynamoDbAuditRepository implements AuditRepository {
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
     );
-    await this.db.send(
-      new PutCommand({
-        TableName: this.tableName,
-        Item: {
-          ...keys.ownedAudit(audit.ownerId, audit.createdAt, audit.id),
-          type: 'owned-audit',
-          auditId: audit.id,
-          host: audit.host,
-          createdAt: audit.createdAt,
-          expiresAt: expiresAt(created, retention.auditResults),
-        },
-      }),
-    );
+    await this.putOwnedAudit(audit.ownerId, audit);
   }
 
   async completedScansOfSite(site: string, options: { ownerId?: string; completedBefore?: string; limit: number }): Promise<SiteScan[]> {

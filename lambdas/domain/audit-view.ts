@@ -1,4 +1,5 @@
 import type { Audit, AuditStatus, CheckResult, CheckStatus, Finding, Grade, RiskLevel, Severity } from './audit.js';
+import { num, record, records, str, strings } from './unknown-values.js';
 import { type FreeRescanView, freeRescanView, isProAudit } from './free-rescan.js';
 import { buildRemediationPlan, type RemediationPlanView } from './remediation-plan.js';
 
@@ -565,24 +566,4 @@ function emailView(check: CheckResult | undefined, auditStatus: AuditStatus): Em
 
 function severityOf(value: unknown): Severity {
   return typeof value === 'string' && value in SEVERITY_RANK ? (value as Severity) : 'info';
-}
-
-function record(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-}
-
-function records(value: unknown): Record<string, unknown>[] {
-  return Array.isArray(value) ? value.map(record).filter((v): v is Record<string, unknown> => v !== undefined) : [];
-}
-
-function num(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
-}
-
-function str(value: unknown): string | undefined {
-  return typeof value === 'string' && value !== '' ? value : undefined;
-}
-
-function strings(value: unknown): string[] {
-  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 }

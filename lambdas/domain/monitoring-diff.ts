@@ -1,4 +1,5 @@
 import type { Audit, CheckResult, Finding, Grade, Severity } from './audit.js';
+import { num, record, records, str } from './unknown-values.js';
 import { compareFindings, type IssueSeverity, isIssue } from './audit-view.js';
 import { DomainError } from './errors.js';
 import { siteKey } from './target.js';
@@ -460,20 +461,4 @@ function kevCandidate(value: Record<string, unknown>): KevCandidate | undefined 
     ...(cvssScore !== undefined ? { cvssScore } : {}),
     ...(summary ? { summary } : {}),
   };
-}
-
-function record(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-}
-
-function records(value: unknown): Record<string, unknown>[] {
-  return Array.isArray(value) ? value.map(record).filter((v): v is Record<string, unknown> => v !== undefined) : [];
-}
-
-function num(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
-}
-
-function str(value: unknown): string | undefined {
-  return typeof value === 'string' && value !== '' ? value : undefined;
 }

@@ -1,4 +1,5 @@
 import type { Audit, CheckResult, Finding, Severity } from './audit.js';
+import { record, str } from './unknown-values.js';
 import type { IssueSeverity } from './audit-view.js';
 
 /**
@@ -145,12 +146,6 @@ export function splitIntoSteps(text: string): string[] {
 // ---------------------------------------------------------------------------------------------
 // What the scan saw
 // ---------------------------------------------------------------------------------------------
-
-function record(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-}
-
-const str = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 
 export function webServerFromName(name: string | undefined): WebServer | undefined {
   if (!name) return undefined;
