@@ -118,7 +118,7 @@ describe.skipIf(!chromiumAvailable)('payments in Chromium with the local test ch
     await page.getByRole('link', { name: 'Go to Dashboard' }).click();
     await page.waitForURL(`${appUrl}/dashboard`);
     await page.getByText(/Monitor Lite/).first().waitFor();
-    await page.getByText('/ 30 scans used').first().waitFor().catch(async () => page.getByText(/\/ 30 scans used/).first().waitFor());
+    await page.getByText(/^\d+ \/ 30 scans used$/).first().waitFor();
   }, 90_000);
 
   it('cancels in the customer portal and the subscription page follows', async () => {

@@ -1,6 +1,6 @@
-import { Fragment, useId, useState } from 'react';
+import { Fragment } from 'react';
 import { REMEDIATION_EFFORT_LABELS, type RemediationItemView, type RemediationPlanView, type RemediationStepView } from '../../../lib/contracts';
-import { severityClass } from './format';
+import { FindingDisclosure } from './finding-disclosure';
 
 const label = 'text-xs font-semibold tracking-wide text-slate-600 uppercase dark:text-slate-400';
 const panelText = 'text-sm text-slate-700 dark:text-slate-300';
@@ -42,30 +42,13 @@ function Step({ step }: { step: RemediationStepView }) {
 }
 
 function PlanItem({ item, number }: { item: RemediationItemView; number: number }) {
-  const [open, setOpen] = useState(false);
-  const panelId = useId();
   return (
-    <li className="rounded-xl border border-slate-200 bg-white shadow-sm dark:border-slate-700 dark:bg-slate-900">
-      <h3>
-        <button
-          type="button"
-          aria-expanded={open}
-          aria-controls={panelId}
-          onClick={() => setOpen((value) => !value)}
-          className="flex w-full flex-wrap items-center gap-x-3 gap-y-1 rounded-xl px-4 py-3 text-left hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-blue-700 dark:hover:bg-slate-800"
-        >
-          <span className="font-semibold text-slate-600 tabular-nums dark:text-slate-400">{number}.</span>
-          <span className={`rounded px-2 py-0.5 text-xs font-bold uppercase ${severityClass[item.severity]}`}>{item.severity}</span>
-          <span className="min-w-0 flex-1 font-semibold text-slate-900 dark:text-slate-100">{item.title}</span>
-          <span className="text-xs text-slate-600 dark:text-slate-400">
-            {item.category} · {REMEDIATION_EFFORT_LABELS[item.effort].split(':')[0]}
-          </span>
-          <span aria-hidden="true" className={`text-slate-500 transition-transform ${open ? 'rotate-180' : ''}`}>
-            ▾
-          </span>
-        </button>
-      </h3>
-      <div id={panelId} hidden={!open} className="space-y-3 border-t border-slate-200 px-4 py-3 dark:border-slate-700">
+    <FindingDisclosure
+      severity={item.severity}
+      title={item.title}
+      prefix={<span className="font-semibold text-slate-600 tabular-nums dark:text-slate-400">{number}.</span>}
+      meta={`${item.category} · ${REMEDIATION_EFFORT_LABELS[item.effort].split(':')[0]}`}
+    >
         <div>
           <p className={label}>Why it matters</p>
           <p className={`mt-1 ${panelText}`}>{item.whyItMatters}</p>
@@ -92,8 +75,7 @@ function PlanItem({ item, number }: { item: RemediationItemView; number: number 
         <p className={panelText}>
           <span className="font-semibold">Effort:</span> {REMEDIATION_EFFORT_LABELS[item.effort]}
         </p>
-      </div>
-    </li>
+    </FindingDisclosure>
   );
 }
 

@@ -1,6 +1,6 @@
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import type { CveView, TechnologyView, VulnerabilityView } from '../../../lib/contracts';
-import { severityClass } from './format';
+import { FindingDisclosure } from './finding-disclosure';
 
 /** Every CVE the report knows details of (CVSS, in CISA's exploited catalogue), by id. */
 function cveDetails(technologies: readonly TechnologyView[]): Map<string, CveView> {
@@ -12,32 +12,17 @@ function cveDetails(technologies: readonly TechnologyView[]): Map<string, CveVie
 const panelText = 'text-sm text-slate-700 dark:text-slate-300';
 
 function VulnerabilityItem({ vulnerability, cves }: { vulnerability: VulnerabilityView; cves: Map<string, CveView> }) {
-  const [open, setOpen] = useState(false);
-  const panelId = useId();
   return (
-    <li className="rounded-xl border border-slate-200 bg-white shadow-sm dark:border-slate-700 dark:bg-slate-900">
-      <h3>
-        <button
-          type="button"
-          aria-expanded={open}
-          aria-controls={panelId}
-          onClick={() => setOpen((value) => !value)}
-          className="flex w-full flex-wrap items-center gap-x-3 gap-y-1 rounded-xl px-4 py-3 text-left hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-blue-700 dark:hover:bg-slate-800"
-        >
-          <span className={`rounded px-2 py-0.5 text-xs font-bold uppercase ${severityClass[vulnerability.severity]}`}>
-            {vulnerability.severity}
-          </span>
-          <span className="min-w-0 flex-1 font-semibold text-slate-900 dark:text-slate-100">{vulnerability.title}</span>
-          <span className="text-xs text-slate-600 dark:text-slate-400">
-            {vulnerability.category}
-            {vulnerability.cvssScore !== undefined && ` · CVSS ${vulnerability.cvssScore.toFixed(1)}`}
-          </span>
-          <span aria-hidden="true" className={`text-slate-500 transition-transform ${open ? 'rotate-180' : ''}`}>
-            ▾
-          </span>
-        </button>
-      </h3>
-      <div id={panelId} hidden={!open} className="space-y-3 border-t border-slate-200 px-4 py-3 dark:border-slate-700">
+    <FindingDisclosure
+      severity={vulnerability.severity}
+      title={vulnerability.title}
+      meta={
+        <>
+          {vulnerability.category}
+          {vulnerability.cvssScore !== undefined && ` · CVSS ${vulnerability.cvssScore.toFixed(1)}`}
+        </>
+      }
+    >
         {vulnerability.evidence && (
           <div>
             <p className="text-xs font-semibold tracking-wide text-slate-600 uppercase dark:text-slate-400">Evidence</p>
@@ -75,8 +60,7 @@ function VulnerabilityItem({ vulnerability, cves }: { vulnerability: Vulnerabili
             </ul>
           </div>
         )}
-      </div>
-    </li>
+    </FindingDisclosure>
   );
 }
 
