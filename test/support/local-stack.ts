@@ -34,13 +34,14 @@ export const TEST_RATE_LIMITS = {
   RATE_LIMIT_CODE_CHECKS_PER_IP: '10000',
 };
 
-export async function startTestStack(env: LocalStackOptions['env'] = {}): Promise<TestStack> {
+/** `site.staticDir`: serve a built site (frontend/dist) instead of none. */
+export async function startTestStack(env: LocalStackOptions['env'] = {}, site: { staticDir?: string } = {}): Promise<TestStack> {
   const dataDir = mkdtempSync(join(tmpdir(), 'rampart-test-'));
   const dns = await startDnsServer(TEST_ZONE);
   const options: LocalStackOptions = {
     dataDir,
     port: 0,
-    staticDir: join(dataDir, 'no-site'),
+    staticDir: site.staticDir ?? join(dataDir, 'no-site'),
     // Monitoring runs when a test says so, with the test's clock (test/integration/monitoring.test.ts).
     monitoringIntervalMs: 0,
     // No demo account unless a test asks for it (DEMO_MODE: '1'): tests count users and audits.

@@ -1,4 +1,6 @@
-import type { AddressInfo, Server, Socket } from 'node:net';
+import http from 'node:http';
+import https from 'node:https';
+import net, { type AddressInfo, type Server, type Socket } from 'node:net';
 
 /**
  * Test servers on loopback, never on port 2024 (which the tests must never touch), tracked so that
@@ -27,4 +29,21 @@ export function loopbackServers() {
       await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
     },
   };
+}
+
+/**
+ * One port that speaks HTTPS and plain HTTP, told apart by the first byte (0x16 opens a TLS
+ * handshake), like a site on 443 and 80: the Observatory probes both schemes on one explicit port.
+ */
+export function bothProtocols(tls: { cert: string; key: string }, handler: (secure: boolean) => http.RequestListener): net.Server {
+  const plain = http.createServer(handler(false));
+  const secure = https.createServer(tls, handler(true));
+  return net.createServer((socket) => {
+    socket.once('data', (first) => {
+      socket.pause();
+      socket.unshift(first);
+      (first[0] === 0x16 ? secure : plain).emit('connection', socket);
+      process.nextTick(() => socket.resume());
+    });
+  });
 }

@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
-import https from 'node:https';
 import net from 'node:net';
-import { loopbackServers } from '../../support/loopback-servers.js';
+import { bothProtocols as serveBoth, loopbackServers } from '../../support/loopback-servers.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CheckContext } from '../../../lambdas/scanner/check.js';
 import { httpCheck } from '../../../lambdas/scanner/checks/http.check.js';
@@ -20,19 +19,7 @@ const loopback = loopbackServers();
 
 const listen = loopback.listen;
 
-/** One port that speaks HTTPS and plain HTTP, told apart by the first byte (0x16 opens a TLS handshake), like a site on 443 and 80. */
-function bothProtocols(handler: (secure: boolean) => http.RequestListener): net.Server {
-  const plain = http.createServer(handler(false));
-  const secure = https.createServer({ cert, key }, handler(true));
-  return net.createServer((socket) => {
-    socket.once('data', (first) => {
-      socket.pause();
-      socket.unshift(first);
-      (first[0] === 0x16 ? secure : plain).emit('connection', socket);
-      process.nextTick(() => socket.resume());
-    });
-  });
-}
+const bothProtocols = (handler: (secure: boolean) => http.RequestListener): net.Server => serveBoth({ cert, key }, handler);
 
 /** Apache with ServerTokens Full and TraceEnable On behind an http→https redirect, serving a PHP page with a session cookie. */
 const apacheLike = (port: () => number) => (secure: boolean): http.RequestListener => (req, res) => {
