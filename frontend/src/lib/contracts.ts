@@ -84,3 +84,29 @@ export {
 } from '../../../lambdas/domain/badge';
 export { type AlertsPage, type AlertView, type BadgeStatusView, type MyBadgeView } from '../../../lambdas/domain/monitoring.contract';
 export { isHostName } from '../../../lambdas/domain/target';
+export {
+  AGENT_DISCONNECT_AFTER_SECONDS,
+  AGENT_SCHEDULE_SECONDS,
+  AGENT_VERSION,
+  OSQUERY_VERSION,
+  RECENT_AGENT_REPORTS,
+  agentName,
+  agentPlatforms,
+  agentReportSchema,
+  installerDownloadPath,
+  installerExtension,
+  installerFileName,
+  savedInstallerFileName,
+  type AgentCisCheckView,
+  type AgentDebugView,
+  type AgentEnrollmentView,
+  type AgentInstallerView,
+  type AgentListView,
+  type AgentPlatform,
+  type AgentRecentReportView,
+  type AgentReportInput,
+  type AgentStatus,
+  type AgentSummaryView,
+  type AgentView,
+  type AgentVulnerabilityView,
+} from '../../../lambdas/domain/agents.contract';
