@@ -326,16 +326,30 @@ export interface AgentTelemetryResponse {
 // ---------------------------------------------------------------------------------------------
 // What the dashboard reads
 
+/** A CVE's severity as the knowledge base rates it (CVSS band, else the vendor's rating); `unknown` when unrated. */
+export type AgentVulnerabilitySeverity = Exclude<Severity, 'info'> | 'unknown';
+
+/** At most this many vulnerabilities are listed per agent (known exploited first, then by score); the count is exact. */
+export const AGENT_VULNERABILITIES_LISTED = 100;
+
 export interface AgentVulnerabilityView {
   cve: string;
-  severity: Exclude<Severity, 'info'>;
-  /** CVSS base score (0–10). */
+  severity: AgentVulnerabilitySeverity;
+  /** CVSS base score (0–10); for an unscored CVE the lower end of its rating's band, 0 when unrated. */
   score: number;
+  /** One line of the knowledge base's summary. */
   title: string;
   package_name: string;
   installed_version: string;
+  /** The lowest version the knowledge base knows this CVE does not affect, when it knows one. */
+  fixed_version: string | null;
   /** On CISA's Known Exploited Vulnerabilities list. */
   kev: boolean;
+  /**
+   * A distribution package (deb, rpm): the distribution may have backported the fix while keeping the
+   * upstream version number, so the match is a possibility (the package's finding weighs one level less).
+   */
+  backport_possible: boolean;
 }
 
 /** One configuration check in the spirit of the CIS benchmarks; `id` is stable (`cis.disk-encryption`). */
@@ -396,12 +410,28 @@ export interface AgentRecentReportView {
   audit_timestamp: string;
 }
 
-/** SPEC §3 Debug API response (`audit_count`: reports received; `recent_audits`: the last five, newest first). */
+/** One install telemetry message (`POST /api/agents/telemetry`), as the installer sent it. */
+export interface AgentInstallEventView {
+  hostname: string;
+  customer_domain: string;
+  os_version: string;
+  install_status: InstallStatus;
+  install_message: string;
+  timestamp: string;
+  received_at: string;
+}
+
+/**
+ * SPEC §3 Debug API response (`audit_count`: reports received; `recent_audits`: the last five, newest
+ * first). `recent_installs`: the last five install telemetry messages, newest first (the Install
+ * Agent walkthrough shows real progress from them).
+ */
 export interface AgentDebugView {
   success: boolean;
   audit_count: number;
   last_audit: string | null;
   recent_audits: AgentRecentReportView[];
+  recent_installs: AgentInstallEventView[];
 }
 
 export interface AgentInstallerView {

@@ -107,6 +107,27 @@ export {
   type AgentReportInput,
   type AgentStatus,
   type AgentSummaryView,
+  type AgentInstallEventView,
   type AgentView,
+  type AgentVulnerabilitySeverity,
   type AgentVulnerabilityView,
+  AGENT_VULNERABILITIES_LISTED,
 } from '../../../lambdas/domain/agents.contract';
+export { productSlug } from '../../../lambdas/domain/product';
+export {
+  DEFAULT_WAZUH_ENDPOINT,
+  parseWazuhEndpoint,
+  readWazuhItems,
+  WAZUH_REQUIRED_PERMISSIONS,
+  WAZUH_STATUS_ANALYSIS,
+  WAZUH_TEST_TYPES,
+  wazuhAgentName,
+  wazuhErrorText,
+  wazuhMessages,
+  wazuhRequestUrl,
+  wazuhTestPath,
+  type WazuhAgentSummary,
+  type WazuhRelayResponse,
+  type WazuhTestResult,
+  type WazuhTestType,
+} from '../../../lambdas/domain/wazuh.contract';
