@@ -10,6 +10,8 @@ export interface LocalApp {
   /** The last lines the process printed, for failure messages. */
   output(): string;
   stop(): Promise<void>;
+  /** kill -9 of the whole process group: a crash, with no chance to clean up (test/hardening/faults.test.ts). */
+  crash(): Promise<void>;
 }
 
 /**
@@ -62,12 +64,12 @@ export function startLocalApp(env: Record<string, string>, timeoutMs = 60_000): 
       pending = '';
       clearTimeout(timer);
       child.off('exit', exitedEarly);
-      resolve({ url: match[1], output, stop: () => stopProcess(child, exited) });
+      resolve({ url: match[1], output, stop: () => stopProcess(child, exited), crash: () => stopProcess(child, exited, 'SIGKILL') });
     });
   });
 }
 
-async function stopProcess(child: ChildProcess, exited: Promise<void>): Promise<void> {
+async function stopProcess(child: ChildProcess, exited: Promise<void>, first: NodeJS.Signals = 'SIGTERM'): Promise<void> {
   const pid = child.pid;
   if (child.exitCode !== null || child.signalCode !== null || pid === undefined) return;
   const signalGroup = (signal: NodeJS.Signals) => {
@@ -77,7 +79,7 @@ async function stopProcess(child: ChildProcess, exited: Promise<void>): Promise<
       // The group is already gone.
     }
   };
-  signalGroup('SIGTERM');
+  signalGroup(first);
   const killed = setTimeout(() => signalGroup('SIGKILL'), 10_000);
   await exited;
   clearTimeout(killed);
