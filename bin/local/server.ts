@@ -13,7 +13,7 @@ import type { Deps } from '../../lambdas/composition.js';
 import { isBotUserAgent } from '../../lambdas/domain/bots.js';
 import { reportPdfApiPath } from '../../lambdas/domain/report.contract.js';
 import { routes, type RouteDefinition } from '../../lambdas/routes.js';
-import { siteSecurityHeaders } from '../../lib/site/security-headers.js';
+import { localPageSecurityHeaders, siteSecurityHeaders } from '../../lib/site/security-headers.js';
 import { API_PATH_PREFIXES, isAppPagePath } from '../../lib/site/viewer-request-function.js';
 import type { OutboxSms } from '../../lambdas/adapters/sms.adapter.js';
 import { LOCAL_COGNITO_PROXY_PATH, RUNTIME_CONFIG_PATH, type RuntimeConfig } from '../../lambdas/domain/runtime-config.js';
@@ -232,7 +232,7 @@ export async function startLocalServer(options: LocalServerOptions, port: number
     }
     const hashed = url.pathname.startsWith('/assets/');
     res.writeHead(200, {
-      ...siteSecurityHeaders,
+      ...localPageSecurityHeaders(url.pathname),
       'content-type': contentTypes[extname(file)] ?? 'application/octet-stream',
       'cache-control': hashed ? 'public, max-age=31536000, immutable' : 'no-cache',
     });

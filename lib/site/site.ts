@@ -26,7 +26,7 @@ import { Construct } from 'constructs';
 import { RUNTIME_CONFIG_PATH, type RuntimeConfig } from '../../lambdas/domain/runtime-config.js';
 import { BOT_MARKERS } from '../../lambdas/domain/bots.js';
 import { responseHeadersFrom } from './response-headers.js';
-import { HSTS_MAX_AGE_SECONDS, siteSecurityHeaders } from './security-headers.js';
+import { HSTS_MAX_AGE_SECONDS, siteSecurityHeaders, WAZUH_TEST_PAGE_PATHS, wazuhTestSecurityHeaders } from './security-headers.js';
 import { API_PATH_PREFIXES, renderReportPdfRewriteFunction, renderViewerRequestFunction, REPORT_PDF_PATH_PATTERN } from './viewer-request-function.js';
 
 /** Badges are cached at the edge as long as the API says (`max-age=300`): a fresh scan shows within five minutes. */
@@ -74,6 +74,11 @@ export class Site extends Construct {
     const siteHeaders = new ResponseHeadersPolicy(this, 'SiteHeaders', {
       comment: 'Site security headers (lib/site/security-headers.ts)',
       ...responseHeadersFrom(siteSecurityHeaders),
+    });
+    // The Wazuh tester alone may call any https origin (the user's own manager, SPEC §7).
+    const wazuhTestHeaders = new ResponseHeadersPolicy(this, 'WazuhTestHeaders', {
+      comment: 'Wazuh tester page: the site headers, connect-src https:',
+      ...responseHeadersFrom(wazuhTestSecurityHeaders),
     });
     // API answers and badges set their own content headers; CORP/CSP from the site would stop the
     // badge from being embedded on customers' pages, so the API gets transport headers only.
@@ -136,6 +141,15 @@ export class Site extends Construct {
       originRequestPolicy: undefined,
     };
 
+    const siteBehavior: BehaviorOptions = {
+      origin: S3BucketOrigin.withOriginAccessControl(this.bucket),
+      viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+      cachePolicy: CachePolicy.CACHING_OPTIMIZED,
+      responseHeadersPolicy: siteHeaders,
+      compress: true,
+      functionAssociations: [{ function: this.viewerRequest, eventType: FunctionEventType.VIEWER_REQUEST }],
+    };
+
     const custom = props.customDomain;
     this.distribution = new Distribution(this, 'Distribution', {
       comment: 'Site and API',
@@ -153,15 +167,9 @@ export class Site extends Construct {
             minimumProtocolVersion: SecurityPolicyProtocol.TLS_V1_2_2021,
           }
         : {}),
-      defaultBehavior: {
-        origin: S3BucketOrigin.withOriginAccessControl(this.bucket),
-        viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
-        cachePolicy: CachePolicy.CACHING_OPTIMIZED,
-        responseHeadersPolicy: siteHeaders,
-        compress: true,
-        functionAssociations: [{ function: this.viewerRequest, eventType: FunctionEventType.VIEWER_REQUEST }],
-      },
+      defaultBehavior: siteBehavior,
       additionalBehaviors: {
+        ...Object.fromEntries(WAZUH_TEST_PAGE_PATHS.map((path) => [path, { ...siteBehavior, responseHeadersPolicy: wazuhTestHeaders }])),
         ...Object.fromEntries(API_PATH_PREFIXES.map((prefix) => [`${prefix}*`, prefix === '/badge/' ? badgeBehavior : apiBehavior])),
         [REPORT_PDF_PATH_PATTERN]: {
           ...apiBehavior,

@@ -9,7 +9,7 @@ import { PASSWORD_POLICY } from '../../lambdas/domain/password-policy.js';
 import { routes } from '../../lambdas/routes.js';
 import { API_THROTTLE } from '../../lib/api/api.js';
 import { SCAN_BATCH_SIZE, SCAN_MAX_RECEIVE_COUNT, SCAN_WORKER_TIMEOUT } from '../../lib/scanning/scanning.js';
-import { HSTS_MAX_AGE_SECONDS, siteSecurityHeaders } from '../../lib/site/security-headers.js';
+import { HSTS_MAX_AGE_SECONDS, siteSecurityHeaders, WAZUH_TEST_PAGE_PATHS, wazuhTestSecurityHeaders } from '../../lib/site/security-headers.js';
 import { fakeFrontendBuild, nagFindings, removeTempDirs, synthProduct, type Synthesized } from './synth.js';
 
 type Resources = Record<string, { Type: string; Properties: Record<string, any>; Metadata?: Record<string, any> }>;
@@ -378,6 +378,24 @@ describe('site', () => {
     expect(overrides.every(Boolean)).toBe(true);
   });
 
+  it('serves the Wazuh tester page alone with connect-src https: (the user’s own manager), like the rest of the site otherwise', () => {
+    const config = distribution();
+    const [policyId, policy] = ofType('AWS::CloudFront::ResponseHeadersPolicy').find(([id]) => id.startsWith('SiteWazuhTestHeaders'))!;
+    expect(normalizeHsts(headersFromPolicy(policy.Properties.ResponseHeadersPolicyConfig))).toEqual(normalizeHsts({ ...wazuhTestSecurityHeaders }));
+    expect(wazuhTestSecurityHeaders['content-security-policy']).toContain("connect-src 'self' https:;");
+    expect(siteSecurityHeaders['content-security-policy']).not.toMatch(/connect-src[^;]* https:(;|\s|$)/);
+    for (const path of WAZUH_TEST_PAGE_PATHS) {
+      const behavior = (config.CacheBehaviors as any[]).find((b) => b.PathPattern === path);
+      expect(behavior).toMatchObject({
+        ResponseHeadersPolicyId: { Ref: policyId },
+        TargetOriginId: config.DefaultCacheBehavior.TargetOriginId,
+        CachePolicyId: config.DefaultCacheBehavior.CachePolicyId,
+        ViewerProtocolPolicy: 'redirect-to-https',
+        FunctionAssociations: config.DefaultCacheBehavior.FunctionAssociations,
+      });
+    }
+  });
+
   it('serves the bucket through origin access control with index.html as root and no error-page rewriting', () => {
     only('AWS::CloudFront::OriginAccessControl');
     const config = distribution();
@@ -393,7 +411,7 @@ describe('site', () => {
     const apiOrigin = (config.Origins as any[]).find((o) => o.CustomOriginConfig);
     expect(apiOrigin.CustomOriginConfig).toMatchObject({ OriginProtocolPolicy: 'https-only', OriginSSLProtocols: ['TLSv1.2'] });
     const all = config.CacheBehaviors as any[];
-    expect(all.map((b) => b.PathPattern).sort()).toEqual(['/api/*', '/badge/*', '/reports/*.pdf']);
+    expect(all.map((b) => b.PathPattern).sort()).toEqual(['/api/*', '/badge/*', '/reports/*.pdf', '/wazuh-test', '/wazuh-test/']);
     const api = all.find((b) => b.PathPattern === '/api/*');
     expect(api).toMatchObject({
       TargetOriginId: apiOrigin.Id,

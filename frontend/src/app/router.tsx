@@ -21,6 +21,7 @@ const ShareRoute = lazy(() => import('./routes/share').then((module) => ({ defau
 const PaymentSuccessRoute = lazy(() => import('./routes/payment-success').then((module) => ({ default: module.PaymentSuccessRoute })));
 const SuccessRoute = lazy(() => import('./routes/success').then((module) => ({ default: module.SuccessRoute })));
 const VerifyRoute = lazy(() => import('./routes/verify').then((module) => ({ default: module.VerifyRoute })));
+const WazuhTestRoute = lazy(() => import('./routes/wazuh-test').then((module) => ({ default: module.WazuhTestRoute })));
 
 /** DECISIONS "/reports": the old report links open the results page. */
 function ReportRedirect() {
@@ -63,6 +64,7 @@ export const createAppRouter = () =>
         { path: paths.paymentSuccess.path, Component: PaymentSuccessRoute },
         { path: paths.success.path, Component: SuccessRoute },
         { path: paths.verify.path, Component: VerifyRoute },
+        { path: paths.wazuhTest.path, Component: WazuhTestRoute },
         { path: paths.terms.path, Component: TermsRoute },
         { path: paths.privacy.path, Component: PrivacyRoute },
         { path: '*', Component: NotFoundRoute },
