@@ -53,8 +53,14 @@ export function startQueuePoller(sqs: SQSClient, queueUrl: string, worker: ScanW
             awsRegion: 'local',
           })),
         };
-        const { batchItemFailures } = await worker(event);
-        const failed = new Set(batchItemFailures.map((f) => f.itemIdentifier));
+        // A worker that throws fails its whole batch (Lambda's rule; powertools throws when every record failed).
+        const failed = await worker(event).then(
+          ({ batchItemFailures }) => new Set(batchItemFailures.map((f) => f.itemIdentifier)),
+          (error: unknown) => {
+            options.onError?.(error);
+            return new Set(Messages.map((m) => m.MessageId!));
+          },
+        );
         const done = Messages.filter((m) => !failed.has(m.MessageId!));
         if (done.length > 0) {
           await sqs.send(

@@ -296,6 +296,16 @@ export class DynamoDbAuditRepository implements AuditRepository {
     });
   }
 
+  async releaseCompletionNotified(auditId: string, notifiedAt: string): Promise<void> {
+    // Only our own claim: a later delivery that claimed and sent keeps its mark.
+    await this.conditionalUpdate({
+      Key: keys.audit(auditId),
+      UpdateExpression: 'REMOVE completionNotifiedAt',
+      ConditionExpression: 'completionNotifiedAt = :at',
+      ExpressionAttributeValues: { ':at': notifiedAt },
+    });
+  }
+
   async listUnfinished(createdBefore: string, limit: number) {
     const { Items = [] } = await this.db.send(
       new QueryCommand({

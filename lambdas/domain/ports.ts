@@ -84,6 +84,8 @@ export interface AuditRepository {
   fail(auditId: string, message: string, failedAt: string): Promise<boolean>;
   /** Claims the one completion email of an audit: true the first time only (a redelivered job gets false). */
   markCompletionNotified(auditId: string, notifiedAt: string): Promise<boolean>;
+  /** Gives the claim back when the email could not be sent, so the job's retry sends it. */
+  releaseCompletionNotified(auditId: string, notifiedAt: string): Promise<void>;
   /** Audits still queued or in progress, created before the given instant, oldest first. */
   listUnfinished(createdBefore: string, limit: number): Promise<{ id: string; status: AuditStatus; createdAt: string }[]>;
   /** The leads and audits stored under an email address (expired ones included), with whom they belong to. */
@@ -113,6 +115,16 @@ export interface EmailMessage {
   subject: string;
   text: string;
   html?: string;
+  /** Where replies go (the support mailbox's mail replies to the user who wrote). */
+  replyTo?: string;
+  /** Files sent with the message (the monthly report's PDF). */
+  attachments?: EmailAttachment[];
+}
+
+export interface EmailAttachment {
+  fileName: string;
+  contentType: string;
+  content: Uint8Array;
 }
 
 export interface Mailer {

@@ -99,7 +99,9 @@ export function issueCounts(findings: readonly Finding[]): IssueCounts {
 
 /**
  * Emails the lead the grade, score, issues by severity and the report link, once per audit (a
- * conditional flag on the audit, claimed before sending). A failed email never fails the audit.
+ * conditional flag on the audit, claimed before sending). A failed send gives the claim back and
+ * fails the job, so the queue delivers it again and the retry sends the email (the audit stays
+ * completed); after the queue's last attempt the job waits in the dead-letter queue, not lost.
  */
 async function notifyCompletion(
   deps: RunScanDeps,
@@ -108,8 +110,9 @@ async function notifyCompletion(
   result: { score: number; grade: Grade; findings: readonly Finding[] },
 ): Promise<void> {
   if (!lead) return;
+  const claimedAt = deps.clock.now().toISOString();
+  if (!(await deps.audits.markCompletionNotified(audit.id, claimedAt))) return;
   try {
-    if (!(await deps.audits.markCompletionNotified(audit.id, deps.clock.now().toISOString()))) return;
     await deps.mailer.send(
       auditCompletedEmail(
         { productName: deps.config.PRODUCT_NAME, siteUrl: deps.config.SITE_URL },
@@ -125,7 +128,9 @@ async function notifyCompletion(
       ),
     );
   } catch (error) {
-    deps.log.error('Could not send the audit completion email', { auditId: audit.id, error: String(error) });
+    deps.log.error('Could not send the audit completion email; the job will be retried', { auditId: audit.id, error: String(error) });
+    await deps.audits.releaseCompletionNotified(audit.id, claimedAt);
+    throw error;
   }
 }
 
