@@ -17,6 +17,7 @@ import { DynamoDbMonitoring } from './adapters/dynamodb-monitoring.adapter.js';
 import { DynamoDbRateLimiter } from './adapters/dynamodb-rate-limits.adapter.js';
 import { DynamoDbShareLinks } from './adapters/dynamodb-shares.adapter.js';
 import { DynamoDbSigningKeys } from './adapters/dynamodb-signing-keys.adapter.js';
+import { DynamoDbSecurityPolicies } from './adapters/dynamodb-policies.adapter.js';
 import { DynamoDbPlatformStats } from './adapters/dynamodb-stats.adapter.js';
 import { DynamoDbEmailVerifications } from './adapters/dynamodb-verifications.adapter.js';
 import { S3Blobs } from './adapters/s3-blobs.adapter.js';
@@ -29,6 +30,7 @@ import { type Config, parseResolvers, paymentsSettings, productSlug, required } 
 import { UpstreamUnavailableError } from './domain/errors.js';
 import { paymentMessages } from './domain/payments.contract.js';
 import type { DomainRepository } from './domain/domains.js';
+import type { SecurityPolicyRepository } from './domain/security-policy.js';
 import type {
   AccountRepository,
   AlertLog,
@@ -74,6 +76,8 @@ export interface Deps {
   readonly shares: ShareLinks;
   /** The customer's domains and started-scan count (Settings → Domains, Quick Scan). */
   readonly domains: DomainRepository;
+  /** Custom security policies: findings a customer accepted or muted (Monitor Plus). */
+  readonly policies: SecurityPolicyRepository;
   /** Rampart's own totals (GET /api/stats). */
   readonly stats: PlatformStats;
   /** Pwned Passwords range lookups for the sign-up form's breached-password check. */
@@ -162,6 +166,7 @@ export function buildDeps(config: Config, overrides: Partial<Pick<Deps, 'clock' 
     idempotency: once(() => new DynamoDbIdempotencyStore(documentClient(), required(config, 'TABLE_NAME'), clock)),
     shares: once(() => new DynamoDbShareLinks(documentClient(), required(config, 'TABLE_NAME'), clock)),
     domains: once(() => new DynamoDbDomains(documentClient(), required(config, 'TABLE_NAME'))),
+    policies: once(() => new DynamoDbSecurityPolicies(documentClient(), required(config, 'TABLE_NAME'), clock)),
     stats: once(() => new DynamoDbPlatformStats(documentClient(), required(config, 'TABLE_NAME'))),
     billing: once(() => new DynamoDbBilling(documentClient(), required(config, 'TABLE_NAME'), clock)),
     monitoring: once(() => new DynamoDbMonitoring(documentClient(), required(config, 'TABLE_NAME'))),
@@ -200,6 +205,7 @@ export function buildDeps(config: Config, overrides: Partial<Pick<Deps, 'clock' 
     get idempotency() { return lazy.idempotency(); },
     get shares() { return lazy.shares(); },
     get domains() { return lazy.domains(); },
+    get policies() { return lazy.policies(); },
     get stats() { return lazy.stats(); },
     get billing() { return lazy.billing(); },
     get monitoring() { return lazy.monitoring(); },

@@ -67,6 +67,10 @@ export const routes = [
   { name: 'list-my-badges', method: 'GET', path: '/api/me/badges', auth: 'user', uses: ['table'] },
   { name: 'list-my-alerts', method: 'GET', path: '/api/me/alerts', auth: 'user', uses: ['table'] },
   { name: 'unsubscribe-alerts', method: 'GET', path: '/api/alerts/unsubscribe', auth: 'public', uses: ['table'] },
+  // Custom security policies (Monitor Plus): accept or mute a finding of a verified domain.
+  { name: 'list-policies', method: 'GET', path: '/api/me/policies', auth: 'user', uses: ['table'] },
+  { name: 'put-policy', method: 'PUT', path: '/api/me/policies/{domain}/{findingId}', auth: 'user', uses: ['table'] },
+  { name: 'delete-policy', method: 'DELETE', path: '/api/me/policies/{domain}/{findingId}', auth: 'user', uses: ['table'] },
   // The Wazuh tester's relay for managers without CORS (issue 10): signed in only, so it is no open proxy.
   { name: 'relay-wazuh-request', method: 'POST', path: '/api/wazuh/relay', auth: 'user', uses: ['table'] },
 ] as const satisfies readonly RouteDefinition[];

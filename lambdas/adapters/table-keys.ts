@@ -30,6 +30,7 @@
  * - changes waiting for an alert: pk USER#{userId}, sk ALERTWAIT#{siteKey}; gsi2 ALERTS#WAITING → {since}#{userId}#{siteKey}
  * - a signing key:              pk SECRET#{purpose}, sk #SECRET
  * - a knowledge base checked:   pk KEVCHECK#{fingerprint}, sk #KEVCHECK
+ * - a user's security policy:   pk USER#{userId}, sk POLICY#{siteKey}#{findingId}
  */
 export const keys = {
   audit: (id: string) => ({ pk: `AUDIT#${id}`, sk: '#AUDIT' }),
@@ -90,6 +91,8 @@ export const keys = {
   waitingAlerts: 'ALERTS#WAITING',
   signingKey: (purpose: string) => ({ pk: `SECRET#${purpose}`, sk: '#SECRET' }),
   knowledgeBaseCheck: (fingerprint: string) => ({ pk: `KEVCHECK#${fingerprint}`, sk: '#KEVCHECK' }),
+  /** A customer's policy (accept or mute) for one finding of one domain; `POLICY#{domain}#` lists a domain's. */
+  securityPolicy: (userId: string, domain: string, findingId: string) => ({ pk: `USER#${userId}`, sk: `POLICY#${domain}#${findingId}` }),
   /** Rampart's own totals for GET /api/stats, one item of atomic counters. */
   platformStats: { pk: 'STATS#PLATFORM', sk: '#STATS' },
 } as const;

@@ -164,6 +164,25 @@ export function getPlan(id: PlanId): Plan {
   return plan;
 }
 
+/** DECISIONS "Plan features": what a plan includes beyond its scans, asked by name where it is enforced. */
+export type PlanCapability = 'api-access' | 'custom-policies';
+
+const PLAN_CAPABILITIES: Partial<Record<PlanId, readonly PlanCapability[]>> = {
+  // "API access" (Monitor Plus) = personal API tokens for reading audits and starting scans.
+  // "Custom security policies" = accepting or muting a finding with a reason (lambdas/domain/security-policy.ts).
+  'monitor-plus': ['api-access', 'custom-policies'],
+};
+
+/** Whether the plan includes the capability (the plan's own list; whether it is paid up is the caller's question). */
+export function planIncludes(planId: PlanId, capability: PlanCapability): boolean {
+  return PLAN_CAPABILITIES[planId]?.includes(capability) ?? false;
+}
+
+/** The plans that include a capability, for upgrade notes ('Monitor Plus'). */
+export function plansIncluding(capability: PlanCapability): Plan[] {
+  return plans.filter((plan) => planIncludes(plan.id, capability));
+}
+
 /** SPEC §2 "Pricing section": two tabs of two plan cards each. */
 export const pricingTabs = [
   { id: 'audits', label: 'Security Audits', planIds: ['basic-audit', 'pro-audit'] },

@@ -6,6 +6,7 @@ import { parseContract } from '../domain/contract.js';
 import { ForbiddenError, UnauthorizedError } from '../domain/errors.js';
 import type { LeadRecord } from '../domain/ports.js';
 import { listDomains } from './domains.js';
+import { exportPolicies } from './security-policies.js';
 
 /**
  * The signed-in account (SPEC §3 User, Subscription, Notification preferences, Audit history entry).
@@ -66,7 +67,7 @@ export async function listHistory(deps: AccountDeps, caller: Caller, query: unkn
 }
 
 /** DECISIONS "Retention and rights": "Download my data" — the caller's profile, leads and audits as JSON. */
-export async function exportAccount(deps: AccountDeps & Pick<Deps, 'domains' | 'config'>, caller: Caller) {
+export async function exportAccount(deps: AccountDeps & Pick<Deps, 'domains' | 'config' | 'policies'>, caller: Caller) {
   const profile = await deps.accounts.getOrCreateProfile(caller);
   const owned: string[] = [];
   let cursor: string | undefined;
@@ -86,6 +87,7 @@ export async function exportAccount(deps: AccountDeps & Pick<Deps, 'domains' | '
     leads: leads.map(({ sourceIp: _ip, ...lead }) => lead),
     audits: audits.map((a) => auditForDisplay(a!)),
     domains: await listDomains(deps, caller.userId),
+    securityPolicies: await exportPolicies(deps, caller.userId),
   };
 }
 
@@ -100,7 +102,7 @@ export const DEMO_NOT_DELETABLE = 'The demo account is shared and cannot be dele
 /**
  * DECISIONS "Retention and rights": deleting the account deletes the person's data, not a copy kept
  * aside — the profile and preferences, the domains, the audit index and started scans, the
- * subscription record, every audit they own (with its check results) and every lead attached to the
+ * subscription record, the custom security policies, every audit they own (with its check results) and every lead attached to the
  * account, plus the leads and audits nobody owns that were stored under their (verified) email
  * address, and their email verification codes. Audits are deleted, not anonymised: the privacy
  * policy promises deletion on request, and the aggregate counters of GET /api/stats keep nobody's

@@ -11,9 +11,11 @@ import { alertsQuerySchema, type AlertChannel, type AlertsPage } from '../domain
 import { diffScans, type KevCatalogue, kevMatchesWithoutRescan, knownExploitedIds, type MonitoringChange, monitoredTechnologies } from '../domain/monitoring-diff.js';
 import type { AlertRecord } from '../domain/ports.js';
 import { siteKey } from '../domain/target.js';
+import { withoutMutedFindings } from '../domain/security-policy.js';
 import { signUnsubscribeToken, verifyUnsubscribeToken } from '../domain/unsubscribe-token.js';
 import { routePath } from '../routes.js';
 import { issueCounts } from './run-scan.js';
+import { mutedFindingIdsOf } from './security-policies.js';
 
 /**
  * Continuous monitoring (issue 8 "Monitoring"; the rules are in lambdas/domain/monitoring.ts): the
@@ -23,7 +25,7 @@ import { issueCounts } from './run-scan.js';
  */
 
 type ScheduleDeps = Pick<Deps, 'monitoring' | 'domains' | 'audits' | 'scanJobs' | 'log'>;
-type AlertDeps = Pick<Deps, 'accounts' | 'alerts' | 'rateLimits' | 'mailer' | 'sms' | 'signingKeys' | 'clock' | 'config' | 'log'>;
+type AlertDeps = Pick<Deps, 'accounts' | 'alerts' | 'rateLimits' | 'mailer' | 'sms' | 'signingKeys' | 'clock' | 'config' | 'log' | 'policies'>;
 export type MonitoringDeps = ScheduleDeps & AlertDeps;
 
 export interface ScheduleResult {
@@ -96,8 +98,9 @@ export async function afterMonitoringRescan(deps: MonitoringDeps, auditId: strin
     return undefined;
   }
   const previous = await previousScan(deps, audit, userId);
-  const changes = previous ? diffScans({ previous, current: audit }) : [];
   const domain = siteKey(audit.host);
+  // The owner's accepted and muted findings give no new or resolved change (custom security policies).
+  const changes = previous ? diffScans({ previous, current: audit, mutedFindingIds: await mutedFindingIdsOf(deps, userId, domain) }) : [];
   const wanted = alertableChanges(changes, profile.notifications);
   const alert = wanted.length > 0 ? await deliverAlert(deps, { userId, domain, changes: wanted, auditId: audit.id }) : 'nothing';
 
@@ -189,7 +192,9 @@ const alertRateKey = (userId: string, domain: string) => `alerts:${userId}:${dom
 async function sendAlert(deps: AlertDeps, request: AlertRequest): Promise<AlertOutcome> {
   const profile = await deps.accounts.getProfile(request.userId);
   if (!profile) return 'nothing';
-  const changes = uniqueChanges(alertableChanges(request.changes, profile.notifications));
+  // Changes that waited may have been muted since: the policies are read again too.
+  const muted = await mutedFindingIdsOf(deps, request.userId, request.domain);
+  const changes = uniqueChanges(withoutMutedFindings(alertableChanges(request.changes, profile.notifications), muted));
   if (changes.length === 0) return 'nothing';
   const report = reportUrl(deps, request.auditId);
   const email = alertEmail({ productName: deps.config.PRODUCT_NAME, domain: request.domain, changes, reportUrl: report, unsubscribeUrl: await unsubscribeUrl(deps, request.userId) });

@@ -284,6 +284,7 @@ describe('the completion email', () => {
         rateLimits: d.rateLimits,
         sms: d.sms,
         signingKeys: d.signingKeys,
+        policies: d.policies,
       },
       { auditId, kind: 'scan' },
     );
