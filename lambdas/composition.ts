@@ -8,6 +8,7 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { CognitoUsers } from './adapters/cognito-users.adapter.js';
 import { DynamoDbAccounts } from './adapters/dynamodb-accounts.adapter.js';
+import { DynamoDbApiTokens } from './adapters/dynamodb-api-tokens.adapter.js';
 import { DynamoDbAlertLog } from './adapters/dynamodb-alerts.adapter.js';
 import { DynamoDbAuditRepository } from './adapters/dynamodb-audits.adapter.js';
 import { DynamoDbBilling } from './adapters/dynamodb-billing.adapter.js';
@@ -29,6 +30,7 @@ import { createStripeClient, StripePayments, stripeWebhookEvents } from './adapt
 import { type Config, parseResolvers, paymentsSettings, productSlug, required } from './config.js';
 import { UpstreamUnavailableError } from './domain/errors.js';
 import { paymentMessages } from './domain/payments.contract.js';
+import type { ApiTokenRepository } from './domain/api-tokens.js';
 import type { DomainRepository } from './domain/domains.js';
 import type { SecurityPolicyRepository } from './domain/security-policy.js';
 import type {
@@ -94,6 +96,8 @@ export interface Deps {
   readonly alerts: AlertLog;
   /** The unsubscribe links' HMAC key. */
   readonly signingKeys: SigningKeys;
+  /** Personal API tokens (Settings → API, the `/api/v1` routes). */
+  readonly apiTokens: ApiTokenRepository;
   readonly scanSettings: ScanSettings;
   /** The checks every scan runs, bound to this deployment's breach lookup. */
   readonly scanChecks: readonly CheckDefinition[];
@@ -172,6 +176,7 @@ export function buildDeps(config: Config, overrides: Partial<Pick<Deps, 'clock' 
     monitoring: once(() => new DynamoDbMonitoring(documentClient(), required(config, 'TABLE_NAME'))),
     alerts: once(() => new DynamoDbAlertLog(documentClient(), required(config, 'TABLE_NAME'), clock)),
     signingKeys: once(() => new DynamoDbSigningKeys(documentClient(), required(config, 'TABLE_NAME'))),
+    apiTokens: once(() => new DynamoDbApiTokens(documentClient(), required(config, 'TABLE_NAME'), clock)),
     payments: once((): PaymentProvider => {
       switch (paymentsSettings(config).mode) {
         case 'stripe':
@@ -211,6 +216,7 @@ export function buildDeps(config: Config, overrides: Partial<Pick<Deps, 'clock' 
     get monitoring() { return lazy.monitoring(); },
     get alerts() { return lazy.alerts(); },
     get signingKeys() { return lazy.signingKeys(); },
+    get apiTokens() { return lazy.apiTokens(); },
     get payments() { return lazy.payments(); },
     paymentEvents: stripeWebhookEvents(paymentsSettings(config).webhookSecret),
     pwnedPasswords: {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { API_TOKEN_DEFAULT_REQUESTS_PER_MINUTE } from './domain/api-token.contract.js';
 import { ConfigError } from './domain/errors.js';
 import type { Resource } from './routes.js';
 
@@ -73,6 +74,8 @@ const configSchema = z.object({
   RATE_LIMIT_REPORT_EMAILS_PER_AUDIT: perHour(5),
   RATE_LIMIT_REPORT_EMAILS_PER_RECIPIENT: perHour(10),
   RATE_LIMIT_SHARES_PER_AUDIT: perHour(20),
+  /** The public API (`/api/v1`, README "API access"): requests per minute per API token. */
+  API_TOKEN_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(API_TOKEN_DEFAULT_REQUESTS_PER_MINUTE),
 
   /** How many times a share link may be opened before it is used up (DECISIONS "Sharing": 100). */
   SHARE_MAX_USES: z.coerce.number().int().min(1).max(100_000).default(100),

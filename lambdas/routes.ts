@@ -14,8 +14,10 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  *   authorizer on AWS, the local server with the same Cognito JWKS locally).
  * - agent: an endpoint agent, authenticated by the handler with its agent secret.
  * - webhook: a payment provider, authenticated by the handler with the signature header.
+ * - api-token: a script of a customer's, authenticated by the handler with a personal API token
+ *   (`Authorization: Bearer rmp_…`, lambdas/api/api-token-auth.ts); no JWT authorizer.
  */
-export type RouteAuth = 'public' | 'user' | 'agent' | 'webhook';
+export type RouteAuth = 'public' | 'user' | 'agent' | 'webhook' | 'api-token';
 
 /** The AWS resources a handler uses: the stack grants exactly these, config requires exactly these. */
 export type Resource = 'table' | 'scanQueue' | 'mailer' | 'sms' | 'reports' | 'userPool' | 'payments';
@@ -73,6 +75,12 @@ export const routes = [
   { name: 'delete-policy', method: 'DELETE', path: '/api/me/policies/{domain}/{findingId}', auth: 'user', uses: ['table'] },
   // The Wazuh tester's relay for managers without CORS (issue 10): signed in only, so it is no open proxy.
   { name: 'relay-wazuh-request', method: 'POST', path: '/api/wazuh/relay', auth: 'user', uses: ['table'] },
+  { name: 'list-api-tokens', method: 'GET', path: '/api/me/api-tokens', auth: 'user', uses: ['table'] },
+  { name: 'create-api-token', method: 'POST', path: '/api/me/api-tokens', auth: 'user', uses: ['table'] },
+  { name: 'revoke-api-token', method: 'DELETE', path: '/api/me/api-tokens/{tokenId}', auth: 'user', uses: ['table'] },
+  { name: 'api-list-audits', method: 'GET', path: '/api/v1/audits', auth: 'api-token', uses: ['table'] },
+  { name: 'api-get-audit', method: 'GET', path: '/api/v1/audits/{auditId}', auth: 'api-token', uses: ['table'] },
+  { name: 'api-start-scan', method: 'POST', path: '/api/v1/scans', auth: 'api-token', uses: ['table', 'scanQueue'] },
 ] as const satisfies readonly RouteDefinition[];
 
 export type RouteName = (typeof routes)[number]['name'];

@@ -30,6 +30,8 @@
  * - changes waiting for an alert: pk USER#{userId}, sk ALERTWAIT#{siteKey}; gsi2 ALERTS#WAITING → {since}#{userId}#{siteKey}
  * - a signing key:              pk SECRET#{purpose}, sk #SECRET
  * - a knowledge base checked:   pk KEVCHECK#{fingerprint}, sk #KEVCHECK
+ * - a user's API token:         pk USER#{userId}, sk APITOKEN#{slot} (slots 00–09: at most 10 per user)
+ * - an API token by its hash:   pk APITOKEN#{sha256(token)}, sk #APITOKEN (the secret is never stored)
  * - a user's security policy:   pk USER#{userId}, sk POLICY#{siteKey}#{findingId}
  */
 export const keys = {
@@ -91,6 +93,10 @@ export const keys = {
   waitingAlerts: 'ALERTS#WAITING',
   signingKey: (purpose: string) => ({ pk: `SECRET#${purpose}`, sk: '#SECRET' }),
   knowledgeBaseCheck: (fingerprint: string) => ({ pk: `KEVCHECK#${fingerprint}`, sk: '#KEVCHECK' }),
+  /** One of a user's API tokens in one of its fixed slots, so that a conditional put can never exceed the maximum. */
+  apiToken: (userId: string, slot: number) => ({ pk: `USER#${userId}`, sk: `APITOKEN#${String(slot).padStart(2, '0')}` }),
+  /** The same token found by the SHA-256 of its secret (Bearer authentication). */
+  apiTokenByHash: (tokenHash: string) => ({ pk: `APITOKEN#${tokenHash}`, sk: '#APITOKEN' }),
   /** A customer's policy (accept or mute) for one finding of one domain; `POLICY#{domain}#` lists a domain's. */
   securityPolicy: (userId: string, domain: string, findingId: string) => ({ pk: `USER#${userId}`, sk: `POLICY#${domain}#${findingId}` }),
   /** Rampart's own totals for GET /api/stats, one item of atomic counters. */

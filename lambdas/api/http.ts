@@ -54,6 +54,7 @@ export function statusFor(error: DomainError): number {
     case 'validation_failed':
       return 400;
     case 'unauthorized':
+    case 'invalid_token':
       return 401;
     case 'payload_too_large':
       return 413;

@@ -1,6 +1,7 @@
 import type { Deps } from '../composition.js';
 import { type AuditHistoryEntry, historyQuerySchema, notificationPreferencesSchema, profileUpdateSchema } from '../domain/account.contract.js';
 import { historyEntry, subscriptionView, type UserProfile, userView } from '../domain/account.js';
+import { apiTokenView } from '../domain/api-tokens.js';
 import { auditForDisplay } from '../domain/audit-view.js';
 import { parseContract } from '../domain/contract.js';
 import { ForbiddenError, UnauthorizedError } from '../domain/errors.js';
@@ -67,7 +68,7 @@ export async function listHistory(deps: AccountDeps, caller: Caller, query: unkn
 }
 
 /** DECISIONS "Retention and rights": "Download my data" — the caller's profile, leads and audits as JSON. */
-export async function exportAccount(deps: AccountDeps & Pick<Deps, 'domains' | 'config' | 'policies'>, caller: Caller) {
+export async function exportAccount(deps: AccountDeps & Pick<Deps, 'domains' | 'config' | 'policies' | 'apiTokens'>, caller: Caller) {
   const profile = await deps.accounts.getOrCreateProfile(caller);
   const owned: string[] = [];
   let cursor: string | undefined;
@@ -88,6 +89,8 @@ export async function exportAccount(deps: AccountDeps & Pick<Deps, 'domains' | '
     audits: audits.map((a) => auditForDisplay(a!)),
     domains: await listDomains(deps, caller.userId),
     securityPolicies: await exportPolicies(deps, caller.userId),
+    // Names, prefixes and dates only: never a token's hash (the secret itself is never stored).
+    apiTokens: (await deps.apiTokens.list(caller.userId)).map(apiTokenView),
   };
 }
 
@@ -102,7 +105,7 @@ export const DEMO_NOT_DELETABLE = 'The demo account is shared and cannot be dele
 /**
  * DECISIONS "Retention and rights": deleting the account deletes the person's data, not a copy kept
  * aside — the profile and preferences, the domains, the audit index and started scans, the
- * subscription record, the custom security policies, every audit they own (with its check results) and every lead attached to the
+ * subscription record, the custom security policies, the API tokens, every audit they own (with its check results) and every lead attached to the
  * account, plus the leads and audits nobody owns that were stored under their (verified) email
  * address, and their email verification codes. Audits are deleted, not anonymised: the privacy
  * policy promises deletion on request, and the aggregate counters of GET /api/stats keep nobody's
@@ -111,12 +114,14 @@ export const DEMO_NOT_DELETABLE = 'The demo account is shared and cannot be dele
  * lifecycle removes it. The Cognito user goes last, so a retry with the same token finishes the job.
  * Safe to repeat: a second call finds nothing and answers the same.
  */
-export async function deleteAccount(deps: Pick<Deps, 'accounts' | 'audits' | 'verifications' | 'users' | 'clock'>, caller: Caller): Promise<void> {
+export async function deleteAccount(deps: Pick<Deps, 'accounts' | 'audits' | 'verifications' | 'users' | 'clock' | 'apiTokens'>, caller: Caller): Promise<void> {
   const profile = await deps.accounts.getProfile(caller.userId);
   if (profile?.isDemo) throw new ForbiddenError('demo_account_forbidden', DEMO_NOT_DELETABLE);
   // An access token carries no email: the profile has the one Cognito verified.
   const owner = { userId: caller.userId, email: (caller.email || profile?.email || '').toLowerCase() };
   await deps.accounts.markDeleted(caller.userId, new Date(deps.clock.now().getTime() + DELETED_MARK_HOURS * 3_600_000));
+  // First the API tokens: their hash items live outside the user's partition.
+  await deps.apiTokens.deleteAll(caller.userId);
 
   const { auditIds } = await deps.accounts.deleteUserItems(caller.userId);
   const byEmail = owner.email ? await deps.audits.listByEmail(owner.email) : { leads: [], audits: [] };

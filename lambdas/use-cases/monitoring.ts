@@ -105,7 +105,8 @@ export async function afterMonitoringRescan(deps: MonitoringDeps, auditId: strin
   const alert = wanted.length > 0 ? await deliverAlert(deps, { userId, domain, changes: wanted, auditId: audit.id }) : 'nothing';
 
   let completedEmail = false;
-  if (profile.notifications.scanCompletions && (await deps.audits.markCompletionNotified(audit.id, deps.clock.now().toISOString()))) {
+  const claimedAt = deps.clock.now().toISOString();
+  if (profile.notifications.scanCompletions && (await deps.audits.markCompletionNotified(audit.id, claimedAt))) {
     const message = scanCompletedEmail({
       productName: deps.config.PRODUCT_NAME,
       domain,
@@ -121,7 +122,10 @@ export async function afterMonitoringRescan(deps: MonitoringDeps, auditId: strin
       await deps.mailer.send({ to: profile.email, ...message });
       completedEmail = true;
     } catch (error) {
-      deps.log.error('Could not send the scan completed email', { auditId, error: String(error) });
+      // The job fails and the queue delivers it again: alerts already sent stay claimed, this email is sent then.
+      deps.log.error('Could not send the scan completed email; the job will be retried', { auditId, error: String(error) });
+      await deps.audits.releaseCompletionNotified(audit.id, claimedAt);
+      throw error;
     }
   }
   return { changes, alert, scanCompletedEmail: completedEmail };

@@ -26,6 +26,7 @@ const UNAUTHORIZED_ROUTE_REASONS: Record<Exclude<RouteAuth, 'user'>, string> = {
   public: 'Public by design (the free scan, its results, health); the handler validates input and applies anti-abuse rate limits.',
   agent: 'Endpoint agents authenticate in the handler with their per-agent secret; API Gateway has no authorizer for it.',
   webhook: 'Payment webhooks authenticate in the handler by verifying the provider signature header.',
+  'api-token': 'The public API (/api/v1) authenticates personal API tokens in the handler (SHA-256 lookup, per-token rate limit); a Cognito JWT is not what its callers hold.',
 };
 
 export interface ApiProps {
