@@ -83,7 +83,7 @@ export {
   type BadgeOptions,
 } from '../../../lambdas/domain/badge';
 export { type AlertsPage, type AlertView, type BadgeStatusView, type MyBadgeView } from '../../../lambdas/domain/monitoring.contract';
-export { isHostName } from '../../../lambdas/domain/target';
+export { isHostName, siteKey } from '../../../lambdas/domain/target';
 export {
   AGENT_DISCONNECT_AFTER_SECONDS,
   AGENT_SCHEDULE_SECONDS,
@@ -131,3 +131,16 @@ export {
   type WazuhTestResult,
   type WazuhTestType,
 } from '../../../lambdas/domain/wazuh.contract';
+export {
+  MAX_POLICIES_PER_USER,
+  POLICY_MAX_DAYS,
+  POLICY_REASON_LENGTH,
+  policyActions,
+  policyInputSchemaAt,
+  policyMessages,
+  type PoliciesPage,
+  type PolicyAction,
+  type PolicyInput,
+  type PolicyReply,
+  type SecurityPolicyView,
+} from '../../../lambdas/domain/security-policy.contract';

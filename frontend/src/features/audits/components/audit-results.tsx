@@ -9,6 +9,7 @@ import { useCreateShare } from '../api/create-share';
 import { isAuditRunning, useAudit } from '../api/get-audit';
 import { ChecksTable } from './checks-table';
 import { auditStatusClass, formatDate, isCheckFinished, statusLabel } from './format';
+import { useReportPolicies } from './finding-policy';
 import { FreeRescanPanel } from './free-rescan';
 import { PaidAuditOffer, PremiumBanner } from './paid-audit-offer';
 import { RemediationPlan } from './remediation-plan';
@@ -109,6 +110,8 @@ function ReportHeader({ audit, result }: { audit: Audit; result?: AuditResultVie
 function CompletedReport({ audit, result, mode }: { audit: Audit; result: AuditResultView; mode: ResultsMode }) {
   const share = useCreateShare(audit.id);
   const readOnly = mode === 'shared';
+  // Custom security policies are the owner's: read and shown in the dashboard's report only.
+  const policies = useReportPolicies(audit.host, mode === 'dashboard');
   return (
     <>
       <div className="flex flex-wrap gap-3">
@@ -132,6 +135,7 @@ function CompletedReport({ audit, result, mode }: { audit: Audit; result: AuditR
         vulnerabilities={result.vulnerability_summary.vulnerabilities}
         technologies={result.technologies}
         limit={RESULT_LIST_LIMITS.vulnerabilities}
+        policies={policies}
       />
 
       {!readOnly && <PaidAuditOffer audit={audit} result={result} />}

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { CveView, TechnologyView, VulnerabilityView } from '../../../lib/contracts';
 import { FindingDisclosure } from './finding-disclosure';
+import { FindingPolicyPanel, PolicyChip, type ReportPolicies } from './finding-policy';
 
 /** Every CVE the report knows details of (CVSS, in CISA's exploited catalogue), by id. */
 function cveDetails(technologies: readonly TechnologyView[]): Map<string, CveView> {
@@ -11,7 +12,8 @@ function cveDetails(technologies: readonly TechnologyView[]): Map<string, CveVie
 
 const panelText = 'text-sm text-slate-700 dark:text-slate-300';
 
-function VulnerabilityItem({ vulnerability, cves }: { vulnerability: VulnerabilityView; cves: Map<string, CveView> }) {
+function VulnerabilityItem({ vulnerability, cves, policies }: { vulnerability: VulnerabilityView; cves: Map<string, CveView>; policies?: ReportPolicies }) {
+  const policy = policies?.byFinding.get(vulnerability.id);
   return (
     <FindingDisclosure
       severity={vulnerability.severity}
@@ -20,6 +22,7 @@ function VulnerabilityItem({ vulnerability, cves }: { vulnerability: Vulnerabili
         <>
           {vulnerability.category}
           {vulnerability.cvssScore !== undefined && ` · CVSS ${vulnerability.cvssScore.toFixed(1)}`}
+          {policy && <PolicyChip policy={policy} />}
         </>
       }
     >
@@ -60,6 +63,7 @@ function VulnerabilityItem({ vulnerability, cves }: { vulnerability: Vulnerabili
             </ul>
           </div>
         )}
+        {policies && <FindingPolicyPanel finding={vulnerability} policies={policies} />}
     </FindingDisclosure>
   );
 }
@@ -74,11 +78,14 @@ export function VulnerabilitiesList({
   technologies,
   limit,
   expandable = true,
+  policies,
 }: {
   vulnerabilities: VulnerabilityView[];
   technologies: TechnologyView[];
   limit: number;
   expandable?: boolean;
+  /** The owner's report in the dashboard only: each finding's custom security policy and its controls. */
+  policies?: ReportPolicies;
 }) {
   const [showAll, setShowAll] = useState(false);
   const cves = cveDetails(technologies);
@@ -96,7 +103,7 @@ export function VulnerabilitiesList({
       ) : (
         <ul className="space-y-2">
           {shown.map((vulnerability) => (
-            <VulnerabilityItem key={vulnerability.id} vulnerability={vulnerability} cves={cves} />
+            <VulnerabilityItem key={vulnerability.id} vulnerability={vulnerability} cves={cves} policies={policies} />
           ))}
         </ul>
       )}
