@@ -2,6 +2,7 @@ import { useId, useRef, type KeyboardEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import { DomainsTab } from './domains-tab';
 import { NotificationsTab } from './notifications-tab';
+import { PoliciesTab } from './policies-tab';
 import { ProfileTab } from './profile-tab';
 import { SecurityTab } from './security-tab';
 
@@ -9,6 +10,7 @@ import { SecurityTab } from './security-tab';
 export const SETTINGS_TABS = [
   { id: 'profile', label: 'Profile', Panel: ProfileTab },
   { id: 'domains', label: 'Domains', Panel: DomainsTab },
+  { id: 'policies', label: 'Policies', Panel: PoliciesTab },
   { id: 'notifications', label: 'Notifications', Panel: NotificationsTab },
   { id: 'security', label: 'Security', Panel: SecurityTab },
 ] as const;

@@ -64,7 +64,7 @@ function fill(endpoint = BASE, token = 'jwt.token.value') {
   type(tokenField(), token);
 }
 
-const banner = async () => {
+const banner = async (): Promise<Record<string, string | null | undefined>> => {
   const region = await screen.findByLabelText('Test result');
   const terms = within(region).getAllByRole('term');
   return { title: region.querySelector('p')?.textContent, ...Object.fromEntries(terms.map((t) => [t.textContent, t.nextElementSibling?.textContent])) };
