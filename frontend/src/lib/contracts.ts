@@ -132,6 +132,17 @@ export {
   type WazuhTestType,
 } from '../../../lambdas/domain/wazuh.contract';
 export {
+  API_TOKEN_EXPIRY_CHOICES,
+  API_TOKEN_NAME_MAX,
+  apiTokenMessages,
+  createApiTokenSchema,
+  shownPrefix,
+  type ApiTokenList,
+  type ApiTokenView,
+  type CreateApiTokenInput,
+  type CreatedApiToken,
+} from '../../../lambdas/domain/api-token.contract';
+export {
   MAX_POLICIES_PER_USER,
   POLICY_MAX_DAYS,
   POLICY_REASON_LENGTH,

@@ -1,5 +1,6 @@
 import { useId, useRef, type KeyboardEvent } from 'react';
 import { useSearchParams } from 'react-router';
+import { ApiTab } from './api-tab';
 import { DomainsTab } from './domains-tab';
 import { NotificationsTab } from './notifications-tab';
 import { PoliciesTab } from './policies-tab';
@@ -13,6 +14,7 @@ export const SETTINGS_TABS = [
   { id: 'policies', label: 'Policies', Panel: PoliciesTab },
   { id: 'notifications', label: 'Notifications', Panel: NotificationsTab },
   { id: 'security', label: 'Security', Panel: SecurityTab },
+  { id: 'api', label: 'API', Panel: ApiTab },
 ] as const;
 
 export type SettingsTabId = (typeof SETTINGS_TABS)[number]['id'];
@@ -55,7 +57,7 @@ export function SettingsSection() {
         <h1 id={`${baseId}-title`} className="text-2xl font-bold text-slate-900 dark:text-slate-100">
           Settings
         </h1>
-        <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">Your profile, domains, notifications and security.</p>
+        <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">Your profile, domains, notifications, security and API tokens.</p>
       </header>
       <div
         role="tablist"
