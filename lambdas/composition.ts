@@ -7,6 +7,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { CognitoUsers } from './adapters/cognito-users.adapter.js';
+import { DynamoDbAgents } from './adapters/dynamodb-agents.adapter.js';
 import { DynamoDbAccounts } from './adapters/dynamodb-accounts.adapter.js';
 import { DynamoDbApiTokens } from './adapters/dynamodb-api-tokens.adapter.js';
 import { DynamoDbAlertLog } from './adapters/dynamodb-alerts.adapter.js';
@@ -15,11 +16,13 @@ import { DynamoDbBilling } from './adapters/dynamodb-billing.adapter.js';
 import { DynamoDbDomains } from './adapters/dynamodb-domains.adapter.js';
 import { DynamoDbIdempotencyStore } from './adapters/dynamodb-idempotency.adapter.js';
 import { DynamoDbMonitoring } from './adapters/dynamodb-monitoring.adapter.js';
+import { DynamoDbMonthlyReports } from './adapters/dynamodb-monthly-reports.adapter.js';
 import { DynamoDbRateLimiter } from './adapters/dynamodb-rate-limits.adapter.js';
 import { DynamoDbShareLinks } from './adapters/dynamodb-shares.adapter.js';
 import { DynamoDbSigningKeys } from './adapters/dynamodb-signing-keys.adapter.js';
 import { DynamoDbSecurityPolicies } from './adapters/dynamodb-policies.adapter.js';
 import { DynamoDbPlatformStats } from './adapters/dynamodb-stats.adapter.js';
+import { DynamoDbSupportRequests } from './adapters/dynamodb-support-requests.adapter.js';
 import { DynamoDbEmailVerifications } from './adapters/dynamodb-verifications.adapter.js';
 import { S3Blobs } from './adapters/s3-blobs.adapter.js';
 import { SesMailer } from './adapters/ses-mailer.adapter.js';
@@ -30,8 +33,11 @@ import { createStripeClient, StripePayments, stripeWebhookEvents } from './adapt
 import { type Config, parseResolvers, paymentsSettings, productSlug, required } from './config.js';
 import { UpstreamUnavailableError } from './domain/errors.js';
 import { paymentMessages } from './domain/payments.contract.js';
+import type { AgentRepository } from './domain/agents.js';
 import type { ApiTokenRepository } from './domain/api-tokens.js';
 import type { DomainRepository } from './domain/domains.js';
+import type { MonthlyReportLog } from './domain/monthly-report.js';
+import type { SupportRequests } from './domain/support.js';
 import type { SecurityPolicyRepository } from './domain/security-policy.js';
 import type {
   AccountRepository,
@@ -96,6 +102,12 @@ export interface Deps {
   readonly alerts: AlertLog;
   /** The unsubscribe links' HMAC key. */
   readonly signingKeys: SigningKeys;
+  /** Endpoint agents: enrollment secrets, agents and their scored reports (issue 10). */
+  readonly agents: AgentRepository;
+  /** Each subscriber's monthly reports: the scheduler's claim per month, then where the PDF is. */
+  readonly monthlyReports: MonthlyReportLog;
+  /** Support requests sent from the dashboard's Support page. */
+  readonly supportRequests: SupportRequests;
   /** Personal API tokens (Settings → API, the `/api/v1` routes). */
   readonly apiTokens: ApiTokenRepository;
   readonly scanSettings: ScanSettings;
@@ -176,6 +188,9 @@ export function buildDeps(config: Config, overrides: Partial<Pick<Deps, 'clock' 
     monitoring: once(() => new DynamoDbMonitoring(documentClient(), required(config, 'TABLE_NAME'))),
     alerts: once(() => new DynamoDbAlertLog(documentClient(), required(config, 'TABLE_NAME'), clock)),
     signingKeys: once(() => new DynamoDbSigningKeys(documentClient(), required(config, 'TABLE_NAME'))),
+    agents: once(() => new DynamoDbAgents(documentClient(), required(config, 'TABLE_NAME'), clock)),
+    monthlyReports: once(() => new DynamoDbMonthlyReports(documentClient(), required(config, 'TABLE_NAME'), clock)),
+    supportRequests: once(() => new DynamoDbSupportRequests(documentClient(), required(config, 'TABLE_NAME'), clock)),
     apiTokens: once(() => new DynamoDbApiTokens(documentClient(), required(config, 'TABLE_NAME'), clock)),
     payments: once((): PaymentProvider => {
       switch (paymentsSettings(config).mode) {
@@ -216,6 +231,9 @@ export function buildDeps(config: Config, overrides: Partial<Pick<Deps, 'clock' 
     get monitoring() { return lazy.monitoring(); },
     get alerts() { return lazy.alerts(); },
     get signingKeys() { return lazy.signingKeys(); },
+    get agents() { return lazy.agents(); },
+    get monthlyReports() { return lazy.monthlyReports(); },
+    get supportRequests() { return lazy.supportRequests(); },
     get apiTokens() { return lazy.apiTokens(); },
     get payments() { return lazy.payments(); },
     paymentEvents: stripeWebhookEvents(paymentsSettings(config).webhookSecret),

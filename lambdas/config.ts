@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { API_TOKEN_DEFAULT_REQUESTS_PER_MINUTE } from './domain/api-token.contract.js';
 import { ConfigError } from './domain/errors.js';
+import { productSlug as slugOf } from './domain/product.js';
 import type { Resource } from './routes.js';
 
 const flag = z
@@ -22,6 +23,8 @@ const configSchema = z.object({
   TABLE_NAME: z.string().min(3).optional(),
   SCAN_QUEUE_URL: z.url().optional(),
   MAIL_FROM: z.email().optional(),
+  /** The support mailbox the support form writes to; default support@ the MAIL_FROM domain (supportMailbox). */
+  SUPPORT_EMAIL: z.email().optional(),
   SES_CONFIGURATION_SET: z.string().optional(),
   SMS_MODE: z.enum(['sns', 'outbox']).default('sns'),
   REPORTS_BUCKET: z.string().min(3).optional(),
@@ -74,6 +77,12 @@ const configSchema = z.object({
   RATE_LIMIT_REPORT_EMAILS_PER_AUDIT: perHour(5),
   RATE_LIMIT_REPORT_EMAILS_PER_RECIPIENT: perHour(10),
   RATE_LIMIT_SHARES_PER_AUDIT: perHour(20),
+  /** Endpoint agents (README "Local endpoint agents"): reports per agent, registrations and install messages per account. */
+  RATE_LIMIT_AGENT_REPORTS_PER_AGENT: perHour(60),
+  RATE_LIMIT_AGENT_REGISTRATIONS_PER_ACCOUNT: perHour(30),
+  RATE_LIMIT_AGENT_TELEMETRY_PER_ACCOUNT: perHour(120),
+  /** Support requests (`POST /api/me/support-requests`) per signed-in user per hour. */
+  RATE_LIMIT_SUPPORT_REQUESTS_PER_USER: perHour(5),
   /** The public API (`/api/v1`, README "API access"): requests per minute per API token. */
   API_TOKEN_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(API_TOKEN_DEFAULT_REQUESTS_PER_MINUTE),
 
@@ -107,6 +116,16 @@ export function paymentsSettings(config: Config): { mode: 'stripe' | 'local' | '
   const mode = config.PAYMENTS_MODE ?? (config.STRIPE_SECRET_KEY ? 'stripe' : 'local');
   if (mode === 'local') return { mode, webhookSecret: config.STRIPE_WEBHOOK_SECRET ?? LOCAL_WEBHOOK_SECRET };
   return { mode, webhookSecret: config.STRIPE_WEBHOOK_SECRET };
+}
+
+/**
+ * Where support requests go: SUPPORT_EMAIL, else `support@` the domain mail is sent from (MAIL_FROM),
+ * else `support@{product-slug}.example` (the local default, a mailbox of SES local).
+ */
+export function supportMailbox(config: Config): string {
+  if (config.SUPPORT_EMAIL) return config.SUPPORT_EMAIL;
+  const domain = config.MAIL_FROM?.split('@')[1];
+  return `support@${domain ?? `${slugOf(config.PRODUCT_NAME)}.example`}`;
 }
 
 /** The keys each resource needs; the CDK stack's bind helpers set exactly these. */

@@ -69,18 +69,23 @@ export const routes = [
   { name: 'list-my-badges', method: 'GET', path: '/api/me/badges', auth: 'user', uses: ['table'] },
   { name: 'list-my-alerts', method: 'GET', path: '/api/me/alerts', auth: 'user', uses: ['table'] },
   { name: 'unsubscribe-alerts', method: 'GET', path: '/api/alerts/unsubscribe', auth: 'public', uses: ['table'] },
+  { name: 'list-monthly-reports', method: 'GET', path: '/api/me/reports/monthly', auth: 'user', uses: ['table'] },
+  // Whole segments again: the handler requires `{yyyy-mm}.pdf` (monthlyReportFileSchema).
+  { name: 'get-monthly-report-pdf', method: 'GET', path: '/api/me/reports/monthly/{reportFile}', auth: 'user', uses: ['table', 'reports'] },
+  { name: 'list-support-requests', method: 'GET', path: '/api/me/support-requests', auth: 'user', uses: ['table'] },
+  { name: 'create-support-request', method: 'POST', path: '/api/me/support-requests', auth: 'user', uses: ['table', 'mailer'] },
   // Custom security policies (Monitor Plus): accept or mute a finding of a verified domain.
   { name: 'list-policies', method: 'GET', path: '/api/me/policies', auth: 'user', uses: ['table'] },
   { name: 'put-policy', method: 'PUT', path: '/api/me/policies/{domain}/{findingId}', auth: 'user', uses: ['table'] },
   { name: 'delete-policy', method: 'DELETE', path: '/api/me/policies/{domain}/{findingId}', auth: 'user', uses: ['table'] },
-  // The Wazuh tester's relay for managers without CORS (issue 10): signed in only, so it is no open proxy.
-  { name: 'relay-wazuh-request', method: 'POST', path: '/api/wazuh/relay', auth: 'user', uses: ['table'] },
   { name: 'list-api-tokens', method: 'GET', path: '/api/me/api-tokens', auth: 'user', uses: ['table'] },
   { name: 'create-api-token', method: 'POST', path: '/api/me/api-tokens', auth: 'user', uses: ['table'] },
   { name: 'revoke-api-token', method: 'DELETE', path: '/api/me/api-tokens/{tokenId}', auth: 'user', uses: ['table'] },
   { name: 'api-list-audits', method: 'GET', path: '/api/v1/audits', auth: 'api-token', uses: ['table'] },
   { name: 'api-get-audit', method: 'GET', path: '/api/v1/audits/{auditId}', auth: 'api-token', uses: ['table'] },
   { name: 'api-start-scan', method: 'POST', path: '/api/v1/scans', auth: 'api-token', uses: ['table', 'scanQueue'] },
+  // The Wazuh tester's relay for managers without CORS (issue 10): signed in only, so it is no open proxy.
+  { name: 'relay-wazuh-request', method: 'POST', path: '/api/wazuh/relay', auth: 'user', uses: ['table'] },
 ] as const satisfies readonly RouteDefinition[];
 
 export type RouteName = (typeof routes)[number]['name'];

@@ -1,6 +1,10 @@
 import { SendEmailCommand, type SESv2Client } from '@aws-sdk/client-sesv2';
 import type { EmailMessage, Mailer } from '../domain/ports.js';
 
+/**
+ * SES v2 simple content. Attachments go in the simple content's `Attachments` (SES builds the MIME
+ * message itself, and aws-ses-v2-local stores them the same way), so no hand-made raw MIME is needed.
+ */
 export class SesMailer implements Mailer {
   constructor(
     private readonly ses: SESv2Client,
@@ -13,6 +17,7 @@ export class SesMailer implements Mailer {
       new SendEmailCommand({
         FromEmailAddress: this.from,
         Destination: { ToAddresses: [message.to] },
+        ...(message.replyTo ? { ReplyToAddresses: [message.replyTo] } : {}),
         ConfigurationSetName: this.configurationSet,
         Content: {
           Simple: {
@@ -21,6 +26,17 @@ export class SesMailer implements Mailer {
               Text: { Data: message.text, Charset: 'UTF-8' },
               ...(message.html ? { Html: { Data: message.html, Charset: 'UTF-8' } } : {}),
             },
+            ...(message.attachments?.length
+              ? {
+                  Attachments: message.attachments.map((file) => ({
+                    FileName: file.fileName,
+                    ContentType: file.contentType,
+                    ContentDisposition: 'ATTACHMENT' as const,
+                    ContentTransferEncoding: 'BASE64' as const,
+                    RawContent: file.content,
+                  })),
+                }
+              : {}),
           },
         },
       }),

@@ -30,9 +30,11 @@
  * - changes waiting for an alert: pk USER#{userId}, sk ALERTWAIT#{siteKey}; gsi2 ALERTS#WAITING → {since}#{userId}#{siteKey}
  * - a signing key:              pk SECRET#{purpose}, sk #SECRET
  * - a knowledge base checked:   pk KEVCHECK#{fingerprint}, sk #KEVCHECK
+ * - a user's monthly report:    pk USER#{userId}, sk MONTHREPORT#{yyyy-mm} (claimed, then ready)
+ * - a user's support request:   pk USER#{userId}, sk SUPPORT#{createdAt}#{id}
+ * - a user's security policy:   pk USER#{userId}, sk POLICY#{siteKey}#{findingId}
  * - a user's API token:         pk USER#{userId}, sk APITOKEN#{slot} (slots 00–09: at most 10 per user)
  * - an API token by its hash:   pk APITOKEN#{sha256(token)}, sk #APITOKEN (the secret is never stored)
- * - a user's security policy:   pk USER#{userId}, sk POLICY#{siteKey}#{findingId}
  */
 export const keys = {
   audit: (id: string) => ({ pk: `AUDIT#${id}`, sk: '#AUDIT' }),
@@ -93,12 +95,16 @@ export const keys = {
   waitingAlerts: 'ALERTS#WAITING',
   signingKey: (purpose: string) => ({ pk: `SECRET#${purpose}`, sk: '#SECRET' }),
   knowledgeBaseCheck: (fingerprint: string) => ({ pk: `KEVCHECK#${fingerprint}`, sk: '#KEVCHECK' }),
+  /** A user's report of one calendar month (the scheduler's claim, then where its PDF is). */
+  monthlyReport: (userId: string, month: string) => ({ pk: `USER#${userId}`, sk: `MONTHREPORT#${month}` }),
+  /** A support request the user sent, newest last. */
+  supportRequest: (userId: string, createdAt: string, id: string) => ({ pk: `USER#${userId}`, sk: `SUPPORT#${createdAt}#${id}` }),
+  /** A customer's policy (accept or mute) for one finding of one domain; `POLICY#{domain}#` lists a domain's. */
+  securityPolicy: (userId: string, domain: string, findingId: string) => ({ pk: `USER#${userId}`, sk: `POLICY#${domain}#${findingId}` }),
   /** One of a user's API tokens in one of its fixed slots, so that a conditional put can never exceed the maximum. */
   apiToken: (userId: string, slot: number) => ({ pk: `USER#${userId}`, sk: `APITOKEN#${String(slot).padStart(2, '0')}` }),
   /** The same token found by the SHA-256 of its secret (Bearer authentication). */
   apiTokenByHash: (tokenHash: string) => ({ pk: `APITOKEN#${tokenHash}`, sk: '#APITOKEN' }),
-  /** A customer's policy (accept or mute) for one finding of one domain; `POLICY#{domain}#` lists a domain's. */
-  securityPolicy: (userId: string, domain: string, findingId: string) => ({ pk: `USER#${userId}`, sk: `POLICY#${domain}#${findingId}` }),
   /** Rampart's own totals for GET /api/stats, one item of atomic counters. */
   platformStats: { pk: 'STATS#PLATFORM', sk: '#STATS' },
 } as const;

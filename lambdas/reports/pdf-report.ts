@@ -580,3 +580,6 @@ function footers(w: Writer, productName: string, view: AuditResultView): void {
     page.drawText(right, { x: A4.width - MARGIN.right - font.widthOfTextAtSize(right, 8), y: 30, size: 8, font, color: muted });
   });
 }
+
+/** The page flow and palette, shared with the monthly report (lambdas/reports/monthly-report-pdf.ts). */
+export { A4, brand, CONTENT_WIDTH, type Fonts, GRADE_COLOURS, ink, MARGIN, muted, rule, SEVERITY_COLOURS, SEVERITY_TITLES, Writer };

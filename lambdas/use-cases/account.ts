@@ -7,6 +7,8 @@ import { parseContract } from '../domain/contract.js';
 import { ForbiddenError, UnauthorizedError } from '../domain/errors.js';
 import type { LeadRecord } from '../domain/ports.js';
 import { listDomains } from './domains.js';
+import { supportRequestView } from '../domain/support.js';
+import { listMonthlyReports } from './monthly-reports.js';
 import { exportPolicies } from './security-policies.js';
 
 /**
@@ -68,7 +70,7 @@ export async function listHistory(deps: AccountDeps, caller: Caller, query: unkn
 }
 
 /** DECISIONS "Retention and rights": "Download my data" — the caller's profile, leads and audits as JSON. */
-export async function exportAccount(deps: AccountDeps & Pick<Deps, 'domains' | 'config' | 'policies' | 'apiTokens'>, caller: Caller) {
+export async function exportAccount(deps: AccountDeps & Pick<Deps, 'domains' | 'config' | 'policies' | 'apiTokens' | 'supportRequests' | 'monthlyReports'>, caller: Caller) {
   const profile = await deps.accounts.getOrCreateProfile(caller);
   const owned: string[] = [];
   let cursor: string | undefined;
@@ -88,6 +90,8 @@ export async function exportAccount(deps: AccountDeps & Pick<Deps, 'domains' | '
     leads: leads.map(({ sourceIp: _ip, ...lead }) => lead),
     audits: audits.map((a) => auditForDisplay(a!)),
     domains: await listDomains(deps, caller.userId),
+    supportRequests: (await deps.supportRequests.list(caller.userId, 1000)).map(supportRequestView),
+    monthlyReports: (await listMonthlyReports(deps, caller)).reports,
     securityPolicies: await exportPolicies(deps, caller.userId),
     // Names, prefixes and dates only: never a token's hash (the secret itself is never stored).
     apiTokens: (await deps.apiTokens.list(caller.userId)).map(apiTokenView),
@@ -105,7 +109,7 @@ export const DEMO_NOT_DELETABLE = 'The demo account is shared and cannot be dele
 /**
  * DECISIONS "Retention and rights": deleting the account deletes the person's data, not a copy kept
  * aside — the profile and preferences, the domains, the audit index and started scans, the
- * subscription record, the custom security policies, the API tokens, every audit they own (with its check results) and every lead attached to the
+ * subscription record, the custom security policies, the support requests and monthly report records, the API tokens, every audit they own (with its check results) and every lead attached to the
  * account, plus the leads and audits nobody owns that were stored under their (verified) email
  * address, and their email verification codes. Audits are deleted, not anonymised: the privacy
  * policy promises deletion on request, and the aggregate counters of GET /api/stats keep nobody's

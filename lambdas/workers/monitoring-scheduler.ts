@@ -2,23 +2,26 @@ import { loadConfig } from '../config.js';
 import { buildDeps, type Deps } from '../composition.js';
 import { knowledgeBaseFingerprint, matchVulnerabilities } from '../scanner/vulndb/index.js';
 import { checkKevUpdatesOnce, scheduleMonitoringRescans, sendWaitingAlerts } from '../use-cases/monitoring.js';
+import { sendMonthlyReports } from '../use-cases/monthly-reports.js';
 
 /**
  * Scheduled (EventBridge on AWS, a timer locally): queues the subscribers' rescans that are due,
- * sends alerts that waited for their domain's hourly limit, and checks a new knowledge base (once
- * per bundled version) for newly exploited CVEs in the software monitored sites run.
+ * sends alerts that waited for their domain's hourly limit, checks a new knowledge base (once
+ * per bundled version) for newly exploited CVEs in the software monitored sites run, and once a
+ * calendar month has ended builds and emails each subscriber's monthly report of it (once each).
  */
 export function make(deps: Deps) {
   return async () => {
     const { queued } = await scheduleMonitoringRescans(deps, deps.clock.now());
     const alertsSent = await sendWaitingAlerts(deps);
     const kev = await checkKevUpdatesOnce(deps, knowledgeBaseFingerprint(), matchVulnerabilities);
-    return { rescansQueued: queued.length, alertsSent, knowledgeBaseChecked: kev !== undefined };
+    const monthly = await sendMonthlyReports(deps, deps.clock.now());
+    return { rescansQueued: queued.length, alertsSent, knowledgeBaseChecked: kev !== undefined, monthlyReportsSent: monthly.emailed };
   };
 }
 
 let scheduler: ReturnType<typeof make> | undefined;
 export const handler = () => {
-  scheduler ??= make(buildDeps(loadConfig(process.env, ['table', 'scanQueue', 'mailer', 'sms'])));
+  scheduler ??= make(buildDeps(loadConfig(process.env, ['table', 'scanQueue', 'mailer', 'sms', 'reports'])));
   return scheduler();
 };

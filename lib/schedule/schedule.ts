@@ -16,8 +16,9 @@ export interface ScheduleProps {
 
 /**
  * EventBridge schedules: the sweeper ends audits stuck past their limit as failed; the monitoring
- * scheduler queues subscribers' rescans, sends alerts that waited out their hourly limit and checks a
- * newly deployed knowledge base for newly exploited CVEs (lambdas/workers/monitoring-scheduler.ts).
+ * scheduler queues subscribers' rescans, sends alerts that waited out their hourly limit, checks a
+ * newly deployed knowledge base for newly exploited CVEs and, after a month ends, sends the monthly
+ * reports (PDFs in the reports bucket) (lambdas/workers/monitoring-scheduler.ts).
  */
 export class Schedule extends Construct {
   readonly sweeper: ProjectFunction;
@@ -40,12 +41,12 @@ export class Schedule extends Construct {
 
     this.monitoringScheduler = new ProjectFunction(this, 'MonitoringScheduler', {
       entry: 'lambdas/workers/monitoring-scheduler.ts',
-      description: 'Queues monitoring rescans, sends waiting alerts, checks a new knowledge base',
+      description: 'Queues monitoring rescans, sends waiting alerts and monthly reports, checks a new knowledge base',
       defaults: props.defaults,
       memorySize: 512,
       timeout: Duration.minutes(5),
     });
-    props.bindings.bindAll(this.monitoringScheduler, ['table', 'scanQueue', 'mailer', 'sms']);
+    props.bindings.bindAll(this.monitoringScheduler, ['table', 'scanQueue', 'mailer', 'sms', 'reports']);
     new Rule(this, 'MonitoringRule', {
       description: 'Every fifteen minutes: monitoring rescans and waiting alerts',
       schedule: EventSchedule.rate(MONITORING_INTERVAL),

@@ -296,11 +296,11 @@ describe('schedule and alarms', () => {
     expect(Object.keys(envOf(sweeperId))).toEqual(expect.arrayContaining([...resourceKeys.table, ...resourceKeys.scanQueue]));
   });
 
-  it('runs the monitoring scheduler every fifteen minutes with the table, the queue, the mailer and SMS', () => {
+  it('runs the monitoring scheduler every fifteen minutes with the table, the queue, the mailer, SMS and the reports bucket (monthly reports)', () => {
     const schedulerId = functionId('ScheduleMonitoringScheduler');
     expect(ruleTargeting(schedulerId).Properties.ScheduleExpression).toBe('rate(15 minutes)');
     const env = envOf(schedulerId);
-    expect(Object.keys(env)).toEqual(expect.arrayContaining([...resourceKeys.table, ...resourceKeys.scanQueue, ...resourceKeys.mailer, 'SES_CONFIGURATION_SET']));
+    expect(Object.keys(env)).toEqual(expect.arrayContaining([...resourceKeys.table, ...resourceKeys.scanQueue, ...resourceKeys.mailer, ...resourceKeys.reports, 'SES_CONFIGURATION_SET']));
     expect(env.SMS_MODE).toBe('sns');
   });
 

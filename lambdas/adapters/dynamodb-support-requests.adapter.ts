@@ -1,0 +1,76 @@
+import { DeleteCommand, type DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { PlanId } from '../domain/plans.js';
+import type { Clock } from '../domain/ports.js';
+import type { SupportCategory } from '../domain/support.contract.js';
+import type { SupportRequestRecord, SupportRequests } from '../domain/support.js';
+import { expiresAt, isExpired, keys, retention } from './table-keys.js';
+
+const PREFIX = 'SUPPORT#';
+
+/**
+ * Support requests under their author's partition (`SUPPORT#{createdAt}#{id}`, newest last), so a
+ * user lists only their own and account deletion takes them with everything else the user owns.
+ * Kept as contact details are (3 years, DECISIONS "Retention and rights").
+ */
+export class DynamoDbSupportRequests implements SupportRequests {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+    private readonly clock: Clock,
+  ) {}
+
+  async create(request: SupportRequestRecord): Promise<void> {
+    await this.db.send(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: {
+          ...keys.supportRequest(request.userId, request.createdAt, request.id),
+          type: 'support-request',
+          ...request,
+          ...(request.auditId === null ? { auditId: undefined } : {}),
+          expiresAt: expiresAt(new Date(request.createdAt), retention.contactDetails),
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+  }
+
+  async remove(userId: string, createdAt: string, id: string): Promise<void> {
+    await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: keys.supportRequest(userId, createdAt, id) }));
+  }
+
+  async list(userId: string, limit: number): Promise<SupportRequestRecord[]> {
+    const { Items = [] } = await this.db.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': keys.supportRequest(userId, '', '').pk, ':prefix': PREFIX },
+        ScanIndexForward: false,
+        Limit: limit,
+        ConsistentRead: true,
+      }),
+    );
+    const now = this.clock.now();
+    return Items.filter((item) => !isExpired(item, now)).map(toRecord);
+  }
+}
+
+function toRecord(item: Record<string, unknown>): SupportRequestRecord {
+  const text = (value: unknown) => (typeof value === 'string' ? value : '');
+  return {
+    id: text(item.id),
+    reference: text(item.reference),
+    userId: text(item.userId),
+    email: text(item.email),
+    name: text(item.name),
+    category: text(item.category) as SupportCategory,
+    subject: text(item.subject),
+    message: text(item.message),
+    auditId: typeof item.auditId === 'string' ? item.auditId : null,
+    status: 'open',
+    plan: text(item.plan),
+    planIds: Array.isArray(item.planIds) ? (item.planIds.map(String) as PlanId[]) : [],
+    priority: item.priority === true,
+    createdAt: text(item.createdAt),
+  };
+}
