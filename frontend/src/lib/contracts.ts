@@ -155,3 +155,18 @@ export {
   type PolicyReply,
   type SecurityPolicyView,
 } from '../../../lambdas/domain/security-policy.contract';
+export { monthLabel, type MonthlyReportsPage, type MonthlyReportView } from '../../../lambdas/domain/monthly-report.contract';
+export {
+  firstResponseTime,
+  SUPPORT_CATEGORY_LABELS,
+  SUPPORT_LIMITS,
+  supportCategories,
+  supportMessages,
+  supportRequestSchema,
+  type SupportCategory,
+  type SupportEntitlementView,
+  type SupportRequestCreated,
+  type SupportRequestInput,
+  type SupportRequestsPage,
+  type SupportRequestView,
+} from '../../../lambdas/domain/support.contract';

@@ -9,6 +9,7 @@ import { ScansSection } from '../../features/dashboard/scans/scans-section';
 import { sectionOf, type DashboardSlug } from '../../features/dashboard/sections';
 import { SettingsSection } from '../../features/dashboard/settings/settings-section';
 import { SubscriptionSection } from '../../features/dashboard/subscription/subscription-section';
+import { SupportSection } from '../../features/dashboard/support/support-section';
 import { AuditResults } from '../../features/audits/components/audit-results';
 import { auditIdSchema } from '../../lib/contracts';
 import { NotFoundRoute } from './not-found';
@@ -21,6 +22,7 @@ const sectionComponents: Record<DashboardSlug, () => React.JSX.Element> = {
   subscription: SubscriptionSection,
   badge: BadgeSection,
   settings: SettingsSection,
+  support: SupportSection,
 };
 
 /** `/dashboard` and `/dashboard/{section}`: the guard, the shell, then the section. */

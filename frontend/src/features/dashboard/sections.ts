@@ -7,6 +7,7 @@ export const dashboardSections = [
   { slug: 'subscription', label: 'Subscription' },
   { slug: 'badge', label: 'Security Badge' },
   { slug: 'settings', label: 'Settings' },
+  { slug: 'support', label: 'Support' },
 ] as const;
 
 export type DashboardSlug = (typeof dashboardSections)[number]['slug'];

@@ -6,6 +6,7 @@ import { paymentMessages, type BillingView } from '../../../lib/contracts';
 import { planName, usageTone } from '../layout/plan';
 import { useBilling, useBillingPortal } from './api/billing';
 import { BillingHistory } from './billing-history';
+import { MonthlyReports } from './monthly-reports';
 import { UpgradeOptions } from './upgrade-options';
 
 const card = 'rounded-xl border border-slate-200 bg-white p-5 shadow-sm dark:border-slate-700 dark:bg-slate-900';
@@ -111,6 +112,17 @@ export function SubscriptionSection() {
         </h2>
         <BillingHistory invoices={billing.data.invoices} orders={billing.data.orders} />
       </section>
+      {billing.data.subscription.billingPeriod === 'monthly' && (
+        <section className={card} aria-labelledby="monthly-reports">
+          <h2 id="monthly-reports" className="text-lg font-semibold">
+            Monthly reports
+          </h2>
+          <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+            At the start of each month your plan emails a PDF of the month before: scores, scans, issues found and resolved, alerts, certificates and your badge.
+          </p>
+          <MonthlyReports />
+        </section>
+      )}
     </div>
   );
 }
