@@ -30,6 +30,8 @@ export interface RouteDefinition {
   readonly path: string;
   readonly auth: RouteAuth;
   readonly uses: readonly Resource[];
+  /** The largest request body the route reads (default 64 KiB); the local server lets this much through. */
+  readonly maxBodyBytes?: number;
 }
 
 export const routes = [
@@ -86,6 +88,18 @@ export const routes = [
   { name: 'api-start-scan', method: 'POST', path: '/api/v1/scans', auth: 'api-token', uses: ['table', 'scanQueue'] },
   // The Wazuh tester's relay for managers without CORS (issue 10): signed in only, so it is no open proxy.
   { name: 'relay-wazuh-request', method: 'POST', path: '/api/wazuh/relay', auth: 'user', uses: ['table'] },
+  // Endpoint agents (issue 10, DECISIONS "Agents API"). Agent routes authenticate in the handler: the enrollment
+  // secret (registrations, telemetry) or the agent's own token (reports, up to 1 MB = AGENT_MAX_BODY_BYTES).
+  { name: 'register-agent', method: 'POST', path: '/api/agents/registrations', auth: 'agent', uses: ['table'] },
+  { name: 'submit-agent-report', method: 'POST', path: '/api/agents/reports', auth: 'agent', uses: ['table'], maxBodyBytes: 1_048_576 },
+  { name: 'submit-agent-telemetry', method: 'POST', path: '/api/agents/telemetry', auth: 'agent', uses: ['table'] },
+  { name: 'list-my-agents', method: 'GET', path: '/api/me/agents', auth: 'user', uses: ['table'] },
+  { name: 'get-my-agents-summary', method: 'GET', path: '/api/me/agents/summary', auth: 'user', uses: ['table'] },
+  { name: 'get-my-agents-debug', method: 'GET', path: '/api/me/agents/debug', auth: 'user', uses: ['table'] },
+  { name: 'get-agent-enrollment', method: 'GET', path: '/api/me/agents/enrollment', auth: 'user', uses: ['table'] },
+  { name: 'rotate-agent-secret', method: 'POST', path: '/api/me/agents/secret', auth: 'user', uses: ['table'] },
+  // Served at the site's /agents/ (CloudFront and the local server route the prefix to the API); a whole segment again.
+  { name: 'get-agent-installer', method: 'GET', path: '/agents/{installerFile}', auth: 'user', uses: ['table'] },
 ] as const satisfies readonly RouteDefinition[];
 
 export type RouteName = (typeof routes)[number]['name'];

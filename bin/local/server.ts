@@ -73,12 +73,12 @@ function sendJson(res: ServerResponse, status: number, body: unknown) {
   send(res, status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' }, JSON.stringify(body));
 }
 
-async function readBody(req: IncomingMessage): Promise<Buffer | 'too_large'> {
+async function readBody(req: IncomingMessage, maxBytes = MAX_BODY_BYTES): Promise<Buffer | 'too_large'> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) return 'too_large';
+    if (size > maxBytes) return 'too_large';
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks);
@@ -118,8 +118,10 @@ export async function startLocalServer(options: LocalServerOptions, port: number
       res.setHeader('allow', candidates.map((m) => m.route.method).join(', '));
       return sendJson(res, 405, { error: 'method_not_allowed', message: `${method} is not allowed on ${url.pathname}` });
     }
-    const body = await readBody(req);
-    if (body === 'too_large') return sendJson(res, 413, { error: 'payload_too_large', message: 'The request body is larger than 64 KiB.' });
+    // A route that reads more (an agent's report) says so in the manifest; its handler judges the size itself.
+    const maxBytes = (match.route as RouteDefinition).maxBodyBytes ?? MAX_BODY_BYTES;
+    const body = await readBody(req, maxBytes);
+    if (body === 'too_large') return sendJson(res, 413, { error: 'payload_too_large', message: `The request body is larger than ${maxBytes / 1024} KiB.` });
 
     let claims: Record<string, string | number | boolean | string[]> | undefined;
     if (match.route.auth === 'user') {

@@ -13,8 +13,11 @@
  * guard and the local server use too. This module imports no CDK, so tests can run the code.
  */
 
-/** Paths the function leaves alone even if attached to them: they belong to the API origin. */
-export const API_PATH_PREFIXES = ['/api/', '/badge/'] as const;
+/**
+ * Paths the function leaves alone even if attached to them: they belong to the API origin. `/agents/`
+ * serves the agent installers (issue 10); the Local Agents page is `/dashboard/agents`, not under it.
+ */
+export const API_PATH_PREFIXES = ['/api/', '/badge/', '/agents/'] as const;
 
 /**
  * App pages whose last segment may carry dots (`/verify/shop.example.com`): always pages, never
