@@ -3,7 +3,8 @@ import { defineConfig } from 'vitest/config';
 /**
  * One `vitest run` runs every project: unit (pure logic), integration (the whole local stack
  * in-process, driven over HTTP), infra (CDK assertions + cdk-nag), components (React
- * components in jsdom), e2e (real Chromium against npm start).
+ * components in jsdom), hardening (the local stack under abuse: test/hardening/README.md), e2e
+ * (real Chromium against npm start).
  */
 // Loopback only, never port 2024, never the system resolver: enforced in every project, not hoped for.
 const setupFiles = ['test/support/loopback-only.ts'];
@@ -30,6 +31,17 @@ export default defineConfig({
           include: ['frontend/src/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
           setupFiles: [...setupFiles, 'frontend/src/testing/setup-tests.ts'],
+        },
+      },
+      {
+        test: {
+          // test/hardening/README.md: bad input, SSRF corpus, tenancy, replay and concurrency over the local stack.
+          name: 'hardening',
+          include: ['test/hardening/**/*.test.ts'],
+          setupFiles,
+          environment: 'node',
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
         },
       },
       { test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], environment: 'node', setupFiles, testTimeout: 60_000, hookTimeout: 120_000, fileParallelism: false } },
