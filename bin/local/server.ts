@@ -73,16 +73,34 @@ function sendJson(res: ServerResponse, status: number, body: unknown) {
   send(res, status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' }, JSON.stringify(body));
 }
 
-async function readBody(req: IncomingMessage, maxBytes = MAX_BODY_BYTES): Promise<Buffer | 'too_large'> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > maxBytes) return 'too_large';
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
+/**
+ * The body, or 'too_large' once it has all arrived: a body past the limit is read to its end and
+ * dropped rather than left unread, because leaving the loop early destroyed the socket and the
+ * client saw a connection reset instead of the 413 (test/hardening/bad-input.test.ts).
+ */
+function readBody(req: IncomingMessage, maxBytes = MAX_BODY_BYTES): Promise<Buffer | 'too_large'> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= maxBytes) chunks.push(chunk);
+    });
+    req.on('end', () => resolve(size > maxBytes ? 'too_large' : Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
 }
+
+/** decodeURIComponent, or undefined for a malformed escape (`%`, `%E0%A4%A`, an encoded lone surrogate). */
+function decodePath(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return undefined;
+  }
+}
+
+const INVALID_PATH = { error: 'invalid_path', message: 'The address holds a malformed percent-encoding.' } as const;
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -128,8 +146,9 @@ export async function startLocalServer(options: LocalServerOptions, port: number
       claims = await verifyToken(req.headers.authorization);
       if (!claims) return sendJson(res, 401, { error: 'unauthorized', message: 'Sign in to continue.' });
     }
-    const values = match.pattern.exec(url.pathname)!.slice(1);
-    const pathParameters = Object.fromEntries(match.params.map((name, i) => [name, decodeURIComponent(values[i]!)]));
+    const values = match.pattern.exec(url.pathname)!.slice(1).map(decodePath);
+    if (values.some((value) => value === undefined)) return sendJson(res, 400, INVALID_PATH);
+    const pathParameters = Object.fromEntries(match.params.map((name, i) => [name, values[i]!]));
     const headers = Object.fromEntries(
       Object.entries(req.headers).map(([k, v]) => [k.toLowerCase(), Array.isArray(v) ? v.join(',') : (v ?? '')]),
     );
@@ -223,7 +242,9 @@ export async function startLocalServer(options: LocalServerOptions, port: number
     if (wantsPage && isBotUserAgent(req.headers['user-agent'])) {
       file = join(root, 'crawler.html');
     } else {
-      const requested = normalize(join(root, decodeURIComponent(url.pathname)));
+      const decoded = decodePath(url.pathname);
+      if (decoded === undefined) return send(res, 400, { 'content-type': 'text/plain; charset=utf-8' }, 'Bad path');
+      const requested = normalize(join(root, decoded));
       if (!requested.startsWith(root + sep) && requested !== root) return send(res, 400, { 'content-type': 'text/plain' }, 'Bad path');
       const isFile = existsSync(requested) && statSync(requested).isFile();
       if (!isFile && !wantsPage) return send(res, 404, { 'content-type': 'text/plain; charset=utf-8' }, 'Not found');
@@ -243,7 +264,13 @@ export async function startLocalServer(options: LocalServerOptions, port: number
   }
 
   const server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
+    } catch {
+      // A Host header no URL can hold ("a b", "["): answered, not thrown out of the listener (which ended the process).
+      return sendJson(res, 400, { error: 'invalid_host', message: 'The Host header is not a valid host.' });
+    }
     // DECISIONS "/reports": /reports/{auditId}.pdf is the PDF route (CloudFront rewrites it the same way).
     const pdfPath = reportPdfApiPath(url.pathname);
     if (pdfPath) url.pathname = pdfPath;
@@ -258,7 +285,7 @@ export async function startLocalServer(options: LocalServerOptions, port: number
         ? handleLocalPages(res, url)
       : url.pathname.startsWith('/_local/checkout/') || url.pathname.startsWith('/_local/billing-portal/')
         ? payments.handle(req, res, url)
-        : Promise.resolve(serveStatic(req, res, url));
+        : Promise.resolve().then(() => serveStatic(req, res, url));
     work.catch((error: unknown) => {
       options.deps.log.error('Local server error', error as Error);
       if (!res.headersSent) sendJson(res, 500, { error: 'internal_error', message: 'Something went wrong on our side. Please try again.' });
