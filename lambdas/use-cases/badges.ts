@@ -81,9 +81,9 @@ function publicView(site: string, facts: SiteFacts): BadgeStatusView {
   };
 }
 
-/** The path's domain: a registered name (parseDomainInput's rules), as its site key. */
+/** The path's domain (already URL-decoded by the platform: decoding again threw on a '%'), by parseDomainInput's rules, as its site key. */
 function domainParam(raw: string | undefined): string {
-  return parseDomainInput(decodeURIComponent(raw ?? ''));
+  return parseDomainInput(raw ?? '');
 }
 
 /** `GET /api/badges/{domain}`: what the public /verify/{domain} page states. */
@@ -97,7 +97,7 @@ export async function badgeStatusOf(deps: BadgeDeps, rawDomain: string | undefin
  * 'not verified' badge (also for a domain Rampart has never heard of). Bad options are a ValidationError.
  */
 export async function badgeSvg(deps: BadgeDeps, rawFile: string | undefined, query: unknown): Promise<string> {
-  const file = decodeURIComponent(rawFile ?? '');
+  const file = rawFile ?? '';
   if (!file.toLowerCase().endsWith('.svg')) throw new NotFoundError('badge_not_found', 'Badges are served as /badge/{domain}.svg');
   const options = parseContract(badgeQuerySchema, query ?? {});
   const site = parseDomainInput(file.slice(0, -'.svg'.length));

@@ -16,7 +16,7 @@ import {
   verificationInstructions,
   verificationNotFoundMessage,
 } from '../domain/domains.js';
-import { DomainError, ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../domain/errors.js';
+import { DomainError, ForbiddenError, NotFoundError, UnauthorizedError } from '../domain/errors.js';
 import { siteKey } from '../domain/target.js';
 import type { ScanSettings } from '../scanner/check.js';
 import { createDnsClient } from '../scanner/net/dns-client.js';
@@ -65,11 +65,12 @@ export async function addDomain(deps: DomainDeps, userId: string, input: unknown
   return domainView(productSlug(deps.config.PRODUCT_NAME), record);
 }
 
-/** The path parameter: the stored site key (URL-decoded by the platform). */
+/**
+ * The path parameter, already URL-decoded by the platform (decoding again threw on a '%'), read by
+ * the rules an added domain passed: anything else is a 400, never a key DynamoDB refuses (> 1 KiB).
+ */
 function domainParam(raw: string | undefined): string {
-  const domain = siteKey(decodeURIComponent(raw ?? '').trim());
-  if (domain === '') throw new ValidationError('Name the domain in the path.');
-  return domain;
+  return parseDomainInput(raw ?? '');
 }
 
 export async function deleteDomain(deps: DomainDeps, userId: string, rawDomain: string | undefined): Promise<void> {
