@@ -253,7 +253,7 @@ describe('the completion email', () => {
     expect(mails[0]!.body.text).toContain(`View the full report: ${t.stack.url}/results/${auditId}`);
   });
 
-  it('completes the audit even when the email cannot be sent', async () => {
+  it('completes the audit when the email cannot be sent, and fails the job so its retry sends the email once', async () => {
     const now = new Date().toISOString();
     const auditId = crypto.randomUUID();
     const leadId = crypto.randomUUID();
@@ -262,35 +262,39 @@ describe('the completion email', () => {
       { id: auditId, leadId, targetUrl: 'https://shop.example.test/', host: 'shop.example.test', status: 'queued', createdAt: now, checks: [] },
     );
     const attempts: string[] = [];
-    const failing = { send: (mail: { to: string }) => (attempts.push(mail.to), Promise.reject(new Error('SES is down'))) };
+    let sesDown = true;
+    const flaky = { send: (mail: { to: string }) => (attempts.push(mail.to), sesDown ? Promise.reject(new Error('SES is down')) : Promise.resolve()) };
     const d = t.stack.deps;
+    const deps = {
+      audits: d.audits,
+      clock: d.clock,
+      scanSettings: d.scanSettings,
+      scanChecks: d.scanChecks,
+      config: d.config,
+      stats: d.stats,
+      mailer: flaky,
+      log: new Logger({ logLevel: 'SILENT' }),
+      // Monitoring rescans only (this is a lead's audit): their comparison and alerts.
+      accounts: d.accounts,
+      domains: d.domains,
+      monitoring: d.monitoring,
+      scanJobs: d.scanJobs,
+      alerts: d.alerts,
+      rateLimits: d.rateLimits,
+      sms: d.sms,
+      signingKeys: d.signingKeys,
+      policies: d.policies,
+    };
 
-    const outcome = await runScan(
-      {
-        audits: d.audits,
-        clock: d.clock,
-        scanSettings: d.scanSettings,
-        scanChecks: d.scanChecks,
-        config: d.config,
-        stats: d.stats,
-        mailer: failing,
-        log: new Logger({ logLevel: 'SILENT' }),
-        // Monitoring rescans only (this is a lead's audit): their comparison and alerts.
-        accounts: d.accounts,
-        domains: d.domains,
-        monitoring: d.monitoring,
-        scanJobs: d.scanJobs,
-        alerts: d.alerts,
-        rateLimits: d.rateLimits,
-        sms: d.sms,
-        signingKeys: d.signingKeys,
-        policies: d.policies,
-      },
-      { auditId, kind: 'scan' },
-    );
-
-    expect(attempts).toEqual(['unlucky@example.test']);
-    expect(outcome).toBe('completed');
+    const firstDelivery = runScan(deps, { auditId, kind: 'scan' });
+    await expect(firstDelivery).rejects.toThrow('SES is down');
     expect((await d.audits.getAudit(auditId))?.status).toBe('completed');
+
+    sesDown = false;
+    const redelivery = await runScan(deps, { auditId, kind: 'scan' });
+    const third = await runScan(deps, { auditId, kind: 'scan' });
+
+    expect([redelivery, third]).toEqual(['skipped', 'skipped']);
+    expect(attempts).toEqual(['unlucky@example.test', 'unlucky@example.test']);
   });
 });
