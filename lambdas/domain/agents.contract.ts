@@ -176,7 +176,8 @@ export const scheduledTaskRowSchema = z.strictObject({
 /**
  * Programs started automatically: `autoexec`/`startup_items` (Windows), `startup_items`/`systemd_units`
  * (Linux), `launchd` (macOS), with the signature where the platform checks one (`authenticode.result`
- * on Windows, `signature.signed` on macOS; on Linux "trusted" when the file belongs to an installed package).
+ * on Windows, `signature.signed` on macOS; on Linux "trusted" when the unit file lies where packages put them,
+ * /lib or /usr/lib, and "unknown" elsewhere, such as /etc/systemd/system).
  * `signature_status`: trusted | untrusted | missing | unknown (anything else reads as unknown).
  */
 export const persistenceRowSchema = z.strictObject({
@@ -423,7 +424,7 @@ export interface AgentInstallEventView {
 
 /**
  * SPEC §3 Debug API response (`audit_count`: reports received; `recent_audits`: the last five, newest
- * first). `recent_installs`: the last five install telemetry messages, newest first (the Install
+ * first, `audit_timestamp` being when the API received each). `recent_installs`: the last five install telemetry messages, newest first (the Install
  * Agent walkthrough shows real progress from them).
  */
 export interface AgentDebugView {
@@ -444,7 +445,7 @@ export interface AgentInstallerView {
 
 /**
  * `GET /api/me/agents/enrollment`: what the Install Agent tab shows. The secret is shown again on every
- * visit (the install commands carry it), so it is stored readable — see lambdas/use-cases/agents.ts.
+ * visit (the install commands carry it), so it is stored readable — see AgentEnrollment in lambdas/domain/agents.ts.
  */
 export interface AgentEnrollmentView {
   secret: string;

@@ -130,8 +130,8 @@ export interface AgentInstallEvent {
 export interface AgentRepository {
   getEnrollment(userId: string): Promise<AgentEnrollment | undefined>;
   /**
-   * Stores a new secret for the account (its first, or a rotation): the old secret's lookup goes in
-   * the same transaction. `expectedSecret` guards against two rotations racing (false: someone else won).
+   * Stores a new secret for the account (its first, or a rotation) and drops the old secret's lookup.
+   * `previousSecret` guards against two rotations racing (false: someone else's write won).
    */
   saveEnrollment(userId: string, secret: string, rotatedAt: string, previousSecret: string | undefined): Promise<boolean>;
   /** The account whose current secret this is, or undefined. */

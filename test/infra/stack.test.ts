@@ -411,7 +411,7 @@ describe('site', () => {
     const apiOrigin = (config.Origins as any[]).find((o) => o.CustomOriginConfig);
     expect(apiOrigin.CustomOriginConfig).toMatchObject({ OriginProtocolPolicy: 'https-only', OriginSSLProtocols: ['TLSv1.2'] });
     const all = config.CacheBehaviors as any[];
-    expect(all.map((b) => b.PathPattern).sort()).toEqual(['/api/*', '/badge/*', '/reports/*.pdf', '/wazuh-test', '/wazuh-test/']);
+    expect(all.map((b) => b.PathPattern).sort()).toEqual(['/agents/*', '/api/*', '/badge/*', '/reports/*.pdf', '/wazuh-test', '/wazuh-test/']);
     const api = all.find((b) => b.PathPattern === '/api/*');
     expect(api).toMatchObject({
       TargetOriginId: apiOrigin.Id,
@@ -421,6 +421,10 @@ describe('site', () => {
       ViewerProtocolPolicy: 'https-only',
     });
     expect(api.FunctionAssociations).toBeUndefined();
+    // The agent installers (issue 10): signed-in downloads, so like the API in every way.
+    const { PathPattern: _agentsPattern, ...agents } = all.find((b) => b.PathPattern === '/agents/*');
+    const { PathPattern: _apiPattern, ...apiRest } = api;
+    expect(agents).toEqual(apiRest);
   });
 
   it('sends /badge/* to the HTTP API cached five minutes per theme, size and style, GET and HEAD only, nothing of the viewer forwarded', () => {

@@ -53,6 +53,10 @@ describe('viewer-request function', () => {
   it('never rewrites API or badge paths', () => {
     expect(viewerRequest('/api/audits/abc', 'Googlebot')).toBe('/api/audits/abc');
     expect(viewerRequest('/badge/abc', 'facebookexternalhit/1.1')).toBe('/badge/abc');
+    expect(viewerRequest('/agents/rampart-osquery-installer.sh', browser)).toBe('/agents/rampart-osquery-installer.sh');
+    expect(viewerRequest('/agents/rampart-osquery-installer.bat', 'Googlebot')).toBe('/agents/rampart-osquery-installer.bat');
+    // The Local Agents page is a page, not an installer.
+    expect(viewerRequest('/dashboard/agents', browser)).toBe('/index.html');
   });
 
   it('refuses markers the generated code could not match', () => {
