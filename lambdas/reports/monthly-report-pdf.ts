@@ -120,7 +120,9 @@ function domainSection(w: Writer, d: DomainMonthReport): void {
     ['Start of the month', d.start ? `${scoreText(d.start)} (scan of ${date(d.start.at)})` : 'no completed scan'],
     ['End of the month', d.end ? `${scoreText(d.end)} (scan of ${date(d.end.at)})` : 'no completed scan'],
   ]);
-  if (d.start && d.end && d.start.score !== null && d.end.score !== null) {
+  if (d.start && d.end && d.start.auditId === d.end.auditId) {
+    w.text(d.scans.length === 0 ? 'No scan this month: the score stands as it was.' : "The domain's first scan was this month: there is nothing earlier to compare.", { color: muted, after: 4 });
+  } else if (d.start && d.end && d.start.score !== null && d.end.score !== null) {
     const change = d.end.score - d.start.score;
     w.text(change === 0 ? 'The score did not change over the month.' : `The score ${change > 0 ? 'rose' : 'fell'} by ${Math.abs(change)} points over the month.`, {
       font: 'bold',

@@ -92,6 +92,15 @@ describe('the monthly report PDF', () => {
     expect(Buffer.from(first).equals(Buffer.from(second))).toBe(true);
   });
 
+  it('says when there is nothing to compare: no scan in the month, or the domain first scanned in it', async () => {
+    const unchanged = { ...domain, start: domain.start, end: domain.start, scans: [], issuesFound: [], issuesResolved: [] };
+    const first = { ...domain, start: domain.end, end: domain.end, scans: [domain.end!] };
+    const pdf = await readPdf(await renderMonthlyReportPdf({ ...report, domains: [unchanged, first] }, { productName: 'Rampart' }));
+    expect(pdf.lines).toContain('No scan this month: the score stands as it was.');
+    expect(pdf.lines).toContain("The domain's first scan was this month: there is nothing earlier to compare.");
+    expect(pdf.lines).not.toContain('The score did not change over the month.');
+  });
+
   it('says so when no domain was monitored', async () => {
     const pdf = await readPdf(await renderMonthlyReportPdf({ ...report, domains: [] }, { productName: 'Rampart' }));
     expect(pdf.pages).toBe(1);
