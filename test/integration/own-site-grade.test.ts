@@ -4,14 +4,16 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyzeHttp, probeHttp, type ObservatoryData } from '../../lambdas/scanner/checks/http.check.js';
 import { createHttpClient } from '../../lambdas/scanner/net/http-client.js';
+import { siteSecurityHeaders, WAZUH_TEST_PAGE_PATHS, wazuhTestSecurityHeaders } from '../../lib/site/security-headers.js';
 import { startTestStack, type TestStack } from '../support/local-stack.js';
 import { bothProtocols, loopbackServers } from '../support/loopback-servers.js';
 
 /**
  * Issue 11, "Our own headers": Rampart's own scanner grades Rampart's own site. The site is the
- * built frontend served by the local stack with the header table CloudFront also sends
- * (lib/site/security-headers.ts; test/infra/stack.test.ts holds CloudFront to the same table),
- * behind a loopback front that plays CloudFront's part: TLS, and http → https on the same port.
+ * built frontend served by the local stack, behind a loopback front that plays CloudFront's part:
+ * TLS, http → https on the same port, and the response-headers policy of the path's behaviour
+ * overriding the origin's (lib/site/security-headers.ts; test/infra/stack.test.ts holds the
+ * CloudFront policies to those same tables).
  */
 // The name the fixture certificate is issued to.
 const SITE = 'shop.rampart.test';
@@ -29,8 +31,10 @@ const front = (origin: URL) => (secure: boolean): http.RequestListener => (req, 
     res.writeHead(301, { location: `https://${SITE}:${frontPort}${req.url ?? '/'}` }).end();
     return;
   }
+  const path = new URL(req.url ?? '/', origin).pathname;
+  const policy = (WAZUH_TEST_PAGE_PATHS as readonly string[]).includes(path) ? wazuhTestSecurityHeaders : siteSecurityHeaders;
   const upstream = http.request(new URL(req.url ?? '/', origin), { method: req.method, headers: { ...req.headers, host: origin.host } }, (answer) => {
-    res.writeHead(answer.statusCode ?? 502, answer.headers);
+    res.writeHead(answer.statusCode ?? 502, { ...answer.headers, ...policy });
     answer.pipe(res);
   });
   upstream.on('error', () => res.writeHead(502).end());
@@ -56,7 +60,7 @@ afterAll(async () => {
 });
 
 describe('Rampart graded by its own scanner', () => {
-  it.each(['/', '/auth/login', '/results/some-audit'])('grades %s A+ with every Observatory test passing or bonus', async (path) => {
+  it.each(['/', '/auth/login', '/results/some-audit', '/wazuh-test'])('grades %s A+ with every Observatory test passing or bonus', async (path) => {
     const observatory = await gradeOwnSite(path);
 
     expect(observatory.graded).toBe(true);
