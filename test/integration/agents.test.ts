@@ -1,8 +1,15 @@
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_CHECKS } from '../../lambdas/agents/agent-scoring.js';
+import { renderInstaller } from '../../lambdas/agents/installers.js';
+import { PLATFORM_QUERIES } from '../../lambdas/agents/osquery-queries.js';
 import { AGENT_PROBLEMS, generateAgentReport, type GenerateOptions } from '../../lambdas/agents/report-generator.js';
 import { make as makeListAgents } from '../../lambdas/api/list-my-agents.js';
 import { make as makeSubmitReport } from '../../lambdas/api/submit-agent-report.js';
@@ -458,5 +465,57 @@ describe('tenancy', () => {
     const alicesAgent = aliceAgents[0]!;
     const crossed = await agentPost('/api/agents/reports', token, reportFor(alicesAgent.agent_id).report);
     expect([crossed.status, crossed.body.error]).toEqual([403, 'agent_forbidden']);
+  });
+});
+
+describe('the shell reporter the installer writes', () => {
+  /**
+   * The reporter script itself (not the installer: nothing is installed), run in a temporary folder
+   * with a stand-in osqueryi that answers each of the reporter's queries with the generator's rows:
+   * it registers with the enrollment secret, saves its token and posts a report the API accepts and
+   * scores. Its only network use is this test's local stack on loopback.
+   */
+  it('registers, keeps its token and sends a report the API scores exactly as the generator planted', async () => {
+    const { secret } = await enrollment(alice);
+    const dir = mkdtempSync(join(tmpdir(), 'agent-reporter-'));
+    try {
+      const installer = renderInstaller('sh', { productName: 'Rampart', productSlug: 'rampart', apiBase: t.stack.url, enrollmentSecret: secret, customerEmail: alice.email, clientDomain: SHOP });
+      const reporter = installer.split("<<'REPORTER_END'\n")[1]!.split('\nREPORTER_END\n')[0]!.replace("AGENT_DIR='/etc/rampart-agent'", `AGENT_DIR='${dir}'`);
+      writeFileSync(join(dir, 'reporter.sh'), reporter);
+      const generated = reportFor(`agt_${'a'.repeat(26)}`, { problems: AGENT_PROBLEMS });
+      const answers = join(dir, 'answers');
+      mkdirSync(answers);
+      const results = generated.report.results as Record<string, unknown>;
+      for (const [field, sql] of Object.entries(PLATFORM_QUERIES.linux)) {
+        const rows = field === 'encryption_status' ? [] : results[field];
+        writeFileSync(join(answers, `${field}.sql`), sql);
+        writeFileSync(join(answers, `${field}.json`), JSON.stringify(rows, null, 2));
+      }
+      const osqueryi = join(dir, 'osqueryi');
+      writeFileSync(
+        osqueryi,
+        ['#!/bin/sh', `for f in '${answers}'/*.sql; do`, '  if [ "$(cat "$f")" = "$2" ]; then cat "${f%.sql}.json"; exit 0; fi', 'done', 'case "$2" in *osquery_info*) printf \'[{"version": "5.10.2"}]\';; *) printf \'[]\';; esac', ''].join('\n'),
+      );
+      chmodSync(osqueryi, 0o755);
+      const conf = (agentId: string, token: string) =>
+        [`API_BASE='${t.stack.url}'`, `ENROLLMENT_SECRET='${secret}'`, `CUSTOMER_EMAIL='${alice.email}'`, `CLIENT_DOMAIN='${SHOP}'`, "PLATFORM='linux'", `OSQUERYI='${osqueryi}'`, `AGENT_ID='${agentId}'`, `AGENT_TOKEN='${token}'`, ''].join('\n');
+      writeFileSync(join(dir, 'agent.conf'), conf('', ''));
+      const run = (...args: string[]) => promisify(execFile)('sh', [join(dir, 'reporter.sh'), ...args], { env: { PATH: process.env.PATH, NO_PROXY: '*', no_proxy: '*' }, timeout: 30_000 });
+
+      const registered = await run('--register-only');
+      const saved = readFileSync(join(dir, 'agent.conf'), 'utf8');
+      const agentId = /^AGENT_ID='(agt_[a-z2-7]{26})'$/m.exec(saved)?.[1];
+      await run();
+
+      expect(registered.stdout).toBe(`Registered as ${agentId}\n`);
+      expect(saved).toMatch(/^AGENT_TOKEN='agt_[a-z2-7]{26}\.[A-Za-z0-9_-]{43}'$/m);
+      const agent = (await agentsOf(alice)).find((a) => a.agent_id === agentId)!;
+      const expectedCves = generated.planted.vulnerablePackages.reduce((sum, p) => sum + matchVulnerabilities(p.product, p.upstreamVersion).vulnerabilities.length, 0);
+      expect(agent).toMatchObject({ os: 'linux', client_domain: SHOP, vulnerability_count: expectedCves, cis_fail_count: generated.planted.failedChecks.length, status: 'active' });
+      expect(agent.last_report_at).not.toBeNull();
+      expect(readFileSync(join(dir, 'reporter.log'), 'utf8')).toMatch(/Registered as agt_\w+\n.*Report sent\n$/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
