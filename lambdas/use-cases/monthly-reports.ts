@@ -73,6 +73,7 @@ export async function sendMonthlyReports(deps: MonthlyReportDeps, now: Date = de
     const claimedAt = now.toISOString();
     const staleBefore = new Date(now.getTime() - MONTHLY_REPORTS.claimStaleAfterMs).toISOString();
     if (!(await deps.monthlyReports.claim(userId, month, claimedAt, staleBefore))) continue;
+    let sent = false;
     try {
       const report = await monthlyReportOf(deps, { userId, month, plan, now, recipient: { name: `${profile.firstName} ${profile.lastName}`.trim(), email: profile.email, company: profile.company } });
       const fileName = monthlyReportFileName(deps.config.PRODUCT_NAME, month);
@@ -89,23 +90,22 @@ export async function sendMonthlyReports(deps: MonthlyReportDeps, now: Date = de
           report,
         });
         await deps.mailer.send({ to: profile.email, ...message, attachments: [{ fileName, contentType: 'application/pdf', content: bytes }] });
+        sent = true;
       }
-      await deps.monthlyReports.complete({
-        userId,
-        month,
-        claimedAt,
-        generatedAt: report.generatedAt,
-        emailed,
-        pdfKey: pdfKey(userId, month),
-        sizeBytes: bytes.byteLength,
-        domains: report.domains.map((d) => d.domain),
-      });
+      const ready = { userId, month, claimedAt, generatedAt: report.generatedAt, emailed, pdfKey: pdfKey(userId, month), sizeBytes: bytes.byteLength, domains: report.domains.map((d) => d.domain) };
+      // Once the email is out, recording it must not fail for a passing fault: a second try first.
+      await deps.monthlyReports.complete(ready).catch(() => deps.monthlyReports.complete(ready));
       run.built += 1;
       if (emailed) run.emailed += 1;
     } catch (error) {
       run.failed += 1;
-      deps.log.error('Monthly report failed; the next run tries again', { month, error: String(error) });
-      await deps.monthlyReports.release(userId, month, claimedAt).catch(() => undefined);
+      if (sent) {
+        // Giving the claim back would send the email again at once: the claim stays, and only a run an hour later may take it.
+        deps.log.error('Monthly report emailed but not recorded as ready', { month, error: String(error) });
+      } else {
+        deps.log.error('Monthly report failed; the next run tries again', { month, error: String(error) });
+        await deps.monthlyReports.release(userId, month, claimedAt).catch(() => undefined);
+      }
     }
   }
   if (run.built + run.failed > 0) deps.log.info('Monthly reports', { ...run });

@@ -216,6 +216,28 @@ describe('monthly reports', () => {
     expect((await fetch(`${t.stack.url}/api/me/reports/monthly/${MONTH}.pdf`)).status).toBe(401);
   });
 
+  it('tries a report again at the next run when SES refuses its email, then sends it once', async () => {
+    // Prepare: a new subscriber, and a run whose SES is a closed loopback port.
+    const late = await signIn(t, 'late@monthly.example.test', 'late');
+    expect((await api(t, 'GET', '/api/me', late.token)).status).toBe(200);
+    await setSubscription(t, late.userId, 'monitor-lite', 'active');
+    const at = new Date(RUN_AT.getTime() + 30 * 60_000);
+    const noSes = buildDeps({ ...t.stack.config, SES_ENDPOINT: 'http://127.0.0.1:9' }, { clock: { now: () => at } });
+
+    // Act
+    const refused = await makeScheduler(noSes)();
+    const listedMeanwhile = await api(t, 'GET', '/api/me/reports/monthly', late.token);
+    const retried = await runScheduler(new Date(at.getTime() + 15 * 60_000));
+    const again = await runScheduler(new Date(at.getTime() + 30 * 60_000));
+
+    // Assess
+    expect(refused.monthlyReportsSent).toBe(0);
+    expect(listedMeanwhile.body.reports).toEqual([]);
+    expect([retried.monthlyReportsSent, again.monthlyReportsSent]).toEqual([1, 0]);
+    expect((await mailTo(late.email)).map((m) => m.subject)).toEqual([`Rampart monthly security report: ${monthLabel(MONTH)}`]);
+    expect((await mailTo(late.email))[0]!.body.text).toContain('No verified domain was monitored');
+  });
+
   it('stops the email after the monitoring emails’ unsubscribe link, and the next month is reported once again', async () => {
     // Prepare: the link from the email.
     const link = /(http\S+\/api\/alerts\/unsubscribe\?token=\S+)/.exec((await mailTo(plus.email))[0]!.body.text!)![1]!;
