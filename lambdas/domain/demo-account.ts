@@ -25,3 +25,15 @@ export function demoDomains(productName: string): [string, string] {
 }
 
 export const DEMO_PROFILE = { firstName: 'Demo', lastName: 'User', company: 'Demo Business Pty Ltd' } as const;
+
+/**
+ * SPEC §9 "The agent summary shows 3 agents; the debug panel lists 5 recent submissions": the demo
+ * account's sample machines, seeded through the agents' own adapter with generated osquery reports
+ * (lambdas/agents/report-generator.ts). `domain` indexes demoDomains; `reports` are minutes ago, oldest
+ * first; the laptop last reported two hours ago, so the list shows a disconnected agent too.
+ */
+export const DEMO_AGENTS = [
+  { key: 'web', platform: 'linux', hostname: 'web-01', domain: 0, problems: ['vulnerable-packages', 'risky-ports', 'extra-admins'], reports: [25, 15, 5] },
+  { key: 'office', platform: 'windows', hostname: 'DESKTOP-DEMO01', domain: 1, problems: ['firewall-off', 'unsigned-persistence'], reports: [12, 2] },
+  { key: 'laptop', platform: 'macos', hostname: 'demo-macbook', domain: 1, problems: [], reports: [125] },
+] as const;

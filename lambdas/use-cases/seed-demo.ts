@@ -1,7 +1,11 @@
 import { createHash } from 'node:crypto';
+import { scoreAgentReport } from '../agents/agent-scoring.js';
+import { generateAgentReport } from '../agents/report-generator.js';
 import type { Deps } from '../composition.js';
+import { AGENT_VERSION, AGENT_VULNERABILITIES_LISTED, agentReportSchema, OSQUERY_VERSION } from '../domain/agents.contract.js';
+import { MAX_AGENTS_PER_USER, newAgentToken, newEnrollmentSecret, secretHash } from '../domain/agents.js';
 import type { Audit, CheckResult } from '../domain/audit.js';
-import { DEMO_PROFILE, demoCredentials, demoDomains } from '../domain/demo-account.js';
+import { DEMO_AGENTS, DEMO_PROFILE, demoCredentials, demoDomains } from '../domain/demo-account.js';
 import { MAX_DOMAINS_PER_USER, newVerificationToken } from '../domain/domains.js';
 import type { LeadRecord } from '../domain/ports.js';
 import { sampleAudit } from '../domain/sample-report.js';
@@ -14,12 +18,13 @@ import { type ExposureHit, hitFindings } from '../scanner/checks/exposure/findin
  * adapters the product writes with, so every route reads it like any account's data. Idempotent:
  * run at every `npm start`, it creates what is missing, restores the documented password, keeps
  * the plan's period current, and replaces the sample audits once the newest is over two weeks old
- * (so the dashboard's score-over-time chart always has recent points). Agents come with their own
- * issue; none are invented here. Sample audits never count in GET /api/stats (only the scan worker
- * counts) nor against the plan's scans.
+ * (so the dashboard's score-over-time chart always has recent points). The three sample agents
+ * (DEMO_AGENTS) send fresh generated reports at every start, so the Local Agents page shows them
+ * active with five recent submissions. Sample audits never count in GET /api/stats (only the scan
+ * worker counts) nor against the plan's scans.
  */
 
-type SeedDeps = Pick<Deps, 'users' | 'accounts' | 'audits' | 'domains' | 'clock' | 'config'>;
+type SeedDeps = Pick<Deps, 'users' | 'accounts' | 'audits' | 'domains' | 'agents' | 'clock' | 'config'>;
 
 const DAY_MS = 86_400_000;
 /** The sample audits are dated again once the newest is older than this. */
@@ -179,7 +184,71 @@ export async function seedDemoAccount(deps: SeedDeps): Promise<{ userId: string;
   }
 
   await seedAudits(deps, userId, email, now);
+  await seedAgents(deps, userId, email, now);
   return { userId, email };
+}
+
+/** A stable agent id (`agt_` + 26 base32 characters) for a demo machine, so seeding twice finds it. */
+export function demoAgentId(userId: string, key: string): string {
+  const alphabet = 'abcdefghijklmnopqrstuvwxyz234567';
+  const bytes = createHash('sha256').update(`demo-agent:${userId}:${key}`).digest();
+  return `agt_${Array.from(bytes.subarray(0, 26), (b) => alphabet[b & 31]).join('')}`;
+}
+
+async function seedAgents(deps: SeedDeps, userId: string, email: string, now: Date): Promise<void> {
+  if (!(await deps.agents.getEnrollment(userId))) await deps.agents.saveEnrollment(userId, newEnrollmentSecret(), now.toISOString(), undefined);
+  const domains = demoDomains(deps.config.PRODUCT_NAME);
+  const existing = new Set((await deps.agents.listAgents(userId)).map((agent) => agent.agentId));
+  // Oldest first across all machines, so the debug panel's five recent submissions interleave them.
+  const reports = DEMO_AGENTS.flatMap((machine) => machine.reports.map((minutesAgo, index) => ({ machine, minutesAgo, index }))).sort((a, b) => b.minutesAgo - a.minutesAgo);
+  for (const machine of DEMO_AGENTS) {
+    const agentId = demoAgentId(userId, machine.key);
+    if (existing.has(agentId)) continue;
+    const registeredAt = new Date(now.getTime() - 30 * 86_400_000).toISOString();
+    await deps.agents.saveAgent(
+      {
+        agentId,
+        userId,
+        tokenHash: secretHash(newAgentToken(agentId)),
+        hostname: machine.hostname,
+        os: machine.platform,
+        clientDomain: domains[machine.domain],
+        email,
+        agentVersion: AGENT_VERSION,
+        osqueryVersion: OSQUERY_VERSION,
+        registeredAt,
+        registeredIp: '',
+        lastSeenAt: registeredAt,
+      },
+      true,
+      MAX_AGENTS_PER_USER,
+    );
+  }
+  for (const { machine, minutesAgo, index } of reports) {
+    const agentId = demoAgentId(userId, machine.key);
+    const at = new Date(now.getTime() - minutesAgo * 60_000).toISOString();
+    const { report } = generateAgentReport({ platform: machine.platform, seed: `${machine.key}-${index}`, agentId, clientDomain: domains[machine.domain], timestamp: at, hostname: machine.hostname, problems: machine.problems });
+    const scored = scoreAgentReport(agentReportSchema.parse(report));
+    await deps.agents.recordReport(
+      { userId, agentId },
+      {
+        receivedAt: at,
+        ip: scored.ip,
+        osVersion: scored.os_version,
+        agentVersion: AGENT_VERSION,
+        score: {
+          vulnerabilities: scored.vulnerabilities.slice(0, AGENT_VULNERABILITIES_LISTED),
+          vulnerabilityCount: scored.vulnerability_count,
+          cisChecks: scored.cis_checks,
+          cisFailCount: scored.cis_fail_count,
+          securityScore: scored.security_score,
+          securityGrade: scored.security_grade,
+          riskLevel: scored.risk_level,
+        },
+      },
+      { agentId, clientDomain: domains[machine.domain], auditTimestamp: at, receivedAt: at },
+    );
+  }
 }
 
 async function seedAudits(deps: SeedDeps, userId: string, email: string, now: Date): Promise<void> {

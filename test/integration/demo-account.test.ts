@@ -81,6 +81,29 @@ describe('the demo account (DEMO_MODE=1)', () => {
     expect(report.result).toMatchObject({ grade: 'F', risk_score: 55 });
   });
 
+  it('has three sample agents (one silent for two hours) and five recent submissions on the debug panel (SPEC §9 Agents)', async () => {
+    const token = await signIn(demo.email, demo.password);
+    const summary = await get<{ agents_found: number; agents_active: number; vulnerabilities_total: number; cis_fails_total: number; agents_data: { hostname: string; os: string; status: string; security_grade: string; client_domain: string }[] }>('/api/me/agents/summary', token);
+    const debug = await get<{ success: boolean; audit_count: number; recent_audits: { agent_id: string; audit_timestamp: string }[] }>('/api/me/agents/debug', token);
+
+    expect(summary.body.agents_found).toBe(3);
+    expect(summary.body.agents_data.map((a) => [a.hostname, a.os, a.status, a.client_domain])).toEqual([
+      ['demo-macbook', 'macos', 'disconnected', 'shop.rampart-demo.example'],
+      ['DESKTOP-DEMO01', 'windows', 'active', 'shop.rampart-demo.example'],
+      ['web-01', 'linux', 'active', 'rampart-demo.example'],
+    ]);
+    expect(summary.body.agents_active).toBe(2);
+    expect(summary.body.vulnerabilities_total).toBeGreaterThan(0);
+    // web-01: risky ports and extra admins; the office PC: firewall off and an unsigned startup entry.
+    expect(summary.body.cis_fails_total).toBe(4);
+    expect(summary.body.agents_data.find((a) => a.hostname === 'demo-macbook')!.security_grade).toBe('A');
+    expect(debug.body).toMatchObject({ success: true, audit_count: 6 });
+    expect(debug.body.recent_audits).toHaveLength(5);
+    const stamps = debug.body.recent_audits.map((r) => r.audit_timestamp);
+    expect(stamps).toEqual([...stamps].sort().reverse());
+    expect(new Set(debug.body.recent_audits.map((r) => r.agent_id)).size).toBe(2);
+  });
+
   it('shows none of it to another user', async () => {
     const { userId } = await t.stack.deps.users.createUser({ email: 'normal@example.test', givenName: 'Norma', familyName: 'User' }, 'Temporary-Pass-123');
     await t.stack.deps.users.setPermanentPassword(userId, 'Normal-Pass-42!');
@@ -90,6 +113,7 @@ describe('the demo account (DEMO_MODE=1)', () => {
     expect(me.body.subscription).toMatchObject({ tier: 'basic', status: 'trial', scansLimit: 3 });
     expect((await get('/api/me/audits', token)).body).toEqual({ audits: [], nextCursor: null });
     expect((await get('/api/me/domains', token)).body).toEqual({ domains: [] });
+    expect((await get('/api/me/agents', token)).body).toEqual({ agents: [] });
   });
 
   it('cannot be deleted, so the login page keeps working', async () => {
@@ -115,7 +139,7 @@ describe('the demo account (DEMO_MODE=1)', () => {
   it('dates the sample audits again once the newest is two weeks old, keeping five', async () => {
     const later = new Date(Date.now() + 15 * 86_400_000);
     const deps = t.stack.deps;
-    await seedDemoAccount({ users: deps.users, accounts: deps.accounts, audits: deps.audits, domains: deps.domains, config: deps.config, clock: { now: () => later } });
+    await seedDemoAccount({ users: deps.users, accounts: deps.accounts, audits: deps.audits, domains: deps.domains, agents: deps.agents, config: deps.config, clock: { now: () => later } });
     const audits = (await get<History>('/api/me/audits', await signIn(demo.email, demo.password))).body.audits;
     expect(audits.map((a) => a.riskScore)).toEqual([95, 85, 75, 75, 55]);
     const newestAge = (later.getTime() - Date.parse(audits[0]!.scanDate)) / 86_400_000;
