@@ -263,7 +263,7 @@ describe('the completion email', () => {
     );
     const attempts: string[] = [];
     let sesDown = true;
-    const flaky = { send: (mail: { to: string }) => (attempts.push(mail.to), sesDown ? Promise.reject(new Error('SES is down')) : Promise.resolve()) };
+    const flaky = { send: (mail: { to: string }) => (attempts.push(mail.to), sesDown ? Promise.reject(new Error('SES is down')) : Promise.resolve({ messageId: 'sent' })) };
     const d = t.stack.deps;
     const deps = {
       audits: d.audits,
