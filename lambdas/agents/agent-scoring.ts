@@ -9,14 +9,16 @@
  * MySQL does not sink the score by itself 1,000 times) or one failed check.
  */
 import type { Grade, RiskLevel, Severity } from '../domain/audit.js';
-import type {
-  AdminUserRow,
-  AgentCisCheckView,
-  AgentReport,
-  AgentVulnerabilityView,
-  ListeningPortRow,
-  PersistenceRow,
+import {
+  AGENT_VULNERABILITIES_LISTED,
+  type AdminUserRow,
+  type AgentCisCheckView,
+  type AgentReport,
+  type AgentVulnerabilityView,
+  type ListeningPortRow,
+  type PersistenceRow,
 } from '../domain/agents.contract.js';
+import type { StoredAgentScore } from '../domain/agents.js';
 import { grade, riskLevel, riskScore } from '../domain/scoring.js';
 import { findingSeverity, matchVulnerabilities, type MatchedVulnerability } from '../scanner/vulndb/index.js';
 import { rankScore } from '../scanner/vulndb/match.js';
@@ -244,5 +246,18 @@ export function scoreAgentReport(report: AgentReport): AgentScore {
     risk_level: riskLevel(score),
     ip: primaryAddress(report),
     os_version: osVersion(report),
+  };
+}
+
+/** What is kept of a score with the agent: the first AGENT_VULNERABILITIES_LISTED vulnerabilities, the rest as counts. */
+export function storedScore(score: AgentScore): StoredAgentScore {
+  return {
+    vulnerabilities: score.vulnerabilities.slice(0, AGENT_VULNERABILITIES_LISTED),
+    vulnerabilityCount: score.vulnerability_count,
+    cisChecks: score.cis_checks,
+    cisFailCount: score.cis_fail_count,
+    securityScore: score.security_score,
+    securityGrade: score.security_grade,
+    riskLevel: score.risk_level,
   };
 }

@@ -1,11 +1,10 @@
 import type { z } from 'zod';
-import { scoreAgentReport } from '../agents/agent-scoring.js';
+import { scoreAgentReport, storedScore } from '../agents/agent-scoring.js';
 import { type InstallerSettings, renderInstaller } from '../agents/installers.js';
 import type { Deps } from '../composition.js';
 import {
   AGENT_DISCONNECT_AFTER_SECONDS,
   AGENT_MAX_BODY_BYTES,
-  AGENT_VULNERABILITIES_LISTED,
   AGENT_VERSION,
   agentMessages,
   agentName,
@@ -220,15 +219,7 @@ export async function submitAgentReport(deps: AgentDeps, request: { authorizatio
       ip: scored.ip,
       osVersion: scored.os_version,
       agentVersion: report.agent_version,
-      score: {
-        vulnerabilities: scored.vulnerabilities.slice(0, AGENT_VULNERABILITIES_LISTED),
-        vulnerabilityCount: scored.vulnerability_count,
-        cisChecks: scored.cis_checks,
-        cisFailCount: scored.cis_fail_count,
-        securityScore: scored.security_score,
-        securityGrade: scored.security_grade,
-        riskLevel: scored.risk_level,
-      },
+      score: storedScore(scored),
     },
     { agentId: agent.agentId, clientDomain: agent.clientDomain, auditTimestamp: report.timestamp, receivedAt },
   );

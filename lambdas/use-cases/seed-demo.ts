@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { scoreAgentReport } from '../agents/agent-scoring.js';
+import { scoreAgentReport, storedScore } from '../agents/agent-scoring.js';
 import { generateAgentReport } from '../agents/report-generator.js';
 import type { Deps } from '../composition.js';
-import { AGENT_VERSION, AGENT_VULNERABILITIES_LISTED, agentReportSchema, OSQUERY_VERSION } from '../domain/agents.contract.js';
+import { AGENT_VERSION, agentReportSchema, OSQUERY_VERSION } from '../domain/agents.contract.js';
 import { MAX_AGENTS_PER_USER, newAgentToken, newEnrollmentSecret, secretHash } from '../domain/agents.js';
 import type { Audit, CheckResult } from '../domain/audit.js';
 import { DEMO_AGENTS, DEMO_PROFILE, demoCredentials, demoDomains } from '../domain/demo-account.js';
@@ -236,15 +236,7 @@ async function seedAgents(deps: SeedDeps, userId: string, email: string, now: Da
         ip: scored.ip,
         osVersion: scored.os_version,
         agentVersion: AGENT_VERSION,
-        score: {
-          vulnerabilities: scored.vulnerabilities.slice(0, AGENT_VULNERABILITIES_LISTED),
-          vulnerabilityCount: scored.vulnerability_count,
-          cisChecks: scored.cis_checks,
-          cisFailCount: scored.cis_fail_count,
-          securityScore: scored.security_score,
-          securityGrade: scored.security_grade,
-          riskLevel: scored.risk_level,
-        },
+        score: storedScore(scored),
       },
       { agentId, clientDomain: domains[machine.domain], auditTimestamp: at, receivedAt: at },
     );

@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runAgentReport } from '../../bin/agent-report.js';
 import { AGENT_CHECKS } from '../../lambdas/agents/agent-scoring.js';
 import { renderInstaller } from '../../lambdas/agents/installers.js';
 import { PLATFORM_QUERIES } from '../../lambdas/agents/osquery-queries.js';
@@ -517,5 +518,21 @@ describe('the shell reporter the installer writes', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('npm run agent:report', () => {
+  it('registers a generated machine with the secret and posts its reports to a running stack; a wrong secret fails', async () => {
+    const { secret } = await enrollment(alice);
+    const lines: string[] = [];
+
+    const run = await runAgentReport(['--base', t.stack.url, '--domain', BLOG, '--secret', secret, '--platform', 'windows', '--problems', 'no-antivirus,firewall-off', '--count', '2'], (line) => lines.push(line));
+
+    expect(run.reports.map((r) => r.status)).toEqual([200, 200]);
+    expect(lines.map((line) => (JSON.parse(line) as { step: string; status: number }).step)).toEqual(['register', 'report', 'report']);
+    const agent = (await agentsOf(alice)).find((a) => a.agent_id === run.agentId)!;
+    expect(agent).toMatchObject({ os: 'windows', client_domain: BLOG, cis_fail_count: 2, vulnerability_count: 0, status: 'active' });
+    await expect(runAgentReport(['--base', t.stack.url, '--domain', BLOG, '--secret', `enr_${'x'.repeat(43)}`], () => undefined)).rejects.toThrow('Registration refused (HTTP 401)');
+    await expect(runAgentReport(['--domain', BLOG], () => undefined)).rejects.toThrow(/^Usage: npm run agent:report/);
   });
 });
