@@ -3,6 +3,7 @@ import { ValidationError } from '../domain/errors.js';
 import type { Clock } from '../domain/ports.js';
 import { policyActions, policyMessages, type PolicyAction } from '../domain/security-policy.contract.js';
 import type { SecurityPolicy, SecurityPolicyRepository } from '../domain/security-policy.js';
+import { deleteItems } from './dynamodb-partition.js';
 import { expiresAt, isExpired, keys } from './table-keys.js';
 
 const POLICY_PREFIX = 'POLICY#';
@@ -71,6 +72,28 @@ export class DynamoDbSecurityPolicies implements SecurityPolicyRepository {
       new DeleteCommand({ TableName: this.tableName, Key: keys.securityPolicy(userId, domain, findingId), ReturnValues: 'ALL_OLD' }),
     );
     return Attributes !== undefined && !isExpired(Attributes, this.clock.now());
+  }
+
+  async removeForDomain(userId: string, domain: string): Promise<number> {
+    // Expired ones too: the TTL has not removed them yet, and a domain added again starts with none.
+    const items: Record<string, unknown>[] = [];
+    let cursor: Record<string, unknown> | undefined;
+    do {
+      const page = await this.db.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+          ExpressionAttributeValues: { ':pk': keys.profile(userId).pk, ':prefix': `${POLICY_PREFIX}${domain}#` },
+          ProjectionExpression: 'pk, sk',
+          ExclusiveStartKey: cursor,
+          ConsistentRead: true,
+        }),
+      );
+      items.push(...(page.Items ?? []));
+      cursor = page.LastEvaluatedKey;
+    } while (cursor);
+    await deleteItems(this.db, this.tableName, items);
+    return items.length;
   }
 
   private async count(userId: string): Promise<number> {

@@ -78,4 +78,6 @@ export interface SecurityPolicyRepository {
   put(userId: string, policy: SecurityPolicy, maxPolicies: number): Promise<{ created: boolean }>;
   /** False when there was nothing to delete. */
   remove(userId: string, domain: string, findingId: string): Promise<boolean>;
+  /** Deletes every policy of one domain (expired ones included); answers how many there were. */
+  removeForDomain(userId: string, domain: string): Promise<number>;
 }

@@ -73,8 +73,16 @@ function domainParam(raw: string | undefined): string {
   return parseDomainInput(raw ?? '');
 }
 
-export async function deleteDomain(deps: DomainDeps, userId: string, rawDomain: string | undefined): Promise<void> {
-  if (!(await deps.domains.remove(userId, domainParam(rawDomain)))) throw notFound();
+/**
+ * Removes one of the user's domains and its custom security policies (a domain added again starts
+ * without them). The policies go first, so a failure part-way leaves the domain to delete again
+ * rather than policies no domain lists; a domain that is not the user's changes nothing (404).
+ */
+export async function deleteDomain(deps: DomainDeps & Pick<Deps, 'policies'>, userId: string, rawDomain: string | undefined): Promise<void> {
+  const domain = domainParam(rawDomain);
+  if (!(await deps.domains.get(userId, domain))) throw notFound();
+  await deps.policies.removeForDomain(userId, domain);
+  if (!(await deps.domains.remove(userId, domain))) throw notFound();
 }
 
 const notFound = () => new NotFoundError('domain_not_found', 'This domain is not in your domains.');

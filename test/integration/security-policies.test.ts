@@ -15,8 +15,9 @@ import { startZoneServer, type ZoneServer } from '../support/zone-server.js';
 /**
  * Custom security policies over the whole local stack (DECISIONS "Plan features"): the API on the
  * emulators (create, replace, list, remove; the plan's gate; another user's policies out of reach;
- * bad input refused with nothing stored), the account's export and deletion, and a monitoring
- * rescan whose muted new finding alerts nothing while an unmuted one alerts by email and SMS.
+ * bad input refused with nothing stored), the account's export and deletion, a deleted domain's
+ * policies going with it, and a monitoring rescan whose muted new finding alerts nothing while an
+ * unmuted one alerts by email and SMS.
  */
 
 /** Alice's monitored site, on a loopback address of its own so ports planted here show nowhere else. */
@@ -192,6 +193,55 @@ describe('policies in the account’s data', () => {
     expect(exported.body.securityPolicies).toEqual([put.body.policy]);
     expect(deleted.status).toBe(204);
     expect(await t.stack.deps.policies.list(dora.userId)).toEqual([]);
+  });
+});
+
+describe('deleting a domain', () => {
+  it('deletes the domain’s policies (expired ones too) and keeps those of the user’s other domains', async () => {
+    // Prepare: a Monitor Plus account with two verified domains, policies on both, one of them long expired.
+    const eve = await signIn(t, 'eve@policies.example.test', 'Eve');
+    await setSubscription(t, eve.userId, 'monitor-plus', 'active');
+    const [gone, kept] = ['eve.example.test', 'shop.eve.example.test'];
+    for (const domain of [gone, kept]) {
+      await t.stack.deps.domains.add({ id: `eve-${domain}`, userId: eve.userId, domain, verificationToken: 'AbCdEfGhIjKlMnOpQrStUv', verified: false, addedAt: new Date().toISOString() }, 20);
+      await t.stack.deps.domains.markVerified(eve.userId, domain, new Date().toISOString(), 'dns');
+    }
+    const puts = await Promise.all([
+      api(t, 'PUT', path(gone, 'http.csp.missing'), eve.token, { action: 'mute', reason: 'New theme ships in May' }),
+      api(t, 'PUT', path(gone, 'tls.protocol.tls10'), eve.token, { action: 'accept', reason: 'A legacy till needs TLS 1.0' }),
+      api(t, 'PUT', path(kept, 'http.csp.missing'), eve.token, { action: 'accept', reason: 'Shop widget needs inline script' }),
+    ]);
+    expect(puts.map((reply) => reply.status)).toEqual([201, 201, 201]);
+    const lapsedAt = new Date(Date.now() - 2 * DAY_MS);
+    await t.stack.deps.policies.put(
+      eve.userId,
+      { domain: gone, findingId: 'dns.caa.missing', action: 'mute', reason: 'Registrar adds CAA soon', expiresAt: lapsedAt.toISOString(), createdAt: new Date(Date.now() - 9 * DAY_MS).toISOString(), createdBy: eve.email },
+      100,
+    );
+    const beforeLapse = at(new Date(lapsedAt.getTime() - DAY_MS));
+    const storedFindings = async () => (await beforeLapse.policies.list(eve.userId)).map((p) => `${p.domain} ${p.findingId}`);
+    expect(await storedFindings()).toEqual([`${gone} dns.caa.missing`, `${gone} http.csp.missing`, `${gone} tls.protocol.tls10`, `${kept} http.csp.missing`]);
+
+    // Act: another user's attempt first (refused, nothing changes), then the owner's.
+    const byBob = await api(t, 'DELETE', `/api/me/domains/${gone}`, bob.token);
+    const afterBob = await storedFindings();
+    const deleted = await api(t, 'DELETE', `/api/me/domains/${gone}`, eve.token);
+    const again = await api(t, 'DELETE', `/api/me/domains/${gone}`, eve.token);
+
+    // Assess
+    expect(byBob.status).toBe(404);
+    expect(afterBob).toHaveLength(4);
+    expect(deleted.status).toBe(204);
+    expect(again.status).toBe(404);
+    expect(again.body.error).toBe('domain_not_found');
+    expect(await storedFindings()).toEqual([`${kept} http.csp.missing`]);
+    expect(await policiesOf(eve)).toEqual({ policies: [puts[2]!.body.policy], canManage: true });
+    expect((await api(t, 'GET', '/api/me/domains', eve.token)).body.domains.map((d: { domain: string }) => d.domain)).toEqual([kept]);
+
+    // The domain added and verified again starts without its old policies.
+    await t.stack.deps.domains.add({ id: 'eve-again', userId: eve.userId, domain: gone, verificationToken: 'AbCdEfGhIjKlMnOpQrStUw', verified: false, addedAt: new Date().toISOString() }, 20);
+    await t.stack.deps.domains.markVerified(eve.userId, gone, new Date().toISOString(), 'dns');
+    expect(await policiesOf(eve, `?domain=${gone}`)).toEqual({ policies: [], canManage: true });
   });
 });
 
