@@ -10,7 +10,7 @@ import { defaultChecks } from './checks/index.js';
 import { createNet } from './net/create-net.js';
 import type { ScanNet } from './net/net.js';
 import { createResolver, type ScanResolver } from './resolver.js';
-import { refusedAddress } from './target-guard.js';
+import { isLoopbackName, refusedAddress } from './target-guard.js';
 
 export type { ScanSettings } from './check.js';
 
@@ -73,6 +73,10 @@ export async function scan(target: WebTarget, settings: ScanSettings, options: S
   const deadlineMs = options.deadlineMs ?? DEFAULT_DEADLINE_MS;
   const deadline = AbortSignal.timeout(deadlineMs);
   const resolver = options.resolver ?? createResolver(settings);
+  // Whatever a resolver would answer for it (RFC 6761: always loopback), and before asking one.
+  if (!settings.allowPrivateTargets && isLoopbackName(target.host)) {
+    throw new TargetRefusedError(`${target.host} is a name for this machine. Rampart only scans sites on the public internet.`);
+  }
 
   let addresses: string[];
   let resolveError: string | undefined;

@@ -5,7 +5,7 @@ import type { TLSSocket } from 'node:tls';
 import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import { DomainError } from '../../domain/errors.js';
-import { refusedAddress } from '../target-guard.js';
+import { isLoopbackName, refusedAddress } from '../target-guard.js';
 
 /** Header names lower-cased; every value a header was sent with, in order (set-cookie!). */
 export type HttpHeaders = Record<string, string[]>;
@@ -82,11 +82,14 @@ export const DEFAULT_HTTP_TIMEOUT_MS = 10_000;
 
 /** A request (or a redirect) would reach an address the scanner must not touch. */
 export class HttpTargetRefusedError extends DomainError {
-  constructor(host: string, address: string) {
+  /** Without an address: the name itself means this machine (localhost and names under it). */
+  constructor(host: string, address?: string) {
     super(
       'target_not_allowed',
-      `${host} resolves to ${address}, a private or reserved address. Rampart only scans sites on the public internet.`,
-      { host, address },
+      address
+        ? `${host} resolves to ${address}, a private or reserved address. Rampart only scans sites on the public internet.`
+        : `${host} is a name for this machine. Rampart only scans sites on the public internet.`,
+      address ? { host, address } : { host },
     );
   }
 }
@@ -124,6 +127,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     // The engine guarded the pinned addresses when it resolved the target (and let loopback through only when told to).
     const pinned = options.pinned.get(host);
     if (pinned && pinned.length > 0) return pinned;
+    if (!options.allowPrivateTargets && isLoopbackName(host)) throw new HttpTargetRefusedError(host);
     const addresses = isIP(host) ? [host] : await abortable(options.resolve(host), signal);
     if (addresses.length === 0) {
       throw Object.assign(new Error(`${host} has no address`), { code: 'ENOTFOUND' });

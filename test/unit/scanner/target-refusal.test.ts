@@ -43,6 +43,16 @@ describe('bad targets', () => {
     });
   });
 
+  it.each(['shop.localhost', 'SHOP.LOCALHOST.', 'a.b.localhost'])('refuses %s as a name for this machine before asking any resolver', async (input) => {
+    const asked: string[] = [];
+    const recording: ScanResolver = { resolve4: async (host) => (asked.push(host), ['93.184.216.34']), resolve6: async () => [] };
+
+    const attempt = scan(parseWebTarget(input)!, settings, { checks: [], net: offlineNet, resolver: recording });
+
+    await expect(attempt).rejects.toMatchObject({ code: 'target_not_allowed', message: expect.stringMatching(/is a name for this machine/) });
+    expect(asked).toEqual([]);
+  });
+
   it('scans them all when the operator allows private targets', async () => {
     const target = parseWebTarget('http://2130706433')!;
     const report = await scan(target, { ...settings, allowPrivateTargets: true }, none);
