@@ -161,8 +161,8 @@ export interface DomainMonthReport {
     asOf: string | null;
     counts: Record<IssueSeverity, number>;
     total: number;
-    /** The worst few, by title. */
-    listed: { title: string; severity: IssueSeverity }[];
+    /** The worst few, by title; `policy` when the owner accepted or muted it (custom security policies). */
+    listed: { title: string; severity: IssueSeverity; policy?: ListedPolicy }[];
   };
   certificate: CertificateExpiry | null;
   badge: { eligible: boolean; reasons: string[] } | null;
@@ -180,7 +180,16 @@ export interface DomainMonthInput {
   /** The owner's alerts; those of this domain sent within the month are kept. */
   alerts: readonly Pick<AlertRecord, 'domain' | 'sentAt' | 'channel' | 'summary'>[];
   badge?: { eligible: boolean; reasons: readonly string[] };
+  /** The owner's policies in force for this domain at `now` (none without the plan). */
+  policies?: readonly (ListedPolicy & { findingId: string })[];
   now: Date;
+}
+
+/** How a report marks an issue its owner accepted or muted: the score still counts it. */
+export interface ListedPolicy {
+  action: 'accept' | 'mute';
+  reason: string;
+  expiresAt?: string | null;
 }
 
 const DAY_MS = 86_400_000;
@@ -237,7 +246,7 @@ function nearestCertificate(latest: Audit | undefined, now: Date): CertificateEx
   return [...byExpiry.values()].sort((a, b) => a.validTo.localeCompare(b.validTo))[0] ?? null;
 }
 
-function openIssues(latest: Audit | undefined): DomainMonthReport['openIssues'] {
+function openIssues(latest: Audit | undefined, policies: DomainMonthInput['policies'] = []): DomainMonthReport['openIssues'] {
   const counts: Record<IssueSeverity, number> = { critical: 0, high: 0, medium: 0, low: 0 };
   if (!completed(latest)) return { asOf: null, counts, total: 0, listed: [] };
   const issues = auditFindings(latest).filter(isIssue);
@@ -246,7 +255,14 @@ function openIssues(latest: Audit | undefined): DomainMonthReport['openIssues'] 
     asOf: latest.completedAt,
     counts,
     total: issues.length,
-    listed: issues.slice(0, MONTHLY_REPORTS.openIssuesListed).map((issue) => ({ title: issue.title, severity: issue.severity as IssueSeverity })),
+    listed: issues.slice(0, MONTHLY_REPORTS.openIssuesListed).map((issue) => {
+      const policy = policies.find((p) => p.findingId === issue.id);
+      return {
+        title: issue.title,
+        severity: issue.severity as IssueSeverity,
+        ...(policy ? { policy: { action: policy.action, reason: policy.reason, ...(policy.expiresAt ? { expiresAt: policy.expiresAt } : {}) } } : {}),
+      };
+    }),
   };
 }
 
@@ -269,7 +285,7 @@ export function buildDomainMonthReport(input: DomainMonthInput): DomainMonthRepo
       .filter((alert) => alert.domain === input.domain && alert.sentAt >= from && alert.sentAt < to)
       .sort((a, b) => a.sentAt.localeCompare(b.sentAt))
       .map(({ sentAt, channel, summary }) => ({ sentAt, channel, summary })),
-    openIssues: openIssues(latest),
+    openIssues: openIssues(latest, input.policies),
     certificate: nearestCertificate(latest, input.now),
     badge: input.badge ? { eligible: input.badge.eligible, reasons: [...input.badge.reasons] } : null,
   };

@@ -1,5 +1,5 @@
 import { PDFDocument, rgb, StandardFonts } from 'pdf-lib';
-import type { DomainMonthReport, IssueEvent, MonthlyReport, ScorePoint } from '../domain/monthly-report.js';
+import type { DomainMonthReport, IssueEvent, ListedPolicy, MonthlyReport, ScorePoint } from '../domain/monthly-report.js';
 import { monthBounds } from '../domain/monthly-report.js';
 import { A4, brand, CONTENT_WIDTH, type Fonts, GRADE_COLOURS, MARGIN, muted, rule, SEVERITY_COLOURS, SEVERITY_TITLES, Writer } from './pdf-report.js';
 
@@ -171,7 +171,10 @@ function domainSection(w: Writer, d: DomainMonthReport): void {
       `${plural(open.total, 'open issue')}: ${open.counts.critical} critical, ${open.counts.high} high, ${open.counts.medium} medium, ${open.counts.low} low (scan of ${date(open.asOf)}).`,
       { after: 2 },
     );
-    for (const issue of open.listed) w.text(`- ${issue.title} (${issue.severity})`, { indent: 10, color: SEVERITY_COLOURS[issue.severity] });
+    for (const issue of open.listed) {
+      w.text(`- ${issue.title} (${issue.severity})`, { indent: 10, color: SEVERITY_COLOURS[issue.severity] });
+      if (issue.policy) w.text(policyMark(issue.policy), { indent: 20, color: muted });
+    }
     if (open.total > open.listed.length) w.text(`and ${open.total - open.listed.length} more`, { indent: 10, color: muted });
     w.space(4);
   }
@@ -199,4 +202,10 @@ function footers(w: Writer, title: string): void {
     page.drawText(left, { x: MARGIN.left, y: 30, size: 8, font, color: muted });
     page.drawText(right, { x: A4.width - MARGIN.right - font.widthOfTextAtSize(right, 8), y: 30, size: 8, font, color: muted });
   });
+}
+
+/** The owner's decision on an open issue, as the dashboard's report view words it. */
+function policyMark(policy: ListedPolicy): string {
+  if (policy.action === 'accept') return `Accepted risk: ${policy.reason}`;
+  return policy.expiresAt ? `Muted until ${date(policy.expiresAt)}: ${policy.reason}` : `Muted: ${policy.reason}`;
 }

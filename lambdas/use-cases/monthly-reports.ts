@@ -1,3 +1,4 @@
+import { canManagePolicies, isPolicyExpired } from '../domain/security-policy.js';
 import type { Deps } from '../composition.js';
 import type { Caller } from './account.js';
 import type { Audit } from '../domain/audit.js';
@@ -34,7 +35,7 @@ import { unsubscribeUrl } from './monitoring.js';
 
 export type MonthlyReportDeps = Pick<
   Deps,
-  'monitoring' | 'monthlyReports' | 'accounts' | 'domains' | 'audits' | 'alerts' | 'reports' | 'mailer' | 'signingKeys' | 'clock' | 'config' | 'log'
+  'monitoring' | 'monthlyReports' | 'accounts' | 'domains' | 'audits' | 'alerts' | 'reports' | 'mailer' | 'signingKeys' | 'clock' | 'config' | 'log' | 'policies'
 >;
 
 export interface MonthlyReportsRun {
@@ -144,7 +145,7 @@ export async function monthlyReportOf(deps: MonthlyReportDeps, request: ReportRe
   const { start, end } = monthBounds(month);
   const [from, to] = [start.toISOString(), end.toISOString()];
   const domains = monitoredDomains(await deps.domains.list(userId), request.plan.maxDomains);
-  const [alerts, { badges }] = await Promise.all([alertsBetween(deps, userId, from, to), myBadges(deps, userId)]);
+  const [alerts, { badges }, policies] = await Promise.all([alertsBetween(deps, userId, from, to), myBadges(deps, userId), policiesInForce(deps, userId, now)]);
   const reports: DomainMonthReport[] = [];
   for (const { domain } of domains) {
     const [upToEnd, [latest]] = await Promise.all([
@@ -159,9 +160,15 @@ export async function monthlyReportOf(deps: MonthlyReportDeps, request: ReportRe
       loadCompleted(deps, latest ? [latest.auditId] : []),
     ]);
     const badge = badges.find((b) => b.domain === domain);
-    reports.push(buildDomainMonthReport({ domain, month, baseline, scans, latest: latestAudit, alerts, badge, now }));
+    reports.push(buildDomainMonthReport({ domain, month, baseline, scans, latest: latestAudit, alerts, badge, policies: policies.filter((p) => p.domain === domain), now }));
   }
   return buildMonthlyReport({ month, generatedAt: now.toISOString(), recipient: request.recipient, planName: request.plan.planName, domains: reports });
+}
+
+/** The owner's accepted and muted findings, marked in the report (none without the plan, none expired). */
+async function policiesInForce(deps: Pick<MonthlyReportDeps, 'policies' | 'accounts'>, userId: string, now: Date) {
+  const [policies, subscription] = await Promise.all([deps.policies.list(userId), deps.accounts.getSubscription(userId)]);
+  return canManagePolicies(subscription) ? policies.filter((policy) => !isPolicyExpired(policy, now)) : [];
 }
 
 function reportView(report: ReadyMonthlyReport): MonthlyReportView {

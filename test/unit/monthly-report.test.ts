@@ -101,6 +101,30 @@ describe('monthly report: one domain’s month', () => {
     { domain: DOMAIN, sentAt: '2026-09-30T10:00:00.000Z', channel: 'email' as const, summary: 'the month before' },
   ];
 
+  it('marks the open issues their owner accepted or muted, with the reason, and counts them all the same', () => {
+    // Act
+    const report = buildDomainMonthReport({
+      domain: DOMAIN,
+      month: '2026-10',
+      scans: [late],
+      latest: newer,
+      alerts: [],
+      policies: [
+        { findingId: 'http.b', action: 'mute', reason: 'Fixed in the next release', expiresAt: '2026-12-01T00:00:00.000Z' },
+        { findingId: 'http.zzz', action: 'accept', reason: 'Not on this site' },
+      ],
+      now: NOW,
+    });
+
+    // Assess
+    expect(report.openIssues).toEqual({
+      asOf: '2026-11-01T00:05:00.000Z',
+      counts: { critical: 0, high: 0, medium: 1, low: 0 },
+      total: 1,
+      listed: [{ title: 'Title of http.b', severity: 'medium', policy: { action: 'mute', reason: 'Fixed in the next release', expiresAt: '2026-12-01T00:00:00.000Z' } }],
+    });
+  });
+
   it('gives start and end scores, the month’s scans, issues found and resolved, its alerts, open issues, certificate and badge', () => {
     // Act
     const report = buildDomainMonthReport({

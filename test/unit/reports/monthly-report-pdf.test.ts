@@ -87,6 +87,33 @@ describe('the monthly report PDF', () => {
     expect(pdf.lines).toContain('Page 3 of 3');
   });
 
+  it('marks an open issue its owner accepted or muted, with the reason', async () => {
+    // Prepare
+    const policed: DomainMonthReport = {
+      ...domain,
+      openIssues: {
+        ...domain.openIssues,
+        total: 2,
+        listed: [
+          { title: 'Server version disclosed', severity: 'low', policy: { action: 'accept', reason: 'The load balancer adds it' } },
+          { title: 'TLS 1.0 is enabled', severity: 'medium', policy: { action: 'mute', reason: 'Legacy till clients move', expiresAt: '2026-12-15T00:00:00.000Z' } },
+        ],
+      },
+    };
+
+    // Act
+    const pdf = await readPdf(await renderMonthlyReportPdf({ ...report, domains: [policed] }, { productName: 'Rampart', reportsUrl: 'https://rampart.example/dashboard/subscription' }));
+
+    // Assess
+    const at = pdf.lines.indexOf('- Server version disclosed (low)');
+    expect(pdf.lines.slice(at, at + 4)).toEqual([
+      '- Server version disclosed (low)',
+      'Accepted risk: The load balancer adds it',
+      '- TLS 1.0 is enabled (medium)',
+      'Muted until 2026-12-15: Legacy till clients move',
+    ]);
+  });
+
   it('is the same document for the same data (its dates are the report’s)', async () => {
     const [first, second] = await Promise.all([renderMonthlyReportPdf(report, { productName: 'Rampart' }), renderMonthlyReportPdf(report, { productName: 'Rampart' })]);
     expect(Buffer.from(first).equals(Buffer.from(second))).toBe(true);
