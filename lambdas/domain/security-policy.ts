@@ -19,8 +19,8 @@ import type { PolicyAction, SecurityPolicyView } from './security-policy.contrac
  *   changes are changes of their own and still alert: a CVE newly exploited in the wild changes the
  *   risk that was accepted.
  * - The score never changes: it is a measurement of what the scan found. Reports mark the finding
- *   for its owner only (the dashboard's report view); the public, shared and PDF reports do not
- *   carry a customer's reasons.
+ *   for its owner only (the dashboard's report view and the monthly report emailed to them); the
+ *   public, shared and per-audit PDF reports do not carry a customer's reasons.
  */
 
 export interface SecurityPolicy {
