@@ -198,7 +198,7 @@ function casesFor(route: RouteDefinition): fc.Arbitrary<Case> {
   // Too big for any route (a GET with a body included).
   kinds.push({
     weight: 1,
-    arbitrary: fc.record({ path, body: oversizedBody }).map(({ path: p, body: b }) => ({
+    arbitrary: fc.record({ path, body: oversizedBody(route.maxBodyBytes ?? 64 * 1024) }).map(({ path: p, body: b }) => ({
       request: { method: route.method, path: p, headers: { ...signedIn, 'content-type': 'application/json' }, body: b },
       expect: 'too-large',
       label: 'oversized body',
