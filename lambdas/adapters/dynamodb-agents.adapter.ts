@@ -227,6 +227,12 @@ export class DynamoDbAgents implements AgentRepository {
     }));
   }
 
+  async deleteLookups(userId: string): Promise<void> {
+    const [enrollment, agents] = await Promise.all([this.getEnrollment(userId), this.listAgents(userId)]);
+    const keys = [...(enrollment ? [agentKeys.secret(secretHash(enrollment.secret))] : []), ...agents.map((agent) => agentKeys.agentOwner(agent.agentId))];
+    for (const key of keys) await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: key }));
+  }
+
   private async queryPrefix(userId: string, prefix: string, options: { ascending: boolean; limit?: number }): Promise<Item[]> {
     const items: Item[] = [];
     let cursor: Item | undefined;

@@ -148,6 +148,11 @@ export interface AgentRepository {
   recordReport(agent: Pick<AgentRecord, 'userId' | 'agentId'>, facts: { receivedAt: string; ip: string; osVersion: string; agentVersion: string; score: StoredAgentScore }, entry: AgentReportLogEntry): Promise<boolean>;
   recentReports(userId: string, limit: number): Promise<AgentReportLogEntry[]>;
   recordInstallEvent(userId: string, event: AgentInstallEvent): Promise<void>;
+  /**
+   * Account deletion: the lookups outside the account's partition (its secret's, its agents'), so
+   * nothing names the account afterwards; the partition itself goes with the account's other items.
+   */
+  deleteLookups(userId: string): Promise<void>;
   recentInstallEvents(userId: string, limit: number): Promise<AgentInstallEvent[]>;
 }
 

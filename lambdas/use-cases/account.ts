@@ -6,6 +6,7 @@ import { auditForDisplay } from '../domain/audit-view.js';
 import { parseContract } from '../domain/contract.js';
 import { ForbiddenError, UnauthorizedError } from '../domain/errors.js';
 import type { LeadRecord } from '../domain/ports.js';
+import { listMyAgents } from './agents.js';
 import { listDomains } from './domains.js';
 import { supportRequestView } from '../domain/support.js';
 import { listMonthlyReports } from './monthly-reports.js';
@@ -70,7 +71,7 @@ export async function listHistory(deps: AccountDeps, caller: Caller, query: unkn
 }
 
 /** DECISIONS "Retention and rights": "Download my data" — the caller's profile, leads and audits as JSON. */
-export async function exportAccount(deps: AccountDeps & Pick<Deps, 'domains' | 'config' | 'policies' | 'apiTokens' | 'supportRequests' | 'monthlyReports'>, caller: Caller) {
+export async function exportAccount(deps: AccountDeps & Pick<Deps, 'domains' | 'config' | 'policies' | 'apiTokens' | 'supportRequests' | 'monthlyReports' | 'agents'>, caller: Caller) {
   const profile = await deps.accounts.getOrCreateProfile(caller);
   const owned: string[] = [];
   let cursor: string | undefined;
@@ -95,6 +96,8 @@ export async function exportAccount(deps: AccountDeps & Pick<Deps, 'domains' | '
     securityPolicies: await exportPolicies(deps, caller.userId),
     // Names, prefixes and dates only: never a token's hash (the secret itself is never stored).
     apiTokens: (await deps.apiTokens.list(caller.userId)).map(apiTokenView),
+    // The endpoint agents as the dashboard shows them (machines, addresses, scores); never a secret or token hash.
+    agents: (await listMyAgents(deps, caller.userId)).agents,
   };
 }
 
@@ -109,7 +112,7 @@ export const DEMO_NOT_DELETABLE = 'The demo account is shared and cannot be dele
 /**
  * DECISIONS "Retention and rights": deleting the account deletes the person's data, not a copy kept
  * aside — the profile and preferences, the domains, the audit index and started scans, the
- * subscription record, the custom security policies, the support requests and monthly report records, the API tokens, every audit they own (with its check results) and every lead attached to the
+ * subscription record, the custom security policies, the support requests and monthly report records, the API tokens, the endpoint agents (their reports, install messages and enrollment secret), every audit they own (with its check results) and every lead attached to the
  * account, plus the leads and audits nobody owns that were stored under their (verified) email
  * address, and their email verification codes. Audits are deleted, not anonymised: the privacy
  * policy promises deletion on request, and the aggregate counters of GET /api/stats keep nobody's
@@ -118,7 +121,7 @@ export const DEMO_NOT_DELETABLE = 'The demo account is shared and cannot be dele
  * lifecycle removes it. The Cognito user goes last, so a retry with the same token finishes the job.
  * Safe to repeat: a second call finds nothing and answers the same.
  */
-export async function deleteAccount(deps: Pick<Deps, 'accounts' | 'audits' | 'verifications' | 'users' | 'clock' | 'apiTokens'>, caller: Caller): Promise<void> {
+export async function deleteAccount(deps: Pick<Deps, 'accounts' | 'audits' | 'verifications' | 'users' | 'clock' | 'apiTokens' | 'agents'>, caller: Caller): Promise<void> {
   const profile = await deps.accounts.getProfile(caller.userId);
   if (profile?.isDemo) throw new ForbiddenError('demo_account_forbidden', DEMO_NOT_DELETABLE);
   // An access token carries no email: the profile has the one Cognito verified.
@@ -126,6 +129,8 @@ export async function deleteAccount(deps: Pick<Deps, 'accounts' | 'audits' | 've
   await deps.accounts.markDeleted(caller.userId, new Date(deps.clock.now().getTime() + DELETED_MARK_HOURS * 3_600_000));
   // First the API tokens: their hash items live outside the user's partition.
   await deps.apiTokens.deleteAll(caller.userId);
+  // So are the endpoint agents' lookups (their enrollment secret's and each agent's): its agents and installers stop working.
+  await deps.agents.deleteLookups(caller.userId);
 
   const { auditIds } = await deps.accounts.deleteUserItems(caller.userId);
   const byEmail = owner.email ? await deps.audits.listByEmail(owner.email) : { leads: [], audits: [] };

@@ -536,3 +536,25 @@ describe('npm run agent:report', () => {
     await expect(runAgentReport(['--domain', BLOG], () => undefined)).rejects.toThrow(/^Usage: npm run agent:report/);
   });
 });
+
+describe('the account’s own data', () => {
+  it('exports the agents with "Download my data"; deleting the account leaves no item naming it, and its secret and tokens stop working', async () => {
+    const carol = await signIn(t, 'agents-carol@example.test', 'Carol');
+    await addDomain(carol, 'carol.agents.example.test', true);
+    const { secret } = await enrollment(carol);
+    const { agentId, token } = await register(secret, { email: carol.email, domain: 'carol.agents.example.test', hostname: 'carol-pc' });
+    const report = generateAgentReport({ platform: 'linux', seed: 'carol', agentId, clientDomain: 'carol.agents.example.test', timestamp: new Date().toISOString() }).report;
+    expect((await agentPost('/api/agents/reports', token, report)).status).toBe(200);
+
+    const exported = (await api(t, 'GET', '/api/me/export', carol.token)).body;
+    expect((exported.agents as AgentView[]).map((a) => [a.agent_id, a.hostname])).toEqual([[agentId, 'carol-pc']]);
+    expect(JSON.stringify(exported)).not.toContain(secret);
+
+    expect((await api(t, 'DELETE', '/api/me', carol.token)).status).toBe(204);
+
+    const left = (await tableItems()).filter((item) => JSON.stringify(item).includes(carol.userId) || String(item.pk).includes(agentId));
+    expect(left.map((item) => `${String(item.pk)} ${String(item.sk)}`)).toEqual([`USER#${carol.userId} #DELETED`]);
+    expect((await agentPost('/api/agents/registrations', secret, registration({ email: carol.email, domain: 'carol.agents.example.test' }))).status).toBe(401);
+    expect((await agentPost('/api/agents/reports', token, report)).status).toBe(401);
+  });
+});
