@@ -17,17 +17,17 @@ export default tseslint.config(
     },
   },
   {
-    files: ['lambdas/domain/**/*.ts', 'lambdas/scanner/**/*.ts'],
+    files: ['lambdas/domain/**/*.ts', 'lambdas/scanner/**/*.ts', 'lambdas/agents/**/*.ts'],
     rules: {
       'no-restricted-imports': inwardOnly(
         ['@aws-sdk/*', '@aws-lambda-powertools/*', 'aws-cdk-lib', 'aws-cdk-lib/*', '**/adapters/**', '**/api/**', '**/workers/**', '**/composition*', '**/bin/**', '**/lib/**'],
-        'The domain and the scanner depend on nothing outside them (ports, not adapters).',
+        'The domain, the scanner and the agents\' scoring and installers depend on nothing outside them (ports, not adapters).',
       ),
     },
   },
   {
     files: ['lambdas/**/*.ts'],
-    ignores: ['lambdas/domain/**', 'lambdas/scanner/**'],
+    ignores: ['lambdas/domain/**', 'lambdas/scanner/**', 'lambdas/agents/**'],
     rules: {
       'no-restricted-imports': inwardOnly(['**/bin/**', '**/lib/**', 'dynalite', 'cognito-local', 's3rver', 'aws-ses-v2-local', 'local-aws-sqs', 'aws-cdk-lib', 'aws-cdk-lib/*'], 'lambdas/ never imports an emulator, the local runtime or the CDK.'),
     },
