@@ -192,7 +192,8 @@ const reportNotFound = () => new NotFoundError('monthly_report_not_found', 'Ther
 
 /** `GET /api/me/reports/monthly/{yyyy-mm}.pdf`: the caller's own stored PDF, exactly as it was emailed. */
 export async function monthlyReportPdf(deps: Pick<Deps, 'monthlyReports' | 'reports' | 'config'>, caller: Caller, rawFile: string | undefined): Promise<{ bytes: Uint8Array; fileName: string }> {
-  const parsed = monthlyReportFileSchema.safeParse(decodeURIComponent(rawFile ?? ''));
+  // Already URL-decoded by the platform: decoding again threw on a '%' (a 500).
+  const parsed = monthlyReportFileSchema.safeParse(rawFile ?? '');
   if (!parsed.success) throw reportNotFound();
   const report = await deps.monthlyReports.getReady(caller.userId, parsed.data);
   const bytes = report ? await deps.reports.get(report.pdfKey) : undefined;

@@ -70,6 +70,12 @@ describe('handlers that decoded an already-decoded path parameter again', () => 
     expect(reply.status).toBe(400);
     expect(json(reply.text)).toMatchObject({ error: 'validation_failed', message: expect.any(String) });
   });
+
+  it('GET /api/me/reports/monthly/%25 answers 404 (no such report), not a URIError 500', async () => {
+    const reply = await send({ method: 'GET', path: '/api/me/reports/monthly/%25', headers: { authorization: `Bearer ${user.token}` } });
+
+    expect([reply.status, json(reply.text).error]).toEqual([404, 'monthly_report_not_found']);
+  });
 });
 
 describe('a domain path parameter too long for a DynamoDB key', () => {
