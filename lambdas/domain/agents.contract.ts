@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Grade, RiskLevel, Severity } from './audit.js';
+import { plansIncluding } from './plans.js';
 import { isHostName } from './target.js';
 
 /**
@@ -65,7 +66,14 @@ export const AGENT_RESULT_LIMITS = {
 
 export const RECENT_AGENT_REPORTS = 5;
 
+/** 'Monitor Plus', 'A or B', 'A, B or C': the plans of the catalogue that include endpoint agents. */
+const agentPlanNames = (() => {
+  const names = plansIncluding('endpoint-agents').map((plan) => plan.name);
+  return names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names.at(-1)!}` : (names[0] ?? 'a paid plan');
+})();
+
 export const agentMessages = {
+  planRequired: `Local endpoint monitoring with the osquery agent comes with ${agentPlanNames}. Upgrade your plan to enrol computers and download the installers; agents already installed keep reporting.`,
   secretRequired: 'Send the enrollment secret as "Authorization: Bearer <secret>".',
   secretInvalid: 'The enrollment secret is not valid. Download a new installer from the dashboard.',
   tokenRequired: 'Send the agent token as "Authorization: Bearer <token>".',

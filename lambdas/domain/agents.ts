@@ -8,11 +8,28 @@ import {
   type AgentVulnerabilityView,
   type InstallStatus,
 } from './agents.contract.js';
+import { planIncludes } from './plans.js';
+import type { StoredSubscription } from './ports.js';
 
 /**
  * Endpoint agents (issue 10): the enrollment secret, each agent's own credential, what is stored of
  * them and the status rule. The contracts are agents.contract.ts; the scoring lambdas/agents.
  */
+
+/**
+ * The owner's plan includes endpoint agents (the plan catalogue's 'endpoint-agents', Monitor Plus)
+ * and is active. It is asked where a machine is enrolled: reading the enrollment secret, rotating
+ * it, downloading an installer and registering an agent (new or again); otherwise 403
+ * `plan_required`. Reading the agents, the summary and the debug panel stays open, so an account
+ * whose plan lapsed still sees its machines. Reports from agents registered before the lapse are
+ * still accepted and scored: the data is the customer's, from machines they set up while paying, and
+ * an agent cannot be told to stop except by uninstalling it. Install telemetry (the enrollment
+ * secret's other use) is accepted too, so the Debug tab explains an installer run meanwhile; its
+ * registration keeps failing (the reporter retries every 5 minutes) until the plan is back.
+ */
+export function canEnrollAgents(subscription: StoredSubscription | undefined): boolean {
+  return subscription !== undefined && subscription.status === 'active' && planIncludes(subscription.planId, 'endpoint-agents');
+}
 
 /** A customer may have at most this many agents (a reinstall on the same machine reuses its agent). */
 export const MAX_AGENTS_PER_USER = 200;

@@ -165,12 +165,13 @@ export function getPlan(id: PlanId): Plan {
 }
 
 /** DECISIONS "Plan features": what a plan includes beyond its scans, asked by name where it is enforced. */
-export type PlanCapability = 'api-access' | 'custom-policies';
+export type PlanCapability = 'api-access' | 'custom-policies' | 'endpoint-agents';
 
 const PLAN_CAPABILITIES: Partial<Record<PlanId, readonly PlanCapability[]>> = {
   // "API access" (Monitor Plus) = personal API tokens for reading audits and starting scans.
   // "Custom security policies" = accepting or muting a finding with a reason (lambdas/domain/security-policy.ts).
-  'monitor-plus': ['api-access', 'custom-policies'],
+  // "Local endpoint monitoring with the OSQuery agent" = enrolling machines (lambdas/domain/agents.ts canEnrollAgents).
+  'monitor-plus': ['api-access', 'custom-policies', 'endpoint-agents'],
 };
 
 /** Whether the plan includes the capability (the plan's own list; whether it is paid up is the caller's question). */

@@ -34,6 +34,7 @@ import {
   agentStatus,
   agentTokenPattern,
   bearerValue,
+  canEnrollAgents,
   enrollmentSecretPattern,
   MAX_AGENTS_PER_USER,
   newAgentId,
@@ -53,9 +54,16 @@ import { enforceLimits } from './rate-limits.js';
  * carries the account's enrollment secret; with it the machine registers (for one of the account's
  * verified domains) and gets its own agent id and token, which it uses for every report. Reports are
  * scored on arrival (lambdas/agents/agent-scoring.ts) and the dashboard reads the stored result.
+ * Enrolling needs a plan with endpoint agents (Monitor Plus; `canEnrollAgents` says what stays open
+ * after it lapses).
  */
 
-type AgentDeps = Pick<Deps, 'agents' | 'domains' | 'rateLimits' | 'clock' | 'config'>;
+type AgentDeps = Pick<Deps, 'agents' | 'domains' | 'accounts' | 'rateLimits' | 'clock' | 'config'>;
+
+/** 403 `plan_required` unless the account's active plan includes endpoint agents; checked before anything is stored. */
+async function requireAgentPlan(deps: Pick<Deps, 'accounts'>, userId: string): Promise<void> {
+  if (!canEnrollAgents(await deps.accounts.getSubscription(userId))) throw new ForbiddenError('plan_required', agentMessages.planRequired);
+}
 
 /** Anyone may send this much; only a caller with a valid agent token may send up to AGENT_MAX_BODY_BYTES. */
 const UNAUTHENTICATED_MAX_BODY_BYTES = 64 * 1024;
@@ -126,6 +134,7 @@ async function enrollmentView(deps: AgentDeps, caller: Caller, enrollment: Agent
 
 /** `GET /api/me/agents/enrollment`: the secret (issued on first use) and what the install page needs. */
 export async function getAgentEnrollment(deps: AgentDeps, caller: Caller): Promise<AgentEnrollmentView> {
+  await requireAgentPlan(deps, caller.userId);
   return enrollmentView(deps, caller, await enrollmentOf(deps, caller.userId));
 }
 
@@ -134,6 +143,7 @@ export async function getAgentEnrollment(deps: AgentDeps, caller: Caller): Promi
  * agents already registered keep reporting with their own tokens.
  */
 export async function rotateAgentSecret(deps: AgentDeps, caller: Caller): Promise<AgentEnrollmentView> {
+  await requireAgentPlan(deps, caller.userId);
   const current = await enrollmentOf(deps, caller.userId);
   const rotated = await deps.agents.saveEnrollment(caller.userId, newEnrollmentSecret(), deps.clock.now().toISOString(), current.secret);
   if (!rotated) throw new ConflictError('agent_secret_conflict', 'The secret was rotated at the same time elsewhere. Reload to see the current one.');
@@ -158,6 +168,8 @@ const sameMachine = (agent: AgentRecord, hostname: string, domain: string, os: A
 /** `POST /api/agents/registrations` with the enrollment secret → 201 the agent's id and token. */
 export async function registerAgent(deps: AgentDeps, request: { authorization: string | undefined; body: unknown; sourceIp: string }): Promise<AgentRegistrationResponse> {
   const enrollment = await enrollmentFromSecret(deps, request.authorization);
+  // Registering again (a reinstall) needs the plan as much as a new machine: both come from running an installer.
+  await requireAgentPlan(deps, enrollment.userId);
   const input = parseAgentInput(agentRegistrationSchema, request.body);
   const domain = await requireVerifiedDomain(deps, enrollment.userId, input.domain);
   await enforceLimits(deps.rateLimits, [{ scope: 'agent-registration:user', subject: enrollment.userId, perHour: deps.config.RATE_LIMIT_AGENT_REGISTRATIONS_PER_ACCOUNT }], 'agent registrations');
@@ -187,7 +199,8 @@ export async function registerAgent(deps: AgentDeps, request: { authorization: s
 }
 
 /**
- * `POST /api/agents/reports` with the agent's token: validated, scored, stored. The body may be up to
+ * `POST /api/agents/reports` with the agent's token: validated, scored, stored, whatever the owner's
+ * plan is now (see `canEnrollAgents`: a lapsed plan stops new machines, not these). The body may be up to
  * 1 MB, but only once the token is known to be good: an unauthenticated caller gets the API's usual
  * 64 KiB before anything is read.
  */
@@ -227,7 +240,7 @@ export async function submitAgentReport(deps: AgentDeps, request: { authorizatio
   return { success: true, agent_id: agent.agentId, received_at: receivedAt };
 }
 
-/** `POST /api/agents/telemetry` with the enrollment secret: the installer's progress and failures. */
+/** `POST /api/agents/telemetry` with the enrollment secret: the installer's progress and failures (on any plan, see `canEnrollAgents`). */
 export async function submitAgentTelemetry(deps: AgentDeps, request: { authorization: string | undefined; body: unknown }): Promise<AgentTelemetryResponse> {
   const enrollment = await enrollmentFromSecret(deps, request.authorization);
   const input = parseAgentInput(agentTelemetrySchema, request.body);
@@ -346,6 +359,7 @@ export async function agentInstaller(deps: AgentDeps, caller: Caller, installerF
   const slug = slugOf(deps);
   const extension = (['bat', 'sh'] as const).find((ext) => installerFile === installerFileName(slug, ext));
   if (!extension) throw new NotFoundError('installer_not_found', agentMessages.installerFile);
+  await requireAgentPlan(deps, caller.userId);
   const requested = (query?.domain ?? '').trim().toLowerCase();
   const domains = await verifiedDomains(deps, caller.userId);
   const domain = domains.find((d) => d === siteKey(requested));

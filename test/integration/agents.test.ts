@@ -18,14 +18,16 @@ import type { ApiEvent } from '../../lambdas/api/http.js';
 import { buildDeps, LOCAL_CREDENTIALS } from '../../lambdas/composition.js';
 import { AGENT_DISCONNECT_AFTER_SECONDS, AGENT_VULNERABILITIES_LISTED, agentMessages, type AgentView } from '../../lambdas/domain/agents.contract.js';
 import { matchVulnerabilities } from '../../lambdas/scanner/vulndb/index.js';
-import { api, signIn, type TestUser } from '../support/accounts.js';
+import { api, setSubscription, signIn, type TestUser } from '../support/accounts.js';
 import { startTestStack, type TestStack } from '../support/local-stack.js';
 
 /**
  * Endpoint agents over the whole local stack (issue 10 "Proof"): enrollment secret → registration →
  * reports scored with the knowledge base and the configuration checks → the dashboard's reads; bad
  * payloads, wrong or rotated secrets and unknown agents refused with nothing stored; silence past
- * the limit read with an injected clock; one account never sees another's agents.
+ * the limit read with an injected clock; one account never sees another's agents. Enrolling needs
+ * Monitor Plus (set through the real webhook as Stripe would): a trial account gets 403
+ * plan_required, and a lapsed plan keeps its agents reporting and readable.
  */
 
 let t: TestStack;
@@ -115,6 +117,8 @@ const signedInEvent = (user: TestUser): ApiEvent =>
 beforeAll(async () => {
   t = await startTestStack();
   [alice, bob] = await Promise.all([signIn(t, 'agents-alice@example.test', 'Alice'), signIn(t, 'agents-bob@example.test', 'Bob')]);
+  await setSubscription(t, alice.userId, 'monitor-plus', 'active');
+  await setSubscription(t, bob.userId, 'monitor-plus', 'active');
   await addDomain(alice, SHOP, true);
   await addDomain(alice, BLOG, true);
   await addDomain(alice, PENDING, false);
@@ -540,6 +544,7 @@ describe('npm run agent:report', () => {
 describe('the account’s own data', () => {
   it('exports the agents with "Download my data"; deleting the account leaves no item naming it, and its secret and tokens stop working', async () => {
     const carol = await signIn(t, 'agents-carol@example.test', 'Carol');
+    await setSubscription(t, carol.userId, 'monitor-plus', 'active');
     await addDomain(carol, 'carol.agents.example.test', true);
     const { secret } = await enrollment(carol);
     const { agentId, token } = await register(secret, { email: carol.email, domain: 'carol.agents.example.test', hostname: 'carol-pc' });
@@ -556,5 +561,90 @@ describe('the account’s own data', () => {
     expect(left.map((item) => `${String(item.pk)} ${String(item.sk)}`)).toEqual([`USER#${carol.userId} #DELETED`]);
     expect((await agentPost('/api/agents/registrations', secret, registration({ email: carol.email, domain: 'carol.agents.example.test' }))).status).toBe(401);
     expect((await agentPost('/api/agents/reports', token, report)).status).toBe(401);
+  });
+});
+
+describe('the plan (Monitor Plus: "Local endpoint monitoring with the OSQuery agent")', () => {
+  const planRequired = { error: 'plan_required', message: agentMessages.planRequired };
+
+  it('refuses a trial account the secret, its rotation, the installers and registration with 403 plan_required, and stores nothing', async () => {
+    const dan = await signIn(t, 'agents-dan@example.test', 'Dan');
+    const site = 'dan.agents.example.test';
+    await addDomain(dan, site, true);
+    // A secret issued before enrolling needed the plan (as the adapter stores one): it registers nothing now.
+    const secret = `enr_${'D'.repeat(43)}`;
+    await t.stack.deps.agents.saveEnrollment(dan.userId, secret, new Date().toISOString(), undefined);
+    const before = await snapshot();
+
+    const replies = [
+      await api(t, 'GET', '/api/me/agents/enrollment', dan.token),
+      await api(t, 'POST', '/api/me/agents/secret', dan.token),
+      await api(t, 'GET', `/agents/rampart-osquery-installer.sh?domain=${site}`, dan.token),
+      await api(t, 'GET', `/agents/rampart-osquery-installer.bat?domain=${site}`, dan.token),
+      await agentPost('/api/agents/registrations', secret, registration({ email: dan.email, domain: site, hostname: 'dan-pc' })),
+    ];
+
+    expect(replies.map((r) => [r.status, r.body])).toEqual(Array.from({ length: 5 }, () => [403, planRequired]));
+    expect(JSON.stringify(replies.map((r) => r.body))).not.toContain(secret);
+    expect(agentMessages.planRequired).toContain('Monitor Plus');
+    expect(await snapshot()).toEqual(before);
+    // Reads stay open: an empty list, summary and debug panel.
+    expect(await agentsOf(dan)).toEqual([]);
+    expect((await api(t, 'GET', '/api/me/agents/summary', dan.token)).body.agents_found).toBe(0);
+    expect((await api(t, 'GET', '/api/me/agents/debug', dan.token)).body).toMatchObject({ success: true, audit_count: 0 });
+  });
+
+  it('refuses registration with the secret of an account that is on Monitor Lite or whose Monitor Plus lapsed, storing nothing; it works again once the plan is back', async () => {
+    const erin = await signIn(t, 'agents-erin@example.test', 'Erin');
+    const site = 'erin.agents.example.test';
+    await addDomain(erin, site, true);
+    await setSubscription(t, erin.userId, 'monitor-plus', 'active');
+    const { secret } = await enrollment(erin);
+    const machine = registration({ email: erin.email, domain: site, hostname: 'erin-new-pc' });
+
+    await setSubscription(t, erin.userId, 'monitor-lite', 'active');
+    const before = await snapshot();
+    const onLite = await agentPost('/api/agents/registrations', secret, machine);
+    const liteInstaller = await api(t, 'GET', `/agents/rampart-osquery-installer.sh?domain=${site}`, erin.token);
+    await setSubscription(t, erin.userId, 'monitor-plus', 'past_due');
+    const lapsed = await agentPost('/api/agents/registrations', secret, machine);
+    const lapsedRotation = await api(t, 'POST', '/api/me/agents/secret', erin.token);
+
+    expect([onLite.status, onLite.body]).toEqual([403, planRequired]);
+    expect([liteInstaller.status, liteInstaller.body]).toEqual([403, planRequired]);
+    expect([lapsed.status, lapsed.body]).toEqual([403, planRequired]);
+    expect([lapsedRotation.status, lapsedRotation.body]).toEqual([403, planRequired]);
+    const stored = (await snapshot()).filter((item) => !before.includes(item));
+    // Only the webhook's own writes (the subscription and its event record) changed; no agent, no secret.
+    expect(stored.filter((item) => /agt_|enr_|erin-new-pc/.test(item))).toEqual([]);
+    expect(await agentsOf(erin)).toEqual([]);
+
+    await setSubscription(t, erin.userId, 'monitor-plus', 'active');
+    await register(secret, { email: erin.email, domain: site, hostname: 'erin-new-pc' });
+    expect((await agentsOf(erin)).map((a) => a.hostname)).toEqual(['erin-new-pc']);
+  });
+
+  it('after the plan lapses still lists the agents and accepts and scores their reports, without new registrations', async () => {
+    const fay = await signIn(t, 'agents-fay@example.test', 'Fay');
+    const site = 'fay.agents.example.test';
+    await addDomain(fay, site, true);
+    await setSubscription(t, fay.userId, 'monitor-plus', 'active');
+    const { secret } = await enrollment(fay);
+    const { agentId, token } = await register(secret, { email: fay.email, domain: site, hostname: 'fay-server' });
+
+    await setSubscription(t, fay.userId, 'monitor-plus', 'canceled');
+    const generated = generateAgentReport({ platform: 'linux', seed: 'fay', agentId, clientDomain: site, timestamp: new Date().toISOString(), problems: ['firewall-off'] });
+    const sent = await agentPost('/api/agents/reports', token, generated.report);
+    const another = await agentPost('/api/agents/registrations', secret, registration({ email: fay.email, domain: site, hostname: 'fay-second' }));
+
+    expect([sent.status, sent.body.success]).toEqual([200, true]);
+    const agents = await agentsOf(fay);
+    expect(agents.map((a) => [a.agent_id, a.hostname, a.status, a.last_report_at])).toEqual([[agentId, 'fay-server', 'active', sent.body.received_at]]);
+    expect(agents[0]).toMatchObject({ cis_fail_count: generated.planted.failedChecks.length, security_grade: expect.stringMatching(/^[A-F]$/) });
+    expect(agents[0]!.cis_checks.filter((c) => !c.passed).map((c) => c.id)).toEqual(generated.planted.failedChecks);
+    expect((await api(t, 'GET', '/api/me/agents/summary', fay.token)).body).toMatchObject({ agents_found: 1, agents_active: 1 });
+    expect((await api(t, 'GET', '/api/me/agents/debug', fay.token)).body).toMatchObject({ audit_count: 1, recent_audits: [{ agent_id: agentId, client_domain: site }] });
+    expect([another.status, another.body.error]).toEqual([403, 'plan_required']);
+    expect((await api(t, 'GET', '/api/me/agents/enrollment', fay.token)).status).toBe(403);
   });
 });
