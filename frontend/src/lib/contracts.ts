@@ -90,6 +90,7 @@ export {
   AGENT_VERSION,
   OSQUERY_VERSION,
   RECENT_AGENT_REPORTS,
+  agentMessages,
   agentName,
   agentPlatforms,
   agentReportSchema,

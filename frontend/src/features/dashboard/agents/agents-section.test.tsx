@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderWithProviders, stubApi } from '../../../testing/api-stub';
-import type { AgentSummaryView, AgentView } from '../../../lib/contracts';
+import { agentMessages, type AgentSummaryView, type AgentView } from '../../../lib/contracts';
 import { AuthTestProvider } from '../../auth/auth-provider';
 import { ACCOUNT, DEMO_ACCOUNT } from '../settings/test-fixtures';
 import { AgentsSection } from './agents-section';
@@ -176,6 +176,51 @@ describe('the Local Security Agents page', () => {
     expect(api.callsTo('POST', '/api/me/agents/secret')).toHaveLength(1);
     expect(screen.getAllByText('ens_rotatedrotatedrotatedrotated00', { selector: 'code' })).toHaveLength(2);
     expect(screen.queryAllByText(/ens_0123456789abcdefghijklmnopqrstuv/)).toHaveLength(0);
+  });
+
+  it('shows an account without Monitor Plus an upgrade note linking to the subscription page instead of the installers (the API answers 403 plan_required)', async () => {
+    const planRequired = { status: 403, body: { error: 'plan_required', message: agentMessages.planRequired } };
+    stubAgentsApi({ agents: [], extra: { 'GET /api/me/agents/enrollment': planRequired } });
+    showAgents('install');
+
+    const note = await screen.findByRole('note', { name: 'Upgrade to install agents' });
+
+    expect(note.textContent).toBe(`${agentMessages.planRequired} View plans`);
+    expect(agentMessages.planRequired).toContain('Monitor Plus');
+    expect(within(note).getByRole('link', { name: 'View plans' }).getAttribute('href')).toBe('/dashboard/subscription');
+    expect(screen.queryByRole('list', { name: 'Installers' })).toBeNull();
+    expect(screen.queryByRole('region', { name: 'Enrollment secret' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Rotate secret' })).toBeNull();
+    // The promo for accounts with no agents still links to the pricing section.
+    expect(within(screen.getByRole('region', { name: 'Protect your computers' })).getByRole('link', { name: 'See the plans' }).getAttribute('href')).toBe('/#pricing-section');
+  });
+
+  it('shows the upgrade note when the plan lapsed while the page was open: on rotating the secret and on downloading an installer', async () => {
+    const planRequired = { status: 403, body: { error: 'plan_required', message: agentMessages.planRequired } };
+    stubAgentsApi({ extra: { 'POST /api/me/agents/secret': planRequired } });
+    const original = vi.mocked(fetch).getMockImplementation()!;
+    vi.mocked(fetch).mockImplementation(async (input, init) => {
+      if (new URL(String(input), 'http://localhost').pathname.startsWith('/agents/')) {
+        return { ok: false, status: 403, json: async () => planRequired.body } as Response;
+      }
+      return original(input, init);
+    });
+    showAgents('install');
+    await screen.findByRole('region', { name: 'Enrollment secret' });
+
+    fireEvent.click(screen.getByRole('button', { name: 'Rotate secret' }));
+    const dialog = screen.getByRole('dialog', { name: 'Rotate the enrollment secret?' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Rotate secret' }));
+    const inDialog = await within(dialog).findByRole('note', { name: 'Upgrade to install agents' });
+    expect(within(inDialog).getByRole('link', { name: 'View plans' }).getAttribute('href')).toBe('/dashboard/subscription');
+    expect(screen.getAllByText(ENROLLMENT.secret, { selector: 'code' })).toHaveLength(2);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+
+    const linux = screen.getByRole('listitem', { name: 'Linux installer' });
+    fireEvent.click(within(linux).getByRole('button', { name: 'Download' }));
+    const onCard = await within(linux).findByRole('note', { name: 'Upgrade to install agents' });
+    expect(onCard.textContent).toBe(`${agentMessages.planRequired} View plans`);
+    expect(saveFile).not.toHaveBeenCalled();
   });
 
   it("follows a real install: 'Installation Failed' with the installer's message and the troubleshooting list", async () => {

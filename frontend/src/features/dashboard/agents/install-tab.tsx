@@ -6,6 +6,8 @@ import { Spinner } from '../../../components/ui/spinner';
 import { FormMessage } from '../../../components/ui/text-field';
 import { installerExtension, installerFileName, productSlug, savedInstallerFileName, type AgentEnrollmentView, type AgentPlatform } from '../../../lib/contracts';
 import { content } from '../../../config/content';
+import { paths } from '../../../config/paths';
+import { ApiError } from '../../../lib/api-client';
 import { ListLoadError, ListSkeleton } from '../history/list-states';
 import { DangerButton } from '../settings/panel';
 import { CopyableValue } from '../settings/copyable-value';
@@ -63,9 +65,28 @@ function useInstallStart(domain: string) {
   };
 }
 
+/** The API's 403 `plan_required`: the account's plan does not include endpoint agents (Monitor Plus). */
+const isPlanRequired = (error: unknown): error is ApiError => error instanceof ApiError && error.code === 'plan_required';
+
+/** Without the plan: the API's message (it names the plan) and the way to the subscription page. */
+function UpgradeNote({ message }: { message: string }) {
+  return (
+    <p
+      role="note"
+      aria-label="Upgrade to install agents"
+      className="rounded-md border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100"
+    >
+      {message}{' '}
+      <Link to={paths.dashboard.section.getHref('subscription')} className="font-semibold underline">
+        View plans
+      </Link>
+    </p>
+  );
+}
+
 function DownloadCard({ enrollment, platform, domain, onDownloaded }: { enrollment: AgentEnrollmentView; platform: AgentPlatform; domain: string; onDownloaded: () => void }) {
   const installer = enrollment.installers.find((candidate) => candidate.platform === platform);
-  const [state, setState] = useState<{ busy: boolean; saved?: string; error?: string }>({ busy: false });
+  const [state, setState] = useState<{ busy: boolean; saved?: string; error?: string; planRequired?: boolean }>({ busy: false });
   if (!installer) return null;
   const download = async () => {
     setState({ busy: true });
@@ -74,7 +95,7 @@ function DownloadCard({ enrollment, platform, domain, onDownloaded }: { enrollme
       setState({ busy: false, saved });
       onDownloaded();
     } catch (error) {
-      setState({ busy: false, error: error instanceof Error ? error.message : 'The installer could not be downloaded.' });
+      setState({ busy: false, error: error instanceof Error ? error.message : 'The installer could not be downloaded.', planRequired: isPlanRequired(error) });
     }
   };
   return (
@@ -87,11 +108,16 @@ function DownloadCard({ enrollment, platform, domain, onDownloaded }: { enrollme
         Download
       </Button>
       {state.saved && <p className="mt-2 text-xs text-green-700 dark:text-green-400">Saved {state.saved}</p>}
-      {state.error && (
-        <p role="alert" className="mt-2 text-xs text-red-700 dark:text-red-400">
-          {state.error}
-        </p>
-      )}
+      {state.error &&
+        (state.planRequired ? (
+          <div className="mt-2">
+            <UpgradeNote message={state.error} />
+          </div>
+        ) : (
+          <p role="alert" className="mt-2 text-xs text-red-700 dark:text-red-400">
+            {state.error}
+          </p>
+        ))}
     </li>
   );
 }
@@ -117,7 +143,7 @@ function SecretPanel({ enrollment }: { enrollment: AgentEnrollmentView }) {
           <p className="text-sm text-slate-700 dark:text-slate-300">
             Installers and commands that carry the current secret will no longer enrol computers. Agents already installed keep reporting.
           </p>
-          {rotate.isError && <FormMessage tone="error">{rotate.error.message}</FormMessage>}
+          {rotate.isError && (isPlanRequired(rotate.error) ? <UpgradeNote message={rotate.error.message} /> : <FormMessage tone="error">{rotate.error.message}</FormMessage>)}
           <div className="flex justify-end gap-2">
             <Button variant="secondary" onClick={() => setConfirming(false)}>
               Cancel
@@ -146,6 +172,7 @@ export function InstallTab() {
   const walk = useInstallStart(domain);
 
   if (enrollment.isPending) return <ListSkeleton label="Loading the installers" rows={3} />;
+  if (isPlanRequired(enrollment.error)) return <UpgradeNote message={enrollment.error.message} />;
   if (enrollment.isError) {
     return <ListLoadError title="The installers could not be loaded" message={enrollment.error.message} onRetry={() => void enrollment.refetch()} retrying={enrollment.isFetching} />;
   }
