@@ -3,7 +3,7 @@ import { ValidationError } from '../domain/errors.js';
 import type { Clock } from '../domain/ports.js';
 import { policyActions, policyMessages, type PolicyAction } from '../domain/security-policy.contract.js';
 import type { SecurityPolicy, SecurityPolicyRepository } from '../domain/security-policy.js';
-import { deleteItems } from './dynamodb-partition.js';
+import { deleteItems, queryPartition } from './dynamodb-partition.js';
 import { expiresAt, isExpired, keys } from './table-keys.js';
 
 const POLICY_PREFIX = 'POLICY#';
@@ -19,22 +19,8 @@ export class DynamoDbSecurityPolicies implements SecurityPolicyRepository {
   ) {}
 
   async list(userId: string, domain?: string): Promise<SecurityPolicy[]> {
-    const prefix = domain === undefined ? POLICY_PREFIX : `${POLICY_PREFIX}${domain}#`;
-    const items: Record<string, unknown>[] = [];
-    let cursor: Record<string, unknown> | undefined;
-    do {
-      const page = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-          ExpressionAttributeValues: { ':pk': keys.profile(userId).pk, ':prefix': prefix },
-          ExclusiveStartKey: cursor,
-          ConsistentRead: true,
-        }),
-      );
-      items.push(...(page.Items ?? []));
-      cursor = page.LastEvaluatedKey;
-    } while (cursor);
+    const skPrefix = domain === undefined ? POLICY_PREFIX : `${POLICY_PREFIX}${domain}#`;
+    const items = await queryPartition(this.db, this.tableName, keys.profile(userId).pk, { skPrefix });
     const now = this.clock.now();
     return items.filter((item) => !isExpired(item, now)).map(toPolicy).filter((policy): policy is SecurityPolicy => policy !== undefined);
   }
@@ -76,22 +62,7 @@ export class DynamoDbSecurityPolicies implements SecurityPolicyRepository {
 
   async removeForDomain(userId: string, domain: string): Promise<number> {
     // Expired ones too: the TTL has not removed them yet, and a domain added again starts with none.
-    const items: Record<string, unknown>[] = [];
-    let cursor: Record<string, unknown> | undefined;
-    do {
-      const page = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-          ExpressionAttributeValues: { ':pk': keys.profile(userId).pk, ':prefix': `${POLICY_PREFIX}${domain}#` },
-          ProjectionExpression: 'pk, sk',
-          ExclusiveStartKey: cursor,
-          ConsistentRead: true,
-        }),
-      );
-      items.push(...(page.Items ?? []));
-      cursor = page.LastEvaluatedKey;
-    } while (cursor);
+    const items = await queryPartition(this.db, this.tableName, keys.profile(userId).pk, { skPrefix: `${POLICY_PREFIX}${domain}#`, projection: 'pk, sk' });
     await deleteItems(this.db, this.tableName, items);
     return items.length;
   }
