@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Grade, RiskLevel } from '../domain/audit.js';
 import type { AgentPlatform, InstallStatus } from '../domain/agents.contract.js';
 import {
@@ -15,6 +15,7 @@ import {
   type StoredAgentScore,
 } from '../domain/agents.js';
 import type { Clock } from '../domain/ports.js';
+import { queryPartition } from './dynamodb-partition.js';
 import { expiresAt, retention } from './table-keys.js';
 
 /**
@@ -234,24 +235,7 @@ export class DynamoDbAgents implements AgentRepository {
   }
 
   private async queryPrefix(userId: string, prefix: string, options: { ascending: boolean; limit?: number }): Promise<Item[]> {
-    const items: Item[] = [];
-    let cursor: Item | undefined;
-    do {
-      const page = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-          ExpressionAttributeValues: { ':pk': `USER#${userId}`, ':prefix': prefix },
-          ScanIndexForward: options.ascending,
-          ExclusiveStartKey: cursor,
-          ConsistentRead: true,
-          ...(options.limit ? { Limit: options.limit - items.length } : {}),
-        }),
-      );
-      items.push(...(page.Items ?? []));
-      cursor = page.LastEvaluatedKey;
-    } while (cursor && (options.limit === undefined || items.length < options.limit));
-    return items;
+    return queryPartition(this.db, this.tableName, `USER#${userId}`, { skPrefix: prefix, descending: !options.ascending, limit: options.limit });
   }
 }
 

@@ -1,7 +1,8 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type ApiTokenRecord, type ApiTokenRepository, isTokenExpired } from '../domain/api-tokens.js';
 import type { Clock } from '../domain/ports.js';
+import { queryPartition } from './dynamodb-partition.js';
 import { keys } from './table-keys.js';
 
 type Item = Record<string, unknown>;
@@ -127,22 +128,7 @@ export class DynamoDbApiTokens implements ApiTokenRepository {
 
   /** Every slot item of the user, expired ones included (consistent read). */
   private async slotItems(userId: string): Promise<Item[]> {
-    const items: Item[] = [];
-    let cursor: Item | undefined;
-    do {
-      const page = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-          ExpressionAttributeValues: { ':pk': keys.apiToken(userId, 0).pk, ':prefix': SLOT_PREFIX },
-          ExclusiveStartKey: cursor,
-          ConsistentRead: true,
-        }),
-      );
-      items.push(...(page.Items ?? []));
-      cursor = page.LastEvaluatedKey;
-    } while (cursor);
-    return items;
+    return queryPartition(this.db, this.tableName, keys.apiToken(userId, 0).pk, { skPrefix: SLOT_PREFIX });
   }
 
   private async deleteSlot(key: { pk: string; sk: string }, tokenId: string): Promise<void> {

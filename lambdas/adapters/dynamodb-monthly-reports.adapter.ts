@@ -1,7 +1,8 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { MONTHLY_REPORTS, type MonthlyReportLog, type ReadyMonthlyReport } from '../domain/monthly-report.js';
 import type { Clock } from '../domain/ports.js';
+import { queryPartition } from './dynamodb-partition.js';
 import { expiresAt, isExpired, keys } from './table-keys.js';
 
 const PREFIX = 'MONTHREPORT#';
@@ -78,23 +79,9 @@ export class DynamoDbMonthlyReports implements MonthlyReportLog {
   }
 
   async listReady(userId: string): Promise<ReadyMonthlyReport[]> {
-    const reports: ReadyMonthlyReport[] = [];
+    const items = await queryPartition(this.db, this.tableName, keys.monthlyReport(userId, '').pk, { skPrefix: PREFIX, descending: true, consistentRead: false });
     const now = this.clock.now();
-    let cursor: Record<string, unknown> | undefined;
-    do {
-      const page = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-          ExpressionAttributeValues: { ':pk': keys.monthlyReport(userId, '').pk, ':prefix': PREFIX },
-          ScanIndexForward: false,
-          ExclusiveStartKey: cursor,
-        }),
-      );
-      for (const item of page.Items ?? []) if (item.status === 'ready' && !isExpired(item, now)) reports.push(toReport(item));
-      cursor = page.LastEvaluatedKey;
-    } while (cursor);
-    return reports;
+    return items.filter((item) => item.status === 'ready' && !isExpired(item, now)).map(toReport);
   }
 }
 

@@ -1,8 +1,9 @@
-import { DeleteCommand, type DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { PlanId } from '../domain/plans.js';
 import type { Clock } from '../domain/ports.js';
 import type { SupportCategory } from '../domain/support.contract.js';
 import type { SupportRequestRecord, SupportRequests } from '../domain/support.js';
+import { queryPartition } from './dynamodb-partition.js';
 import { expiresAt, isExpired, keys, retention } from './table-keys.js';
 
 const PREFIX = 'SUPPORT#';
@@ -40,18 +41,9 @@ export class DynamoDbSupportRequests implements SupportRequests {
   }
 
   async list(userId: string, limit: number): Promise<SupportRequestRecord[]> {
-    const { Items = [] } = await this.db.send(
-      new QueryCommand({
-        TableName: this.tableName,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': keys.supportRequest(userId, '', '').pk, ':prefix': PREFIX },
-        ScanIndexForward: false,
-        Limit: limit,
-        ConsistentRead: true,
-      }),
-    );
+    const items = await queryPartition(this.db, this.tableName, keys.supportRequest(userId, '', '').pk, { skPrefix: PREFIX, descending: true, limit });
     const now = this.clock.now();
-    return Items.filter((item) => !isExpired(item, now)).map(toRecord);
+    return items.filter((item) => !isExpired(item, now)).map(toRecord);
   }
 }
 
