@@ -140,21 +140,7 @@ export class DynamoDbAuditRepository implements AuditRepository {
   }
 
   async getAudit(auditId: string): Promise<Audit | undefined> {
-    const items: Record<string, unknown>[] = [];
-    let cursor: Record<string, unknown> | undefined;
-    do {
-      const page = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'pk = :pk',
-          ExpressionAttributeValues: { ':pk': keys.audit(auditId).pk },
-          ExclusiveStartKey: cursor,
-          ConsistentRead: true,
-        }),
-      );
-      items.push(...(page.Items ?? []));
-      cursor = page.LastEvaluatedKey;
-    } while (cursor);
+    const items = await queryPartition(this.db, this.tableName, keys.audit(auditId).pk);
     const head = items.find((i) => i.sk === '#AUDIT') as AuditItem | undefined;
     if (!head || isExpired(head, this.clock.now())) return undefined;
     const checks = items.filter((i) => i.type === 'check').map((i) => toCheck(i as unknown as CheckItem));
@@ -322,24 +308,11 @@ export class DynamoDbAuditRepository implements AuditRepository {
   async listByEmail(email: string) {
     const leads: { id: string; userId?: string }[] = [];
     const audits: { id: string; ownerId?: string }[] = [];
-    let cursor: Record<string, unknown> | undefined;
-    do {
-      const page = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          IndexName: GSI1,
-          KeyConditionExpression: 'gsi1pk = :pk',
-          ExpressionAttributeValues: { ':pk': keys.byEmail(email) },
-          ExclusiveStartKey: cursor,
-        }),
-      );
-      for (const item of page.Items ?? []) {
-        const owner = (value: unknown) => (typeof value === 'string' ? value : undefined);
-        if (item.type === 'lead') leads.push({ id: String(item.id), userId: owner(item.userId) });
-        if (item.type === 'audit') audits.push({ id: String(item.id), ownerId: owner(item.ownerId) });
-      }
-      cursor = page.LastEvaluatedKey;
-    } while (cursor);
+    const owner = (value: unknown) => (typeof value === 'string' ? value : undefined);
+    for (const item of await queryPartition(this.db, this.tableName, keys.byEmail(email), { indexName: GSI1 })) {
+      if (item.type === 'lead') leads.push({ id: String(item.id), userId: owner(item.userId) });
+      if (item.type === 'audit') audits.push({ id: String(item.id), ownerId: owner(item.ownerId) });
+    }
     return { leads, audits };
   }
 

@@ -1,7 +1,8 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { StoredInvoice, StoredOrder } from '../domain/payments.js';
 import type { BillingRepository, Clock, ScanUsage, StoredSubscription } from '../domain/ports.js';
+import { queryPartition } from './dynamodb-partition.js';
 import { activeSubscriptionIndex, expiresAt, GSI1, keys, retention } from './table-keys.js';
 
 const ORDER_FIELDS = [
@@ -191,23 +192,7 @@ export class DynamoDbBilling implements BillingRepository {
 
   /** Newest first. */
   private async billingItems(userId: string, prefix: string): Promise<Record<string, unknown>[]> {
-    const items: Record<string, unknown>[] = [];
-    let cursor: Record<string, unknown> | undefined;
-    do {
-      const page = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          IndexName: GSI1,
-          KeyConditionExpression: 'gsi1pk = :pk AND begins_with(gsi1sk, :prefix)',
-          ExpressionAttributeValues: { ':pk': keys.billingOf(userId), ':prefix': prefix },
-          ScanIndexForward: false,
-          ExclusiveStartKey: cursor,
-        }),
-      );
-      items.push(...(page.Items ?? []));
-      cursor = page.LastEvaluatedKey;
-    } while (cursor);
-    return items;
+    return queryPartition(this.db, this.tableName, keys.billingOf(userId), { indexName: GSI1, skPrefix: prefix, descending: true });
   }
 
   private async conditional(command: PutCommand | UpdateCommand): Promise<boolean> {

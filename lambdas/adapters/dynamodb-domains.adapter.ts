@@ -1,7 +1,8 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type DomainRecord, type DomainRepository } from '../domain/domains.js';
 import { ConflictError, ValidationError } from '../domain/errors.js';
+import { queryPartition } from './dynamodb-partition.js';
 import { expiresAt, GSI1, keys, retention } from './table-keys.js';
 
 const DOMAIN_PREFIX = 'DOMAIN#';
@@ -13,21 +14,7 @@ export class DynamoDbDomains implements DomainRepository {
   ) {}
 
   async list(userId: string): Promise<DomainRecord[]> {
-    const items: Record<string, unknown>[] = [];
-    let cursor: Record<string, unknown> | undefined;
-    do {
-      const page = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-          ExpressionAttributeValues: { ':pk': keys.userDomain(userId, '').pk, ':prefix': DOMAIN_PREFIX },
-          ExclusiveStartKey: cursor,
-          ConsistentRead: true,
-        }),
-      );
-      items.push(...(page.Items ?? []));
-      cursor = page.LastEvaluatedKey;
-    } while (cursor);
+    const items = await queryPartition(this.db, this.tableName, keys.userDomain(userId, '').pk, { skPrefix: DOMAIN_PREFIX });
     return items.map(toRecord).sort((a, b) => a.addedAt.localeCompare(b.addedAt));
   }
 
@@ -81,21 +68,8 @@ export class DynamoDbDomains implements DomainRepository {
   }
 
   async verifiersOf(domain: string): Promise<string[]> {
-    const users: string[] = [];
-    let cursor: Record<string, unknown> | undefined;
-    do {
-      const page = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          IndexName: GSI1,
-          KeyConditionExpression: 'gsi1pk = :pk',
-          ExpressionAttributeValues: { ':pk': keys.domainVerifiers(domain) },
-          ExclusiveStartKey: cursor,
-        }),
-      );
-      for (const item of page.Items ?? []) if (item.verified === true && typeof item.userId === 'string') users.push(item.userId);
-      cursor = page.LastEvaluatedKey;
-    } while (cursor);
+    const items = await queryPartition(this.db, this.tableName, keys.domainVerifiers(domain), { indexName: GSI1 });
+    const users = items.filter((item) => item.verified === true && typeof item.userId === 'string').map((item) => item.userId as string);
     return [...new Set(users)];
   }
 

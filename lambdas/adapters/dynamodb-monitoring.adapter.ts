@@ -1,6 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, type DynamoDBDocumentClient, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ActiveSubscription, MonitoringRepository, StoredSubscription } from '../domain/ports.js';
+import { queryPartition } from './dynamodb-partition.js';
 import { GSI2, keys } from './table-keys.js';
 
 /** The monitoring schedule's state: the active subscriptions' index, each domain's claimed rescan slot, knowledge bases checked. */
@@ -12,28 +13,15 @@ export class DynamoDbMonitoring implements MonitoringRepository {
 
   async activeSubscriptions(): Promise<ActiveSubscription[]> {
     const found: ActiveSubscription[] = [];
-    let cursor: Record<string, unknown> | undefined;
-    do {
-      const page = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          IndexName: GSI2,
-          KeyConditionExpression: 'gsi2pk = :pk',
-          ExpressionAttributeValues: { ':pk': keys.activeSubscriptions },
-          ExclusiveStartKey: cursor,
-        }),
-      );
-      for (const item of page.Items ?? []) {
-        // The index is eventually consistent: a subscription that just left `active` may still be listed.
-        if (item.status !== 'active' || typeof item.userId !== 'string') continue;
-        const { planId, status, currentPeriodStart, currentPeriodEnd, source, subscriptionId } = item as unknown as StoredSubscription;
-        found.push({
-          userId: item.userId,
-          subscription: { planId, status, currentPeriodStart, currentPeriodEnd, source, ...(subscriptionId ? { subscriptionId } : {}) },
-        });
-      }
-      cursor = page.LastEvaluatedKey;
-    } while (cursor);
+    for (const item of await queryPartition(this.db, this.tableName, keys.activeSubscriptions, { indexName: GSI2 })) {
+      // The index is eventually consistent: a subscription that just left `active` may still be listed.
+      if (item.status !== 'active' || typeof item.userId !== 'string') continue;
+      const { planId, status, currentPeriodStart, currentPeriodEnd, source, subscriptionId } = item as unknown as StoredSubscription;
+      found.push({
+        userId: item.userId,
+        subscription: { planId, status, currentPeriodStart, currentPeriodEnd, source, ...(subscriptionId ? { subscriptionId } : {}) },
+      });
+    }
     return found;
   }
 
