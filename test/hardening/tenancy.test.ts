@@ -157,11 +157,14 @@ function leak(reply: RawReply, own: Set<string>): string | undefined {
   return [...secrets].find((secret) => !own.has(secret) && reply.text.includes(secret));
 }
 
+/** Whether B has the value too, as typed or as the API files it (a domain is kept lower case, without www.). */
+const isBs = (value: string, own: Set<string>) => own.has(value) || own.has(value.toLowerCase().replace(/^www\./, ''));
+
 /** The values to put in a path parameter: A's values found under that name, else every id of A's (none that B has too). */
 function candidatesFor(name: string, own = bOwn): string[] {
-  const named = [...(byName.get(name) ?? [])].filter((value) => !own.has(value));
-  const files = name.endsWith('File') ? allIds.filter((value) => /\.(pdf|sh|bat|svg)$/.test(value) && !own.has(value)) : [];
-  const pool = named.length > 0 ? [...named, ...files] : [...files, ...allIds.filter((value) => !own.has(value))];
+  const named = [...(byName.get(name) ?? [])].filter((value) => !isBs(value, own));
+  const files = name.endsWith('File') ? allIds.filter((value) => /\.(pdf|sh|bat|svg)$/.test(value) && !isBs(value, own)) : [];
+  const pool = named.length > 0 ? [...named, ...files] : [...files, ...allIds.filter((value) => !isBs(value, own))];
   return [...new Set(pool)].slice(0, 60);
 }
 
