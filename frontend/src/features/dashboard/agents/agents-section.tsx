@@ -1,8 +1,9 @@
 import { useIsFetching, useQueryClient } from '@tanstack/react-query';
-import { useId, useRef, type KeyboardEvent } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { useId } from 'react';
+import { Link } from 'react-router';
 import { Button } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
+import { Tabs, useTabParam } from '../../../components/ui/tabs';
 import { content } from '../../../config/content';
 import { useMe } from '../../account/api/account';
 import { agentKeys, useMyAgents } from './api/agents';
@@ -22,8 +23,6 @@ export const AGENT_TABS = [
 
 export type AgentTabId = (typeof AGENT_TABS)[number]['id'];
 
-const tabOf = (value: string | null) => AGENT_TABS.find((tab) => tab.id === value) ?? AGENT_TABS[0];
-
 /** SPEC §2: non-demo users with zero agents see what agents add, linking to the plans. */
 function Promo() {
   return (
@@ -42,35 +41,12 @@ function Promo() {
 
 /** The dashboard's Local Agents section: tabs whose selection lives in the URL, Sync Now and the last sync. */
 export function AgentsSection() {
-  const [searchParams, setSearchParams] = useSearchParams();
-  const active = tabOf(searchParams.get('tab'));
+  const [active, select] = useTabParam(AGENT_TABS);
   const baseId = useId();
-  const tabRefs = useRef<Partial<Record<AgentTabId, HTMLButtonElement | null>>>({});
   const queryClient = useQueryClient();
   const me = useMe();
   const agents = useMyAgents();
   const syncing = useIsFetching({ queryKey: agentKeys.all }) > 0;
-
-  const select = (id: AgentTabId, focus = false) => {
-    setSearchParams(
-      (previous) => {
-        const next = new URLSearchParams(previous);
-        next.set('tab', id);
-        return next;
-      },
-      { replace: true },
-    );
-    if (focus) tabRefs.current[id]?.focus();
-  };
-
-  const onKeyDown = (event: KeyboardEvent) => {
-    const index = AGENT_TABS.findIndex((tab) => tab.id === active.id);
-    const last = AGENT_TABS.length - 1;
-    const target = { ArrowRight: index === last ? 0 : index + 1, ArrowLeft: index === 0 ? last : index - 1, Home: 0, End: last }[event.key];
-    if (target === undefined) return;
-    event.preventDefault();
-    select(AGENT_TABS[target]!.id, true);
-  };
 
   const sync = () => void queryClient.invalidateQueries({ queryKey: agentKeys.all });
   const lastSync = agents.dataUpdatedAt > 0 ? new Date(agents.dataUpdatedAt) : undefined;
@@ -100,39 +76,12 @@ export function AgentsSection() {
 
       {showPromo && <Promo />}
 
-      <div role="tablist" aria-label="Local agents" onKeyDown={onKeyDown} className="flex gap-1 overflow-x-auto border-b border-slate-200 dark:border-slate-700">
-        {AGENT_TABS.map((tab) => {
-          const selected = tab.id === active.id;
-          return (
-            <button
-              key={tab.id}
-              ref={(element) => {
-                tabRefs.current[tab.id] = element;
-              }}
-              type="button"
-              role="tab"
-              id={`${baseId}-${tab.id}-tab`}
-              aria-selected={selected}
-              aria-controls={selected ? `${baseId}-${tab.id}-panel` : undefined}
-              tabIndex={selected ? 0 : -1}
-              onClick={() => select(tab.id)}
-              className={`-mb-px border-b-2 px-4 py-2 text-sm font-semibold whitespace-nowrap focus-visible:outline-2 focus-visible:outline-blue-700 ${
-                selected
-                  ? 'border-blue-700 text-blue-700 dark:border-blue-400 dark:text-blue-400'
-                  : 'border-transparent text-slate-600 hover:text-slate-900 dark:text-slate-400 dark:hover:text-white'
-              }`}
-            >
-              {tab.label}
-            </button>
-          );
-        })}
-      </div>
-      <div role="tabpanel" id={`${baseId}-${active.id}-panel`} aria-labelledby={`${baseId}-${active.id}-tab`} tabIndex={0}>
+      <Tabs label="Local agents" tabs={AGENT_TABS} active={active.id} onSelect={select}>
         {active.id === 'overview' && <OverviewTab onInstall={installAgent} />}
         {active.id === 'list' && <AgentListTab onInstall={installAgent} />}
         {active.id === 'install' && <InstallTab />}
         {active.id === 'debug' && <DebugTab />}
-      </div>
+      </Tabs>
     </section>
   );
 }

@@ -1,5 +1,5 @@
-import { useId, useRef, type KeyboardEvent } from 'react';
-import { useSearchParams } from 'react-router';
+import { useId } from 'react';
+import { Tabs, useTabParam } from '../../../components/ui/tabs';
 import { ApiTab } from './api-tab';
 import { DomainsTab } from './domains-tab';
 import { NotificationsTab } from './notifications-tab';
@@ -19,36 +19,10 @@ export const SETTINGS_TABS = [
 
 export type SettingsTabId = (typeof SETTINGS_TABS)[number]['id'];
 
-const tabOf = (value: string | null) => SETTINGS_TABS.find((tab) => tab.id === value) ?? SETTINGS_TABS[0];
-
 /** The dashboard's Settings section: a tablist whose selection lives in the URL (`?tab=`). */
 export function SettingsSection() {
-  const [searchParams, setSearchParams] = useSearchParams();
-  const active = tabOf(searchParams.get('tab'));
+  const [active, select] = useTabParam(SETTINGS_TABS);
   const baseId = useId();
-  const tabRefs = useRef<Partial<Record<SettingsTabId, HTMLButtonElement | null>>>({});
-
-  const select = (id: SettingsTabId, focus = false) => {
-    setSearchParams(
-      (previous) => {
-        const next = new URLSearchParams(previous);
-        next.set('tab', id);
-        return next;
-      },
-      { replace: true },
-    );
-    if (focus) tabRefs.current[id]?.focus();
-  };
-
-  // WAI-ARIA tabs pattern: arrows move and select, Home and End jump to the ends.
-  const onKeyDown = (event: KeyboardEvent) => {
-    const index = SETTINGS_TABS.findIndex((tab) => tab.id === active.id);
-    const last = SETTINGS_TABS.length - 1;
-    const target = { ArrowRight: index === last ? 0 : index + 1, ArrowLeft: index === 0 ? last : index - 1, Home: 0, End: last }[event.key];
-    if (target === undefined) return;
-    event.preventDefault();
-    select(SETTINGS_TABS[target]!.id, true);
-  };
 
   const Panel = active.Panel;
   return (
@@ -59,41 +33,9 @@ export function SettingsSection() {
         </h1>
         <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">Your profile, domains, notifications, security and API tokens.</p>
       </header>
-      <div
-        role="tablist"
-        aria-label="Settings"
-        onKeyDown={onKeyDown}
-        className="flex gap-1 overflow-x-auto border-b border-slate-200 dark:border-slate-700"
-      >
-        {SETTINGS_TABS.map((tab) => {
-          const selected = tab.id === active.id;
-          return (
-            <button
-              key={tab.id}
-              ref={(element) => {
-                tabRefs.current[tab.id] = element;
-              }}
-              type="button"
-              role="tab"
-              id={`${baseId}-${tab.id}-tab`}
-              aria-selected={selected}
-              aria-controls={selected ? `${baseId}-${tab.id}-panel` : undefined}
-              tabIndex={selected ? 0 : -1}
-              onClick={() => select(tab.id)}
-              className={`-mb-px border-b-2 px-4 py-2 text-sm font-semibold whitespace-nowrap focus-visible:outline-2 focus-visible:outline-blue-700 ${
-                selected
-                  ? 'border-blue-700 text-blue-700 dark:border-blue-400 dark:text-blue-400'
-                  : 'border-transparent text-slate-600 hover:text-slate-900 dark:text-slate-400 dark:hover:text-white'
-              }`}
-            >
-              {tab.label}
-            </button>
-          );
-        })}
-      </div>
-      <div role="tabpanel" id={`${baseId}-${active.id}-panel`} aria-labelledby={`${baseId}-${active.id}-tab`} tabIndex={0}>
+      <Tabs label="Settings" tabs={SETTINGS_TABS} active={active.id} onSelect={select}>
         <Panel />
-      </div>
+      </Tabs>
     </section>
   );
 }
