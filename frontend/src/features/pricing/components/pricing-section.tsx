@@ -1,4 +1,5 @@
-import { useRef, useState, type KeyboardEvent } from 'react';
+import { useState } from 'react';
+import { useTablist } from '../../../components/ui/tabs';
 import { anchors } from '../../../config/anchors';
 import { content } from '../../../config/content';
 import { getPlan, pricingTabs, type PricingTabId } from '../../../lib/catalogue';
@@ -9,26 +10,10 @@ import { PlanCard } from './plan-card';
 /** SPEC §2 "Pricing section": two tabs of two plans each, prices from the shared catalogue. */
 export function PricingSection() {
   const [activeTab, setActiveTab] = useState<PricingTabId>('audits');
-  const tabRefs = useRef<Record<string, HTMLButtonElement | null>>({});
   const { processingPlanId, error, startCheckout } = useCheckout({ hash: anchors.pricing });
   const tab = pricingTabs.find((candidate) => candidate.id === activeTab) ?? pricingTabs[0];
 
-  // WAI-ARIA tabs: arrow keys (and Home/End) move between tabs and select them.
-  const onTabKeyDown = (event: KeyboardEvent<HTMLButtonElement>, index: number) => {
-    const last = pricingTabs.length - 1;
-    const next =
-      event.key === 'ArrowRight' ? (index === last ? 0 : index + 1)
-      : event.key === 'ArrowLeft' ? (index === 0 ? last : index - 1)
-      : event.key === 'Home' ? 0
-      : event.key === 'End' ? last
-      : null;
-    if (next === null) return;
-    event.preventDefault();
-    const target = pricingTabs[next];
-    if (!target) return;
-    setActiveTab(target.id);
-    tabRefs.current[target.id]?.focus();
-  };
+  const { tabRef, onKeyDown } = useTablist(pricingTabs.map((candidate) => candidate.id), activeTab, setActiveTab);
 
   return (
     <div id={anchors.pricingAlias} className="scroll-mt-16">
@@ -46,15 +31,13 @@ export function PricingSection() {
             <p className="mt-4 text-lg text-slate-600 dark:text-slate-300">{content.pricing.lead}</p>
           </div>
 
-          <div role="tablist" aria-label="Plan type" className="mx-auto mt-10 flex w-fit max-w-full rounded-xl bg-slate-100 p-1 dark:bg-slate-800">
-            {pricingTabs.map((candidate, index) => {
+          <div role="tablist" aria-label="Plan type" onKeyDown={onKeyDown} className="mx-auto mt-10 flex w-fit max-w-full rounded-xl bg-slate-100 p-1 dark:bg-slate-800">
+            {pricingTabs.map((candidate) => {
               const selected = candidate.id === activeTab;
               return (
                 <button
                   key={candidate.id}
-                  ref={(element) => {
-                    tabRefs.current[candidate.id] = element;
-                  }}
+                  ref={tabRef(candidate.id)}
                   type="button"
                   role="tab"
                   id={`pricing-tab-${candidate.id}`}
@@ -62,7 +45,6 @@ export function PricingSection() {
                   aria-controls={`pricing-panel-${candidate.id}`}
                   tabIndex={selected ? 0 : -1}
                   onClick={() => setActiveTab(candidate.id)}
-                  onKeyDown={(event) => onTabKeyDown(event, index)}
                   className={`min-h-11 rounded-lg px-4 py-2 text-sm font-semibold transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-700 sm:px-6 dark:focus-visible:outline-blue-400 ${
                     selected
                       ? 'bg-white text-slate-900 shadow-sm dark:bg-slate-950 dark:text-white'
