@@ -6,12 +6,14 @@ export interface TestDnsServer {
   close(): Promise<void>;
 }
 
+/** The records a question gets, and whether its name exists (NXDOMAIN when not). */
+export type DnsAnswerer = (question: dnsPacket.Question) => { answers: dnsPacket.Answer[]; found: boolean };
+
 /**
- * A tiny authoritative DNS server on 127.0.0.1 for tests, so no query ever reaches the system
- * resolver: A queries for the given names get the given IPv4 addresses, everything else NXDOMAIN.
+ * An authoritative DNS server on 127.0.0.1 for tests, so no query ever reaches the system
+ * resolver: each query's first question gets the answer `answer` gives it. Nothing is forwarded.
  */
-export async function startDnsServer(records: Record<string, string[]>): Promise<TestDnsServer> {
-  const zone = new Map(Object.entries(records).map(([name, ips]) => [name.toLowerCase().replace(/\.$/, ''), ips]));
+export async function serveDns(answer: DnsAnswerer): Promise<TestDnsServer> {
   const socket = dgram.createSocket('udp4');
   socket.on('message', (message, remote) => {
     let query: dnsPacket.Packet;
@@ -22,15 +24,12 @@ export async function startDnsServer(records: Record<string, string[]>): Promise
     }
     const question = query.questions?.[0];
     if (!question) return;
-    const name = question.name.toLowerCase().replace(/\.$/, '');
-    const ips = zone.get(name);
-    const answers: dnsPacket.Answer[] =
-      ips && question.type === 'A' ? ips.map((ip) => ({ name: question.name, type: 'A', class: 'IN', ttl: 60, data: ip })) : [];
+    const { answers, found } = answer(question);
     const response = dnsPacket.encode({
       id: query.id,
       type: 'response',
       // QR is set by type; AA (0x400) and RD copied; rcode 3 = NXDOMAIN
-      flags: dnsPacket.AUTHORITATIVE_ANSWER | ((query.flags ?? 0) & dnsPacket.RECURSION_DESIRED) | (ips ? 0 : 3),
+      flags: dnsPacket.AUTHORITATIVE_ANSWER | ((query.flags ?? 0) & dnsPacket.RECURSION_DESIRED) | (found ? 0 : 3),
       questions: [question],
       answers,
     });
@@ -44,4 +43,15 @@ export async function startDnsServer(records: Record<string, string[]>): Promise
     port: socket.address().port,
     close: () => new Promise<void>((resolve) => socket.close(() => resolve())),
   };
+}
+
+/** A zone of A records: the given names get the given IPv4 addresses, everything else NXDOMAIN. */
+export async function startDnsServer(records: Record<string, string[]>): Promise<TestDnsServer> {
+  const zone = new Map(Object.entries(records).map(([name, ips]) => [name.toLowerCase().replace(/\.$/, ''), ips]));
+  return serveDns((question) => {
+    const ips = zone.get(question.name.toLowerCase().replace(/\.$/, ''));
+    const answers: dnsPacket.Answer[] =
+      ips && question.type === 'A' ? ips.map((ip) => ({ name: question.name, type: 'A', class: 'IN', ttl: 60, data: ip })) : [];
+    return { answers, found: ips !== undefined };
+  });
 }

@@ -1,5 +1,5 @@
-import dgram from 'node:dgram';
-import dnsPacket from 'dns-packet';
+import type dnsPacket from 'dns-packet';
+import { serveDns } from '../../support/dns-server.js';
 
 /** What a name answers: addresses by family, or an alias; a function of how often the name was asked. */
 export type Answer = { a?: string[]; aaaa?: string[]; cname?: string };
@@ -21,7 +21,6 @@ export async function startScriptedDns(script: Script): Promise<ScriptedDns> {
   const entries = new Map(Object.entries(script).map(([name, answer]) => [name.toLowerCase(), answer]));
   const askedA = new Map<string, number>();
   const queries: ScriptedDns['queries'] = [];
-  const socket = dgram.createSocket('udp4');
 
   const answerOf = (name: string, count: boolean): Answer | undefined => {
     const entry = entries.get(name);
@@ -32,15 +31,7 @@ export async function startScriptedDns(script: Script): Promise<ScriptedDns> {
     return entry(asked);
   };
 
-  socket.on('message', (message, remote) => {
-    let query: dnsPacket.Packet;
-    try {
-      query = dnsPacket.decode(message);
-    } catch {
-      return;
-    }
-    const question = query.questions?.[0];
-    if (!question) return;
+  const server = await serveDns((question) => {
     queries.push({ name: question.name, type: question.type });
     const answers: dnsPacket.Answer[] = [];
     let name = question.name.toLowerCase().replace(/\.$/, '');
@@ -58,22 +49,7 @@ export async function startScriptedDns(script: Script): Promise<ScriptedDns> {
       for (const address of data ?? []) answers.push({ name, type: question.type as 'A' | 'AAAA', class: 'IN', ttl: 0, data: address });
       break;
     }
-    const response = dnsPacket.encode({
-      id: query.id,
-      type: 'response',
-      flags: dnsPacket.AUTHORITATIVE_ANSWER | ((query.flags ?? 0) & dnsPacket.RECURSION_DESIRED) | (found ? 0 : 3),
-      questions: [question],
-      answers,
-    });
-    socket.send(response, remote.port, remote.address);
+    return { answers, found };
   });
-  await new Promise<void>((resolve, reject) => {
-    socket.once('error', reject);
-    socket.bind(0, '127.0.0.1', () => resolve());
-  });
-  return {
-    port: socket.address().port,
-    queries,
-    close: () => new Promise<void>((resolve) => socket.close(() => resolve())),
-  };
+  return { ...server, queries };
 }
