@@ -76,7 +76,7 @@ afterAll(async () => {
 });
 
 describe('npm start killed in the middle of scans', () => {
-  it(`loses no audit and leaves none stuck after ${CRASHES} SIGKILLs`, { timeout: 600_000 }, async () => {
+  it(`loses no audit and leaves none stuck after ${CRASHES} SIGKILLs`, { timeout: 840_000 }, async () => {
     const ids: string[] = [];
     const crashedWhile: string[] = [];
     for (let round = 0; round < CRASHES; round += 1) {
@@ -93,7 +93,8 @@ describe('npm start killed in the middle of scans', () => {
     expect(crashedWhile.filter((status) => status === 'queued' || status === 'in_progress').length, crashedWhile.join(' ')).toBeGreaterThan(CRASHES);
 
     app = await startLocalApp(env());
-    const deadline = Date.now() + 240_000;
+    // Generous: .ci/run runs this beside nothing else, but a loaded machine scans loopback slowly.
+    const deadline = Date.now() + 420_000;
     let states: AuditState[] = [];
     for (;;) {
       states = await Promise.all(ids.map((id) => auditState(app!.url, id)));
@@ -104,7 +105,7 @@ describe('npm start killed in the middle of scans', () => {
     expect(ids).toHaveLength(CRASHES * LEADS_PER_ROUND);
     expect(new Set(ids).size).toBe(ids.length);
     const unfinished = states.map((s, i) => [ids[i], s.audit_status]).filter(([, status]) => status !== 'completed' && status !== 'failed');
-    expect(unfinished).toEqual([]);
+    expect(unfinished, `still unfinished; npm start said:\n${app.output()}`).toEqual([]);
     const failedWithoutReason = states.filter((s) => s.audit_status === 'failed' && !s.error_message);
     expect(failedWithoutReason).toEqual([]);
   });
