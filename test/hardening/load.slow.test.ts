@@ -1,8 +1,6 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, describe, expect, it } from 'vitest';
-import { LOCAL_CREDENTIALS } from '../../lambdas/composition.js';
 import { startTestStack, type TestStack, validLead, waitForAudit } from '../support/local-stack.js';
+import { tableItems } from '../support/table.js';
 
 /**
  * Issue 11, "Load": a 500-request burst on POST /api/leads with the production rate limits gets
@@ -15,18 +13,6 @@ let t: TestStack | undefined;
 afterAll(async () => {
   await t?.close();
 });
-
-async function items(stack: TestStack): Promise<Record<string, unknown>[]> {
-  const db = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: stack.stack.endpoints.dynamodb, region: 'ap-southeast-2', credentials: LOCAL_CREDENTIALS }));
-  const found: Record<string, unknown>[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await db.send(new ScanCommand({ TableName: stack.stack.config.TABLE_NAME!, ExclusiveStartKey: start }));
-    found.push(...(page.Items ?? []));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return found;
-}
 
 const post = (url: string, body: unknown) =>
   fetch(`${url}/api/leads`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(async (response) => ({
@@ -55,7 +41,7 @@ describe('POST /api/leads under a burst', () => {
     const ended = await Promise.all(accepted.map((id) => waitForAudit(t!.stack.url, id, 60_000)));
     expect(ended.map((audit) => audit.status)).toEqual(accepted.map(() => 'completed'));
     // Nothing stored for a refused lead: exactly the accepted audits and leads are in the table.
-    const stored = await items(t);
+    const stored = await tableItems(t);
     const auditHeads = stored.filter((item) => String(item.pk).startsWith('AUDIT#') && item.sk === '#AUDIT');
     const leadHeads = stored.filter((item) => String(item.pk).startsWith('LEAD#'));
     expect(auditHeads.map((item) => String(item.id)).sort()).toEqual([...accepted].sort());

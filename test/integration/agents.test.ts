@@ -4,8 +4,6 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAgentReport } from '../../bin/agent-report.js';
 import { AGENT_CHECKS } from '../../lambdas/agents/agent-scoring.js';
@@ -15,11 +13,12 @@ import { AGENT_PROBLEMS, generateAgentReport, type GenerateOptions } from '../..
 import { make as makeListAgents } from '../../lambdas/api/list-my-agents.js';
 import { make as makeSubmitReport } from '../../lambdas/api/submit-agent-report.js';
 import type { ApiEvent } from '../../lambdas/api/http.js';
-import { buildDeps, LOCAL_CREDENTIALS } from '../../lambdas/composition.js';
+import { buildDeps } from '../../lambdas/composition.js';
 import { AGENT_DISCONNECT_AFTER_SECONDS, AGENT_VULNERABILITIES_LISTED, agentMessages, type AgentView } from '../../lambdas/domain/agents.contract.js';
 import { matchVulnerabilities } from '../../lambdas/scanner/vulndb/index.js';
 import { api, setSubscription, signIn, type TestUser } from '../support/accounts.js';
 import { startTestStack, type TestStack } from '../support/local-stack.js';
+import { tableItems } from '../support/table.js';
 
 /**
  * Endpoint agents over the whole local stack (issue 10 "Proof"): enrollment secret → registration →
@@ -38,22 +37,8 @@ const BLOG = 'blog.agents.example.test';
 const PENDING = 'pending.agents.example.test';
 const BOB_SITE = 'bob.agents.example.test';
 
-type Item = Record<string, unknown>;
-
-async function tableItems(): Promise<Item[]> {
-  const db = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: t.stack.endpoints.dynamodb, region: 'ap-southeast-2', credentials: LOCAL_CREDENTIALS }));
-  const items: Item[] = [];
-  let cursor: Item | undefined;
-  do {
-    const page = await db.send(new ScanCommand({ TableName: t.stack.config.TABLE_NAME, ConsistentRead: true, ExclusiveStartKey: cursor }));
-    items.push(...(page.Items ?? []));
-    cursor = page.LastEvaluatedKey;
-  } while (cursor);
-  return items;
-}
-
 /** The table as sorted item texts: equal before and after means nothing was stored or changed. */
-const snapshot = async () => (await tableItems()).map((item) => JSON.stringify(item, Object.keys(item).sort())).sort();
+const snapshot = async () => (await tableItems(t)).map((item) => JSON.stringify(item, Object.keys(item).sort())).sort();
 
 async function addDomain(user: TestUser, domain: string, verified: boolean) {
   await t.stack.deps.domains.add({ id: randomUUID(), userId: user.userId, domain, verificationToken: 'x'.repeat(22), verified: false, addedAt: new Date().toISOString() }, 20);
@@ -557,7 +542,7 @@ describe('the account’s own data', () => {
 
     expect((await api(t, 'DELETE', '/api/me', carol.token)).status).toBe(204);
 
-    const left = (await tableItems()).filter((item) => JSON.stringify(item).includes(carol.userId) || String(item.pk).includes(agentId));
+    const left = (await tableItems(t)).filter((item) => JSON.stringify(item).includes(carol.userId) || String(item.pk).includes(agentId));
     expect(left.map((item) => `${String(item.pk)} ${String(item.sk)}`)).toEqual([`USER#${carol.userId} #DELETED`]);
     expect((await agentPost('/api/agents/registrations', secret, registration({ email: carol.email, domain: 'carol.agents.example.test' }))).status).toBe(401);
     expect((await agentPost('/api/agents/reports', token, report)).status).toBe(401);

@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOCAL_CREDENTIALS } from '../../lambdas/composition.js';
 import { apiTokenMessages } from '../../lambdas/domain/api-token.contract.js';
 import { apiTokenPrefix, hashApiToken, newApiTokenSecret } from '../../lambdas/domain/api-tokens.js';
 import { api, setSubscription, signIn, type TestUser } from '../support/accounts.js';
 import { postJson, startTestStack, type TestStack, validLead, waitForAudit } from '../support/local-stack.js';
+import { tableItems } from '../support/table.js';
 
 /**
  * Personal API tokens end to end over the local stack (DECISIONS "Plan features": "API access" with
@@ -21,20 +19,8 @@ let alice: TestUser;
 let bob: TestUser;
 let carol: TestUser;
 
-async function tableItems(): Promise<Record<string, unknown>[]> {
-  const db = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: t.stack.endpoints.dynamodb, region: 'ap-southeast-2', credentials: LOCAL_CREDENTIALS }));
-  const items: Record<string, unknown>[] = [];
-  let cursor: Record<string, unknown> | undefined;
-  do {
-    const page = await db.send(new ScanCommand({ TableName: t.stack.config.TABLE_NAME, ExclusiveStartKey: cursor }));
-    items.push(...(page.Items ?? []));
-    cursor = page.LastEvaluatedKey;
-  } while (cursor);
-  return items;
-}
-
 const tokenItemsOf = async (userId: string) =>
-  (await tableItems()).filter((item) => (item.pk === `USER#${userId}` && String(item.sk).startsWith('APITOKEN#')) || (String(item.pk).startsWith('APITOKEN#') && item.userId === userId));
+  (await tableItems(t)).filter((item) => (item.pk === `USER#${userId}` && String(item.sk).startsWith('APITOKEN#')) || (String(item.pk).startsWith('APITOKEN#') && item.userId === userId));
 
 /** A domain the user has proven (the proof itself is test/integration/domains.test.ts's subject). */
 async function verifiedDomain(user: TestUser, domain: string) {

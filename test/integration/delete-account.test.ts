@@ -1,9 +1,8 @@
 import { AdminGetUserCommand, AdminSetUserPasswordCommand, CognitoIdentityProviderClient, InitiateAuthCommand } from '@aws-sdk/client-cognito-identity-provider';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_CREDENTIALS } from '../../lambdas/composition.js';
 import { postJson, startTestStack, type TestStack, validLead, waitForAudit } from '../support/local-stack.js';
+import { tableItems } from '../support/table.js';
 
 let t: TestStack;
 let cognito: CognitoIdentityProviderClient;
@@ -55,18 +54,6 @@ async function customer(email: string, firstName: string): Promise<Account> {
   return { email, userId, token, ownedAudit, unownedAudit, shareToken: String(share.body.shareToken) };
 }
 
-async function tableItems(): Promise<Record<string, unknown>[]> {
-  const db = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: t.stack.endpoints.dynamodb, region: 'ap-southeast-2', credentials: LOCAL_CREDENTIALS }));
-  const items: Record<string, unknown>[] = [];
-  let cursor: Record<string, unknown> | undefined;
-  do {
-    const page = await db.send(new ScanCommand({ TableName: t.stack.config.TABLE_NAME, ExclusiveStartKey: cursor }));
-    items.push(...(page.Items ?? []));
-    cursor = page.LastEvaluatedKey;
-  } while (cursor);
-  return items;
-}
-
 const mentions = (items: Record<string, unknown>[], ...needles: string[]) =>
   items.filter((item) => needles.some((needle) => JSON.stringify(item).toLowerCase().includes(needle.toLowerCase())));
 
@@ -96,7 +83,7 @@ describe('DELETE /api/me', () => {
 
   it("deletes A's account and answers 204, twice", async () => {
     // Prepare: what A has, and B's view of B before.
-    const types = mentions(await tableItems(), a.userId, a.email).map((item) => item.type);
+    const types = mentions(await tableItems(t), a.userId, a.email).map((item) => item.type);
     expect(new Set(types)).toEqual(new Set(['profile', 'lead', 'audit', 'owned-audit', 'domain', 'verification-code']));
     expect(types.filter((type) => type === 'audit')).toHaveLength(2);
     bBefore = await snapshotOf(b);
@@ -112,7 +99,7 @@ describe('DELETE /api/me', () => {
   });
 
   it("leaves nothing of A's in the table but the deletion mark, which holds no personal data", async () => {
-    const left = mentions(await tableItems(), a.userId, a.email, 'Ada Pty Ltd');
+    const left = mentions(await tableItems(t), a.userId, a.email, 'Ada Pty Ltd');
     expect(left).toEqual([{ pk: `USER#${a.userId}`, sk: '#DELETED', type: 'deleted-account', deletedAt: expect.any(String), expiresAt: expect.any(Number) }]);
     const hours = ((left[0]!.expiresAt as number) * 1000 - Date.now()) / 3_600_000;
     expect(hours).toBeGreaterThan(23);
@@ -125,7 +112,7 @@ describe('DELETE /api/me', () => {
     expect((await call('GET', '/api/me/notifications', a.token)).status).toBe(401);
     expect((await call('GET', '/api/me/audits', a.token)).body).toEqual({ audits: [], nextCursor: null });
     expect((await call('GET', '/api/me/domains', a.token)).body).toEqual({ domains: [] });
-    expect(mentions(await tableItems(), a.userId).map((item) => item.sk)).toEqual(['#DELETED']);
+    expect(mentions(await tableItems(t), a.userId).map((item) => item.sk)).toEqual(['#DELETED']);
   });
 
   it("removes A's audits, owned or not, and their share link", async () => {

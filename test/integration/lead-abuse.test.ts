@@ -1,8 +1,7 @@
-import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOCAL_CREDENTIALS } from '../../lambdas/composition.js';
 import { postJsonFrom } from '../support/post-from.js';
 import { startTestStack, TEST_RATE_LIMITS, type TestStack, validLead } from '../support/local-stack.js';
+import { tableItems } from '../support/table.js';
 
 /**
  * POST /api/leads against the whole local stack with the production limits (an empty value is the
@@ -12,12 +11,8 @@ let t: TestStack;
 const PRODUCTION_LIMITS = Object.fromEntries(Object.keys(TEST_RATE_LIMITS).map((key) => [key, '']));
 const leadsUrl = () => `${t.stack.url}/api/leads`;
 
-async function items(): Promise<Record<string, { S?: string; N?: string }>[]> {
-  const db = new DynamoDBClient({ endpoint: t.stack.endpoints.dynamodb, region: 'ap-southeast-2', credentials: LOCAL_CREDENTIALS });
-  const { Items = [] } = await db.send(new ScanCommand({ TableName: t.stack.config.TABLE_NAME!, ConsistentRead: true }));
-  return Items as Record<string, { S?: string; N?: string }>[];
-}
-const leadsAndAudits = async () => (await items()).filter((i) => ['lead', 'audit'].includes(i.type?.S ?? '')).length;
+const items = () => tableItems(t);
+const leadsAndAudits = async () => (await items()).filter((i) => ['lead', 'audit'].includes(String(i.type))).length;
 
 beforeAll(async () => {
   t = await startTestStack(PRODUCTION_LIMITS);
@@ -104,7 +99,7 @@ describe('the same lead twice within a minute', () => {
   it('gets the same audit, and stores one', async () => {
     const first = await postJsonFrom('127.0.0.25', leadsUrl(), lead);
     const again = await postJsonFrom('127.0.0.25', leadsUrl(), { ...lead, submittedAt: Date.now() - 30_000 });
-    const audits = (await items()).filter((i) => i.type?.S === 'audit' && i.email?.S === 'twice@example.test');
+    const audits = (await items()).filter((i) => i.type === 'audit' && i.email === 'twice@example.test');
 
     expect([first.status, again.status]).toEqual([201, 201]);
     expect(again.body).toEqual(first.body);

@@ -1,9 +1,8 @@
-import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOCAL_CREDENTIALS } from '../../lambdas/composition.js';
 import type { CheckResult } from '../../lambdas/domain/audit.js';
 import { grade, riskLevel, riskScore } from '../../lambdas/domain/scoring.js';
 import { postJson, startTestStack, type TestStack, validLead, waitForAudit } from '../support/local-stack.js';
+import { tableItems } from '../support/table.js';
 
 /** `open` may scan loopback targets (SCAN_ALLOW_PRIVATE_TARGETS=1); `guarded` refuses them, as production does. */
 let open: TestStack;
@@ -12,11 +11,7 @@ const api = () => open.stack.url;
 const getAudit = (baseUrl: string, id: unknown) =>
   fetch(`${baseUrl}/api/audits/${String(id)}`).then((r) => r.json() as Promise<{ audit: Record<string, unknown> }>);
 
-async function itemCount(): Promise<number> {
-  const db = new DynamoDBClient({ endpoint: open.stack.endpoints.dynamodb, region: 'ap-southeast-2', credentials: LOCAL_CREDENTIALS });
-  const { Count } = await db.send(new ScanCommand({ TableName: open.stack.config.TABLE_NAME!, Select: 'COUNT' }));
-  return Count ?? 0;
-}
+const itemCount = async () => (await tableItems(open)).length;
 
 beforeAll(async () => {
   [open, guarded] = await Promise.all([startTestStack({ SCAN_ALLOW_PRIVATE_TARGETS: '1' }), startTestStack({ SCAN_ALLOW_PRIVATE_TARGETS: '0' })]);

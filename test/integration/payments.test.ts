@@ -1,5 +1,4 @@
 import { AdminSetUserPasswordCommand, CognitoIdentityProviderClient, InitiateAuthCommand } from '@aws-sdk/client-cognito-identity-provider';
-import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_CREDENTIALS } from '../../lambdas/composition.js';
@@ -9,6 +8,7 @@ import { paymentMessages } from '../../lambdas/domain/payments.contract.js';
 import { LOCAL_CHECKOUT_LABEL } from '../../bin/local/test-payments.js';
 import { readPdf } from '../support/pdf-text.js';
 import { postJson, startTestStack, type TestStack, validLead, waitForAudit } from '../support/local-stack.js';
+import { tableItems } from '../support/table.js';
 
 /**
  * Payments over the whole local stack (issue 8): checkout for each kind of plan, the local test
@@ -82,15 +82,7 @@ async function sendEvent(payload: unknown, secret = LOCAL_WEBHOOK_SECRET, signat
 }
 
 async function scanTable() {
-  const db = new DynamoDBClient({ endpoint: t.stack.endpoints.dynamodb, region: 'ap-southeast-2', credentials: LOCAL_CREDENTIALS });
-  const items: unknown[] = [];
-  let cursor: Record<string, never> | undefined;
-  do {
-    const page = await db.send(new ScanCommand({ TableName: t.stack.config.TABLE_NAME!, ConsistentRead: true, ExclusiveStartKey: cursor }));
-    items.push(...(page.Items ?? []));
-    cursor = page.LastEvaluatedKey as Record<string, never> | undefined;
-  } while (cursor);
-  return items.map((item) => JSON.stringify(item)).sort();
+  return (await tableItems(t)).map((item) => JSON.stringify(item)).sort();
 }
 
 function subscriptionObject(userId: string, planId: 'monitor-lite' | 'monitor-plus', status: string, start: number, id = 'sub_test_outoforder') {

@@ -1,10 +1,9 @@
 import { createHash } from 'node:crypto';
-import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOCAL_CREDENTIALS } from '../../lambdas/composition.js';
 import type { CheckResult, Finding } from '../../lambdas/domain/audit.js';
 import { LONG_TERM_RECOMMENDATIONS } from '../../lambdas/domain/audit-view.js';
 import { postJson, startTestStack, type TestStack, validLead, waitForAudit } from '../support/local-stack.js';
+import { tableItems } from '../support/table.js';
 import { readPdf } from '../support/pdf-text.js';
 
 /**
@@ -27,12 +26,6 @@ interface MailboxEmail {
 async function mailTo(address: string): Promise<MailboxEmail[]> {
   const store = (await fetch(`${t.stack.mailboxUrl}/store`).then((r) => r.json())) as { emails: MailboxEmail[] };
   return store.emails.filter((e) => e.destination.to.includes(address));
-}
-
-async function tableItems(): Promise<Record<string, unknown>[]> {
-  const db = new DynamoDBClient({ endpoint: t.stack.endpoints.dynamodb, region: 'ap-southeast-2', credentials: LOCAL_CREDENTIALS });
-  const { Items = [] } = await db.send(new ScanCommand({ TableName: t.stack.config.TABLE_NAME! }));
-  return Items as Record<string, unknown>[];
 }
 
 async function getJson(path: string) {
@@ -143,7 +136,7 @@ describe('share links', () => {
     const expiresAt = Date.parse(String(created.body.expiresAt));
     expect(expiresAt).toBeGreaterThanOrEqual(before + 24 * 3600_000 - 1000);
     expect(expiresAt).toBeLessThanOrEqual(after + 24 * 3600_000);
-    const items = await tableItems();
+    const items = await tableItems(t);
     expect(JSON.stringify(items)).not.toContain(token);
     const hash = createHash('sha256').update(token).digest('base64url');
     expect(items.find((i) => JSON.stringify(i).includes(`SHARE#${hash}`))).toBeDefined();
@@ -211,10 +204,10 @@ describe('share links', () => {
     ['an unknown audit', 404, 'audit_not_found', 'Audit not found', () => '5b0f7a8e-2c4d-4e6f-9a1b-3c5d7e9f1a2b'],
     ['a malformed id', 404, 'audit_not_found', 'Audit not found', () => 'nope'],
   ])('refuses to share %s with %i and stores nothing', async (_name, status, error, message, id) => {
-    const before = (await tableItems()).length;
+    const before = (await tableItems(t)).length;
     const reply = await postJson(api(`/api/audits/${id()}/shares`), {});
     expect([reply.status, reply.body]).toEqual([status, { error, message }]);
-    expect((await tableItems()).length).toBe(before);
+    expect((await tableItems(t)).length).toBe(before);
   });
 
   it('limits share links per audit per hour (429 with retry-after), the sample included', async () => {

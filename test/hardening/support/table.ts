@@ -1,9 +1,6 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { LOCAL_CREDENTIALS } from '../../../lambdas/composition.js';
-import type { TestStack } from '../../support/local-stack.js';
+import type { Item } from '../../support/table.js';
 
-export type Item = Record<string, unknown>;
+export { type Item, tableItems } from '../../support/table.js';
 
 /**
  * Item kinds a refused request may still change, by partition-key prefix, and why. Everything else
@@ -15,19 +12,6 @@ export const MAY_CHANGE_ON_REFUSAL: readonly { prefix: string; why: string }[] =
     why: 'rate-limit windows: a well-formed request is counted before the use case refuses it (a wrong code, an unknown id), so that guessing costs attempts',
   },
 ];
-
-/** Every item of the table, read consistently, page by page. */
-export async function tableItems(t: TestStack): Promise<Item[]> {
-  const db = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: t.stack.endpoints.dynamodb, region: 'ap-southeast-2', credentials: LOCAL_CREDENTIALS }));
-  const items: Item[] = [];
-  let cursor: Item | undefined;
-  do {
-    const page = await db.send(new ScanCommand({ TableName: t.stack.config.TABLE_NAME, ConsistentRead: true, ExclusiveStartKey: cursor }));
-    items.push(...(page.Items ?? []));
-    cursor = page.LastEvaluatedKey;
-  } while (cursor);
-  return items;
-}
 
 const keyOf = (item: Item) => `${String(item.pk)} | ${String(item.sk)}`;
 
