@@ -16,7 +16,7 @@ import type { ApiEvent } from '../../lambdas/api/http.js';
 import { buildDeps } from '../../lambdas/composition.js';
 import { AGENT_DISCONNECT_AFTER_SECONDS, AGENT_VULNERABILITIES_LISTED, agentMessages, type AgentView } from '../../lambdas/domain/agents.contract.js';
 import { matchVulnerabilities } from '../../lambdas/scanner/vulndb/index.js';
-import { api, setSubscription, signIn, type TestUser } from '../support/accounts.js';
+import { addDomain, api, setSubscription, signIn, type TestUser } from '../support/accounts.js';
 import { startTestStack, type TestStack } from '../support/local-stack.js';
 import { tableItems } from '../support/table.js';
 
@@ -39,11 +39,6 @@ const BOB_SITE = 'bob.agents.example.test';
 
 /** The table as sorted item texts: equal before and after means nothing was stored or changed. */
 const snapshot = async () => (await tableItems(t)).map((item) => JSON.stringify(item, Object.keys(item).sort())).sort();
-
-async function addDomain(user: TestUser, domain: string, verified: boolean) {
-  await t.stack.deps.domains.add({ id: randomUUID(), userId: user.userId, domain, verificationToken: 'x'.repeat(22), verified: false, addedAt: new Date().toISOString() }, 20);
-  if (verified) await t.stack.deps.domains.markVerified(user.userId, domain, new Date().toISOString(), 'dns');
-}
 
 /** A raw POST to an agent route with a bearer value and a body sent as given. */
 async function agentPost(path: string, bearer: string | undefined, body: unknown) {
@@ -104,10 +99,10 @@ beforeAll(async () => {
   [alice, bob] = await Promise.all([signIn(t, 'agents-alice@example.test', 'Alice'), signIn(t, 'agents-bob@example.test', 'Bob')]);
   await setSubscription(t, alice.userId, 'monitor-plus', 'active');
   await setSubscription(t, bob.userId, 'monitor-plus', 'active');
-  await addDomain(alice, SHOP, true);
-  await addDomain(alice, BLOG, true);
-  await addDomain(alice, PENDING, false);
-  await addDomain(bob, BOB_SITE, true);
+  await addDomain(t, alice.userId, SHOP);
+  await addDomain(t, alice.userId, BLOG);
+  await addDomain(t, alice.userId, PENDING, { verified: false });
+  await addDomain(t, bob.userId, BOB_SITE);
 }, 60_000);
 
 afterAll(async () => {
@@ -530,7 +525,7 @@ describe('the account’s own data', () => {
   it('exports the agents with "Download my data"; deleting the account leaves no item naming it, and its secret and tokens stop working', async () => {
     const carol = await signIn(t, 'agents-carol@example.test', 'Carol');
     await setSubscription(t, carol.userId, 'monitor-plus', 'active');
-    await addDomain(carol, 'carol.agents.example.test', true);
+    await addDomain(t, carol.userId, 'carol.agents.example.test');
     const { secret } = await enrollment(carol);
     const { agentId, token } = await register(secret, { email: carol.email, domain: 'carol.agents.example.test', hostname: 'carol-pc' });
     const report = generateAgentReport({ platform: 'linux', seed: 'carol', agentId, clientDomain: 'carol.agents.example.test', timestamp: new Date().toISOString() }).report;
@@ -555,7 +550,7 @@ describe('the plan (Monitor Plus: "Local endpoint monitoring with the OSQuery ag
   it('refuses a trial account the secret, its rotation, the installers and registration with 403 plan_required, and stores nothing', async () => {
     const dan = await signIn(t, 'agents-dan@example.test', 'Dan');
     const site = 'dan.agents.example.test';
-    await addDomain(dan, site, true);
+    await addDomain(t, dan.userId, site);
     // A secret issued before enrolling needed the plan (as the adapter stores one): it registers nothing now.
     const secret = `enr_${'D'.repeat(43)}`;
     await t.stack.deps.agents.saveEnrollment(dan.userId, secret, new Date().toISOString(), undefined);
@@ -582,7 +577,7 @@ describe('the plan (Monitor Plus: "Local endpoint monitoring with the OSQuery ag
   it('refuses registration with the secret of an account that is on Monitor Lite or whose Monitor Plus lapsed, storing nothing; it works again once the plan is back', async () => {
     const erin = await signIn(t, 'agents-erin@example.test', 'Erin');
     const site = 'erin.agents.example.test';
-    await addDomain(erin, site, true);
+    await addDomain(t, erin.userId, site);
     await setSubscription(t, erin.userId, 'monitor-plus', 'active');
     const { secret } = await enrollment(erin);
     const machine = registration({ email: erin.email, domain: site, hostname: 'erin-new-pc' });
@@ -612,7 +607,7 @@ describe('the plan (Monitor Plus: "Local endpoint monitoring with the OSQuery ag
   it('after the plan lapses still lists the agents and accepts and scores their reports, without new registrations', async () => {
     const fay = await signIn(t, 'agents-fay@example.test', 'Fay');
     const site = 'fay.agents.example.test';
-    await addDomain(fay, site, true);
+    await addDomain(t, fay.userId, site);
     await setSubscription(t, fay.userId, 'monitor-plus', 'active');
     const { secret } = await enrollment(fay);
     const { agentId, token } = await register(secret, { email: fay.email, domain: site, hostname: 'fay-server' });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiTokenMessages } from '../../lambdas/domain/api-token.contract.js';
 import { apiTokenPrefix, hashApiToken, newApiTokenSecret } from '../../lambdas/domain/api-tokens.js';
-import { api, setSubscription, signIn, type TestUser } from '../support/accounts.js';
+import { addDomain, api, setSubscription, signIn, type TestUser } from '../support/accounts.js';
 import { postJson, startTestStack, type TestStack, validLead, waitForAudit } from '../support/local-stack.js';
 import { tableItems } from '../support/table.js';
 
@@ -22,12 +22,6 @@ let carol: TestUser;
 const tokenItemsOf = async (userId: string) =>
   (await tableItems(t)).filter((item) => (item.pk === `USER#${userId}` && String(item.sk).startsWith('APITOKEN#')) || (String(item.pk).startsWith('APITOKEN#') && item.userId === userId));
 
-/** A domain the user has proven (the proof itself is test/integration/domains.test.ts's subject). */
-async function verifiedDomain(user: TestUser, domain: string) {
-  await t.stack.deps.domains.add({ id: randomUUID(), userId: user.userId, domain, verificationToken: 'x'.repeat(22), verified: false, addedAt: new Date().toISOString() }, 20);
-  await t.stack.deps.domains.markVerified(user.userId, domain, new Date().toISOString(), 'dns');
-}
-
 async function createToken(user: TestUser, body: unknown = { name: 'CI pipeline' }) {
   const created = await api(t, 'POST', '/api/me/api-tokens', user.token, body);
   expect(created.status, JSON.stringify(created.body)).toBe(201);
@@ -45,8 +39,8 @@ beforeAll(async () => {
   ]);
   await setSubscription(t, alice.userId, 'monitor-plus', 'active');
   await setSubscription(t, bob.userId, 'monitor-plus', 'active');
-  await verifiedDomain(alice, 'shop.example.test');
-  await verifiedDomain(bob, 'example.test');
+  await addDomain(t, alice.userId, 'shop.example.test');
+  await addDomain(t, bob.userId, 'example.test');
 }, 60_000);
 
 afterAll(async () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BADGE_DEFAULTS, badgeMessages, badgeReasons } from '../../lambdas/domain/badge.js';
 import { MAX_DOMAINS_PER_USER } from '../../lambdas/domain/domains.js';
 import type { Grade } from '../../lambdas/domain/audit.js';
-import { api, setSubscription, signIn, type TestUser } from '../support/accounts.js';
+import { addDomain, api, setSubscription, signIn, type TestUser } from '../support/accounts.js';
 import { startTestStack, type TestStack } from '../support/local-stack.js';
 import { allElements, type MarkupElement, parseXml } from '../unit/support/markup-parser.js';
 
@@ -19,12 +19,7 @@ let auditBuyer: TestUser;
 let stranger: TestUser;
 const DAY = 86_400_000;
 
-/** A domain the user has verified (added and marked through the adapters; verification itself is domains.test's). */
-async function verified(user: TestUser, domain: string): Promise<void> {
-  const now = new Date().toISOString();
-  await t.stack.deps.domains.add({ id: crypto.randomUUID(), userId: user.userId, domain, verificationToken: 'x'.repeat(22), verified: false, addedAt: now }, MAX_DOMAINS_PER_USER);
-  await t.stack.deps.domains.markVerified(user.userId, domain, now, 'dns');
-}
+const verified = (user: TestUser, domain: string) => addDomain(t, user.userId, domain);
 
 /** A completed audit of the domain, owned by the user, with the given score and completion time. */
 async function completedScan(user: TestUser | undefined, domain: string, score: number, grade: Grade, completedAt: Date): Promise<string> {

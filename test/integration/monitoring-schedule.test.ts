@@ -3,7 +3,7 @@ import { buildDeps } from '../../lambdas/composition.js';
 import { MAX_DOMAINS_PER_USER } from '../../lambdas/domain/domains.js';
 import { MONITORING_CADENCE, monitoringPlanFor, rescanSlotStart } from '../../lambdas/domain/monitoring.js';
 import { scheduleMonitoringRescans } from '../../lambdas/use-cases/monitoring.js';
-import { api, setSubscription, signIn, type TestUser } from '../support/accounts.js';
+import { addDomain, api, setSubscription, signIn, type TestUser } from '../support/accounts.js';
 import { startTestStack, type TestStack } from '../support/local-stack.js';
 
 /**
@@ -31,11 +31,7 @@ async function runAt(now: Date): Promise<Map<string, string[]>> {
   return byUser;
 }
 
-/** A domain the user has verified (added and marked verified through the adapters; the verification itself is domains.test's). */
-async function verified(user: TestUser, domain: string, verifiedAt: string): Promise<void> {
-  await t.stack.deps.domains.add({ id: crypto.randomUUID(), userId: user.userId, domain, verificationToken: 'x'.repeat(22), verified: false, addedAt: verifiedAt }, MAX_DOMAINS_PER_USER);
-  await t.stack.deps.domains.markVerified(user.userId, domain, verifiedAt, 'dns');
-}
+const verified = (user: TestUser, domain: string, verifiedAt: string) => addDomain(t, user.userId, domain, { at: verifiedAt });
 
 beforeAll(async () => {
   t = await startTestStack();

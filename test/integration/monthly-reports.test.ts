@@ -2,11 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDeps } from '../../lambdas/composition.js';
 import type { Finding } from '../../lambdas/domain/audit.js';
-import { MAX_DOMAINS_PER_USER } from '../../lambdas/domain/domains.js';
 import { monthLabel } from '../../lambdas/domain/monthly-report.contract.js';
 import { grade, riskLevel, riskScore } from '../../lambdas/domain/scoring.js';
 import { make as makeScheduler } from '../../lambdas/workers/monitoring-scheduler.js';
-import { api, setSubscription, signIn, type TestUser } from '../support/accounts.js';
+import { addDomain, api, setSubscription, signIn, type TestUser } from '../support/accounts.js';
 import { startTestStack, type TestStack } from '../support/local-stack.js';
 import { readPdf } from '../support/pdf-text.js';
 
@@ -54,11 +53,7 @@ async function mailTo(address: string): Promise<StoreEmail[]> {
 /** One run of the real monitoring scheduler with its clock at `now`. */
 const runScheduler = (now: Date) => makeScheduler(buildDeps(t.stack.config, { clock: { now: () => now } }))();
 
-async function verified(user: TestUser, domain: string): Promise<void> {
-  const at = new Date(MONTH_START - 10 * DAY).toISOString();
-  await t.stack.deps.domains.add({ id: randomUUID(), userId: user.userId, domain, verificationToken: 'x'.repeat(22), verified: false, addedAt: at }, MAX_DOMAINS_PER_USER);
-  await t.stack.deps.domains.markVerified(user.userId, domain, at, 'dns');
-}
+const verified = (user: TestUser, domain: string) => addDomain(t, user.userId, domain, { at: new Date(MONTH_START - 10 * DAY).toISOString() });
 
 /** A completed scan of the user's, stored the way the worker stores one: the http check's findings and a certificate on 443. */
 async function completedScan(user: TestUser, domain: string, completedAt: number, findings: Finding[]): Promise<string> {

@@ -7,7 +7,7 @@ import { changeTitle, MONITORING_CADENCE, rescanSlotStart } from '../../lambdas/
 import { diffScans } from '../../lambdas/domain/monitoring-diff.js';
 import { policyMessages } from '../../lambdas/domain/security-policy.contract.js';
 import { scheduleMonitoringRescans, unsubscribeUrl } from '../../lambdas/use-cases/monitoring.js';
-import { api, setSubscription, signIn, type TestUser } from '../support/accounts.js';
+import { addDomain, api, setSubscription, signIn, type TestUser } from '../support/accounts.js';
 import { startTestStack, TEST_ZONE, type TestStack, waitForAudit } from '../support/local-stack.js';
 import { mailbox } from '../support/post-from.js';
 import { startZoneServer, type ZoneServer } from '../support/zone-server.js';
@@ -179,8 +179,7 @@ describe('policies in the account’s data', () => {
     // Prepare: a Monitor Plus account of its own with a verified domain (the demo-style seed path) and one policy.
     const dora = await signIn(t, 'dora@policies.example.test', 'Dora');
     await setSubscription(t, dora.userId, 'monitor-plus', 'active');
-    await t.stack.deps.domains.add({ id: 'dora-domain', userId: dora.userId, domain: 'dora.example.test', verificationToken: 'AbCdEfGhIjKlMnOpQrStUv', verified: false, addedAt: new Date().toISOString() }, 20);
-    await t.stack.deps.domains.markVerified(dora.userId, 'dora.example.test', new Date().toISOString(), 'dns');
+    await addDomain(t, dora.userId, 'dora.example.test');
     const put = await api(t, 'PUT', path('dora.example.test', 'http.csp.missing'), dora.token, { action: 'accept', reason: 'Third-party widget needs inline script' });
     expect(put.status).toBe(201);
 
@@ -202,10 +201,7 @@ describe('deleting a domain', () => {
     const eve = await signIn(t, 'eve@policies.example.test', 'Eve');
     await setSubscription(t, eve.userId, 'monitor-plus', 'active');
     const [gone, kept] = ['eve.example.test', 'shop.eve.example.test'];
-    for (const domain of [gone, kept]) {
-      await t.stack.deps.domains.add({ id: `eve-${domain}`, userId: eve.userId, domain, verificationToken: 'AbCdEfGhIjKlMnOpQrStUv', verified: false, addedAt: new Date().toISOString() }, 20);
-      await t.stack.deps.domains.markVerified(eve.userId, domain, new Date().toISOString(), 'dns');
-    }
+    for (const domain of [gone, kept]) await addDomain(t, eve.userId, domain);
     const puts = await Promise.all([
       api(t, 'PUT', path(gone, 'http.csp.missing'), eve.token, { action: 'mute', reason: 'New theme ships in May' }),
       api(t, 'PUT', path(gone, 'tls.protocol.tls10'), eve.token, { action: 'accept', reason: 'A legacy till needs TLS 1.0' }),
@@ -239,8 +235,7 @@ describe('deleting a domain', () => {
     expect((await api(t, 'GET', '/api/me/domains', eve.token)).body.domains.map((d: { domain: string }) => d.domain)).toEqual([kept]);
 
     // The domain added and verified again starts without its old policies.
-    await t.stack.deps.domains.add({ id: 'eve-again', userId: eve.userId, domain: gone, verificationToken: 'AbCdEfGhIjKlMnOpQrStUw', verified: false, addedAt: new Date().toISOString() }, 20);
-    await t.stack.deps.domains.markVerified(eve.userId, gone, new Date().toISOString(), 'dns');
+    await addDomain(t, eve.userId, gone);
     expect(await policiesOf(eve, `?domain=${gone}`)).toEqual({ policies: [], canManage: true });
   });
 });

@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { AdminSetUserPasswordCommand, CognitoIdentityProviderClient, InitiateAuthCommand } from '@aws-sdk/client-cognito-identity-provider';
 import Stripe from 'stripe';
 import { LOCAL_CREDENTIALS } from '../../lambdas/composition.js';
 import { LOCAL_WEBHOOK_SECRET } from '../../lambdas/config.js';
+import { MAX_DOMAINS_PER_USER } from '../../lambdas/domain/domains.js';
 import type { TestStack } from './local-stack.js';
 
 /**
@@ -94,4 +96,14 @@ export async function setSubscription(t: TestStack, userId: string, planId: 'mon
     body: payload,
   });
   if (response.status !== 200) throw new Error(`The subscription event was refused: ${response.status} ${await response.text()}`);
+}
+
+/**
+ * Adds a domain to the user's list through the repository, verified unless told otherwise (proving a
+ * domain is test/integration/domains.test.ts's subject); `at` is when it was added and verified.
+ */
+export async function addDomain(t: TestStack, userId: string, domain: string, options: { verified?: boolean; at?: string } = {}): Promise<void> {
+  const { verified = true, at = new Date().toISOString() } = options;
+  await t.stack.deps.domains.add({ id: randomUUID(), userId, domain, verificationToken: 'x'.repeat(22), verified: false, addedAt: at }, MAX_DOMAINS_PER_USER);
+  if (verified) await t.stack.deps.domains.markVerified(userId, domain, at, 'dns');
 }
