@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_CREDENTIALS } from '../../lambdas/composition.js';
 import { createHttpClient } from '../../lambdas/scanner/net/http-client.js';
 import { type OwnershipProbes, scannerProbes, verifyDomain } from '../../lambdas/use-cases/domains.js';
-import { startTestStack, TEST_ZONE, type TestStack, waitForAudit } from '../support/local-stack.js';
+import { startTestStack, TEST_ZONE_RECORDS, type TestStack, waitForAudit } from '../support/local-stack.js';
 import { startZoneServer, type ZoneServer } from '../support/zone-server.js';
 
 let t: TestStack;
@@ -42,7 +42,7 @@ async function call(method: string, path: string, token: string | undefined, bod
 beforeAll(async () => {
   // A zone server the stack's SCAN_RESOLVERS points at: the test zone's addresses plus TXT records published mid-test.
   zone = await startZoneServer({
-    records: Object.entries(TEST_ZONE).flatMap(([name, addresses]) => addresses.map((data) => ({ name, type: 'A' as const, ttl: 60, data }))),
+    records: TEST_ZONE_RECORDS,
   });
   t = await startTestStack({ SCAN_ALLOW_PRIVATE_TARGETS: '1', SCAN_RESOLVERS: `127.0.0.1:${zone.port}` });
   const a = await signIn('domains-a@example.test', 'Correct-Horse-42');

@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDeps } from '../../lambdas/composition.js';
 import { alertEmail, alertSms, changeSummaryParts, scanCompletedEmail } from '../../lambdas/domain/alert-messages.js';
@@ -9,9 +8,10 @@ import { diffScans, type KevCatalogue } from '../../lambdas/domain/monitoring-di
 import { matchVulnerabilities } from '../../lambdas/scanner/vulndb/index.js';
 import { afterMonitoringRescan, checkKevUpdates, INVALID_UNSUBSCRIBE_LINK, scheduleMonitoringRescans, sendWaitingAlerts, unsubscribeUrl } from '../../lambdas/use-cases/monitoring.js';
 import { issueCounts } from '../../lambdas/use-cases/run-scan.js';
-import { api, setSubscription, signIn, type TestUser } from '../support/accounts.js';
-import { startTestStack, TEST_ZONE, type TestStack, waitForAudit } from '../support/local-stack.js';
-import { mailbox } from '../support/post-from.js';
+import { api, setSubscription, signIn, type TestUser, verifyDomainByDns } from '../support/accounts.js';
+import { startTestStack, TEST_ZONE_RECORDS, type TestStack, waitForAudit } from '../support/local-stack.js';
+import { portServices } from '../support/loopback-servers.js';
+import { arrived, mailbox, smsOutbox } from '../support/post-from.js';
 import { startZoneServer, type ZoneServer } from '../support/zone-server.js';
 
 /**
@@ -35,63 +35,21 @@ let carol: TestUser; // Monitor Lite, mobile number: email alerts only
 const ALICE_MOBILE = '+61412345678';
 const BOB_MOBILE = '+61412345679';
 const CAROL_MOBILE = '+61412345670';
-const listeners: Server[] = [];
-
-/** A TCP service on a loopback address and a fixed port: what the port scan will find open. */
-async function listen(address: string, port: number): Promise<Server> {
-  const sockets = new Set<Socket>();
-  const server = createServer((socket) => {
-    sockets.add(socket.on('error', () => undefined).on('close', () => sockets.delete(socket)));
-  });
-  closers.set(server, () => sockets.forEach((socket) => socket.destroy()));
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, address, () => resolve());
-  });
-  listeners.push(server);
-  return server;
-}
-const closers = new Map<Server, () => void>();
-/** Stops listening and drops the connections the scanner left open (close alone would wait for them). */
-const close = (server: Server) =>
-  new Promise<void>((resolve) => {
-    server.close(() => resolve());
-    closers.get(server)?.();
-  });
 
 /** Deps on the stack's emulators whose clock reads `now` (the scheduler, the rate limiter, claims). */
 const at = (now: Date) => buildDeps(t.stack.config, { clock: { now: () => now } });
-
-async function verifiedDomain(user: TestUser, domain: string): Promise<void> {
-  const added = await api(t, 'POST', '/api/me/domains', user.token, { domain });
-  expect(added.status).toBe(201);
-  zone.add({ name: domain, type: 'TXT', ttl: 60, data: `rampart-verification=${added.body.domain.verificationToken as string}` });
-  expect((await api(t, 'POST', `/api/me/domains/${domain}/verify`, user.token)).body).toMatchObject({ verified: true });
-}
 
 async function profileWithMobile(user: TestUser, mobileNumber: string): Promise<void> {
   expect((await api(t, 'PUT', '/api/me', user.token, { firstName: 'Test', lastName: 'User', company: '', mobileNumber })).status).toBe(200);
 }
 
-const outbox = async () => ((await fetch(`${t.stack.url}/_local/outbox.json`).then((r) => r.json())) as { messages: { to: string; body: string }[] }).messages;
+const ports = portServices();
+const outbox = () => smsOutbox(t.stack.url);
 
 /** Schedules at `now` and answers the rescans queued for one user. */
 async function scheduleFor(now: Date, user: TestUser): Promise<string[]> {
   const { queued } = await scheduleMonitoringRescans(at(now), now);
   return queued.filter((q) => q.userId === user.userId).map((q) => q.auditId);
-}
-
-/**
- * The worker alerts and emails right after it marks the rescan completed: waits until `count` messages
- * (emails to the address, or SMS to the number) have arrived, or 10 s have passed.
- */
-async function arrived<T>(read: () => Promise<T[]>, count: number): Promise<T[]> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const messages = await read();
-    if (messages.length >= count || Date.now() > deadline) return messages;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 const completed = async (auditId: string): Promise<Audit> => {
@@ -106,7 +64,7 @@ const nextDailySlot = (domain: string) => new Date(rescanSlotStart(domain, DAY_M
 beforeAll(async () => {
   zone = await startZoneServer({
     records: [
-      ...Object.entries(TEST_ZONE).flatMap(([name, addresses]) => addresses.map((data) => ({ name, type: 'A' as const, ttl: 60, data }))),
+      ...TEST_ZONE_RECORDS,
       { name: WATCHED.domain, type: 'A', ttl: 60, data: WATCHED.address },
       { name: QUIET.domain, type: 'A', ttl: 60, data: QUIET.address },
     ],
@@ -120,13 +78,13 @@ beforeAll(async () => {
   await profileWithMobile(bob, BOB_MOBILE);
   await profileWithMobile(carol, CAROL_MOBILE);
   expect((await api(t, 'PUT', '/api/me/notifications', bob.token, { emailAlerts: false, scanCompletions: false, securityUpdates: false, marketingEmails: false })).status).toBe(200);
-  await verifiedDomain(alice, WATCHED.domain);
-  await verifiedDomain(bob, QUIET.domain);
-  await verifiedDomain(carol, KEV.domain);
+  await verifyDomainByDns(t, zone, alice, WATCHED.domain);
+  await verifyDomainByDns(t, zone, bob, QUIET.domain);
+  await verifyDomainByDns(t, zone, carol, KEV.domain);
 }, 90_000);
 
 afterAll(async () => {
-  await Promise.all(listeners.filter((server) => server.listening).map((server) => close(server)));
+  await ports.closeAll();
   await t?.close();
   await zone?.close();
 });
@@ -138,14 +96,14 @@ describe('alerts after a monitoring rescan', () => {
 
   it('rescans, then alerts exactly the planted changes by email and SMS, with the scan-completed emails', async () => {
     // Prepare: VNC open at the first rescans; at the second, VNC closed and a database port open.
-    const [vnc, quietVnc] = await Promise.all([listen(WATCHED.address, 5900), listen(QUIET.address, 5900)]);
+    const [vnc, quietVnc] = await Promise.all([ports.listen(WATCHED.address, 5900), ports.listen(QUIET.address, 5900)]);
     const { queued } = await scheduleMonitoringRescans(at(T0), T0);
     const firstOf = (user: TestUser) => queued.filter((q) => q.userId === user.userId).map((q) => q.auditId);
     expect(firstOf(alice)).toHaveLength(1);
     expect(firstOf(bob)).toHaveLength(1);
     [first] = await Promise.all([completed(firstOf(alice)[0]!), completed(firstOf(bob)[0]!)]);
-    await Promise.all([close(vnc), close(quietVnc)]);
-    await Promise.all([listen(WATCHED.address, 3306), listen(QUIET.address, 3306)]);
+    await Promise.all([ports.close(vnc), ports.close(quietVnc)]);
+    await Promise.all([ports.listen(WATCHED.address, 3306), ports.listen(QUIET.address, 3306)]);
 
     // Act: the next daily slot of both domains.
     const T1 = new Date(Math.max(nextDailySlot(WATCHED.domain).getTime(), nextDailySlot(QUIET.domain).getTime()));

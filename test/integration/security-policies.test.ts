@@ -1,4 +1,3 @@
-import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDeps } from '../../lambdas/composition.js';
 import { alertEmail, alertSms } from '../../lambdas/domain/alert-messages.js';
@@ -7,9 +6,10 @@ import { changeTitle, MONITORING_CADENCE, rescanSlotStart } from '../../lambdas/
 import { diffScans } from '../../lambdas/domain/monitoring-diff.js';
 import { policyMessages } from '../../lambdas/domain/security-policy.contract.js';
 import { scheduleMonitoringRescans, unsubscribeUrl } from '../../lambdas/use-cases/monitoring.js';
-import { addDomain, api, setSubscription, signIn, type TestUser } from '../support/accounts.js';
-import { startTestStack, TEST_ZONE, type TestStack, waitForAudit } from '../support/local-stack.js';
-import { mailbox } from '../support/post-from.js';
+import { addDomain, api, setSubscription, signIn, type TestUser, verifyDomainByDns } from '../support/accounts.js';
+import { startTestStack, TEST_ZONE_RECORDS, type TestStack, waitForAudit } from '../support/local-stack.js';
+import { portServices } from '../support/loopback-servers.js';
+import { arrived, mailbox, smsOutbox } from '../support/post-from.js';
 import { startZoneServer, type ZoneServer } from '../support/zone-server.js';
 
 /**
@@ -39,7 +39,7 @@ const policiesOf = async (user: TestUser, query = '') => (await api(t, 'GET', `/
 beforeAll(async () => {
   zone = await startZoneServer({
     records: [
-      ...Object.entries(TEST_ZONE).flatMap(([name, addresses]) => addresses.map((data) => ({ name, type: 'A' as const, ttl: 60, data }))),
+      ...TEST_ZONE_RECORDS,
       { name: SITE.domain, type: 'A', ttl: 60, data: SITE.address },
     ],
   });
@@ -54,14 +54,12 @@ beforeAll(async () => {
   await setSubscription(t, bob.userId, 'monitor-plus', 'active');
   await setSubscription(t, lena.userId, 'monitor-lite', 'active');
   expect((await api(t, 'PUT', '/api/me', alice.token, { firstName: 'Alice', lastName: 'Tester', company: '', mobileNumber: ALICE_MOBILE })).status).toBe(200);
-  const added = await api(t, 'POST', '/api/me/domains', alice.token, { domain: SITE.domain });
-  zone.add({ name: SITE.domain, type: 'TXT', ttl: 60, data: `rampart-verification=${added.body.domain.verificationToken as string}` });
-  expect((await api(t, 'POST', `/api/me/domains/${SITE.domain}/verify`, alice.token)).body).toMatchObject({ verified: true });
+  await verifyDomainByDns(t, zone, alice, SITE.domain);
   expect((await api(t, 'POST', '/api/me/domains', alice.token, { domain: PENDING })).status).toBe(201);
 }, 90_000);
 
 afterAll(async () => {
-  await Promise.all(listeners.filter((server) => server.listening).map((server) => close(server)));
+  await ports.closeAll();
   await t?.close();
   await zone?.close();
 });
@@ -242,40 +240,9 @@ describe('deleting a domain', () => {
 
 // ---- Monitoring ----
 
-const listeners: Server[] = [];
-const closers = new Map<Server, () => void>();
-
-async function listen(address: string, port: number): Promise<Server> {
-  const sockets = new Set<Socket>();
-  const server = createServer((socket) => {
-    sockets.add(socket.on('error', () => undefined).on('close', () => sockets.delete(socket)));
-  });
-  closers.set(server, () => sockets.forEach((socket) => socket.destroy()));
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, address, () => resolve());
-  });
-  listeners.push(server);
-  return server;
-}
-
-const close = (server: Server) =>
-  new Promise<void>((resolve) => {
-    server.close(() => resolve());
-    closers.get(server)?.();
-  });
-
+const ports = portServices();
 const at = (now: Date) => buildDeps(t.stack.config, { clock: { now: () => now } });
-const outbox = async () => ((await fetch(`${t.stack.url}/_local/outbox.json`).then((r) => r.json())) as { messages: { to: string; body: string }[] }).messages;
-
-async function arrived<T>(read: () => Promise<T[]>, count: number): Promise<T[]> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const messages = await read();
-    if (messages.length >= count || Date.now() > deadline) return messages;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+const outbox = () => smsOutbox(t.stack.url);
 
 async function rescanAt(now: Date): Promise<Audit> {
   const { queued } = await scheduleMonitoringRescans(at(now), now);
@@ -290,7 +257,7 @@ describe('monitoring with a muted finding', () => {
     // Prepare: nothing open at the first rescan; then VNC and a database open, and VNC muted.
     const T0 = new Date();
     const first = await rescanAt(T0);
-    await Promise.all([listen(SITE.address, 5900), listen(SITE.address, 3306)]);
+    await Promise.all([ports.listen(SITE.address, 5900), ports.listen(SITE.address, 3306)]);
     const muted = await api(t, 'PUT', path(SITE.domain, 'ports.remote-access.vnc'), alice.token, { action: 'mute', reason: 'Support tunnel until the VPN is up' });
     expect(muted.status).toBe(201);
 

@@ -5,6 +5,7 @@ import { LOCAL_CREDENTIALS } from '../../lambdas/composition.js';
 import { LOCAL_WEBHOOK_SECRET } from '../../lambdas/config.js';
 import { MAX_DOMAINS_PER_USER } from '../../lambdas/domain/domains.js';
 import type { TestStack } from './local-stack.js';
+import type { ZoneServer } from './zone-server.js';
 
 /**
  * Signed-in users and their plans over the local stack, for tests of what accounts get: a real
@@ -106,4 +107,13 @@ export async function addDomain(t: TestStack, userId: string, domain: string, op
   const { verified = true, at = new Date().toISOString() } = options;
   await t.stack.deps.domains.add({ id: randomUUID(), userId, domain, verificationToken: 'x'.repeat(22), verified: false, addedAt: at }, MAX_DOMAINS_PER_USER);
   if (verified) await t.stack.deps.domains.markVerified(userId, domain, at, 'dns');
+}
+
+/** Adds the domain through the API and proves it the way a user does: its TXT record published in the zone the stack resolves through. */
+export async function verifyDomainByDns(t: TestStack, zone: ZoneServer, user: TestUser, domain: string): Promise<void> {
+  const added = await api(t, 'POST', '/api/me/domains', user.token, { domain });
+  if (added.status !== 201) throw new Error(`Adding ${domain} was refused: ${added.status} ${added.text}`);
+  zone.add({ name: domain, type: 'TXT', ttl: 60, data: `rampart-verification=${added.body.domain.verificationToken as string}` });
+  const verified = await api(t, 'POST', `/api/me/domains/${domain}/verify`, user.token);
+  if (verified.body.verified !== true) throw new Error(`${domain} was not verified: ${verified.status} ${verified.text}`);
 }

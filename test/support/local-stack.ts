@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type LocalStack, type LocalStackOptions, startLocalStack } from '../../bin/local/stack.js';
 import { startDnsServer, type TestDnsServer } from './dns-server.js';
+import type { ZoneRecord } from './zone-server.js';
 
 export interface TestStack {
   stack: LocalStack;
@@ -20,6 +21,9 @@ export const TEST_ZONE: Record<string, string[]> = {
   'private.example.test': ['10.0.0.7'],
   'metadata.example.test': ['169.254.169.254'],
 };
+
+/** TEST_ZONE as zone-server records, for tests that serve a zone of their own around the same names. */
+export const TEST_ZONE_RECORDS: ZoneRecord[] = Object.entries(TEST_ZONE).flatMap(([name, addresses]) => addresses.map((data) => ({ name, type: 'A' as const, ttl: 60, data })));
 
 /**
  * Every test posts from 127.0.0.1 with the same few emails and sites, so the hourly abuse limits are

@@ -32,6 +32,39 @@ export function loopbackServers() {
 }
 
 /**
+ * TCP services on chosen loopback addresses and fixed ports: what a port scan will find open. `close`
+ * drops the connections a scanner left open (server.close alone would wait for them).
+ */
+export function portServices() {
+  const servers: Server[] = [];
+  const closers = new Map<Server, () => void>();
+  const close = (server: Server) =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      closers.get(server)?.();
+    });
+  return {
+    async listen(address: string, port: number): Promise<Server> {
+      const sockets = new Set<Socket>();
+      const server = net.createServer((socket) => {
+        sockets.add(socket.on('error', () => undefined).on('close', () => sockets.delete(socket)));
+      });
+      closers.set(server, () => sockets.forEach((socket) => socket.destroy()));
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, address, () => resolve());
+      });
+      servers.push(server);
+      return server;
+    },
+    close,
+    async closeAll(): Promise<void> {
+      await Promise.all(servers.filter((server) => server.listening).map(close));
+    },
+  };
+}
+
+/**
  * One port that speaks HTTPS and plain HTTP, told apart by the first byte (0x16 opens a TLS
  * handshake), like a site on 443 and 80: the Observatory probes both schemes on one explicit port.
  */

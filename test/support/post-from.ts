@@ -47,3 +47,21 @@ export async function mailbox(mailboxUrl: string, to?: string): Promise<StoredEm
   const store = (await fetch(`${mailboxUrl}/store`).then((r) => r.json())) as { emails: StoredEmail[] };
   return to ? store.emails.filter((e) => e.destination.to.includes(to)) : store.emails;
 }
+
+/** The SMS the local stack has sent (its outbox). */
+export async function smsOutbox(baseUrl: string): Promise<{ to: string; body: string }[]> {
+  return ((await fetch(`${baseUrl}/_local/outbox.json`).then((r) => r.json())) as { messages: { to: string; body: string }[] }).messages;
+}
+
+/**
+ * Messages sent after something finished (the worker alerts right after it marks a rescan completed):
+ * reads until `count` of them have arrived, or 10 s have passed.
+ */
+export async function arrived<T>(read: () => Promise<T[]>, count: number): Promise<T[]> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const messages = await read();
+    if (messages.length >= count || Date.now() > deadline) return messages;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
