@@ -346,6 +346,75 @@ describe('the lead form', () => {
     expect(failed).toContain('The site could not be resolved.');
   });
 
+  it("shows 'An unexpected error occurred' in the error panel when the request never gets an answer", async () => {
+    // Prepare
+    stubApi({
+      'POST /api/leads': () => {
+        throw new TypeError('Failed to fetch');
+      },
+    });
+    renderWithProviders(<LeadForm />);
+    fill(owner);
+    tickBoth();
+
+    // Act
+    fireEvent.click(submitButton());
+    await advance();
+
+    // Assess
+    const panel = screen.getByRole('alert');
+    expect(within(panel).getByRole('heading').textContent).toBe('Sorry, there was an error processing your request. Please try again.');
+    expect(within(panel).getByText('An unexpected error occurred')).toBeTruthy();
+  });
+
+  it("names each unticked consent with its own message when the form is sent without it, sending nothing", async () => {
+    // Prepare: the button stays disabled, but a form can still be submitted (a script, an assistive tool).
+    const api = stubApi({});
+    renderWithProviders(<LeadForm />);
+    fill(owner);
+    const terms = screen.getByRole('checkbox', { name: /authorise a security scan/ });
+
+    // Act
+    fireEvent.submit(submitButton().closest('form')!);
+    await advance();
+    const summary = screen.getByRole('alert').textContent;
+    const describedBy = terms.getAttribute('aria-describedby');
+    const termsMessage = describedBy ? document.getElementById(describedBy)?.textContent : undefined;
+    fireEvent.click(terms);
+
+    // Assess
+    expect(summary).toBe('Please agree to the terms and privacy policy');
+    expect(termsMessage).toBe('You must agree to the terms and conditions');
+    // Ticking the box clears its message.
+    expect(screen.queryByText('You must agree to the terms and conditions')).toBeNull();
+    expect(screen.getByText('You must agree to the privacy policy and data collection')).toBeTruthy();
+    expect(api.calls).toEqual([]);
+  });
+
+  it("says 'Failed to send verification email. Please try again.' on the form when the modal could not send the code", async () => {
+    // Prepare
+    const api = stubApi({
+      'POST /api/leads': { status: 403, body: { error: 'verification_required', message: 'Your email address is not at this website’s domain.' } },
+      'POST /api/verification-codes': { status: 502, body: { error: 'email_unavailable', message: 'The email service did not answer.' } },
+    });
+    renderWithProviders(<LeadForm />);
+    fill({ ...owner, email: 'ada@gmail.test' });
+    tickBoth();
+
+    // Act
+    fireEvent.click(submitButton());
+    await advance();
+    const dialog = screen.getByRole('dialog', { name: 'Verify your email address' });
+    const modalAlert = within(dialog).getByRole('alert').textContent;
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+
+    // Assess
+    expect(modalAlert).toContain('Failed to send verification code');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(screen.getByRole('alert').textContent).toBe('Failed to send verification email. Please try again.');
+    expect(api.callsTo('POST', '/api/leads')).toHaveLength(1);
+  });
+
   it("puts the server's field messages on the fields when it refuses the lead", async () => {
     // Prepare
     stubApi({

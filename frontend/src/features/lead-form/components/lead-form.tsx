@@ -29,6 +29,8 @@ const emptyValues: Values = { firstName: '', lastName: '', businessName: '', web
 /** SPEC §8 / DECISIONS "Failures are shown". */
 export const ERROR_PANEL_MESSAGE = 'Sorry, there was an error processing your request. Please try again.';
 export const UNEXPECTED_ERROR = 'An unexpected error occurred';
+/** SPEC §8 "Verification": what the form says when the modal could not send the code. */
+export const VERIFICATION_EMAIL_FAILED = 'Failed to send verification email. Please try again.';
 
 type Stage =
   | { kind: 'form' }
@@ -43,6 +45,16 @@ const hostOf = (webUrl: string): string => {
     return webUrl;
   }
 };
+
+/** A consent's own message (SPEC §5 business-applicant schema), from the contract or the server. */
+function ConsentError({ id, message }: { id: string; message?: string }) {
+  if (!message) return null;
+  return (
+    <p id={id} className="-mt-1 pl-7 text-sm text-red-700 dark:text-red-400">
+      {message}
+    </p>
+  );
+}
 
 /** SPEC §2: the form's marketing blocks, prices from the plan catalogue. */
 function OfferBlocks() {
@@ -184,15 +196,19 @@ export function LeadForm() {
     submitLead(true);
   }, [submitLead]);
   const onCloseModal = useCallback(() => setVerification(undefined), []);
+  const onSendResult = useCallback((sent: boolean) => setFormError(sent ? undefined : VERIFICATION_EMAIL_FAILED), []);
   const onCompleted = useCallback(
     () => setStage((current) => (current.kind === 'progress' ? { kind: 'success', lead: current.lead } : current)),
     [],
   );
   const onFailed = useCallback((detail: string) => setStage({ kind: 'error', detail }), []);
 
+  const clearFieldError = (name: string) => {
+    if (fieldErrors[name]) setFieldErrors((current) => ({ ...current, [name]: undefined }));
+  };
   const setValue = (name: TextField, value: string) => {
     setValues((current) => ({ ...current, [name]: value }));
-    if (fieldErrors[name]) setFieldErrors((current) => ({ ...current, [name]: undefined }));
+    clearFieldError(name);
   };
 
   return (
@@ -276,7 +292,12 @@ export function LeadForm() {
                 type="checkbox"
                 name="agreedToTerms"
                 checked={agreedToTerms}
-                onChange={(event) => setAgreedToTerms(event.target.checked)}
+                onChange={(event) => {
+                  setAgreedToTerms(event.target.checked);
+                  clearFieldError('agreedToTerms');
+                }}
+                aria-invalid={fieldErrors.agreedToTerms ? true : undefined}
+                aria-describedby={fieldErrors.agreedToTerms ? `${formId}-agreedToTerms-error` : undefined}
                 className="mt-0.5 size-4 shrink-0 accent-blue-700"
               />
               <span>
@@ -284,12 +305,18 @@ export function LeadForm() {
                 domain.
               </span>
             </label>
+            <ConsentError id={`${formId}-agreedToTerms-error`} message={fieldErrors.agreedToTerms} />
             <label className="flex items-start gap-3 text-sm text-slate-700 dark:text-slate-300">
               <input
                 type="checkbox"
                 name="agreedToDataCollection"
                 checked={agreedToDataCollection}
-                onChange={(event) => setAgreedToDataCollection(event.target.checked)}
+                onChange={(event) => {
+                  setAgreedToDataCollection(event.target.checked);
+                  clearFieldError('agreedToDataCollection');
+                }}
+                aria-invalid={fieldErrors.agreedToDataCollection ? true : undefined}
+                aria-describedby={fieldErrors.agreedToDataCollection ? `${formId}-agreedToDataCollection-error` : undefined}
                 className="mt-0.5 size-4 shrink-0 accent-blue-700"
               />
               <span>
@@ -304,6 +331,7 @@ export function LeadForm() {
                 , and to my details being used to create my account and send my report.
               </span>
             </label>
+            <ConsentError id={`${formId}-agreedToDataCollection-error`} message={fieldErrors.agreedToDataCollection} />
           </fieldset>
 
           <Button type="submit" className="w-full py-3 text-base" disabled={!bothAgreed || busy}>
@@ -368,7 +396,9 @@ export function LeadForm() {
 
       <OfferBlocks />
 
-      {verification && <VerificationModal request={verification} onVerified={onVerified} onClose={onCloseModal} />}
+      {verification && (
+        <VerificationModal request={verification} onVerified={onVerified} onClose={onCloseModal} onSendResult={onSendResult} />
+      )}
     </section>
   );
 }

@@ -34,6 +34,8 @@ interface VerificationModalProps {
   /** Runs VERIFIED_DELAY_MS after the code was accepted. */
   onVerified: () => void;
   onClose: () => void;
+  /** Told after each send whether the code went out, so the lead form can say so once the modal closes. */
+  onSendResult?: (sent: boolean) => void;
 }
 
 const errorDetail = (error: unknown): string | undefined =>
@@ -44,7 +46,7 @@ const errorDetail = (error: unknown): string | undefined =>
  * 10:00, Resend after 60 s, attempts left) → success, or error. Try Again and Resend start over:
  * a new code, 3 attempts, 10:00.
  */
-export function VerificationModal({ request, onVerified, onClose }: VerificationModalProps) {
+export function VerificationModal({ request, onVerified, onClose, onSendResult }: VerificationModalProps) {
   const titleId = useId();
   const codeId = useId();
   const codeHelpId = useId();
@@ -60,6 +62,10 @@ export function VerificationModal({ request, onVerified, onClose }: Verification
   const { mutate: sendMutate } = send;
   const verify = useVerifyCode();
   const sentOnOpen = useRef(false);
+  const onSendResultRef = useRef(onSendResult);
+  useEffect(() => {
+    onSendResultRef.current = onSendResult;
+  }, [onSendResult]);
 
   const close = state.kind === 'success' ? undefined : onClose;
   useDialogFocus(dialogRef, close);
@@ -74,8 +80,12 @@ export function VerificationModal({ request, onVerified, onClose }: Verification
       onSuccess: () => {
         setDeadline(Date.now() + VERIFICATION.validitySeconds * 1_000);
         setState({ kind: 'verify' });
+        onSendResultRef.current?.(true);
       },
-      onError: (error) => setState({ kind: 'error', message: SEND_FAILED, detail: errorDetail(error) }),
+      onError: (error) => {
+        setState({ kind: 'error', message: SEND_FAILED, detail: errorDetail(error) });
+        onSendResultRef.current?.(false);
+      },
     });
   }, [request, sendMutate]);
 
