@@ -274,4 +274,55 @@ describe('the results page', () => {
     expect(screen.getByRole('button', { name: 'Try Again' })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Start New Assessment' }).getAttribute('href')).toBe('/');
   });
+
+  it("says 'Failed to fetch audit results' with the server's message, or 'HTTP {status}' when it gives none", async () => {
+    // Prepare
+    stubApi({ [`GET /api/audits/${ID}`]: { status: 500, body: { error: 'internal_error', message: 'Something went wrong on our side. Please try again.' } } });
+    const first = renderResults(<AuditResults auditId={ID} />);
+    await advance();
+    const withMessage = screen.getByRole('alert').textContent;
+    first.unmount();
+    stubApi({ [`GET /api/audits/${ID}`]: { status: 502, body: '<html>Bad gateway</html>' } });
+
+    // Act
+    renderResults(<AuditResults auditId={ID} />);
+    await advance();
+    const paragraphs = Array.from(screen.getByRole('alert').querySelectorAll('p')).map((p) => p.textContent);
+
+    // Assess
+    expect(withMessage).toContain('Failed to fetch audit results');
+    expect(withMessage).toContain('Something went wrong on our side. Please try again.');
+    expect(paragraphs).toEqual(['Failed to fetch audit results', 'HTTP 502']);
+  });
+
+  it('colours the score (80+ green, 60 to 79 yellow, below 60 red) and the grade (A green, B blue, C yellow, D orange, F red)', async () => {
+    // Prepare
+    const cases = [
+      { score: 95, grade: 'A', scoreColour: 'text-green-700', gradeColour: 'text-green-700' },
+      { score: 80, grade: 'B', scoreColour: 'text-green-700', gradeColour: 'text-blue-700' },
+      { score: 79, grade: 'C', scoreColour: 'text-yellow-600', gradeColour: 'text-yellow-600' },
+      { score: 60, grade: 'D', scoreColour: 'text-yellow-600', gradeColour: 'text-orange-600' },
+      { score: 59, grade: 'F', scoreColour: 'text-red-700', gradeColour: 'text-red-700' },
+    ] as const;
+    const seen: { score: string | null; grade: string | null; scoreColour: boolean; gradeColour: boolean }[] = [];
+
+    // Act
+    for (const { score, grade, scoreColour, gradeColour } of cases) {
+      stubApi({ [`GET /api/audits/${ID}`]: { status: 200, body: { audit: { ...audit, score, grade }, result: { ...result, risk_score: score, grade } } } });
+      const view = renderResults(<AuditResults auditId={ID} />);
+      await advance();
+      const scoreEl = screen.getByTestId('risk-score');
+      const gradeEl = screen.getByTestId('grade');
+      seen.push({
+        score: scoreEl.firstChild?.textContent ?? null,
+        grade: gradeEl.textContent,
+        scoreColour: scoreEl.className.includes(scoreColour),
+        gradeColour: gradeEl.className.includes(gradeColour),
+      });
+      view.unmount();
+    }
+
+    // Assess
+    expect(seen).toEqual(cases.map(({ score, grade }) => ({ score: String(score), grade, scoreColour: true, gradeColour: true })));
+  });
 });

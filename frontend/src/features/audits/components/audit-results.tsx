@@ -24,6 +24,9 @@ import { VulnerabilitiesList } from './vulnerabilities-list';
  */
 export type ResultsMode = 'public' | 'dashboard' | 'shared';
 
+/** SPEC §8 "Results": the API answered with a failure; the detail under it is the server's message or 'HTTP {status}'. */
+export const FETCH_FAILED = 'Failed to fetch audit results';
+
 function StartNewAssessment() {
   return (
     <Link to={paths.home.getHref()} className={buttonClass('secondary')}>
@@ -266,6 +269,9 @@ export function AuditResults({ auditId, mode = 'public' }: { auditId: string; mo
 
   return (
     <StatusPanel title="Failed to load audit results" tone="error" role="alert">
+      {auditQuery.error instanceof ApiError && (
+        <p className="mt-3 font-medium text-slate-800 dark:text-slate-200">{FETCH_FAILED}</p>
+      )}
       <p className="mt-3 text-slate-700 dark:text-slate-300">{auditQuery.error?.message}</p>
       <div className="mt-6 flex flex-wrap justify-center gap-3">
         <Button onClick={() => void auditQuery.refetch()} disabled={auditQuery.isFetching}>

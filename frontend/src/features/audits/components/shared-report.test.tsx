@@ -103,6 +103,36 @@ describe('the shared report page', () => {
     ]);
   });
 
+  it("falls back to 'Failed to load shared audit' when the server's refusal carries no message", async () => {
+    // Prepare
+    stubApi({ [`GET /api/shared-audits/${TOKEN}`]: { status: 502, body: '<html>Bad gateway</html>' } });
+
+    // Act
+    renderWithProviders(<SharedReport shareToken={TOKEN} />);
+    await advance();
+
+    // Assess
+    const alert = screen.getByRole('alert');
+    expect(within(alert).getByRole('heading').textContent).toBe('Share Link Invalid');
+    expect(within(alert).getByText('Failed to load shared audit')).toBeTruthy();
+    expect(within(alert).getAllByRole('listitem')).toHaveLength(4);
+  });
+
+  it("shows 'No Audit Data' with the server's message when the answer holds no report", async () => {
+    // Prepare
+    stubApi({ [`GET /api/shared-audits/${TOKEN}`]: { status: 200, body: { success: false, message: 'This report is no longer available.' } } });
+
+    // Act
+    renderWithProviders(<SharedReport shareToken={TOKEN} />);
+    await advance();
+
+    // Assess
+    expect(screen.getByRole('heading', { name: 'No Audit Data' })).toBeTruthy();
+    expect(screen.getByText('This report is no longer available.')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Go to Home' }).getAttribute('href')).toBe('/');
+    expect(screen.queryByTestId('risk-banner')).toBeNull();
+  });
+
   it("says 'Invalid share link' for a malformed token without asking the server", async () => {
     // Prepare
     const api = stubApi({});
