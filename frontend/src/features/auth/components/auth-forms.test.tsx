@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -134,6 +134,20 @@ describe('SignupForm', () => {
     expect(await screen.findByText(/appeared in a data breach/)).toBeTruthy();
     expect(api.calls.map((c) => c.path)).toEqual(['/api/pwned-passwords/49EFE']);
     expect(session.register).not.toHaveBeenCalled();
+  });
+
+  it("shows Cognito's message, or 'An unexpected error occurred. Please try again.', when sign-up fails", async () => {
+    stubApi({ 'GET /api/pwned-passwords/F057C': { status: 200, body: { suffixes: [] } } });
+    const taken = Object.assign(new Error('An account with the given email already exists.'), { name: 'UsernameExistsException' });
+    const session = fakeSession({ register: vi.fn().mockRejectedValueOnce(taken).mockRejectedValueOnce(new Error('')) });
+    renderAuth(<SignupForm />, session, {}, '/auth/signup');
+    await fill({ 'First name': 'Olivia', 'Last name': 'Owner', Email: 'olivia@example.com', Company: 'Example Shop', Password: GOOD_PASSWORD, 'Confirm password': GOOD_PASSWORD });
+    await userEvent.click(screen.getByRole('checkbox'));
+    await userEvent.click(screen.getByRole('button', { name: 'Create Account' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('An account with the given email already exists.');
+    await userEvent.click(screen.getByRole('button', { name: 'Create Account' }));
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toBe('An unexpected error occurred. Please try again.'));
+    expect(session.register).toHaveBeenCalledTimes(2);
   });
 
   it('creates the user, confirms the emailed code, signs in and saves the profile', async () => {

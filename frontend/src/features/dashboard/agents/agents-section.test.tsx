@@ -259,4 +259,23 @@ describe('the Local Security Agents page', () => {
     const rows = within(screen.getByRole('region', { name: 'Recent submissions' })).getAllByRole('row').slice(1);
     expect(rows.map((row) => cellsOf(row)[0])).toEqual(recent.map((r) => r.agent_id));
   });
+
+  it("shows 'API check failed' with the error's message when the check cannot be fetched, and when it reports no success", async () => {
+    stubAgentsApi({
+      extra: {
+        'GET /api/me/agents/debug': [
+          { status: 500, body: { error: 'internal_error', message: 'Something went wrong on our side. Please try again.' } },
+          { status: 200, body: debugView({ success: false }) },
+        ],
+      },
+    });
+    showAgents('debug');
+    const alert = await screen.findByRole('alert');
+    const failure = [alert.querySelector('p')?.textContent, alert.querySelectorAll('p')[1]?.textContent];
+    fireEvent.click(within(alert).getByRole('button', { name: 'Try Again' }));
+    const check = await screen.findByRole('region', { name: 'API check' });
+    expect(failure).toEqual(['API check failed', 'Something went wrong on our side. Please try again.']);
+    expect(within(check).getByText('API check failed').className).toContain('text-red-700');
+    expect(within(check).queryByText('API reachable')).toBeNull();
+  });
 });
