@@ -6,6 +6,7 @@ import { SNSClient } from '@aws-sdk/client-sns';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { Logger } from '@aws-lambda-powertools/logger';
+import { CognitoTokens, cognitoIssuer } from './adapters/cognito-tokens.adapter.js';
 import { CognitoUsers } from './adapters/cognito-users.adapter.js';
 import { DynamoDbAgents } from './adapters/dynamodb-agents.adapter.js';
 import { DynamoDbAccounts } from './adapters/dynamodb-accounts.adapter.js';
@@ -39,6 +40,7 @@ import type { DomainRepository } from './domain/domains.js';
 import type { MonthlyReportLog } from './domain/monthly-report.js';
 import type { SupportRequests } from './domain/support.js';
 import type { SecurityPolicyRepository } from './domain/security-policy.js';
+import type { UserTokens } from './domain/user-tokens.js';
 import type {
   AccountRepository,
   AlertLog,
@@ -78,6 +80,8 @@ export interface Deps {
   readonly sms: SmsSender;
   readonly reports: BlobStore;
   readonly users: UserDirectory;
+  /** Signed-in users' tokens (Cognito JWTs), for `user` routes locally and the public routes that read an optional token. */
+  readonly userTokens: UserTokens;
   readonly rateLimits: RateLimiter;
   readonly verifications: EmailVerifications;
   readonly idempotency: IdempotencyStore;
@@ -206,6 +210,13 @@ export function buildDeps(config: Config, overrides: Partial<Pick<Deps, 'clock' 
       () =>
         new CognitoUsers(new CognitoIdentityProviderClient(clientConfig(config.COGNITO_ENDPOINT)), required(config, 'USER_POOL_ID')),
     ),
+    userTokens: once(
+      () =>
+        new CognitoTokens(
+          cognitoIssuer(required(config, 'USER_POOL_ID'), config.AWS_REGION, config.COGNITO_ENDPOINT),
+          required(config, 'USER_POOL_CLIENT_ID'),
+        ),
+    ),
   };
 
   return {
@@ -219,6 +230,7 @@ export function buildDeps(config: Config, overrides: Partial<Pick<Deps, 'clock' 
     get sms() { return lazy.sms(); },
     get reports() { return lazy.reports(); },
     get users() { return lazy.users(); },
+    get userTokens() { return lazy.userTokens(); },
     get scanChecks() { return lazy.scanChecks(); },
     get rateLimits() { return lazy.rateLimits(); },
     get verifications() { return lazy.verifications(); },

@@ -140,11 +140,14 @@ export const resourceKeys = {
   payments: [],
 } as const satisfies Record<Resource, readonly (keyof Config)[]>;
 
+/** What verifying a signed-in user's token needs (a route's `optionalAuth`): the pool's ids, no grant. */
+export const tokenVerificationKeys = ['USER_POOL_ID', 'USER_POOL_CLIENT_ID'] as const satisfies readonly (keyof Config)[];
+
 /**
  * Reads and validates configuration once. Fails fast, naming every bad or missing key,
- * including the keys the given resources need.
+ * including the keys the given resources need and any other keys the caller requires.
  */
-export function loadConfig(env: Record<string, string | undefined>, uses: readonly Resource[] = []): Config {
+export function loadConfig(env: Record<string, string | undefined>, uses: readonly Resource[] = [], alsoRequired: readonly (keyof Config)[] = []): Config {
   const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const result = configSchema.safeParse(present);
   if (!result.success) {
@@ -158,7 +161,7 @@ export function loadConfig(env: Record<string, string | undefined>, uses: readon
   if (config.PAYMENTS_MODE === 'stripe' && !config.STRIPE_SECRET_KEY && uses.includes('payments')) {
     throw new ConfigError('Missing configuration: STRIPE_SECRET_KEY (PAYMENTS_MODE is stripe)');
   }
-  const missing = uses.flatMap((r) => resourceKeys[r]).filter((key) => config[key] === undefined);
+  const missing = [...uses.flatMap((r) => resourceKeys[r]), ...alsoRequired].filter((key) => config[key] === undefined);
   if (missing.length > 0) {
     throw new ConfigError(`Missing configuration: ${[...new Set(missing)].join(', ')}`);
   }

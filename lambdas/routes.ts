@@ -9,7 +9,7 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
  * Who may call a route.
- * - public: anyone.
+ * - public: anyone (with `optionalAuth`, a signed-in caller is recognised too).
  * - user: a signed-in user; the JWT is verified before the handler runs (API Gateway's JWT
  *   authorizer on AWS, the local server with the same Cognito JWKS locally).
  * - agent: an endpoint agent, authenticated by the handler with its agent secret.
@@ -32,14 +32,20 @@ export interface RouteDefinition {
   readonly uses: readonly Resource[];
   /** The largest request body the route reads (default 64 KiB); the local server lets this much through. */
   readonly maxBodyBytes?: number;
+  /**
+   * A public route that answers a signed-in caller with more: a Bearer token, when sent, is verified
+   * in the Lambda (lambdas/api/http.ts) and gives `request.claims`; none, or an invalid or expired
+   * one, is anonymous, never a 401. The stack gives it the user pool's ids, and config requires them.
+   */
+  readonly optionalAuth?: boolean;
 }
 
 export const routes = [
   { name: 'health', method: 'GET', path: '/api/health', auth: 'public', uses: [] },
-  { name: 'create-lead', method: 'POST', path: '/api/leads', auth: 'public', uses: ['table', 'scanQueue', 'mailer', 'userPool'] },
+  { name: 'create-lead', method: 'POST', path: '/api/leads', auth: 'public', uses: ['table', 'scanQueue', 'mailer', 'userPool'], optionalAuth: true },
   { name: 'send-verification-code', method: 'POST', path: '/api/verification-codes', auth: 'public', uses: ['table', 'mailer'] },
   { name: 'verify-email-code', method: 'POST', path: '/api/verification-codes/verify', auth: 'public', uses: ['table'] },
-  { name: 'get-audit', method: 'GET', path: '/api/audits/{auditId}', auth: 'public', uses: ['table'] },
+  { name: 'get-audit', method: 'GET', path: '/api/audits/{auditId}', auth: 'public', uses: ['table'], optionalAuth: true },
   { name: 'create-share', method: 'POST', path: '/api/audits/{auditId}/shares', auth: 'public', uses: ['table'] },
   { name: 'get-shared-audit', method: 'GET', path: '/api/shared-audits/{shareToken}', auth: 'public', uses: ['table'] },
   { name: 'get-audit-pdf', method: 'GET', path: '/api/audits/{auditId}/report.pdf', auth: 'public', uses: ['table', 'reports'] },

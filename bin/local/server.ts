@@ -1,17 +1,18 @@
 /**
  * The local HTTP server: mounts every route of the manifest on the same handlers the Lambdas run,
  * with API Gateway v2-shaped events, verifies Cognito tokens for `user` routes as API Gateway's JWT
- * authorizer does, and serves the built frontend with the site's security headers.
+ * authorizer does (with the handlers' own verifier, `deps.userTokens`, which also serves the public
+ * routes' optional tokens), and serves the built frontend with the site's security headers.
  */
 import { randomUUID } from 'node:crypto';
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
-import { createRemoteJWKSet, jwtVerify } from 'jose';
 import type { ApiEvent, ApiHandler } from '../../lambdas/api/http.js';
 import type { Deps } from '../../lambdas/composition.js';
 import { isBotUserAgent } from '../../lambdas/domain/bots.js';
 import { reportPdfApiPath } from '../../lambdas/domain/report.contract.js';
+import { bearerToken } from '../../lambdas/domain/user-tokens.js';
 import { routes, type RouteDefinition } from '../../lambdas/routes.js';
 import { localPageSecurityHeaders, siteSecurityHeaders } from '../../lib/site/security-headers.js';
 import { API_PATH_PREFIXES, isAppPagePath } from '../../lib/site/viewer-request-function.js';
@@ -111,20 +112,10 @@ export async function startLocalServer(options: LocalServerOptions, port: number
   // The local test checkout delivers its signed events to this server's own webhook route.
   const payments = localPaymentPages(options.deps, () => `http://${host.includes(':') ? `[${host}]` : host}:${port}`, send);
   const { endpoint, userPoolId, clientId } = options.cognito;
-  const issuer = `${endpoint}/${userPoolId}`;
-  const jwks = createRemoteJWKSet(new URL(`${issuer}/.well-known/jwks.json`));
 
   async function verifyToken(authorization: string | undefined) {
-    const token = /^Bearer (.+)$/i.exec(authorization ?? '')?.[1];
-    if (!token) return undefined;
-    try {
-      const { payload } = await jwtVerify(token, jwks, { issuer });
-      // API Gateway's JWT authorizer accepts the client id in aud (id tokens) or client_id (access tokens).
-      if (payload.aud !== clientId && payload.client_id !== clientId) return undefined;
-      return payload as Record<string, string | number | boolean | string[]>;
-    } catch {
-      return undefined;
-    }
+    const token = bearerToken(authorization);
+    return token ? options.deps.userTokens.verify(token) : undefined;
   }
 
   async function handleApi(req: IncomingMessage, res: ServerResponse, url: URL) {

@@ -4,7 +4,9 @@ import { httpHandler, lambdaEntry, type HandlerFactory } from './http.js';
 
 export const make: HandlerFactory = (deps) =>
   httpHandler(deps, async (request) => {
-    const result = await submitLead(deps, request.json(), { sourceIp: clientAddress(request), userAgent: request.userAgent });
+    // Public route with an optional token (routes.ts `optionalAuth`): a signed-in caller's verified domains count.
+    const userId = typeof request.claims?.sub === 'string' ? request.claims.sub : undefined;
+    const result = await submitLead(deps, request.json(), { sourceIp: clientAddress(request), userAgent: request.userAgent, userId });
     return {
       status: result.scanned ? 201 : 200,
       body: { auditId: result.auditId, leadId: result.leadId, accountCreated: result.accountCreated },

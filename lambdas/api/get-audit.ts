@@ -3,8 +3,8 @@ import { httpHandler, lambdaEntry, type HandlerFactory } from './http.js';
 
 export const make: HandlerFactory = (deps) =>
   httpHandler(deps, async (request) => {
-    // Public route: claims are present only once a route verifies the owner's token (accounts), and
-    // only then does the reply carry the owner's contact block.
+    // Public route with an optional token (routes.ts `optionalAuth`): claims only for a valid one, and
+    // the reply carries the contact block only when that user owns the audit.
     const userId = typeof request.claims?.sub === 'string' ? request.claims.sub : undefined;
     return { status: 200, body: await getAuditReport(deps, request.path('auditId'), { userId }) };
   });

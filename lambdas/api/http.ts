@@ -1,11 +1,12 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { withParameterSecrets } from '../adapters/ssm-parameters.adapter.js';
-import { loadConfig } from '../config.js';
+import { loadConfig, tokenVerificationKeys } from '../config.js';
 import { buildDeps, type Deps } from '../composition.js';
 import { ConflictError, DomainError, ForbiddenError, GoneError, NotFoundError, RateLimitedError, UpstreamUnavailableError, ValidationError } from '../domain/errors.js';
-import { type Resource, type RouteName, routes } from '../routes.js';
+import { bearerToken } from '../domain/user-tokens.js';
+import { type Resource, type RouteDefinition, type RouteName, routes } from '../routes.js';
 
-/** API Gateway HTTP API (payload 2.0) event; JWT claims present on `user` routes. */
+/** API Gateway HTTP API (payload 2.0) event; JWT claims present on `user` routes (set by the authorizer). */
 export type ApiEvent = APIGatewayProxyEventV2 & {
   requestContext: APIGatewayProxyEventV2['requestContext'] & {
     authorizer?: { jwt?: { claims: Record<string, string | number | boolean | string[]>; scopes?: string[] } };
@@ -24,7 +25,7 @@ export interface ApiRequest {
   header(name: string): string | undefined;
   sourceIp: string;
   userAgent: string;
-  /** The verified token's claims (user routes only). */
+  /** The verified token's claims: on `user` routes, and on `optionalAuth` routes when a valid token came. */
   claims: Record<string, unknown> | undefined;
 }
 
@@ -89,6 +90,22 @@ export function errorReply(error: unknown, deps: Pick<Deps, 'log'>): ApiResult {
   return json(500, { error: 'internal_error', message: 'Something went wrong on our side. Please try again.' });
 }
 
+/** Route keys (`GET /api/audits/{auditId}`) of the public routes that read an optional token. */
+const optionalAuthRouteKeys = new Set(
+  (routes as readonly RouteDefinition[]).filter((route) => route.optionalAuth).map((route) => `${route.method} ${route.path}`),
+);
+
+/**
+ * The claims an `optionalAuth` route's handler sees: no authorizer runs before a public route, so a
+ * Bearer token is verified here, in the Lambda (the same adapter the local server checks `user`
+ * routes with). No token, or one that is not valid (expired, forged, another client's), is
+ * anonymous: a public page must still load for it.
+ */
+async function optionalClaims(deps: Pick<Deps, 'userTokens'>, request: ApiRequest): Promise<Record<string, unknown> | undefined> {
+  const token = bearerToken(request.header('authorization'));
+  return token ? deps.userTokens.verify(token) : undefined;
+}
+
 function toRequest(event: ApiEvent): ApiRequest {
   const headers = Object.fromEntries(Object.entries(event.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
   const rawBody = () => {
@@ -124,7 +141,9 @@ export type HandlerFactory = (deps: Deps) => ApiHandler;
 export function httpHandler(deps: Deps, run: (request: ApiRequest) => Promise<Reply>): ApiHandler {
   return async (event) => {
     try {
-      const reply = await run(toRequest(event));
+      const request = toRequest(event);
+      if (optionalAuthRouteKeys.has(event.routeKey)) request.claims = await optionalClaims(deps, request);
+      const reply = await run(request);
       if (reply.binary) {
         return { statusCode: reply.status, headers: { 'cache-control': 'no-store', ...reply.headers }, body: Buffer.from(reply.binary).toString('base64'), isBase64Encoded: true };
       }
@@ -148,7 +167,8 @@ export function lambdaEntry(name: RouteName, make: HandlerFactory): ApiHandler {
     const route = routes.find((r) => r.name === name)!;
     // Secrets bound by parameter name (the Stripe keys) are read once, here, before validation.
     const env = (route.uses as readonly Resource[]).includes('payments') ? await withParameterSecrets(process.env) : process.env;
-    return make(buildDeps(loadConfig(env, route.uses)));
+    const needs = (route as RouteDefinition).optionalAuth ? tokenVerificationKeys : [];
+    return make(buildDeps(loadConfig(env, route.uses, needs)));
   };
   return async (event) => {
     handler ??= build().catch((error: unknown) => {

@@ -103,15 +103,30 @@ export interface UserView {
   createdAt: string;
 }
 
+/** One issue of a history entry: the finding's stable id, its title and severity (the report has the rest). */
+export interface HistoryVulnerability {
+  id: string;
+  title: string;
+  severity: 'critical' | 'high' | 'medium' | 'low';
+}
+
 /** SPEC §3 Audit history entry. */
 export interface AuditHistoryEntry {
   id: string;
   domain: string;
   scanDate: string;
+  /** 'pro' once a Pro Audit of it was bought; a Basic Audit, a free lead scan and a user's own scan are 'basic'. */
   tier: 'basic' | 'pro';
   status: 'queued' | 'in_progress' | 'completed' | 'failed';
   riskScore: number | null;
   riskLevel: 'low' | 'medium' | 'high' | null;
+  /** The issues (observations left out), worst first: `findings.totalIssues` of them. */
+  vulnerabilities: HistoryVulnerability[];
+  /**
+   * This audit is the one the domain's 'Protected by' badge states (its latest completed scan) and
+   * that badge is eligible now, for a domain the caller verified (the rule of lambdas/domain/badge.ts).
+   */
+  badgeEligible: boolean;
   findings: { totalIssues: number; criticalIssues: number; openPorts: number | null; subdomains: number | null };
   /** Seconds from start to end; null until it ends. */
   scanDuration: number | null;

@@ -105,8 +105,12 @@ export function userView(profile: UserProfile): UserView {
   };
 }
 
-/** SPEC §3 Audit history entry, with the same counters as the results page (audit-view). */
-export function historyEntry(audit: Audit): AuditHistoryEntry {
+/**
+ * SPEC §3 Audit history entry, with the same counters and issues as the results page (audit-view).
+ * `badgeEligible` needs the site's badge facts, which are not the audit's: the caller works it out
+ * (lambdas/use-cases/badges.ts) and passes it in.
+ */
+export function historyEntry(audit: Audit, badgeEligible = false): AuditHistoryEntry {
   const view = buildAuditView(audit);
   const started = audit.startedAt ? Date.parse(audit.startedAt) : NaN;
   const ended = audit.completedAt ? Date.parse(audit.completedAt) : NaN;
@@ -114,11 +118,13 @@ export function historyEntry(audit: Audit): AuditHistoryEntry {
     id: audit.id,
     domain: audit.host,
     scanDate: audit.createdAt,
-    // Free lead scans and trial scans are basic; paid tiers arrive with payments.
-    tier: 'basic',
+    // The paid audit bought last decides (Pro after Basic makes it pro); free and own scans read basic.
+    tier: audit.isPremium === true && audit.planType === 'pro' ? 'pro' : 'basic',
     status: audit.status,
     riskScore: view.risk_score,
     riskLevel: view.risk_level,
+    vulnerabilities: view.vulnerability_summary.vulnerabilities.map(({ id, title, severity }) => ({ id, title, severity })),
+    badgeEligible,
     findings: { ...view.counters },
     scanDuration: Number.isFinite(started) && Number.isFinite(ended) ? Math.max(0, Math.round((ended - started) / 1000)) : null,
     reportUrl: `/results/${audit.id}`,

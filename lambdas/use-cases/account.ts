@@ -2,11 +2,13 @@ import type { Deps } from '../composition.js';
 import { type AuditHistoryEntry, historyQuerySchema, notificationPreferencesSchema, profileUpdateSchema } from '../domain/account.contract.js';
 import { historyEntry, subscriptionView, type UserProfile, userView } from '../domain/account.js';
 import { apiTokenView } from '../domain/api-tokens.js';
+import type { Audit } from '../domain/audit.js';
 import { auditForDisplay } from '../domain/audit-view.js';
 import { parseContract } from '../domain/contract.js';
 import { ForbiddenError, UnauthorizedError } from '../domain/errors.js';
 import type { LeadRecord } from '../domain/ports.js';
 import { listMyAgents } from './agents.js';
+import { auditsBehindEligibleBadges } from './badges.js';
 import { listDomains } from './domains.js';
 import { supportRequestView } from '../domain/support.js';
 import { listMonthlyReports } from './monthly-reports.js';
@@ -59,13 +61,15 @@ export async function updateNotifications(deps: AccountDeps, caller: Caller, inp
 }
 
 /** SPEC §9 "Lists and history": the caller's audits, newest first, a page at a time. */
-export async function listHistory(deps: AccountDeps, caller: Caller, query: unknown): Promise<{ audits: AuditHistoryEntry[]; nextCursor: string | null }> {
+export async function listHistory(deps: AccountDeps & Pick<Deps, 'domains'>, caller: Caller, query: unknown): Promise<{ audits: AuditHistoryEntry[]; nextCursor: string | null }> {
   const { limit, cursor } = parseContract(historyQuerySchema, query ?? {});
   const page = await deps.accounts.listOwnedAudits(caller.userId, limit, cursor);
-  const audits = await Promise.all(page.audits.map((a) => deps.audits.getAudit(a.auditId)));
-  return {
+  const audits = (await Promise.all(page.audits.map((a) => deps.audits.getAudit(a.auditId))))
     // An audit whose index item outlived it (retention) is left out; one owned by someone else never shows.
-    audits: audits.filter((a) => a !== undefined && a.ownerId === caller.userId).map((a) => historyEntry(a!)),
+    .filter((a): a is Audit => a !== undefined && a.ownerId === caller.userId);
+  const badgeBacking = await auditsBehindEligibleBadges(deps, caller.userId, audits);
+  return {
+    audits: audits.map((a) => historyEntry(a, badgeBacking.has(a.id))),
     nextCursor: page.cursor ?? null,
   };
 }

@@ -15,6 +15,7 @@ import { parseDomainInput } from '../domain/domains.js';
 import { NotFoundError } from '../domain/errors.js';
 import type { BadgeStatusView, MyBadgeView } from '../domain/monitoring.contract.js';
 import type { SiteScan } from '../domain/ports.js';
+import { siteKey } from '../domain/target.js';
 
 /**
  * The 'Protected by' badge from real data (issue 8; DECISIONS "Badge and verify", "Badge
@@ -29,6 +30,8 @@ import type { SiteScan } from '../domain/ports.js';
  */
 
 type BadgeDeps = Pick<Deps, 'domains' | 'audits' | 'accounts' | 'clock' | 'config'>;
+/** What the eligibility facts are read from (no configuration: nothing is drawn). */
+type FactDeps = Omit<BadgeDeps, 'config'>;
 
 interface SiteFacts {
   owners: string[];
@@ -36,7 +39,7 @@ interface SiteFacts {
   input: BadgeEligibilityInput;
 }
 
-async function entitlementOf(deps: BadgeDeps, site: string, owners: readonly string[], now: Date): Promise<BadgeEligibilityInput['entitlement']> {
+async function entitlementOf(deps: FactDeps, site: string, owners: readonly string[], now: Date): Promise<BadgeEligibilityInput['entitlement']> {
   if (owners.length === 0) return { activeSubscription: false };
   const [subscriptions, windows] = await Promise.all([
     Promise.all(owners.map((userId) => deps.accounts.getSubscription(userId))),
@@ -50,7 +53,7 @@ async function entitlementOf(deps: BadgeDeps, site: string, owners: readonly str
   return { activeSubscription: subscriptions.some((subscription) => subscription?.status === 'active'), ...(until ? { paidAuditEligibleUntil: until } : {}) };
 }
 
-async function siteFacts(deps: BadgeDeps, site: string): Promise<SiteFacts> {
+async function siteFacts(deps: FactDeps, site: string): Promise<SiteFacts> {
   const now = deps.clock.now();
   const [owners, [latest]] = await Promise.all([deps.domains.verifiersOf(site), deps.audits.completedScansOfSite(site, { limit: 1 })]);
   return {
@@ -79,6 +82,25 @@ function publicView(site: string, facts: SiteFacts): BadgeStatusView {
     lastScan: facts.latest?.completedAt ?? null,
     reasons,
   };
+}
+
+/**
+ * The audits that carry a live badge, for the audit history's `badgeEligible`: of the caller's
+ * verified domains among `audits`, those whose badge is eligible now (the public badge's facts and
+ * rule), each naming the latest completed scan the badge states. One look-up per distinct domain,
+ * however many entries it has; the caller's unverified domains and others' cost nothing.
+ */
+export async function auditsBehindEligibleBadges(deps: FactDeps, userId: string, audits: readonly { host: string }[]): Promise<Set<string>> {
+  const sites = new Set(audits.map((audit) => siteKey(audit.host)));
+  if (sites.size === 0) return new Set();
+  const verified = (await deps.domains.list(userId)).filter((record) => record.verified && sites.has(record.domain));
+  const backing = await Promise.all(
+    verified.map(async (record) => {
+      const facts = await siteFacts(deps, record.domain);
+      return badgeEligibility(facts.input).eligible ? facts.latest?.auditId : undefined;
+    }),
+  );
+  return new Set(backing.filter((id): id is string => id !== undefined));
 }
 
 /** The path's domain (already URL-decoded by the platform: decoding again threw on a '%'), by parseDomainInput's rules, as its site key. */

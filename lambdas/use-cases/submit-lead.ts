@@ -9,11 +9,14 @@ import { type Lead, leadInputSchema, looksAutomated, summarizeLeadErrors } from 
 import { mayScanAtOnce } from '../domain/scan-authorization.js';
 import { siteKey } from '../domain/target.js';
 import { generateTemporaryPassword } from '../domain/temporary-password.js';
+import { isVerifiedDomainOf } from './domains.js';
 import { enforceLimits } from './rate-limits.js';
 
 export interface SubmitLeadContext {
   sourceIp: string;
   userAgent: string;
+  /** The signed-in caller's verified id (Cognito sub), when the request carried a valid token. */
+  userId?: string;
 }
 
 export interface SubmitLeadResult {
@@ -32,14 +35,15 @@ export const VERIFICATION_REQUIRED_MESSAGE =
 
 type SubmitLeadDeps = Pick<
   Deps,
-  'audits' | 'scanJobs' | 'clock' | 'config' | 'log' | 'rateLimits' | 'verifications' | 'idempotency' | 'users' | 'mailer'
+  'audits' | 'scanJobs' | 'clock' | 'config' | 'log' | 'rateLimits' | 'verifications' | 'idempotency' | 'users' | 'mailer' | 'domains'
 >;
 
 type StoredAnswer = { auditId: string; leadId: string; accountCreated: boolean };
 
 /**
  * A visitor asks for a free report. In order: bots get an accepted-looking answer and nothing
- * else; the address's hourly limit; the right to scan the site (same domain, or a verified code);
+ * else; the address's hourly limit; the right to scan the site (same domain, a domain the signed-in
+ * caller has verified, or a verified code);
  * an equal lead within a minute gets the first answer; the email's and the site's hourly limits;
  * the account (created, or the existing one found); then the lead and its audit are stored and a
  * scan job is queued. The answer comes at once; the scan runs in the worker.
@@ -54,8 +58,8 @@ export async function submitLead(deps: SubmitLeadDeps, input: unknown, context: 
   const site = siteKey(lead.webUrl.host);
   await enforceLimits(deps.rateLimits, [{ scope: 'lead:ip', subject: context.sourceIp, perHour: config.RATE_LIMIT_LEADS_PER_IP }], 'scan requests');
 
-  // DECISIONS "Who may scan at once". The client's `emailVerified` is never trusted: only our record.
-  if (!mayScanAtOnce(lead.email, lead.webUrl.host) && !(await deps.verifications.isVerified(lead.email, site))) {
+  // DECISIONS "Who may scan at once". The client's `emailVerified` is never trusted: only our records.
+  if (!(await mayScan(deps, lead, site, context.userId))) {
     throw new ForbiddenError('verification_required', VERIFICATION_REQUIRED_MESSAGE);
   }
 
@@ -84,6 +88,13 @@ export async function submitLead(deps: SubmitLeadDeps, input: unknown, context: 
     await deps.idempotency.release(key).catch((releaseError: unknown) => deps.log.warn('Could not release an idempotency key', { error: String(releaseError) }));
     throw error;
   }
+}
+
+/** The email's domain matches the site, or the signed-in caller has verified the site's domain, or the email's code was verified. */
+async function mayScan(deps: SubmitLeadDeps, lead: Lead, site: string, userId: string | undefined): Promise<boolean> {
+  if (mayScanAtOnce(lead.email, lead.webUrl.host)) return true;
+  if (userId && (await isVerifiedDomainOf(deps, userId, lead.webUrl.host))) return true;
+  return deps.verifications.isVerified(lead.email, site);
 }
 
 /** Equal leads: the same normalised fields and choices (the form's timing and honeypot aside). */

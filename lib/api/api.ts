@@ -41,7 +41,8 @@ const pascal = (name: string) => name.replace(/(^|-)([a-z0-9])/g, (_, __, c: str
 
 /**
  * The HTTP API: one Lambda and one route per manifest entry (`lambdas/routes.ts`), a JWT
- * authorizer on the user pool for `user` routes, JSON access logs and default throttling.
+ * authorizer on the user pool for `user` routes (public `optionalAuth` routes verify an optional
+ * token in the Lambda instead), JSON access logs and default throttling.
  * No CORS: the browser reaches the API through CloudFront on the site's own origin.
  */
 export class Api extends Construct {
@@ -97,6 +98,7 @@ export class Api extends Construct {
         defaults: props.defaults,
       });
       props.bindings.bindAll(fn, route.uses);
+      if (route.optionalAuth) props.bindings.bindTokenVerification(fn);
       const httpRoute = new HttpRoute(this, `${pascal(route.name)}Route`, {
         httpApi: this.httpApi,
         routeKey: HttpRouteKey.with(route.path, HttpMethod[route.method]),

@@ -7,7 +7,7 @@ import type { Bucket } from 'aws-cdk-lib/aws-s3';
 import type { ConfigurationSet, EmailIdentity } from 'aws-cdk-lib/aws-ses';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { IConstruct } from 'constructs';
-import { resourceKeys } from '../../lambdas/config.js';
+import { resourceKeys, tokenVerificationKeys } from '../../lambdas/config.js';
 import type { Resource } from '../../lambdas/routes.js';
 
 /** The environment a resource gives a function: exactly the keys `lambdas/config.ts` asks for. */
@@ -148,6 +148,16 @@ export class Bindings {
     const { pool, client } = this.resources.userPool;
     pool.grant(fn, ...USER_POOL_ACTIONS);
     setEnvironment(fn, 'userPool', { USER_POOL_ID: pool.userPoolId, USER_POOL_CLIENT_ID: client.userPoolClientId });
+  }
+
+  /**
+   * A public route's optional token (`optionalAuth`): the handler verifies Cognito JWTs against the
+   * pool's public signing keys, so it needs the pool's ids and no IAM grant.
+   */
+  bindTokenVerification(fn: LambdaFunction): void {
+    const { pool, client } = this.resources.userPool;
+    const env: Record<(typeof tokenVerificationKeys)[number], string> = { USER_POOL_ID: pool.userPoolId, USER_POOL_CLIENT_ID: client.userPoolClientId };
+    for (const [key, value] of Object.entries(env)) fn.addEnvironment(key, value);
   }
 
   /**

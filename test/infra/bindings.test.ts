@@ -1,4 +1,4 @@
-import { App, Stack } from 'aws-cdk-lib';
+import { App, type CfnElement, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { UserPool } from 'aws-cdk-lib/aws-cognito';
 import { AttributeType, Table } from 'aws-cdk-lib/aws-dynamodb';
@@ -7,14 +7,14 @@ import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { ConfigurationSet, EmailIdentity, Identity } from 'aws-cdk-lib/aws-ses';
 import { Queue } from 'aws-cdk-lib/aws-sqs';
 import { describe, expect, it } from 'vitest';
-import { resourceKeys } from '../../lambdas/config.js';
+import { resourceKeys, tokenVerificationKeys } from '../../lambdas/config.js';
 import type { Resource } from '../../lambdas/routes.js';
 import { Bindings, type StripeParameters, USER_POOL_ACTIONS } from '../../lib/constructs/bindings.js';
 
 const allResources = Object.keys(resourceKeys) as Resource[];
 
 /** A small stack with one of each resource and one probe function bound to `uses`. */
-function bindProbe(uses: readonly Resource[], payments?: StripeParameters) {
+function bindProbe(uses: readonly Resource[], payments?: StripeParameters, also?: (bindings: Bindings, fn: LambdaFunction) => void) {
   const stack = new Stack(new App(), 'Probe');
   const configurationSet = new ConfigurationSet(stack, 'ConfigSet');
   const pool = new UserPool(stack, 'Pool');
@@ -32,13 +32,15 @@ function bindProbe(uses: readonly Resource[], payments?: StripeParameters) {
   });
   const fn = new LambdaFunction(stack, 'Probe', { runtime: Runtime.NODEJS_22_X, handler: 'index.handler', code: Code.fromInline('0') });
   bindings.bindAll(fn, uses);
+  also?.(bindings, fn);
   const template = Template.fromStack(stack);
   const [probe] = Object.values(template.findResources('AWS::Lambda::Function'));
   const env = (probe!.Properties.Environment?.Variables ?? {}) as Record<string, unknown>;
   const policies = Object.values(template.findResources('AWS::IAM::Policy'));
   const statements = policies.flatMap((p) => p.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[]);
   const actions = statements.flatMap((s) => s.Action);
-  return { env, actions, statements };
+  const ids = { pool: stack.getLogicalId(pool.node.defaultChild as CfnElement), client: Object.keys(template.findResources('AWS::Cognito::UserPoolClient'))[0] };
+  return { env, actions, statements, ids };
 }
 
 describe('bindings', () => {
@@ -84,5 +86,12 @@ describe('bindings', () => {
     expect(statements).toHaveLength(1);
     expect(statements[0]!.Action).toBe('ssm:GetParameters');
     expect(JSON.stringify(statements[0]!.Resource)).toMatch(/parameter\/rampart\/stripe\/secret-key.*parameter\/rampart\/stripe\/webhook-secret/);
+  });
+
+  it("bindTokenVerification (a public route's optional token) sets the pool's two ids and grants nothing", () => {
+    const { env, actions, ids } = bindProbe([], undefined, (bindings, fn) => bindings.bindTokenVerification(fn));
+    expect(Object.keys(env).sort()).toEqual([...tokenVerificationKeys].sort());
+    expect(env).toEqual({ USER_POOL_ID: { Ref: ids.pool }, USER_POOL_CLIENT_ID: { Ref: ids.client } });
+    expect(actions).toEqual([]);
   });
 });

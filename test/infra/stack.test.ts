@@ -3,10 +3,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resourceKeys } from '../../lambdas/config.js';
+import { resourceKeys, tokenVerificationKeys } from '../../lambdas/config.js';
 import { BOT_MARKERS } from '../../lambdas/domain/bots.js';
 import { PASSWORD_POLICY } from '../../lambdas/domain/password-policy.js';
-import { routes } from '../../lambdas/routes.js';
+import { type RouteDefinition, routes } from '../../lambdas/routes.js';
 import { API_THROTTLE } from '../../lib/api/api.js';
 import { SCAN_BATCH_SIZE, SCAN_MAX_RECEIVE_COUNT, SCAN_WORKER_TIMEOUT } from '../../lib/scanning/scanning.js';
 import { HSTS_MAX_AGE_SECONDS, siteSecurityHeaders, WAZUH_TEST_PAGE_PATHS, wazuhTestSecurityHeaders } from '../../lib/site/security-headers.js';
@@ -194,11 +194,41 @@ describe('api', () => {
         expect(env, `${route.name} uses ${resource}`).toEqual(expect.arrayContaining([...resourceKeys[resource]]));
       }
       const unused = (Object.keys(resourceKeys) as (keyof typeof resourceKeys)[]).filter((r) => !(route.uses as readonly string[]).includes(r));
+      // An optional-token route holds the pool's ids without using the pool (next test).
+      const allowed: readonly string[] = (route as RouteDefinition).optionalAuth ? tokenVerificationKeys : [];
       for (const resource of unused) {
-        for (const key of resourceKeys[resource]) expect(env, `${route.name} does not use ${resource}`).not.toContain(key);
+        for (const key of resourceKeys[resource]) if (!allowed.includes(key)) expect(env, `${route.name} does not use ${resource}`).not.toContain(key);
       }
     }
     expect(targets.size).toBe(routes.length);
+  });
+
+  it("gives the public optionalAuth routes the pool's ids to verify a token with, no Cognito grant and no authorizer", () => {
+    // Prepare
+    const byKey = new Map(ofType('AWS::ApiGatewayV2::Route').map(([, r]) => [r.Properties.RouteKey as string, r.Properties]));
+    const optional = (routes as readonly RouteDefinition[]).filter((route) => route.optionalAuth);
+    const [pool] = only('AWS::Cognito::UserPool');
+    const [client] = only('AWS::Cognito::UserPoolClient');
+    const roleActions = (fnId: string) => {
+      const roleId = resources[fnId]!.Properties.Role['Fn::GetAtt'][0] as string;
+      return ofType('AWS::IAM::Policy')
+        .filter(([, p]) => (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === roleId))
+        .flatMap(([, p]) => (p.Properties.PolicyDocument.Statement as { Action: string | string[] }[]).flatMap((st) => st.Action));
+    };
+
+    // Assess
+    expect(optional.map((route) => route.name).sort()).toEqual(['create-lead', 'get-audit']);
+    for (const route of optional) {
+      const synthesized = byKey.get(`${route.method} ${route.path}`)!;
+      expect(route.auth).toBe('public');
+      expect([synthesized.AuthorizationType, synthesized.AuthorizerId]).toEqual(['NONE', undefined]);
+      expect(envOf(routeTarget(synthesized))).toMatchObject({ USER_POOL_ID: { Ref: pool }, USER_POOL_CLIENT_ID: { Ref: client } });
+    }
+    // get-audit reads tokens only: the pool's ids without any Cognito permission.
+    const getAudit = routeTarget(byKey.get('GET /api/audits/{auditId}')!);
+    expect(roleActions(getAudit).filter((action) => action.startsWith('cognito-idp:'))).toEqual([]);
+    // A public route without the flag gets neither id.
+    expect(Object.keys(envOf(routeTarget(byKey.get('GET /api/shared-audits/{shareToken}')!)))).not.toEqual(expect.arrayContaining(['USER_POOL_ID']));
   });
 
   it('lets the account deletion function delete Cognito users, and public routes no Cognito call', () => {

@@ -168,12 +168,52 @@ describe('history entry', () => {
       status: 'completed',
       riskScore: 72,
       riskLevel: 'medium',
+      vulnerabilities: [{ id: 'h1', title: 'No HSTS', severity: 'critical' }],
+      badgeEligible: false,
       findings: buildAuditView(audit).counters,
       scanDuration: 62,
       reportUrl: `/results/${audit.id}`,
       pdfUrl: `/reports/${audit.id}.pdf`,
     });
     expect(historyEntry(audit).findings).toMatchObject({ totalIssues: 1, criticalIssues: 1 });
+  });
+
+  it('lists the issues worst first, without observations, as many as the issue counter says', () => {
+    const mixed = {
+      ...audit,
+      checks: [
+        {
+          name: 'tls',
+          status: 'ok',
+          findings: [
+            { id: 't1', title: 'Old TLS', severity: 'medium', category: 'tls', description: 'd', recommendation: 'r' },
+            { id: 't2', title: 'Weak cipher', severity: 'high', category: 'tls', description: 'd', recommendation: 'r' },
+            { id: 't3', title: 'TLS 1.3', severity: 'info', category: 'tls', description: 'd', recommendation: 'r' },
+          ],
+        },
+        ...audit.checks,
+      ],
+    } as Audit;
+
+    const entry = historyEntry(mixed);
+
+    expect(entry.vulnerabilities).toEqual([
+      { id: 'h1', title: 'No HSTS', severity: 'critical' },
+      { id: 't2', title: 'Weak cipher', severity: 'high' },
+      { id: 't1', title: 'Old TLS', severity: 'medium' },
+    ]);
+    expect(entry.vulnerabilities).toHaveLength(entry.findings.totalIssues);
+  });
+
+  it("reads 'pro' only for a paid Pro Audit, 'basic' for a Basic Audit and a free scan", () => {
+    const paid = (planType: 'basic' | 'pro') => ({ ...audit, isPremium: true, planType, paymentSessionId: 'cs_test_1', badgeEligibleUntil: '2026-04-01T00:00:00.000Z' });
+    expect([historyEntry(audit).tier, historyEntry(paid('basic')).tier, historyEntry(paid('pro')).tier]).toEqual(['basic', 'basic', 'pro']);
+    // A plan type without the purchase mark is not a purchase.
+    expect(historyEntry({ ...audit, planType: 'pro' }).tier).toBe('basic');
+  });
+
+  it('carries the badge eligibility it is given (worked out per domain by the use case)', () => {
+    expect([historyEntry(audit).badgeEligible, historyEntry(audit, true).badgeEligible]).toEqual([false, true]);
   });
 
   it('has no score or duration before it ends', () => {

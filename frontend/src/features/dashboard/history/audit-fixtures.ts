@@ -9,6 +9,11 @@ export function historyEntry(overrides: Partial<AuditHistoryEntry> & { id: strin
     status: 'completed',
     riskScore: 85,
     riskLevel: 'low',
+    vulnerabilities: [
+      { id: 'http.headers.csp-missing', title: 'No Content-Security-Policy', severity: 'medium' },
+      { id: 'http.headers.referrer-policy-missing', title: 'No Referrer-Policy', severity: 'low' },
+    ],
+    badgeEligible: false,
     findings: { totalIssues: 2, criticalIssues: 0, openPorts: 2, subdomains: 1 },
     scanDuration: 42,
     reportUrl: `/results/${overrides.id}`,

@@ -78,6 +78,29 @@ describe('the Security Scans section', () => {
     expect(screen.getByText('No scans found')).toBeTruthy();
   });
 
+  it("names each row's scan type from the entry's tier, and marks the scan behind an eligible badge with a link to the badge", async () => {
+    // Prepare
+    const entries = [
+      historyEntry({ id: 'p', domain: 'paid.example.test', tier: 'pro', badgeEligible: true }),
+      historyEntry({ id: 'f', domain: 'free.example.test' }),
+    ];
+
+    // Act
+    await showScans(entries);
+    fireEvent.change(screen.getByLabelText('Scan type'), { target: { value: 'pro' } });
+    const proOnly = domainsListed();
+
+    // Assess
+    expect(proOnly).toEqual(['paid.example.test']);
+    const paid = screen.getByText('paid.example.test').closest('li')!;
+    expect(within(paid).getByText('Pro')).toBeTruthy();
+    expect(within(paid).getByRole('link', { name: 'Badge eligible' }).getAttribute('href')).toBe('/dashboard/badge');
+    fireEvent.change(screen.getByLabelText('Scan type'), { target: { value: 'basic' } });
+    const free = screen.getByText('free.example.test').closest('li')!;
+    expect(within(free).getByText('Basic')).toBeTruthy();
+    expect(within(free).queryByText('Badge eligible')).toBeNull();
+  });
+
   it('shows an empty state when the user has no scans', async () => {
     // Act
     await showScans([]);

@@ -143,6 +143,14 @@ function ScanRow({ audit, onShare, onEmail }: { audit: AuditHistoryEntry; onShar
               <span className={`font-semibold ${scoreClass(audit.riskScore)}`}>{audit.riskScore}</span>
             )}
           </span>
+          {audit.badgeEligible && (
+            <Link
+              to={paths.dashboard.section.getHref('badge')}
+              className="inline-flex rounded-full bg-green-50 px-2 py-0.5 text-xs font-semibold text-green-800 ring-1 ring-green-600/30 ring-inset dark:bg-green-950 dark:text-green-300"
+            >
+              Badge eligible
+            </Link>
+          )}
         </p>
         {!completed && (
           <p id={hintId} className="mt-1 text-xs text-slate-500 dark:text-slate-400">

@@ -64,6 +64,8 @@ export function auditEntry(
     status,
     riskScore,
     riskLevel: riskScore === null ? null : riskScore >= 80 ? 'low' : riskScore >= 60 ? 'medium' : 'high',
+    vulnerabilities: [],
+    badgeEligible: false,
     findings: { totalIssues: 0, criticalIssues: 0, openPorts: null, subdomains: null },
     scanDuration: null,
     reportUrl: `/reports/${id}`,
