@@ -243,6 +243,31 @@ describe('the results page', () => {
     expect(screen.queryByRole('link', { name: 'Back to Dashboard' })).toBeNull();
   });
 
+  it("says who requested the report when the API gives the owner's leads block, and nothing of the kind without it", async () => {
+    // Prepare
+    const leads = { first_name: 'Ada', last_name: 'Lovelace', business_name: 'Example Shop', web_url: audit.targetUrl, email: 'ada@shop.example.test' };
+    stubApi({ [`GET /api/audits/${ID}`]: { status: 200, body: { audit, result: { ...result, leads } } } });
+
+    // Act
+    const owner = renderResults(<AuditResults auditId={ID} />);
+    await advance();
+
+    // Assess
+    const requestedBy = screen.getByTestId('audit-requested-by');
+    expect([requestedBy.querySelector('dt')?.textContent, requestedBy.querySelector('dd')?.textContent]).toEqual(['Requested by', 'Ada Lovelace (ada@shop.example.test)']);
+    owner.unmount();
+
+    // Act: the public view of the same audit
+    stubApi({ [`GET /api/audits/${ID}`]: { status: 200, body: { audit, result } } });
+    renderResults(<AuditResults auditId={ID} />);
+    await advance();
+
+    // Assess
+    expect(screen.getByText('Example Shop')).toBeTruthy();
+    expect(screen.queryByTestId('audit-requested-by')).toBeNull();
+    expect(screen.queryByText(/Requested by/)).toBeNull();
+  });
+
   it("shows 'No Audit Data' for a completed audit without a report", async () => {
     // Prepare
     stubApi({ [`GET /api/audits/${ID}`]: { status: 200, body: { audit } } });

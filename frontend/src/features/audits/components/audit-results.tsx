@@ -86,6 +86,13 @@ function ReportHeader({ audit, result }: { audit: Audit; result?: AuditResultVie
             <dd>{result.business_name}</dd>
           </div>
         )}
+        {/* The API adds `leads` only for the signed-in owner (DECISIONS "Public audit view"). */}
+        {result?.leads && (
+          <div className="flex gap-1" data-testid="audit-requested-by">
+            <dt>Requested by</dt>
+            <dd className="wrap-anywhere">{`${result.leads.first_name} ${result.leads.last_name} (${result.leads.email})`}</dd>
+          </div>
+        )}
         <div className="flex gap-1">
           <dt>Host:</dt>
           <dd className="font-mono">{audit.host}</dd>
