@@ -10,6 +10,7 @@ import type { Audit, AuditStatus, CheckResult } from '../domain/audit.js';
 import type { AuditOutcome, AuditRepository, Clock, DataOwner, LeadRecord, SiteScan } from '../domain/ports.js';
 import { siteKey } from '../domain/target.js';
 import { deleteItems, queryPartition } from './dynamodb-partition.js';
+import { extendExpiry } from './dynamodb-retention.js';
 import { expiresAt, GSI1, GSI2, isExpired, keys, retention } from './table-keys.js';
 
 type AuditItem = Omit<Audit, 'checks'> & { type: 'audit'; email?: string; expiresAt: number; freeRescanSessionId?: string };
@@ -39,6 +40,14 @@ export class DynamoDbAuditRepository implements AuditRepository {
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
     );
+    // A new lead is an interaction: the person's earlier leads (and, for an account, support
+    // requests) are kept 3 years from it too. Before the audit, so a failure here leaves what a failed
+    // audit write leaves: a lead without an audit.
+    await this.extendContactRetention(lead.email, created);
+    if (lead.userId) {
+      const requests = await queryPartition(this.db, this.tableName, keys.supportRequest(lead.userId, '', '').pk, { skPrefix: 'SUPPORT#', projection: 'pk, sk, expiresAt' });
+      await extendExpiry(this.db, this.tableName, requests, expiresAt(created, retention.contactDetails), this.clock.now());
+    }
     const { checks: _checks, ...rest } = audit;
     await this.db.send(
       new PutCommand({
@@ -303,6 +312,11 @@ export class DynamoDbAuditRepository implements AuditRepository {
       }),
     );
     return Items.map((i) => ({ id: String(i.id), status: i.status as AuditStatus, createdAt: String(i.createdAt) }));
+  }
+
+  async extendContactRetention(email: string, from: Date): Promise<number> {
+    const leads = await queryPartition(this.db, this.tableName, keys.byEmail(email), { indexName: GSI1, skPrefix: 'LEAD#', projection: 'pk, sk, expiresAt' });
+    return extendExpiry(this.db, this.tableName, leads, expiresAt(from, retention.contactDetails), this.clock.now());
   }
 
   async listByEmail(email: string) {

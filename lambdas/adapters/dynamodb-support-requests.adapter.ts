@@ -4,6 +4,7 @@ import type { Clock } from '../domain/ports.js';
 import type { SupportCategory } from '../domain/support.contract.js';
 import type { SupportRequestRecord, SupportRequests } from '../domain/support.js';
 import { queryPartition } from './dynamodb-partition.js';
+import { extendExpiry } from './dynamodb-retention.js';
 import { expiresAt, isExpired, keys, retention } from './table-keys.js';
 
 const PREFIX = 'SUPPORT#';
@@ -11,7 +12,7 @@ const PREFIX = 'SUPPORT#';
 /**
  * Support requests under their author's partition (`SUPPORT#{createdAt}#{id}`, newest last), so a
  * user lists only their own and account deletion takes them with everything else the user owns.
- * Kept as contact details are (3 years, DECISIONS "Retention and rights").
+ * Kept as contact details are (3 years after the author's last interaction, DECISIONS "Retention and rights").
  */
 export class DynamoDbSupportRequests implements SupportRequests {
   constructor(
@@ -38,6 +39,11 @@ export class DynamoDbSupportRequests implements SupportRequests {
 
   async remove(userId: string, createdAt: string, id: string): Promise<void> {
     await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: keys.supportRequest(userId, createdAt, id) }));
+  }
+
+  async extendRetention(userId: string, from: Date): Promise<number> {
+    const items = await queryPartition(this.db, this.tableName, keys.supportRequest(userId, '', '').pk, { skPrefix: PREFIX, projection: 'pk, sk, expiresAt' });
+    return extendExpiry(this.db, this.tableName, items, expiresAt(from, retention.contactDetails), this.clock.now());
   }
 
   async list(userId: string, limit: number): Promise<SupportRequestRecord[]> {

@@ -1,3 +1,5 @@
+import { RETENTION_SECONDS } from '../domain/retention.js';
+
 /**
  * The single table's key design. Access patterns (docs/data-model.md):
  * - audit by id:              pk AUDIT#{id}, sk #AUDIT; its checks: same pk, sk CHECK#{name}
@@ -117,18 +119,8 @@ export function activeSubscriptionIndex(userId: string, status: string): { gsi2p
 export const GSI1 = 'gsi1';
 export const GSI2 = 'gsi2';
 
-const DAY_SECONDS = 86_400;
-
-/** Retention per the privacy policy (DECISIONS "Retention and rights"), as epoch seconds for TTL. */
-export const retention = {
-  auditResults: 365 * DAY_SECONDS,
-  contactDetails: 3 * 365 * DAY_SECONDS,
-  technicalLogs: 182 * DAY_SECONDS,
-  /** Orders and invoices: the five years Australian tax law asks businesses to keep records. */
-  paymentRecords: 5 * 365 * DAY_SECONDS,
-  /** Processed webhook event ids: Stripe retries an event for up to three days. */
-  paymentEvents: 30 * DAY_SECONDS,
-};
+/** Retention per the privacy policy, in seconds for TTL: the domain's one table (lambdas/domain/retention.ts). */
+export const retention = RETENTION_SECONDS;
 
 export function expiresAt(from: Date, seconds: number): number {
   return Math.floor(from.getTime() / 1000) + seconds;

@@ -88,6 +88,11 @@ export interface AuditRepository {
   releaseCompletionNotified(auditId: string, notifiedAt: string): Promise<void>;
   /** Audits still queued or in progress, created before the given instant, oldest first. */
   listUnfinished(createdBefore: string, limit: number): Promise<{ id: string; status: AuditStatus; createdAt: string }[]>;
+  /**
+   * Keeps the live leads stored under an email 3 years from `from` (the person's last interaction;
+   * lambdas/domain/retention.ts): never shortened, expired ones stay gone. Answers how many moved.
+   */
+  extendContactRetention(email: string, from: Date): Promise<number>;
   /** The leads and audits stored under an email address (expired ones included), with whom they belong to. */
   listByEmail(email: string): Promise<{ leads: { id: string; userId?: string }[]; audits: { id: string; ownerId?: string }[] }>;
   /**

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RETENTION_SECONDS } from './retention.js';
 
 /** SPEC §8 alerts: the email report's two messages. */
 export const reportEmailMessages = {
@@ -24,8 +25,8 @@ export type ReportEmailInput = z.output<typeof reportEmailSchema>;
 /** Share tokens: 128 random bits, base64url without padding (22 characters). */
 export const shareTokenSchema = z.string().regex(/^[A-Za-z0-9_-]{22}$/);
 
-/** Share links live 24 hours (SPEC §9 "Sharing and payment"). */
-export const SHARE_LIFETIME_SECONDS = 24 * 3600;
+/** Share links live 24 hours (SPEC §9 "Sharing and payment"; the retention table). */
+export const SHARE_LIFETIME_SECONDS = RETENTION_SECONDS.shareLinks;
 
 /** Site paths of a report: the results page and its PDF (DECISIONS "/reports"). */
 export const reportPaths = {

@@ -40,6 +40,8 @@ export interface SupportRequests {
   remove(userId: string, createdAt: string, id: string): Promise<void>;
   /** The user's requests, newest first. */
   list(userId: string, limit: number): Promise<SupportRequestRecord[]>;
+  /** Keeps the user's live requests 3 years from `from` (their last interaction); answers how many moved. */
+  extendRetention(userId: string, from: Date): Promise<number>;
 }
 
 export interface SupportEntitlement extends SupportEntitlementView {

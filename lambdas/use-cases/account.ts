@@ -9,6 +9,7 @@ import { ForbiddenError, UnauthorizedError } from '../domain/errors.js';
 import type { LeadRecord } from '../domain/ports.js';
 import { listMyAgents } from './agents.js';
 import { auditsBehindEligibleBadges } from './badges.js';
+import { recordContactInteraction } from './contact-retention.js';
 import { listDomains } from './domains.js';
 import { supportRequestView } from '../domain/support.js';
 import { listMonthlyReports } from './monthly-reports.js';
@@ -44,10 +45,13 @@ export async function getAccount(deps: AccountDeps, caller: Caller) {
   return accountView(deps, await deps.accounts.getOrCreateProfile(caller));
 }
 
-export async function updateAccount(deps: AccountDeps, caller: Caller, input: unknown) {
+export async function updateAccount(deps: AccountDeps & Pick<Deps, 'supportRequests' | 'log'>, caller: Caller, input: unknown) {
   const update = parseContract(profileUpdateSchema, input);
   await deps.accounts.getOrCreateProfile(caller);
-  return accountView(deps, await deps.accounts.updateProfile(caller.userId, update));
+  const profile = await deps.accounts.updateProfile(caller.userId, update);
+  // Updating one's details is an interaction: contact details are kept 3 years from it.
+  await recordContactInteraction(deps, { email: profile.email, userId: profile.userId });
+  return accountView(deps, profile);
 }
 
 export async function getNotifications(deps: AccountDeps, caller: Caller) {

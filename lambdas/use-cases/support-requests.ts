@@ -21,6 +21,7 @@ import {
 } from '../domain/support.js';
 import type { Caller } from './account.js';
 import { enforceLimits } from './rate-limits.js';
+import { recordContactInteraction } from './contact-retention.js';
 
 /**
  * The Support page (DECISIONS "Plan features": "Priority support is a service promise: the support
@@ -92,6 +93,8 @@ export async function createSupportRequest(deps: SupportDeps, caller: Caller, in
   } catch (error) {
     deps.log.error('Could not send a support acknowledgement (support has the request)', { reference: request.reference, error: String(error) });
   }
+  // Writing to support is an interaction: the person's contact details are kept 3 years from it.
+  await recordContactInteraction(deps, { email: profile.email, userId: caller.userId });
   return { request: supportRequestView(request), firstResponse: entitlement.firstResponse };
 }
 

@@ -1,0 +1,26 @@
+const DAY_SECONDS = 86_400;
+
+/**
+ * How long each kind of item is kept, in seconds: the one table of retention periods (SPEC §9
+ * "Privacy and retention", DECISIONS "Retention and rights"; the privacy page states the same in
+ * frontend/src/config/content.ts). Items carry `expiresAt` (epoch seconds, the table's TTL) computed
+ * from these; test/integration/retention.test.ts reads each kind's value back from the table.
+ */
+export const RETENTION_SECONDS = {
+  /** Audits, their check results, the owner's index of them and started scans; alerts sent: 12 months. */
+  auditResults: 365 * DAY_SECONDS,
+  /**
+   * Leads and support requests: 3 years after the person's LAST interaction, not after the item's
+   * creation. A new lead or quick scan with the same email, a profile update and a new support request
+   * move the clock (lambdas/use-cases/contact-retention.ts).
+   */
+  contactDetails: 3 * 365 * DAY_SECONDS,
+  /** Agent reports, install telemetry and the SMS log: 6 months. */
+  technicalLogs: 182 * DAY_SECONDS,
+  /** Orders and invoices are legal records: the privacy policy's 'typically 7 years'. */
+  paymentRecords: 7 * 365 * DAY_SECONDS,
+  /** Share links live 24 hours (SPEC §9 "Sharing and payment"). */
+  shareLinks: 24 * 3600,
+  /** Processed webhook event ids (not personal data): Stripe retries an event for up to three days. */
+  paymentEvents: 30 * DAY_SECONDS,
+} as const;

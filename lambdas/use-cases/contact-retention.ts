@@ -1,0 +1,29 @@
+import type { Deps } from '../composition.js';
+
+/**
+ * Contact details are kept 3 years after the person's LAST interaction (SPEC §9 "Privacy and
+ * retention"; lambdas/domain/retention.ts), so each interaction Rampart sees moves the expiry of the
+ * contact items it already holds for that person: their leads (by email) and, for an account, their
+ * support requests. The interactions the code sees: a new lead or quick scan with the same email
+ * (the lead write itself extends the email's earlier leads and the account's support requests:
+ * DynamoDbAuditRepository.createLeadWithAudit),
+ * a profile update and a new support request (both here). A sign-in is not among them: Cognito
+ * handles it and the API is not told (a sign-in followed by a profile update counts through the update).
+ *
+ * Best effort: the interaction itself has already been stored, so a failure here is logged and the
+ * caller's request goes on; the next interaction moves the clock again.
+ */
+export async function recordContactInteraction(
+  deps: Pick<Deps, 'audits' | 'supportRequests' | 'clock' | 'log'>,
+  person: { email: string; userId?: string | undefined },
+): Promise<void> {
+  const now = deps.clock.now();
+  try {
+    await Promise.all([
+      deps.audits.extendContactRetention(person.email, now),
+      ...(person.userId ? [deps.supportRequests.extendRetention(person.userId, now)] : []),
+    ]);
+  } catch (error) {
+    deps.log.warn('Could not extend the retention of contact details', { error: String(error) });
+  }
+}
