@@ -1,11 +1,9 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
 import type { useCreateShare } from '../api/create-share';
+import { useCopy } from '../../../lib/use-copy';
 import { formatDate } from './format';
-
-/** SPEC §9 "Copied indicator: 2 s". */
-export const COPIED_FOR_MS = 2_000;
 
 type Share = ReturnType<typeof useCreateShare>;
 
@@ -26,13 +24,8 @@ export function ShareButton({ share, label }: { share: Share; label: string }) {
 export function ShareLinkPanel({ share }: { share: Share }) {
   const inputId = useId();
   const inputRef = useRef<HTMLInputElement>(null);
-  const [copied, setCopied] = useState(false);
-
-  useEffect(() => {
-    if (!copied) return;
-    const timer = setTimeout(() => setCopied(false), COPIED_FOR_MS);
-    return () => clearTimeout(timer);
-  }, [copied]);
+  const { state: copyState, copy: copyText } = useCopy();
+  const copied = copyState === 'copied';
 
   useEffect(() => {
     if (share.data) inputRef.current?.focus();
@@ -49,12 +42,7 @@ export function ShareLinkPanel({ share }: { share: Share }) {
 
   const copy = async () => {
     inputRef.current?.select();
-    try {
-      await navigator.clipboard.writeText(share.data.url);
-      setCopied(true);
-    } catch (error) {
-      console.warn('Copying the share link failed', error);
-    }
+    await copyText(share.data.url);
   };
 
   return (

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
 import { content } from '../../../config/content';
@@ -17,9 +17,9 @@ import {
 import { FilterSelect, type FilterOption } from '../history/filter-select';
 import { badgeImageSrc, fetchBadgeSvg } from './api/badges';
 import { saveFile } from '../../../lib/save-file';
+import { useCopy } from '../../../lib/use-copy';
 
-/** SPEC §9 "Copied indicator: 2 s". */
-export const COPIED_FOR_MS = 2000;
+export { COPIED_FOR_MS } from '../../../lib/use-copy';
 export const COPIED = 'Copied to clipboard!';
 export const COPY_FAILED = 'Could not copy. Select the code and copy it yourself.';
 
@@ -37,7 +37,6 @@ const styleOptions = capitalised(badgeStyles);
 /** The file Download SVG saves. */
 export const badgeFileName = (domain: string): string => `${domain}-badge.svg`;
 
-type CopyState = 'idle' | 'copied' | 'failed';
 type DownloadState = { state: 'idle' } | { state: 'downloading' } | { state: 'failed'; message: string };
 
 /** The documented badge URL pattern (DECISIONS "Badge and verify"), every option and its default. */
@@ -77,14 +76,12 @@ function ApiPanel({ id, siteUrl, domain, options }: { id: string; siteUrl: strin
 export function BadgeCustomiser({ badges }: { badges: readonly MyBadgeView[] }) {
   const [chosen, setChosen] = useState(() => (badges.find((badge) => badge.eligible) ?? badges[0])?.domain ?? '');
   const [options, setOptions] = useState<BadgeOptions>({ ...BADGE_DEFAULTS });
-  const [copyState, setCopyState] = useState<CopyState>('idle');
+  const { state: copyState, copy: copyText } = useCopy();
   const [download, setDownload] = useState<DownloadState>({ state: 'idle' });
   const [showApi, setShowApi] = useState(false);
   const [failedSrc, setFailedSrc] = useState<string>();
-  const copyTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const apiPanelId = useId();
   const embedId = useId();
-  useEffect(() => () => clearTimeout(copyTimer.current), []);
 
   // A domain removed since it was chosen falls back to the first one.
   const selected = badges.find((badge) => badge.domain === chosen) ?? badges[0];
@@ -96,18 +93,7 @@ export function BadgeCustomiser({ badges }: { badges: readonly MyBadgeView[] }) 
   const embedCode = badgeEmbedCode({ siteUrl, domain, ...options, productName: content.productName });
   const set = (change: Partial<BadgeOptions>) => setOptions((current) => ({ ...current, ...change }));
 
-  const copy = async () => {
-    let next: CopyState;
-    try {
-      await navigator.clipboard.writeText(embedCode);
-      next = 'copied';
-    } catch {
-      next = 'failed';
-    }
-    setCopyState(next);
-    clearTimeout(copyTimer.current);
-    copyTimer.current = setTimeout(() => setCopyState('idle'), COPIED_FOR_MS);
-  };
+  const copy = () => copyText(embedCode);
 
   const downloadSvg = async () => {
     setDownload({ state: 'downloading' });

@@ -17,7 +17,7 @@ import {
   type CreatedApiToken,
 } from '../../../lib/contracts';
 import { useApiTokens, useCreateApiToken, useRevokeApiToken } from './api/api-tokens';
-import { COPIED_FOR_MS } from './copyable-value';
+import { useCopy } from '../../../lib/use-copy';
 import { DangerButton, LoadingState, SettingsPanel } from './panel';
 
 export const apiTabMessages = {
@@ -156,26 +156,15 @@ function CreateTokenForm({ full, limit, onCreated }: { full: boolean; limit: num
 function NewSecret({ created, onDone }: { created: CreatedApiToken; onDone: () => void }) {
   const inputId = useId();
   const inputRef = useRef<HTMLInputElement>(null);
-  const [copy, setCopy] = useState<'idle' | 'copied' | 'failed'>('idle');
+  const { state: copy, copy: copyText } = useCopy();
 
   useEffect(() => {
     inputRef.current?.focus();
   }, [created]);
 
-  useEffect(() => {
-    if (copy === 'idle') return;
-    const timer = setTimeout(() => setCopy('idle'), COPIED_FOR_MS);
-    return () => clearTimeout(timer);
-  }, [copy]);
-
   const copySecret = async () => {
     inputRef.current?.select();
-    try {
-      await navigator.clipboard.writeText(created.secret);
-      setCopy('copied');
-    } catch {
-      setCopy('failed');
-    }
+    await copyText(created.secret);
   };
 
   return (

@@ -1,28 +1,8 @@
-import { useEffect, useRef, useState } from 'react';
-
-/** How long 'Copied' stays beside the button (SPEC §9 "Copied indicator: 2 s"). */
-export const COPIED_FOR_MS = 2000;
-
-type CopyState = 'idle' | 'copied' | 'failed';
+import { useCopy } from '../../../lib/use-copy';
 
 /** A labelled value the user has to paste elsewhere (a DNS record, a file), with a Copy button. */
 export function CopyableValue({ label, value }: { label: string; value: string }) {
-  const [state, setState] = useState<CopyState>('idle');
-  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  useEffect(() => () => clearTimeout(timer.current), []);
-
-  const copy = async () => {
-    let next: CopyState;
-    try {
-      await navigator.clipboard.writeText(value);
-      next = 'copied';
-    } catch {
-      next = 'failed';
-    }
-    setState(next);
-    clearTimeout(timer.current);
-    timer.current = setTimeout(() => setState('idle'), COPIED_FOR_MS);
-  };
+  const { state, copy } = useCopy();
 
   return (
     <div>
@@ -33,7 +13,7 @@ export function CopyableValue({ label, value }: { label: string; value: string }
         </code>
         <button
           type="button"
-          onClick={() => void copy()}
+          onClick={() => void copy(value)}
           aria-label={`Copy ${label.charAt(0).toLowerCase()}${label.slice(1)}`}
           className="shrink-0 rounded-md px-2 py-1 text-xs font-semibold text-blue-700 ring-1 ring-slate-300 ring-inset hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-blue-700 dark:text-blue-400 dark:ring-slate-600 dark:hover:bg-slate-800"
         >
