@@ -8,6 +8,8 @@
  *   siteDomain      SITE_DOMAIN           (none)                custom domain for the site; needs certificateArn
  *   certificateArn  SITE_CERTIFICATE_ARN  (none)                ACM certificate in us-east-1 covering siteDomain
  *   mailFrom        MAIL_FROM             no-reply@example.com  sender address; its domain becomes the SES identity
+ *   userPoolEmail   USER_POOL_EMAIL       ses                   ses: Cognito's codes come from mailFrom through SES; cognito: Cognito's
+ *                                                              default sender (first deploy, until the domain's DKIM records verify)
  *   alarmEmail      ALARM_EMAIL           (none)                subscribed to the operator alarm topic
  *   logLevel        LOG_LEVEL             INFO                  LOG_LEVEL on every Lambda
  *   stripeParameterPath STRIPE_PARAMETER_PATH (none)           SecureString parameters {path}/secret-key and {path}/webhook-secret

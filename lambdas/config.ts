@@ -101,6 +101,12 @@ const configSchema = z.object({
   STRIPE_WEBHOOK_SECRET_PARAMETER: z.string().startsWith('/').optional(),
   /** stripe | local | off; default: stripe with a key, else local. The stack sets off when no Stripe keys are configured. */
   PAYMENTS_MODE: z.enum(['stripe', 'local', 'off']).optional(),
+
+  /**
+   * AWS only (set by the stack on every API function): the value CloudFront sends in `x-origin-verify`.
+   * Set, the API refuses requests without it (403 `forbidden_origin`); unset (locally, in tests), no check.
+   */
+  ORIGIN_VERIFY_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
 });
 
 /**

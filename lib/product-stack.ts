@@ -54,9 +54,12 @@ export class ProductStack extends Stack {
     };
 
     this.data = new Data(this, 'Data');
-    this.auth = new Auth(this, 'Auth', { productName: config.productName });
-    this.storage = new Storage(this, 'Storage');
     this.notify = new Notify(this, 'Notify', { mailFrom: config.mailFrom, mailDomain: config.mailDomain, slug: config.slug });
+    this.auth = new Auth(this, 'Auth', {
+      productName: config.productName,
+      mailer: config.userPoolEmail === 'ses' ? { ...this.notify.mailer, mailDomain: config.mailDomain } : undefined,
+    });
+    this.storage = new Storage(this, 'Storage');
     this.scanning = new Scanning(this, 'Scanning', { defaults });
 
     const bindings = new Bindings({
@@ -80,6 +83,7 @@ export class ProductStack extends Stack {
     });
     this.site = site = new Site(this, 'Site', {
       apiDomainName: this.api.domainName,
+      apiOriginVerifyValue: this.api.originVerifySecret.secretValue.unsafeUnwrap(),
       logBucket: this.storage.logs,
       frontendDist: props.frontendDist,
       // On AWS the browser signs in with SRP straight to Cognito; no demo credentials are published.
@@ -91,6 +95,10 @@ export class ProductStack extends Stack {
           ? { domainName: config.siteDomain, certificateArn: config.certificateArn }
           : undefined,
     });
+    // The API functions require the origin header once updated: update them only after CloudFront
+    // sends it (CloudFormation waits for the distribution to deploy), so switching the check on never
+    // refuses the site's own requests.
+    for (const fn of this.api.functions.values()) fn.node.addDependency(this.site.distribution);
     this.schedule = new Schedule(this, 'Schedule', { bindings, defaults });
     this.alarms = new Alarms(this, 'Alarms', { scanDeadLetters: this.scanning.deadLetters, alarmEmail: config.alarmEmail });
 

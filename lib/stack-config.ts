@@ -15,6 +15,12 @@ const stackConfigSchema = z.object({
     .optional(),
   certificateArn: z.string().startsWith('arn:').optional(),
   mailFrom: z.email().default('no-reply@example.com'),
+  /**
+   * Who sends Cognito's emails (sign-up and reset codes): `ses` = from `mailFrom` through the SES
+   * domain identity; `cognito` = Cognito's default sender, for a first deploy until the domain's DKIM
+   * records are published and verified (Cognito refuses an unverified identity).
+   */
+  userPoolEmail: z.enum(['ses', 'cognito']).default('ses'),
   alarmEmail: z.email().optional(),
   logLevel: z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR']).default('INFO'),
   /** Path of the SecureString parameters `{path}/secret-key` and `{path}/webhook-secret` (Stripe); none = payments off. */
@@ -36,6 +42,7 @@ const sources = {
   siteDomain: 'SITE_DOMAIN',
   certificateArn: 'SITE_CERTIFICATE_ARN',
   mailFrom: 'MAIL_FROM',
+  userPoolEmail: 'USER_POOL_EMAIL',
   alarmEmail: 'ALARM_EMAIL',
   logLevel: 'LOG_LEVEL',
   stripeParameterPath: 'STRIPE_PARAMETER_PATH',

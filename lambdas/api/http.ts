@@ -5,6 +5,7 @@ import { buildDeps, type Deps } from '../composition.js';
 import { ConflictError, DomainError, ForbiddenError, GoneError, NotFoundError, RateLimitedError, UpstreamUnavailableError, ValidationError } from '../domain/errors.js';
 import { bearerToken } from '../domain/user-tokens.js';
 import { type Resource, type RouteDefinition, type RouteName, routes } from '../routes.js';
+import { isOriginVerified, ORIGIN_VERIFY_HEADER } from './origin-verify.js';
 
 /** API Gateway HTTP API (payload 2.0) event; JWT claims present on `user` routes (set by the authorizer). */
 export type ApiEvent = APIGatewayProxyEventV2 & {
@@ -137,6 +138,22 @@ function toRequest(event: ApiEvent): ApiRequest {
 
 export type HandlerFactory = (deps: Deps) => ApiHandler;
 
+const FORBIDDEN_ORIGIN = { error: 'forbidden_origin', message: 'The API answers only through the site.' } as const;
+
+/**
+ * With a secret (ORIGIN_VERIFY_SECRET, on AWS), refuses any request that does not carry it in
+ * `x-origin-verify`, the header only CloudFront adds: the `execute-api` address answers 403 to
+ * everyone else, so the site's response headers, caching and TLS policy cannot be bypassed.
+ * Without a secret (locally, in tests) the handler is returned as it is.
+ */
+export function requireOrigin(secret: string | undefined, handler: ApiHandler): ApiHandler {
+  if (!secret) return handler;
+  return async (event) => {
+    const presented = Object.entries(event.headers ?? {}).find(([name]) => name.toLowerCase() === ORIGIN_VERIFY_HEADER)?.[1];
+    return isOriginVerified(secret, presented) ? handler(event) : json(403, FORBIDDEN_ORIGIN);
+  };
+}
+
 /** Wraps a use case as an HTTP handler: request in, `Reply` or domain error out. */
 export function httpHandler(deps: Deps, run: (request: ApiRequest) => Promise<Reply>): ApiHandler {
   return async (event) => {
@@ -159,7 +176,8 @@ export function httpHandler(deps: Deps, run: (request: ApiRequest) => Promise<Re
 
 /**
  * The Lambda entry point for a route: configuration is read and validated once per cold start,
- * requiring exactly the resources the manifest says the route uses.
+ * requiring exactly the resources the manifest says the route uses. The origin check sits here, not
+ * in `httpHandler`: the local server mounts the same handlers (`make`) and has no CloudFront before it.
  */
 export function lambdaEntry(name: RouteName, make: HandlerFactory): ApiHandler {
   let handler: Promise<ApiHandler> | undefined;
@@ -168,7 +186,8 @@ export function lambdaEntry(name: RouteName, make: HandlerFactory): ApiHandler {
     // Secrets bound by parameter name (the Stripe keys) are read once, here, before validation.
     const env = (route.uses as readonly Resource[]).includes('payments') ? await withParameterSecrets(process.env) : process.env;
     const needs = (route as RouteDefinition).optionalAuth ? tokenVerificationKeys : [];
-    return make(buildDeps(loadConfig(env, route.uses, needs)));
+    const config = loadConfig(env, route.uses, needs);
+    return requireOrigin(config.ORIGIN_VERIFY_SECRET, make(buildDeps(config)));
   };
   return async (event) => {
     handler ??= build().catch((error: unknown) => {

@@ -13,10 +13,15 @@ import { HttpUserPoolAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { UserPool, UserPoolClient } from 'aws-cdk-lib/aws-cognito';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
+import type { Config } from '../../lambdas/config.js';
 import type { RouteAuth, RouteDefinition } from '../../lambdas/routes.js';
 import type { Bindings } from '../constructs/bindings.js';
 import { type FunctionDefaults, ProjectFunction } from '../constructs/project-function.js';
+
+/** The configuration key (lambdas/config.ts) every API function gets the origin secret in. */
+export const ORIGIN_VERIFY_KEY = 'ORIGIN_VERIFY_SECRET' satisfies keyof Config;
 
 /** Default route throttling for the whole API; handlers add per-IP/email/target rate limits. */
 export const API_THROTTLE = { rateLimit: 50, burstLimit: 100 } as const;
@@ -48,6 +53,8 @@ const pascal = (name: string) => name.replace(/(^|-)([a-z0-9])/g, (_, __, c: str
 export class Api extends Construct {
   readonly httpApi: HttpApi;
   readonly functions: ReadonlyMap<string, ProjectFunction>;
+  /** Generated at deploy time; CloudFront sends it in `x-origin-verify` and every API function requires it. */
+  readonly originVerifySecret: Secret;
 
   constructor(scope: Construct, id: string, props: ApiProps) {
     super(scope, id);
@@ -90,6 +97,25 @@ export class Api extends Construct {
 
     const noAuthorizer = new HttpNoneAuthorizer();
 
+    // The execute-api address answers anyone; only requests CloudFront forwards carry this value
+    // (lambdas/api/http.ts requireOrigin). Secrets Manager generates it when the stack is created,
+    // so it is in neither the repository nor the template.
+    this.originVerifySecret = new Secret(this, 'OriginVerifySecret', {
+      description: 'x-origin-verify: the header value CloudFront sends to the API',
+      generateSecretString: { passwordLength: 64, excludePunctuation: true, includeSpace: false },
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    Validations.of(this.originVerifySecret).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason:
+        'CloudFront origin headers cannot read Secrets Manager: the value is resolved into the distribution and the functions at deploy time, so an automatic rotation would not reach them (README "The API only through CloudFront" says how to rotate).',
+    });
+    // unsafeUnwrap gives a `{{resolve:secretsmanager:…}}` dynamic reference, not the value: CloudFormation
+    // resolves it at deploy time. The value then sits in the functions' configuration, as it must in the
+    // distribution's (CloudFront keeps origin headers in plain text); reading it at cold start instead would
+    // cost a Secrets Manager call per cold start and hide nothing CloudFront does not already show.
+    const originVerifyValue = this.originVerifySecret.secretValue.unsafeUnwrap();
+
     const functions = new Map<string, ProjectFunction>();
     for (const route of props.routes) {
       const fn = new ProjectFunction(this, `${pascal(route.name)}Fn`, {
@@ -98,6 +124,7 @@ export class Api extends Construct {
         defaults: props.defaults,
       });
       props.bindings.bindAll(fn, route.uses);
+      fn.addEnvironment(ORIGIN_VERIFY_KEY, originVerifyValue);
       if (route.optionalAuth) props.bindings.bindTokenVerification(fn);
       const httpRoute = new HttpRoute(this, `${pascal(route.name)}Route`, {
         httpApi: this.httpApi,

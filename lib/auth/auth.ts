@@ -1,11 +1,18 @@
-import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
-import { AccountRecovery, FeaturePlan, Mfa, UserPool, UserPoolClient, VerificationEmailStyle } from 'aws-cdk-lib/aws-cognito';
+import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { AccountRecovery, FeaturePlan, Mfa, UserPool, UserPoolClient, UserPoolEmail, VerificationEmailStyle } from 'aws-cdk-lib/aws-cognito';
 import { Construct } from 'constructs';
 import { accountCodeEmail } from '../../lambdas/domain/emails.js';
 import { PASSWORD_POLICY } from '../../lambdas/domain/password-policy.js';
+import type { MailerResources } from '../constructs/bindings.js';
 
 export interface AuthProps {
   readonly productName: string;
+  /**
+   * The product's SES sender (lib/notify): Cognito sends its codes from `MAIL_FROM` through the
+   * domain identity and configuration set. Absent: Cognito's default sender (`userPoolEmail=cognito`,
+   * for a first deploy before the domain's DKIM records are verified).
+   */
+  readonly mailer?: MailerResources & { readonly mailDomain: string };
 }
 
 /**
@@ -28,6 +35,18 @@ export class Auth extends Construct {
       signInCaseSensitive: false,
       autoVerify: { email: true },
       userVerification: { emailStyle: VerificationEmailStyle.CODE, emailSubject: verification.subject, emailBody: verification.html! },
+      ...(props.mailer
+        ? {
+            email: UserPoolEmail.withSES({
+              fromEmail: props.mailer.mailFrom,
+              fromName: props.productName,
+              // The identity is the sender's domain (lib/notify), not the address: the source ARN must name it.
+              sesVerifiedDomain: props.mailer.mailDomain,
+              sesRegion: Stack.of(this).region,
+              configurationSetName: props.mailer.configurationSet.configurationSetName,
+            }),
+          }
+        : {}),
       // Customers sign up in the browser and confirm their email with a code.
       selfSignUpEnabled: true,
       standardAttributes: { email: { required: true, mutable: true } },
@@ -42,6 +61,8 @@ export class Auth extends Construct {
       deletionProtection: true,
       removalPolicy: RemovalPolicy.RETAIN,
     });
+    // Cognito checks the identity when the pool is created or updated: create the identity first.
+    if (props.mailer) this.userPool.node.addDependency(props.mailer.identity);
     Validations.of(this.userPool).acknowledge(
       {
         id: 'AwsSolutions-COG2',

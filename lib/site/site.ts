@@ -25,6 +25,7 @@ import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deplo
 import { Construct } from 'constructs';
 import { RUNTIME_CONFIG_PATH, type RuntimeConfig } from '../../lambdas/domain/runtime-config.js';
 import { BOT_MARKERS } from '../../lambdas/domain/bots.js';
+import { ORIGIN_VERIFY_HEADER } from '../../lambdas/api/origin-verify.js';
 import { responseHeadersFrom } from './response-headers.js';
 import { HSTS_MAX_AGE_SECONDS, siteSecurityHeaders, WAZUH_TEST_PAGE_PATHS, wazuhTestSecurityHeaders } from './security-headers.js';
 import { API_PATH_PREFIXES, renderReportPdfRewriteFunction, renderViewerRequestFunction, REPORT_PDF_PATH_PATTERN } from './viewer-request-function.js';
@@ -40,6 +41,11 @@ export const HASHED_ASSETS_PREFIX = 'assets/';
 export interface SiteProps {
   /** Host name of the HTTP API (`{apiId}.execute-api.{region}.amazonaws.com`). */
   readonly apiDomainName: string;
+  /**
+   * Sent in `x-origin-verify` on every request to the API origin, which refuses requests without it
+   * (lambdas/api/http.ts requireOrigin). A deploy-time reference, never a literal.
+   */
+  readonly apiOriginVerifyValue: string;
   readonly logBucket: IBucket;
   /** The built frontend to upload; absent = no upload (synth without a frontend build). */
   readonly frontendDist?: string;
@@ -50,8 +56,8 @@ export interface SiteProps {
 
 /**
  * The site: a private S3 bucket behind CloudFront (origin access control), the security
- * headers from lib/site/security-headers.ts, `/api/*` and `/badge/*` to the HTTP API, and a
- * viewer-request function for bots and SPA routes.
+ * headers from lib/site/security-headers.ts, `/api/*`, `/badge/*` and `/agents/*` to the HTTP API
+ * (with the `x-origin-verify` header the API requires), and a viewer-request function for bots and SPA routes.
  */
 export class Site extends Construct {
   readonly bucket: Bucket;
@@ -107,9 +113,12 @@ export class Site extends Construct {
       code: FunctionCode.fromInline(renderReportPdfRewriteFunction()),
     });
 
+    // One origin for /api/*, /badge/*, /agents/* and the PDF rewrite: all of them carry the header.
+    // CloudFront replaces a viewer's own x-origin-verify with this value.
     const apiOrigin = new HttpOrigin(props.apiDomainName, {
       protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
       originSslProtocols: [OriginSslPolicy.TLS_V1_2],
+      customHeaders: { [ORIGIN_VERIFY_HEADER]: props.apiOriginVerifyValue },
     });
     const apiBehavior: BehaviorOptions = {
       origin: apiOrigin,

@@ -3,13 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { readStackConfig } from '../../lib/stack-config.js';
 
 describe('stack settings', () => {
-  it('default to Rampart, no custom domain, no-reply@example.com, no alarm email', () => {
+  it("default to Rampart, no custom domain, no-reply@example.com (Cognito's emails through SES too), no alarm email", () => {
     const config = readStackConfig(new App().node, {});
     expect(config).toEqual({
       productName: 'Rampart',
       slug: 'rampart',
       mailFrom: 'no-reply@example.com',
       mailDomain: 'example.com',
+      userPoolEmail: 'ses',
       logLevel: 'INFO',
     });
   });
@@ -29,5 +30,6 @@ describe('stack settings', () => {
   it('fail naming the bad key', () => {
     expect(() => readStackConfig(new App({ context: { mailFrom: 'not-an-address' } }).node, {})).toThrow(/mailFrom/);
     expect(() => readStackConfig(new App().node, { SITE_DOMAIN: 'app.example.com' })).toThrow(/certificateArn/);
+    expect(() => readStackConfig(new App().node, { USER_POOL_EMAIL: 'smtp' })).toThrow(/userPoolEmail/);
   });
 });
