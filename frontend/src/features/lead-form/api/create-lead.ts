@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { apiPost } from '../../../lib/api-client';
-import { routePath } from '../../../lib/contracts';
+import { routePath } from '../../../lib/route-path';
 
 /** What the form sends to `POST /api/leads`: the lead fields, the choices and the bot signals. */
 export interface CreateLeadPayload {

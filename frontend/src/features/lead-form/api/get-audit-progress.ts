@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiGet } from '../../../lib/api-client';
-import { routePath, type Audit } from '../../../lib/contracts';
+import type { Audit } from '../../../lib/contracts';
+import { routePath } from '../../../lib/route-path';
 
 /** How often the progress panel asks how the scan is going. */
 export const PROGRESS_POLL_INTERVAL_MS = 1_000;

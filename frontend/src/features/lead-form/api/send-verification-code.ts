@@ -1,6 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { apiPost } from '../../../lib/api-client';
-import { routePath, type SendVerificationCodeInput, type SendVerificationCodeResponse } from '../../../lib/contracts';
+import type { SendVerificationCodeInput, SendVerificationCodeResponse } from '../../../lib/contracts';
+import { routePath } from '../../../lib/route-path';
 
 export const sendVerificationCode = (input: SendVerificationCodeInput): Promise<SendVerificationCodeResponse> =>
   apiPost<SendVerificationCodeResponse>(routePath('send-verification-code'), input);

@@ -1,6 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { apiPost } from '../../../lib/api-client';
-import { routePath, type VerifyCodeInput, type VerifyCodeResponse } from '../../../lib/contracts';
+import type { VerifyCodeInput, VerifyCodeResponse } from '../../../lib/contracts';
+import { routePath } from '../../../lib/route-path';
 
 export const verifyCode = (input: VerifyCodeInput): Promise<VerifyCodeResponse> =>
   apiPost<VerifyCodeResponse>(routePath('verify-email-code'), input);

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { Button, buttonClass } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
@@ -8,9 +8,12 @@ import { formatPlanPrice, lowestPrice } from '../../../lib/catalogue';
 import { useCreateLead, type CreateLeadPayload, type CreateLeadResponse } from '../api/create-lead';
 import { rememberSubmission } from '../lib/session-keys';
 import { ProgressPanel } from './progress-panel';
-import { VerificationModal, type VerificationRequest } from './verification-modal';
+import type { VerificationRequest } from './verification-modal';
 
 const loadContract = () => import('../../../lib/lead-contract');
+/** Only some leads need a code, and the modal reads the lead contract: both load once the visitor starts on the form. */
+const loadVerificationModal = () => import('./verification-modal');
+const VerificationModal = lazy(() => loadVerificationModal().then((module) => ({ default: module.VerificationModal })));
 
 const textFields = [
   { name: 'firstName', label: 'First Name', type: 'text', autoComplete: 'given-name' },
@@ -226,7 +229,10 @@ export function LeadForm() {
       {stage.kind === 'form' && (
         <form
           onSubmit={(event) => void onSubmit(event)}
-          onFocus={() => void loadContract()}
+          onFocus={() => {
+            void loadContract();
+            void loadVerificationModal();
+          }}
           noValidate
           aria-describedby={formError ? `${formId}-error` : undefined}
           className="mt-6 space-y-5"
@@ -397,7 +403,9 @@ export function LeadForm() {
       <OfferBlocks />
 
       {verification && (
-        <VerificationModal request={verification} onVerified={onVerified} onClose={onCloseModal} onSendResult={onSendResult} />
+        <Suspense fallback={null}>
+          <VerificationModal request={verification} onVerified={onVerified} onClose={onCloseModal} onSendResult={onSendResult} />
+        </Suspense>
       )}
     </section>
   );

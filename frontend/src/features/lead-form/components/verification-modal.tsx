@@ -2,7 +2,7 @@ import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 
 import { Button } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
 import { ApiError } from '../../../lib/api-client';
-import { VERIFICATION, verificationMessages } from '../../../lib/contracts';
+import { VERIFICATION, verificationMessages } from '../../../lib/lead-contract';
 import { useSendVerificationCode } from '../api/send-verification-code';
 import { useVerifyCode } from '../api/verify-code';
 import { formatMinutesSeconds, useCountdown } from '../lib/use-countdown';

@@ -1,5 +1,6 @@
 import { apiPost } from '../../../lib/api-client';
-import { routePath, type CheckoutRequest, type CheckoutSessionResponse } from '../../../lib/contracts';
+import type { CheckoutRequest, CheckoutSessionResponse } from '../../../lib/contracts';
+import { routePath } from '../../../lib/route-path';
 
 /**
  * `POST /api/checkout-sessions` (signed in): the payment provider's checkout for one plan, or the

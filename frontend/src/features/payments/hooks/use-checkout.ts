@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-client';
-import { paymentMessages, type CheckoutRequest } from '../../../lib/contracts';
+import type { CheckoutRequest } from '../../../lib/contracts';
 import { useAuth } from '../../auth/auth-provider';
 import { createCheckoutSession } from '../api/create-checkout-session';
 
@@ -18,6 +18,22 @@ type PlanId = CheckoutChoice['planId'];
 interface PendingCheckout extends CheckoutChoice {
   path: string;
   savedAt: number;
+}
+
+/**
+ * The alert's text comes with the payments contract, whose schemas (zod) the landing page's first
+ * load leaves out: it is fetched once a visitor is signed in (only then can a checkout start, and
+ * fail), so it is there before it is needed.
+ */
+const loadPaymentMessages = () => import('../../../lib/contracts').then((contracts) => contracts.paymentMessages);
+
+/** SPEC §8's alert; should even the contract's code fail to load (offline), what went wrong instead. */
+async function startFailedMessage(cause: unknown): Promise<string> {
+  try {
+    return (await loadPaymentMessages()).startFailed;
+  } catch {
+    return cause instanceof Error ? cause.message : String(cause);
+  }
 }
 
 function rememberChoice(choice: CheckoutChoice, path: string): void {
@@ -80,11 +96,11 @@ export function useCheckout({ hash }: { hash?: string } = {}) {
         // Stays 'Processing...' while the browser leaves for the checkout.
         window.location.assign(url);
       } catch (cause) {
-        busy.current = false;
-        setProcessingPlanId(null);
         // The session ran out since the page loaded: log in again, then carry on (once: a resumed
         // choice refused again would send the browser round in a loop).
         if (cause instanceof ApiError && cause.status === 401 && !resumed) {
+          busy.current = false;
+          setProcessingPlanId(null);
           goToLogin(choice);
           return;
         }
@@ -92,7 +108,10 @@ export function useCheckout({ hash }: { hash?: string } = {}) {
         // A refusal the API explains (another account's report, one not finished) is shown as it
         // says; trying again would not help. Anything else is the spec's alert.
         const refused = cause instanceof ApiError && cause.status >= 400 && cause.status < 500 && cause.code !== `http_${cause.status}`;
-        setError(refused ? cause.message : paymentMessages.startFailed);
+        const message = refused ? cause.message : await startFailedMessage(cause);
+        busy.current = false;
+        setProcessingPlanId(null);
+        setError(message);
       }
     },
     [goToLogin],
@@ -108,6 +127,10 @@ export function useCheckout({ hash }: { hash?: string } = {}) {
     setProcessingPlanId(choice.planId);
     goToLogin(choice);
   };
+
+  useEffect(() => {
+    if (status === 'signed-in') void loadPaymentMessages().catch(() => undefined);
+  }, [status]);
 
   useEffect(() => {
     if (status !== 'signed-in' || busy.current) return;
