@@ -66,6 +66,15 @@ describe.skipIf(!chromiumAvailable)('accounts and the dashboard in Chromium', ()
     await page.close();
   }, 90_000);
 
+  it("restores the session on the landing page: the header's link is 'Dashboard'", async () => {
+    const page = await stack.browser.context.newPage();
+    await page.goto(`${appUrl}/`);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' }).click();
+    await page.waitForURL(`${appUrl}/dashboard`);
+    await page.getByRole('heading', { name: 'Welcome back, Olivia' }).waitFor();
+    await page.close();
+  });
+
   it('adds a domain, verifies it by DNS TXT, runs a Quick Scan and finds it in the history and the CSV', async () => {
     const page = await stack.browser.context.newPage();
     const consoleOutput = collectConsoleOutput(page);

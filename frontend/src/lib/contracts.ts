@@ -1,8 +1,10 @@
 /**
  * The one door from the frontend to the backend's shared code: the route manifest and the domain
  * contracts (DESIGN.md "Layout"). Nothing else under lambdas/ may be imported by the frontend, but
- * for lib/catalogue.ts: the zod-free plan catalogue and scoring, which the landing page imports
- * without evaluating the schemas re-exported here.
+ * for a few narrow doors that keep this barrel (every schema here, zod and libphonenumber with
+ * them) out of the landing page's first load (test/unit/landing-first-load.test.ts): lib/catalogue.ts
+ * (plans, scoring) and lib/route-path.ts (routePath), both zod-free; lib/lead-contract.ts (loaded
+ * on the lead form's first focus); lib/runtime-config.ts (the auth session chunk).
  */
 export { routePath, type RouteName } from '../../../lambdas/routes';
 export {

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { Navigate, useSearchParams } from 'react-router';
 import { StatusPanel } from '../../components/ui/status-panel';
 import { Spinner } from '../../components/ui/spinner';
@@ -9,15 +9,19 @@ import { ResetPasswordForm } from '../../features/auth/components/reset-password
 import { SignupForm } from '../../features/auth/components/signup-form';
 import { safeReturnUrl } from '../../features/auth/return-url';
 
-/** The auth pages wait for the session to be known; a signed-in visitor goes where they were headed. */
+/**
+ * The auth pages wait for the session to be known (read now if it was left unread: no session was
+ * stored); a signed-in visitor goes where they were headed.
+ */
 function AuthPage({ title, children }: { title: string; children: ReactNode }) {
-  const { status } = useAuth();
+  const { status, start, started } = useAuth();
   const [searchParams] = useSearchParams();
+  useEffect(start, [start]);
   if (status === 'signed-in') return <Navigate to={safeReturnUrl(searchParams.get('returnUrl'))} replace />;
   return (
     <>
       <title>{`${title} — ${content.productName}`}</title>
-      {status === 'loading' ? (
+      {status === 'loading' || !started ? (
         <div role="status" className="flex justify-center py-24 text-slate-500">
           <Spinner className="size-8" />
           <span className="sr-only">Loading…</span>

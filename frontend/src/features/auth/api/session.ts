@@ -19,7 +19,7 @@ import {
 } from 'aws-amplify/auth';
 import { cognitoUserPoolsTokenProvider } from 'aws-amplify/auth/cognito';
 import { ConsoleLogger, defaultStorage, sessionStorage } from 'aws-amplify/utils';
-import type { RuntimeConfig } from '../../../lib/contracts';
+import { RUNTIME_CONFIG_PATH, runtimeConfigSchema, type RuntimeConfig } from '../../../lib/runtime-config';
 
 export interface SessionUser {
   /** Cognito's sub: the API keys everything the user owns on it. */
@@ -42,6 +42,13 @@ let authFlowType: RuntimeConfig['auth']['authFlowType'] = 'USER_SRP_AUTH';
 
 function useStorage(remember: boolean) {
   cognitoUserPoolsTokenProvider.setKeyValueStorage(remember ? defaultStorage : sessionStorage);
+}
+
+/** The deployment's runtime config (its Cognito pool, the demo credentials), checked against the contract. */
+export async function loadRuntimeConfig(): Promise<RuntimeConfig> {
+  const response = await fetch(RUNTIME_CONFIG_PATH, { headers: { accept: 'application/json' } });
+  if (!response.ok) throw new Error(`Runtime configuration unavailable (HTTP ${response.status})`);
+  return runtimeConfigSchema.parse(await response.json());
 }
 
 /** Configures Amplify once from the deployment's runtime config; tokens are read from the storage last chosen. */
