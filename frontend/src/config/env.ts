@@ -1,25 +1,16 @@
-// zod/mini: the same checks as the backend's config, at a few kB, so the landing page's first bundle stays small.
-import { z } from 'zod/mini';
-
-const envSchema = z.object({
-  PRODUCT_NAME: z._default(z.string().check(z.trim(), z.minLength(1), z.maxLength(40)), 'Rampart'),
+/**
+ * The frontend's configuration. Both keys are fixed into the bundle when it is built, and checked
+ * there, once, with zod (`frontendEnv` in frontend/vite.config.ts: a bad value fails the build
+ * naming the key), so the first bundle carries no schema library just to read two constants. The
+ * defaults are for runs without that build step (the component tests).
+ */
+export interface Env {
+  PRODUCT_NAME: string;
   /** Empty means the API is served from the site's own origin (CloudFront and `npm start` both do). */
-  API_URL: z._default(z.union([z.literal(''), z.url()]), ''),
-});
-
-export type Env = z.output<typeof envSchema>;
-
-/** The frontend's configuration, read and validated once; a bad value fails at start naming the key. */
-function readEnv(): Env {
-  const result = envSchema.safeParse({
-    PRODUCT_NAME: import.meta.env.PRODUCT_NAME || undefined,
-    API_URL: import.meta.env.VITE_API_URL || undefined,
-  });
-  if (!result.success) {
-    const problems = result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
-    throw new Error(`Invalid frontend configuration: ${problems.join('; ')}`);
-  }
-  return result.data;
+  API_URL: string;
 }
 
-export const env = readEnv();
+export const env: Env = {
+  PRODUCT_NAME: import.meta.env.PRODUCT_NAME || 'Rampart',
+  API_URL: import.meta.env.VITE_API_URL || '',
+};
