@@ -66,7 +66,11 @@ describe.skipIf(!chromiumAvailable)('the landing page, pricing and legal pages i
 
   it('shows every section and every claim, under the site CSP, with a silent console', async () => {
     // Act
-    const { page, consoleOutput } = await openPage('/');
+    const page = await stack.browser.context.newPage();
+    const consoleOutput = collectConsoleOutput(page);
+    const requested: string[] = [];
+    page.on('request', (request) => requested.push(new URL(request.url()).pathname));
+    await page.goto(`${appUrl}/`);
     await page.getByRole('heading', { level: 1, name: HERO }).waitFor();
     await page.getByRole('heading', { name: 'Get Your Free Security Report' }).waitFor();
 
@@ -86,6 +90,8 @@ describe.skipIf(!chromiumAvailable)('the landing page, pricing and legal pages i
     await expect(page.getByRole('contentinfo').getByRole('link', { name: 'Privacy Policy' }).getAttribute('href')).resolves.toBe('/privacy');
     await page.screenshot({ path: artifactPath('landing.png'), fullPage: true });
     expect(consoleOutput).toEqual([]);
+    // A visitor without a stored session loads no sign-in code: neither the runtime config nor Cognito.
+    expect(requested.filter((path) => path === '/runtime-config.json' || path.startsWith('/_cognito'))).toEqual([]);
     await page.close();
   }, 60_000);
 
