@@ -108,6 +108,7 @@ describe('the security badge card', () => {
     expect(svg).toBe(shown);
     expect(svg).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
     expect(svg).toContain('Protected by Rampart');
-    expect(revokeObjectURL).toHaveBeenCalledWith('blob:badge');
+    // Released once the browser has started the download (lib/save-file.ts).
+    await vi.waitFor(() => expect(revokeObjectURL).toHaveBeenCalledWith('blob:badge'), { timeout: 2_000 });
   });
 });

@@ -1,13 +1,11 @@
-import { useEffect, useRef, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { content } from '../../../config/content';
 import { badgeEmbedCode, badgeFileName, BADGE_HEIGHT, BADGE_WIDTH, sampleBadgeSvg, svgDataUrl } from '../lib/sample-badge';
+import { saveFile } from '../../../lib/save-file';
+import { useCopy } from '../../../lib/use-copy';
 import { cardClass } from './section';
 
-/** SPEC §9 "Copied indicator: 2 s". */
-export const COPIED_FOR_MS = 2000;
-
-type CopyState = 'idle' | 'copied' | 'failed';
+export { COPIED_FOR_MS } from '../../../lib/use-copy';
 
 /** The badge card of the command centre: a sample badge, its embed code, Copy Code and Download. */
 export function SecurityBadgeCard() {
@@ -15,36 +13,10 @@ export function SecurityBadgeCard() {
   const productName = content.productName;
   const svg = sampleBadgeSvg(productName);
   const embedCode = badgeEmbedCode(window.location.origin, productName);
-  const [copyState, setCopyState] = useState<CopyState>('idle');
-  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const { state: copyState, copy: copyText } = useCopy();
+  const copyCode = () => copyText(embedCode);
 
-  useEffect(() => () => clearTimeout(timer.current), []);
-
-  const showFor = (state: CopyState) => {
-    setCopyState(state);
-    clearTimeout(timer.current);
-    timer.current = setTimeout(() => setCopyState('idle'), COPIED_FOR_MS);
-  };
-
-  const copyCode = async () => {
-    try {
-      await navigator.clipboard.writeText(embedCode);
-      showFor('copied');
-    } catch {
-      showFor('failed');
-    }
-  };
-
-  const download = () => {
-    const url = URL.createObjectURL(new Blob([svg], { type: 'image/svg+xml' }));
-    const link = document.createElement('a');
-    link.href = url;
-    link.download = badgeFileName(productName);
-    document.body.append(link);
-    link.click();
-    link.remove();
-    URL.revokeObjectURL(url);
-  };
+  const download = () => saveFile(new Blob([svg], { type: 'image/svg+xml' }), badgeFileName(productName));
 
   return (
     <li className={`flex flex-col ${cardClass}`}>
