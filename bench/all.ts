@@ -8,6 +8,7 @@
  * 3. The frontend's bundles as served (raw and gzip bytes), and what the landing page loads first.
  *
  * A part that cannot run here (a peer tool missing, say) is recorded as failed; the others still run.
+ * `--skip-range` leaves the range out and keeps its last figures (bench/results/latest.json).
  */
 import { spawn } from 'node:child_process';
 import { existsSync, promises as fs } from 'node:fs';
@@ -87,6 +88,7 @@ function summary(results: {
   const lines: string[] = [];
   lines.push(`Bench of ${results.at.slice(0, 10)} on ${results.machine.cpus} × ${results.machine.model}, ${results.machine.memoryGiB} GiB, Node ${results.machine.node}`);
   lines.push('');
+  if (results.range && results.range.startedAt.slice(0, 10) !== results.at.slice(0, 10)) lines.push(`Scan range vs peers: the run of ${results.range.startedAt.slice(0, 10)} (\`--skip-range\`).`, '');
   lines.push('| measure | Rampart | peer | ratio (target) |');
   lines.push('|---|---|---|---|');
   for (const r of results.range?.ratios.filter((x) => x.what.startsWith('ALL')) ?? []) {
@@ -136,7 +138,8 @@ async function main(): Promise<number> {
   const results = {
     at: new Date().toISOString(),
     machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model.trim() ?? 'unknown CPU', memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version },
-    range: parts.range?.ok ? await readJson<BenchResults>(path.join(ROOT, 'bench', 'results', 'latest.json')) : undefined,
+    // --skip-range keeps the last range run's figures (their own date is in `range.startedAt`).
+    range: parts.range?.ok || skipRange ? await readJson<BenchResults>(path.join(ROOT, 'bench', 'results', 'latest.json')) : undefined,
     api: parts.api.ok ? await readJson<ApiResults>(path.join(ROOT, 'bench', 'results', 'api-latest.json')) : undefined,
     frontend: await bundles(),
     parts,
