@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Grade, RiskLevel } from '../domain/audit.js';
-import type { AgentPlatform, InstallStatus } from '../domain/agents.contract.js';
+import { type AgentPlatform, type InstallStatus, isAgentInstallStep } from '../domain/agents.contract.js';
 import {
   type AgentEnrollment,
   type AgentInstallEvent,
@@ -222,6 +222,7 @@ export class DynamoDbAgents implements AgentRepository {
       installStatus: item.installStatus as InstallStatus,
       installMessage: String(item.installMessage),
       installDetails: String(item.installDetails),
+      ...(typeof item.installStep === 'string' && isAgentInstallStep(item.installStep) ? { installStep: item.installStep } : {}),
       installerVersion: String(item.installerVersion),
       timestamp: String(item.timestamp),
       receivedAt: String(item.receivedAt),

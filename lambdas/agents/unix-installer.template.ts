@@ -65,11 +65,12 @@ os_version() {
   fi
 }
 
-# Install telemetry (SPEC §7): best effort, 10 s timeout, never stops the installation.
+# Install telemetry (SPEC §7): best effort, 10 s timeout, never stops the installation; needs no root.
+# telemetry STATUS MESSAGE DETAILS STEP (STEP: the step id the message is about; on 'failed', the failing step).
 telemetry() {
-  body=$(printf '{"customer_email":%s,"customer_domain":%s,"hostname":%s,"os_version":%s,"install_status":%s,"install_message":%s,"install_details":%s,"timestamp":%s,"installer_version":%s}' \
+  body=$(printf '{"customer_email":%s,"customer_domain":%s,"hostname":%s,"os_version":%s,"install_status":%s,"install_message":%s,"install_details":%s,"install_step":%s,"timestamp":%s,"installer_version":%s}' \
     "$(json_string "$CUSTOMER_EMAIL")" "$(json_string "$CLIENT_DOMAIN")" "$(json_string "$(hostname)")" "$(json_string "$(os_version | cut -c1-255)")" \
-    "$(json_string "$1")" "$(json_string "$(printf '%s' "$2" | cut -c1-1000)")" "$(json_string "$(printf '%s' "$3" | cut -c1-4000)")" "$(json_string "$(timestamp)")" "$(json_string "$INSTALLER_VERSION")")
+    "$(json_string "$1")" "$(json_string "$(printf '%s' "$2" | cut -c1-1000)")" "$(json_string "$(printf '%s' "$3" | cut -c1-4000)")" "$(json_string "$4")" "$(json_string "$(timestamp)")" "$(json_string "$INSTALLER_VERSION")")
   curl -sS --max-time 10 -o /dev/null -X POST -H "Authorization: Bearer $ENROLLMENT_SECRET" -H 'Content-Type: application/json' \
     --data "$body" "$API_BASE/api/agents/telemetry" 2>/dev/null || echo 'Install telemetry was not sent.'
 }
@@ -79,21 +80,21 @@ fail() {
   echo 'Installation Failed' >&2
   echo "$2" >&2
   echo 'Troubleshooting: run as root (sudo); check the internet connection; make sure security software allows the installer; contact support.' >&2
-  telemetry failed "$2" "step=$1"
+  telemetry failed "$2" "step=$1" "$1"
   exit 1
 }
 
 # 1. admin-check
 step admin-check 'Checking administrator privileges'
 if [ "$(id -u)" -ne 0 ]; then
-  echo 'Administrator privileges required. Please run this installer as root (sudo sh) and try again.' >&2
-  exit 1
+  # The telemetry POST needs no root: the walkthrough shows this failure instead of waiting.
+  fail admin-check 'Administrator privileges required. Please run this installer as root (sudo sh) and try again.'
 fi
 if ! command -v curl >/dev/null 2>&1; then
   echo 'curl is required: install it with your package manager and run the installer again.' >&2
   exit 1
 fi
-telemetry started "Installing osquery $OSQUERY_VERSION and the $PRODUCT_NAME agent $AGENT_VERSION" "domain=$CLIENT_DOMAIN"
+telemetry started "Installing osquery $OSQUERY_VERSION and the $PRODUCT_NAME agent $AGENT_VERSION" "domain=$CLIENT_DOMAIN" admin-check
 
 # 2. download: the official osquery package for this platform.
 ARCH=$(uname -m)
@@ -260,7 +261,7 @@ else
   sh "$AGENT_DIR/reporter.sh" || true
 fi
 
-telemetry completed 'osquery agent installed' "osquery $OSQUERY_VERSION, agent $AGENT_VERSION, $PLATFORM"
+telemetry completed 'osquery agent installed' "osquery $OSQUERY_VERSION, agent $AGENT_VERSION, $PLATFORM" register
 echo ''
 echo "Installed. $PRODUCT_NAME receives this machine's first report within 5 minutes."
 `;

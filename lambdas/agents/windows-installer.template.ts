@@ -59,7 +59,8 @@ function Get-OsVersion {
 }
 
 # Install telemetry (SPEC §7): best effort, 10 s timeout, never stops the installation.
-function Send-Telemetry([string]$Status, [string]$Message, [string]$Details) {
+# Needs no administrator rights. $Step: the step id the message is about (on 'failed', the failing step).
+function Send-Telemetry([string]$Status, [string]$Message, [string]$Details, [string]$Step) {
   $body = @{
     customer_email = $CustomerEmail
     customer_domain = $ClientDomain
@@ -68,6 +69,7 @@ function Send-Telemetry([string]$Status, [string]$Message, [string]$Details) {
     install_status = $Status
     install_message = (Limit-Text $Message 1000)
     install_details = (Limit-Text $Details 4000)
+    install_step = $Step
     timestamp = (Get-Timestamp)
     installer_version = $InstallerVersion
   } | ConvertTo-Json -Compress
@@ -83,7 +85,7 @@ function Stop-Installation([string]$Step, [string]$Message) {
   Write-Host 'Installation Failed' -ForegroundColor Red
   Write-Host $Message -ForegroundColor Red
   Write-Host 'Troubleshooting: run as Administrator; check the internet connection; temporarily disable antivirus software that blocks installers; contact support.'
-  Send-Telemetry 'failed' $Message ('step=' + $Step)
+  Send-Telemetry 'failed' $Message ('step=' + $Step) $Step
   exit 1
 }
 
@@ -92,9 +94,11 @@ Write-Step 'admin-check' 'Checking administrator privileges'
 $principal = New-Object Security.Principal.WindowsPrincipal([Security.Principal.WindowsIdentity]::GetCurrent())
 if (-not $principal.IsInRole([Security.Principal.WindowsBuiltInRole]::Administrator)) {
   Write-Host 'Administrator privileges required. Please run PowerShell as Administrator and try again.' -ForegroundColor Red
+  # The telemetry POST needs no administrator rights: the walkthrough shows this failure instead of waiting.
+  Send-Telemetry 'failed' 'Administrator privileges required. Please run PowerShell as Administrator and try again.' 'step=admin-check' 'admin-check'
   exit 1
 }
-Send-Telemetry 'started' ('Installing osquery ' + $OsqueryVersion + ' and the ' + $ProductName + ' agent ' + $AgentVersion) ('domain=' + $ClientDomain)
+Send-Telemetry 'started' ('Installing osquery ' + $OsqueryVersion + ' and the ' + $ProductName + ' agent ' + $AgentVersion) ('domain=' + $ClientDomain) 'admin-check'
 
 # 2. download: the official osquery MSI from the osquery project's package host.
 Write-Step 'download' ('Downloading ' + $MsiUrl)
@@ -176,7 +180,7 @@ if ($LASTEXITCODE -ne 0) {
 }
 & schtasks.exe /Run /TN $TaskName | Out-Null
 
-Send-Telemetry 'completed' 'osquery agent installed' ('osquery ' + $OsqueryVersion + ', agent ' + $AgentVersion)
+Send-Telemetry 'completed' 'osquery agent installed' ('osquery ' + $OsqueryVersion + ', agent ' + $AgentVersion) 'register'
 Write-Host ''
 Write-Host ('Installed. ' + $ProductName + ' receives this computer''s first report within 5 minutes.') -ForegroundColor Green
 exit 0

@@ -313,6 +313,11 @@ export interface AgentRegistrationResponse {
 export const installStatuses = ['started', 'completed', 'failed'] as const;
 export type InstallStatus = (typeof installStatuses)[number];
 
+/** SPEC §4 "Agent install steps", in order: the step an install message is about (the failing one on 'failed'). */
+export const agentInstallSteps = ['admin-check', 'download', 'install', 'configure', 'validate', 'register'] as const;
+export type AgentInstallStep = (typeof agentInstallSteps)[number];
+export const isAgentInstallStep = (value: string): value is AgentInstallStep => (agentInstallSteps as readonly string[]).includes(value);
+
 /** `POST /api/agents/telemetry`: install progress and failures (SPEC §7, 10 s timeout on the script's side). */
 export const agentTelemetrySchema = z.strictObject({
   customer_email: z.email({ error: 'A valid email is required' }).max(254),
@@ -322,6 +327,8 @@ export const agentTelemetrySchema = z.strictObject({
   install_status: z.enum(installStatuses, { error: `install_status must be one of ${installStatuses.join(', ')}` }),
   install_message: text(1000),
   install_details: text(4000),
+  /** Optional (installers before it did not send it): the step this message is about; on 'failed', the step that failed. */
+  install_step: z.enum(agentInstallSteps, { error: `install_step must be one of ${agentInstallSteps.join(', ')}` }).optional(),
   timestamp: isoTimestamp,
   installer_version: version,
 });
@@ -426,6 +433,8 @@ export interface AgentInstallEventView {
   os_version: string;
   install_status: InstallStatus;
   install_message: string;
+  /** The step the message is about (on 'failed', the step that failed); null when the installer did not say. */
+  install_step: AgentInstallStep | null;
   timestamp: string;
   received_at: string;
 }

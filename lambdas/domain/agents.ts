@@ -3,6 +3,7 @@ import type { Grade, RiskLevel } from './audit.js';
 import {
   AGENT_DISCONNECT_AFTER_SECONDS,
   type AgentCisCheckView,
+  type AgentInstallStep,
   type AgentPlatform,
   type AgentStatus,
   type AgentVulnerabilityView,
@@ -139,6 +140,8 @@ export interface AgentInstallEvent {
   installStatus: InstallStatus;
   installMessage: string;
   installDetails: string;
+  /** The step the message is about; undefined when the installer did not say. */
+  installStep?: AgentInstallStep;
   installerVersion: string;
   timestamp: string;
   receivedAt: string;

@@ -390,6 +390,33 @@ describe('install telemetry', () => {
       ['started', 'step 0'],
     ]);
   });
+
+  it('keeps the step a message names (the failing one on failed) for the walkthrough; an unknown step is refused and stored nowhere', async () => {
+    const { secret } = await enrollment(alice);
+    const body = (extra: Record<string, unknown>) => ({
+      customer_email: alice.email,
+      customer_domain: SHOP,
+      hostname: 'BUILD-HOST-07',
+      os_version: 'Ubuntu 24.04 LTS',
+      install_status: 'failed',
+      install_message: 'Download failed: https://pkg.osquery.io/deb/osquery_5.10.2-1.linux_amd64.deb',
+      install_details: 'step=download',
+      timestamp: new Date(Date.now() + 60_000).toISOString(),
+      installer_version: '1.0.0',
+      ...extra,
+    });
+    const stepless = await agentPost('/api/agents/telemetry', secret, body({ install_message: 'no step', timestamp: new Date(Date.now() + 59_000).toISOString() }));
+    const failed = await agentPost('/api/agents/telemetry', secret, body({ install_step: 'download' }));
+    const unknown = await agentPost('/api/agents/telemetry', secret, body({ install_step: 'reboot', install_message: 'never stored' }));
+
+    expect([stepless.status, failed.status, unknown.status, unknown.body.error]).toEqual([200, 200, 400, 'validation_failed']);
+    const debug = (await api(t, 'GET', '/api/me/agents/debug', alice.token)).body;
+    const mine = debug.recent_installs.filter((e: { hostname: string }) => e.hostname === 'BUILD-HOST-07');
+    expect(mine.map((e: { install_status: string; install_step: string | null; install_message: string }) => [e.install_status, e.install_step, e.install_message])).toEqual([
+      ['failed', 'download', 'Download failed: https://pkg.osquery.io/deb/osquery_5.10.2-1.linux_amd64.deb'],
+      ['failed', null, 'no step'],
+    ]);
+  });
 });
 
 describe('installers', () => {

@@ -97,6 +97,32 @@ describe('the macOS and Linux installer (.sh)', () => {
     expect(sh).toContain('<key>StartInterval</key><integer>300</integer>');
   });
 
+  it('sends a failure telemetry with its step before exiting on the root check, and names the step in every message', () => {
+    const check = sh.slice(sh.indexOf('if [ "$(id -u)" -ne 0 ]; then'));
+    const block = check.slice(0, check.indexOf('\nfi\n'));
+    // The root check calls fail with the step id; fail sends the telemetry (install_step = the step), then exits.
+    expect(block).toMatch(/\n {2}fail admin-check 'Administrator privileges required\. [^'\n]+'$/);
+    expect(block).not.toContain('exit');
+    const fail = sh.slice(sh.indexOf('fail() {'), sh.indexOf('\n}\n', sh.indexOf('fail() {')));
+    expect(fail.indexOf('telemetry failed "$2" "step=$1" "$1"')).toBeGreaterThan(0);
+    expect(fail.indexOf('exit 1')).toBeGreaterThan(fail.indexOf('telemetry failed'));
+    // The telemetry body carries install_step from its 4th argument, still with the 10 s timeout.
+    const telemetry = sh.slice(sh.indexOf('telemetry() {'), sh.indexOf('\n}\n', sh.indexOf('telemetry() {')));
+    expect(telemetry).toContain('"install_details":%s,"install_step":%s,"timestamp"');
+    expect(telemetry).toContain('"$(json_string "$4")"');
+    expect(telemetry).toContain('curl -sS --max-time 10 ');
+    // The check comes before anything that needs root, and every telemetry call names a step.
+    expect(sh.indexOf('fail admin-check')).toBeLessThan(sh.indexOf('telemetry started'));
+    const calls = sh.split('\n').filter((line) => /^\s*telemetry (started|completed|failed) /.test(line));
+    expect(calls.length).toBe(3);
+    expect(calls.every((line) => /"\$1"$| admin-check$| register$/.test(line))).toBe(true);
+    // Every fail names one of the six steps.
+    const steps = new Set(['admin-check', 'download', 'install', 'configure', 'validate', 'register']);
+    const named = [...sh.matchAll(/fail ([a-z-]+) /g)].map((match) => match[1]!);
+    expect(named.length).toBeGreaterThan(10);
+    expect(named.filter((step) => !steps.has(step))).toEqual([]);
+  });
+
   it('writes an osquery.conf per platform with the spec’s intervals and a query for every payload field', () => {
     for (const [index, platform] of (['macos', 'linux'] as const).entries()) {
       const config = JSON.parse(heredoc(sh, 'OSQUERY_CONF_END', index)) as { schedule: Record<string, { query: string; interval: number; snapshot: boolean }> };
@@ -209,6 +235,29 @@ describe('the Windows installer (.bat with PowerShell inside)', () => {
     expect(reporter).toContain("Send-Json '/api/agents/reports' $Settings.agent_token $report 60");
     expect(powershell).toContain('/SC MINUTE /MO 5 /RU SYSTEM');
     expect(powershell).toContain("Write-Host 'Installation Failed' -ForegroundColor Red");
+  });
+
+  it('sends a failure telemetry with step admin-check and the spec’s admin message before exiting on the admin check', () => {
+    const check = powershell.slice(powershell.indexOf('if (-not $principal.IsInRole('));
+    const block = check.slice(0, check.indexOf('\n}\n'));
+    const admin = 'Administrator privileges required. Please run PowerShell as Administrator and try again.';
+    const sent = block.indexOf(`Send-Telemetry 'failed' '${admin}' 'step=admin-check' 'admin-check'`);
+    expect(sent).toBeGreaterThan(block.indexOf(`Write-Host '${admin}'`));
+    expect(block.indexOf('exit 1')).toBeGreaterThan(sent);
+    // Send-Telemetry takes the step and puts it in the body as install_step, with the 10 s timeout.
+    const send = powershell.slice(powershell.indexOf('function Send-Telemetry('), powershell.indexOf('function Stop-Installation'));
+    expect(send).toContain('function Send-Telemetry([string]$Status, [string]$Message, [string]$Details, [string]$Step) {');
+    expect(send).toContain('    install_step = $Step\n');
+    expect(send).toMatch(/-TimeoutSec 10/);
+    expect(powershell).toContain("Send-Telemetry 'failed' $Message ('step=' + $Step) $Step\n  exit 1");
+    // Every Send-Telemetry call names a step; every Stop-Installation one of the six.
+    const calls = powershell.split('\n').filter((line) => /^\s*Send-Telemetry '/.test(line));
+    expect(calls.length).toBe(4);
+    expect(calls.every((line) => / ('(admin-check|register)'|\$Step)$/.test(line))).toBe(true);
+    const steps = new Set(['admin-check', 'download', 'install', 'configure', 'validate', 'register']);
+    const named = [...powershell.matchAll(/Stop-Installation '([a-z-]+)'/g)].map((match) => match[1]!);
+    expect(named.length).toBeGreaterThan(5);
+    expect(named.filter((step) => !steps.has(step))).toEqual([]);
   });
 
   it('carries the customer’s values as PowerShell literals, quotes doubled', () => {

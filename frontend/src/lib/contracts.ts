@@ -111,6 +111,7 @@ export {
   type AgentStatus,
   type AgentSummaryView,
   type AgentInstallEventView,
+  type AgentInstallStep,
   type AgentView,
   type AgentVulnerabilitySeverity,
   type AgentVulnerabilityView,

@@ -57,6 +57,36 @@ describe('installProgress: the walkthrough from what really arrived', () => {
     expect(statuses(silent)['admin-check']).toBe('failed');
   });
 
+  it('fails the very step the installer names, the steps before it completed, the ones after pending', () => {
+    const debug = debugView({
+      recent_installs: [
+        installEvent({ install_status: 'failed', install_step: 'validate', received_at: at(4), install_message: 'osquery did not answer a test query.' }),
+        installEvent({ install_status: 'started', install_step: 'admin-check', received_at: at(1) }),
+      ],
+    });
+    const failed = installProgress('shop.example.com', START, debug, []);
+    expect(failed.state).toBe('failed');
+    expect(failed.failure).toBe('osquery did not answer a test query.');
+    expect(statuses(failed)).toEqual({ 'admin-check': 'completed', download: 'completed', install: 'completed', configure: 'completed', validate: 'failed', register: 'pending' });
+    expect(failed.steps[4]!.message).toBe('osquery did not answer a test query.');
+
+    // The administrator check refused: nothing else arrived, and that step, not a later one, is failed.
+    const admin = 'Administrator privileges required. Please run PowerShell as Administrator and try again.';
+    const refused = installProgress('shop.example.com', START, debugView({ recent_installs: [installEvent({ install_status: 'failed', install_step: 'admin-check', received_at: at(1), install_message: admin })] }), []);
+    expect(statuses(refused)).toEqual({ 'admin-check': 'failed', download: 'pending', install: 'pending', configure: 'pending', validate: 'pending', register: 'pending' });
+    expect(refused.steps[0]!.message).toBe(admin);
+
+    // A failure at registration (the reporter could not be scheduled) after 'started': register failed, the rest done.
+    const late = installProgress(
+      'shop.example.com',
+      START,
+      debugView({ recent_installs: [installEvent({ install_status: 'failed', install_step: 'register', received_at: at(5) }), installEvent({ install_status: 'started', received_at: at(1) })] }),
+      [],
+    );
+    expect(statuses(late)).toMatchObject({ configure: 'completed', validate: 'completed', register: 'failed' });
+    expect(late.steps[5]!.message).toBe('Unknown installation error');
+  });
+
   it("ignores what arrived before the walkthrough started (beyond a minute's clock allowance) and other domains' installs", () => {
     const debug = debugView({
       recent_installs: [

@@ -1,4 +1,4 @@
-import type { AgentDebugView, AgentView } from '../../../lib/contracts';
+import type { AgentDebugView, AgentInstallStep, AgentView } from '../../../lib/contracts';
 
 /** SPEC §4 "Agent install steps", in order. */
 export const INSTALL_STEPS = [
@@ -8,7 +8,7 @@ export const INSTALL_STEPS = [
   { id: 'configure', name: 'Configure', waitingFor: 'the configuration and the enrollment secret to be written' },
   { id: 'validate', name: 'Validate', waitingFor: 'the installer to check that osquery runs' },
   { id: 'register', name: 'Register', waitingFor: 'the agent to register with your account' },
-] as const;
+] as const satisfies readonly { id: AgentInstallStep; name: string; waitingFor: string }[];
 
 export type InstallStepId = (typeof INSTALL_STEPS)[number]['id'];
 export type StepStatus = 'pending' | 'running' | 'completed' | 'failed';
@@ -45,7 +45,9 @@ const after = (iso: string | null | undefined, since: number) => iso !== null &&
  * The walkthrough's steps from what really arrived for `domain` since `startedAt` (epoch ms): the
  * installer's telemetry (started, completed, failed), the agent's registration and its first report.
  * The installer reports 'started' once it runs as administrator and 'completed' once osquery is
- * installed, configured and running; the registration comes last.
+ * installed, configured and running; the registration comes last. A 'failed' message names its step
+ * (`install_step`): that step is failed, the ones before it completed; without a step (older
+ * installers) the first step not yet confirmed is.
  */
 export function installProgress(domain: string, startedAt: number, debug: AgentDebugView | undefined, agents: readonly AgentView[] | undefined): InstallProgress {
   const events = (debug?.recent_installs ?? []).filter((event) => event.customer_domain === domain && after(event.received_at, startedAt));
@@ -60,7 +62,8 @@ export function installProgress(domain: string, startedAt: number, debug: AgentD
   const completed = events.some((event) => event.install_status === 'completed') || agent !== undefined;
   const failed = !agent && newest?.install_status === 'failed';
 
-  const done: Record<InstallStepId, boolean> = {
+  const failedIndex = failed && newest?.install_step ? INSTALL_STEPS.findIndex((step) => step.id === newest.install_step) : -1;
+  const confirmed: Record<InstallStepId, boolean> = {
     'admin-check': started,
     download: completed,
     install: completed,
@@ -68,9 +71,11 @@ export function installProgress(domain: string, startedAt: number, debug: AgentD
     validate: completed,
     register: agent !== undefined,
   };
-  const current = INSTALL_STEPS.find((step) => !done[step.id])?.id;
-  const steps = INSTALL_STEPS.map((step): InstallStep => {
-    if (done[step.id]) return { id: step.id, name: step.name, status: 'completed', message: 'Done' };
+  // The installer runs its steps in order: those before the failing one passed.
+  const done = (id: InstallStepId, index: number) => (failedIndex >= 0 ? index < failedIndex : confirmed[id]);
+  const current = failedIndex >= 0 ? INSTALL_STEPS[failedIndex]!.id : INSTALL_STEPS.find((step, index) => !done(step.id, index))?.id;
+  const steps = INSTALL_STEPS.map((step, index): InstallStep => {
+    if (done(step.id, index)) return { id: step.id, name: step.name, status: 'completed', message: 'Done' };
     if (step.id === current) {
       return failed
         ? { id: step.id, name: step.name, status: 'failed', message: newest?.install_message || 'Unknown installation error' }

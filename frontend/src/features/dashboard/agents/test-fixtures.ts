@@ -60,7 +60,7 @@ export const ENROLLMENT: AgentEnrollmentView = {
 };
 
 export function installEvent(extra: Partial<AgentInstallEventView> & Pick<AgentInstallEventView, 'install_status' | 'received_at'>): AgentInstallEventView {
-  return { hostname: 'FRONT-DESK-02', customer_domain: 'shop.example.com', os_version: 'Windows 11 Pro', install_message: '', timestamp: extra.received_at, ...extra };
+  return { hostname: 'FRONT-DESK-02', customer_domain: 'shop.example.com', os_version: 'Windows 11 Pro', install_message: '', install_step: null, timestamp: extra.received_at, ...extra };
 }
 
 export function debugView(extra: Partial<AgentDebugView> = {}): AgentDebugView {
