@@ -40,14 +40,15 @@ export class DynamoDbAuditRepository implements AuditRepository {
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
     );
-    // A new lead is an interaction: the person's earlier leads (and, for an account, support
-    // requests) are kept 3 years from it too. Before the audit, so a failure here leaves what a failed
-    // audit write leaves: a lead without an audit.
-    await this.extendContactRetention(lead.email, created);
-    if (lead.userId) {
-      const requests = await queryPartition(this.db, this.tableName, keys.supportRequest(lead.userId, '', '').pk, { skPrefix: 'SUPPORT#', projection: 'pk, sk, expiresAt' });
-      await extendExpiry(this.db, this.tableName, requests, expiresAt(created, retention.contactDetails), this.clock.now());
-    }
+    await this.putNewAudit(audit, { email: lead.email, gsi1pk: keys.byEmail(lead.email), gsi1sk: `AUDIT#${audit.createdAt}` });
+  }
+
+  async createAudit(audit: Audit & { ownerId: string }): Promise<void> {
+    await this.putNewAudit(audit);
+  }
+
+  /** A new audit's head (unfinished until it ends; never over an existing one), and its owner's index entry. */
+  private async putNewAudit(audit: Audit, extra: Record<string, string> = {}): Promise<void> {
     const { checks: _checks, ...rest } = audit;
     await this.db.send(
       new PutCommand({
@@ -56,12 +57,10 @@ export class DynamoDbAuditRepository implements AuditRepository {
           ...keys.audit(audit.id),
           type: 'audit',
           ...rest,
-          email: lead.email,
-          gsi1pk: keys.byEmail(lead.email),
-          gsi1sk: `AUDIT#${audit.createdAt}`,
+          ...extra,
           gsi2pk: keys.unfinished,
           gsi2sk: `${audit.createdAt}#${audit.id}`,
-          expiresAt: expiresAt(created, retention.auditResults),
+          expiresAt: expiresAt(new Date(audit.createdAt), retention.auditResults),
         },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
@@ -84,26 +83,6 @@ export class DynamoDbAuditRepository implements AuditRepository {
         },
       }),
     );
-  }
-
-  async createAudit(audit: Audit & { ownerId: string }): Promise<void> {
-    const created = new Date(audit.createdAt);
-    const { checks: _checks, ...rest } = audit;
-    await this.db.send(
-      new PutCommand({
-        TableName: this.tableName,
-        Item: {
-          ...keys.audit(audit.id),
-          type: 'audit',
-          ...rest,
-          gsi2pk: keys.unfinished,
-          gsi2sk: `${audit.createdAt}#${audit.id}`,
-          expiresAt: expiresAt(created, retention.auditResults),
-        },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    );
-    await this.putOwnedAudit(audit.ownerId, audit);
   }
 
   async completedScansOfSite(site: string, options: { ownerId?: string; completedBefore?: string; limit: number }): Promise<SiteScan[]> {

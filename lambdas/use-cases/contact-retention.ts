@@ -4,10 +4,8 @@ import type { Deps } from '../composition.js';
  * Contact details are kept 3 years after the person's LAST interaction (SPEC §9 "Privacy and
  * retention"; lambdas/domain/retention.ts), so each interaction Rampart sees moves the expiry of the
  * contact items it already holds for that person: their leads (by email) and, for an account, their
- * support requests. The interactions the code sees: a new lead or quick scan with the same email
- * (the lead write itself extends the email's earlier leads and the account's support requests:
- * DynamoDbAuditRepository.createLeadWithAudit),
- * a profile update and a new support request (both here). A sign-in is not among them: Cognito
+ * support requests. The interactions the code sees: a new lead (submitLead), a quick scan
+ * (startQuickScan), a profile update and a new support request. A sign-in is not among them: Cognito
  * handles it and the API is not told (a sign-in followed by a profile update counts through the update).
  *
  * Best effort: the interaction itself has already been stored, so a failure here is logged and the

@@ -1,3 +1,4 @@
+import { recordContactInteraction } from './contact-retention.js';
 import { randomUUID } from 'node:crypto';
 import type { Deps } from '../composition.js';
 import { productSlug } from '../config.js';
@@ -171,7 +172,7 @@ export async function isVerifiedDomainOf(deps: Pick<Deps, 'domains'>, userId: st
   return false;
 }
 
-type QuickScanDeps = Pick<Deps, 'domains' | 'clock' | 'config' | 'audits' | 'scanJobs' | 'accounts' | 'billing'>;
+type QuickScanDeps = Pick<Deps, 'domains' | 'clock' | 'config' | 'audits' | 'scanJobs' | 'accounts' | 'billing' | 'supportRequests' | 'log'>;
 
 export interface QuickScanUser {
   userId: string;
@@ -220,5 +221,6 @@ export async function startQuickScan(deps: QuickScanDeps, user: QuickScanUser, i
     await deps.domains.uncountScan(user.userId).catch(() => undefined);
     throw error;
   }
+  await recordContactInteraction(deps, { email: user.email, userId: user.userId });
   return { auditId };
 }

@@ -9,6 +9,7 @@ import { type Lead, leadInputSchema, looksAutomated, summarizeLeadErrors } from 
 import { mayScanAtOnce } from '../domain/scan-authorization.js';
 import { siteKey } from '../domain/target.js';
 import { generateTemporaryPassword } from '../domain/temporary-password.js';
+import { recordContactInteraction } from './contact-retention.js';
 import { isVerifiedDomainOf } from './domains.js';
 import { enforceLimits } from './rate-limits.js';
 
@@ -35,7 +36,7 @@ export const VERIFICATION_REQUIRED_MESSAGE =
 
 type SubmitLeadDeps = Pick<
   Deps,
-  'audits' | 'scanJobs' | 'clock' | 'config' | 'log' | 'rateLimits' | 'verifications' | 'idempotency' | 'users' | 'mailer' | 'domains'
+  'audits' | 'scanJobs' | 'clock' | 'config' | 'log' | 'rateLimits' | 'verifications' | 'idempotency' | 'users' | 'mailer' | 'domains' | 'supportRequests'
 >;
 
 type StoredAnswer = { auditId: string; leadId: string; accountCreated: boolean };
@@ -81,6 +82,8 @@ export async function submitLead(deps: SubmitLeadDeps, input: unknown, context: 
     const account = lead.createAccount ? await ensureAccount(deps, lead) : { userId: undefined, accountCreated: false };
     await store(deps, lead, answer, account.userId, context);
     await deps.scanJobs.enqueue({ auditId: answer.auditId, kind: 'scan' });
+    // A new lead is an interaction: the person's contact details are kept 3 years from it.
+    await recordContactInteraction(deps, { email: lead.email, userId: account.userId });
     if (account.accountCreated) await deps.idempotency.update(key, { ...answer, accountCreated: true });
     return { ...answer, accountCreated: account.accountCreated, scanned: true };
   } catch (error) {
