@@ -1,4 +1,3 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { DEFAULT_NOTIFICATION_PREFERENCES, type NotificationPreferences, type ProfileUpdate } from '../domain/account.contract.js';
 import type { UserProfile } from '../domain/account.js';
@@ -6,6 +5,7 @@ import { NotFoundError, UnauthorizedError, ValidationError } from '../domain/err
 import type { AccountRepository, Clock, OwnedAuditPage, ProfileSeed, StoredSubscription } from '../domain/ports.js';
 import { deleteItems, queryPartition } from './dynamodb-partition.js';
 import { activeSubscriptionIndex, expiresAt, isExpired, keys } from './table-keys.js';
+import { isConditionFailure } from './dynamodb-errors.js';
 
 const PROFILE_FIELDS = ['userId', 'email', 'firstName', 'lastName', 'company', 'mobileNumber', 'notifications', 'isDemo', 'customerId', 'createdAt', 'updatedAt'] as const;
 
@@ -211,6 +211,3 @@ function decodeCursor(cursor: string): string {
   return sk;
 }
 
-function isConditionFailure(error: unknown): boolean {
-  return error instanceof ConditionalCheckFailedException || (error as Error).name === 'ConditionalCheckFailedException';
-}

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Grade, RiskLevel } from '../domain/audit.js';
 import { type AgentPlatform, type InstallStatus, isAgentInstallStep } from '../domain/agents.contract.js';
@@ -17,6 +16,7 @@ import {
 import type { Clock } from '../domain/ports.js';
 import { queryPartition } from './dynamodb-partition.js';
 import { expiresAt, retention } from './table-keys.js';
+import { isConditionFailure } from './dynamodb-errors.js';
 
 /**
  * The agents' items (docs/data-model.md "Agents"), in the one table:
@@ -285,6 +285,3 @@ function toAgent(item: Item): AgentRecord {
   };
 }
 
-function isConditionFailure(error: unknown): boolean {
-  return error instanceof ConditionalCheckFailedException || (error as Error).name === 'ConditionalCheckFailedException';
-}

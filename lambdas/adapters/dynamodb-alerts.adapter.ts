@@ -1,9 +1,9 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, type DynamoDBDocumentClient, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ValidationError } from '../domain/errors.js';
 import type { MonitoringChange } from '../domain/monitoring-diff.js';
 import type { AlertLog, AlertRecord, Clock, DeferredAlert } from '../domain/ports.js';
 import { expiresAt, GSI2, isExpired, keys, retention } from './table-keys.js';
+import { isConditionFailure } from './dynamodb-errors.js';
 
 const RECORD_PREFIX = 'ALERTLOG#';
 
@@ -134,6 +134,3 @@ function decodeCursor(cursor: string): string {
   return sk;
 }
 
-function isConditionFailure(error: unknown): boolean {
-  return error instanceof ConditionalCheckFailedException || (error as Error).name === 'ConditionalCheckFailedException';
-}

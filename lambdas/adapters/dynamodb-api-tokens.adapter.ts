@@ -1,9 +1,9 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type ApiTokenRecord, type ApiTokenRepository, isTokenExpired } from '../domain/api-tokens.js';
 import type { Clock } from '../domain/ports.js';
 import { queryPartition } from './dynamodb-partition.js';
 import { keys } from './table-keys.js';
+import { isConditionFailure } from './dynamodb-errors.js';
 
 type Item = Record<string, unknown>;
 
@@ -172,6 +172,3 @@ function toRecord(item: Item): ApiTokenRecord {
   };
 }
 
-function isConditionFailure(error: unknown): boolean {
-  return error instanceof ConditionalCheckFailedException || (error as Error).name === 'ConditionalCheckFailedException';
-}

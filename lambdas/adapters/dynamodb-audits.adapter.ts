@@ -1,4 +1,3 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
   type DynamoDBDocumentClient,
   GetCommand,
@@ -12,6 +11,7 @@ import { siteKey } from '../domain/target.js';
 import { deleteItems, queryPartition } from './dynamodb-partition.js';
 import { extendExpiry } from './dynamodb-retention.js';
 import { expiresAt, GSI1, GSI2, isExpired, keys, retention } from './table-keys.js';
+import { isConditionFailure } from './dynamodb-errors.js';
 
 type AuditItem = Omit<Audit, 'checks'> & { type: 'audit'; email?: string; expiresAt: number; freeRescanSessionId?: string };
 type CheckItem = CheckResult & { type: 'check' };
@@ -332,7 +332,7 @@ export class DynamoDbAuditRepository implements AuditRepository {
       await this.db.send(new UpdateCommand({ TableName: this.tableName, ...input }));
       return true;
     } catch (error) {
-      if (error instanceof ConditionalCheckFailedException || (error as Error).name === 'ConditionalCheckFailedException') {
+      if (isConditionFailure(error)) {
         return false;
       }
       throw error;

@@ -1,9 +1,9 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { StoredInvoice, StoredOrder } from '../domain/payments.js';
 import type { BillingRepository, Clock, ScanUsage, StoredSubscription } from '../domain/ports.js';
 import { queryPartition } from './dynamodb-partition.js';
 import { activeSubscriptionIndex, expiresAt, GSI1, keys, retention } from './table-keys.js';
+import { isConditionFailure } from './dynamodb-errors.js';
 
 const ORDER_FIELDS = [
   'checkoutSessionId',
@@ -201,7 +201,7 @@ export class DynamoDbBilling implements BillingRepository {
       else await this.db.send(command);
       return true;
     } catch (error) {
-      if (error instanceof ConditionalCheckFailedException || (error as Error).name === 'ConditionalCheckFailedException') return false;
+      if (isConditionFailure(error)) return false;
       throw error;
     }
   }

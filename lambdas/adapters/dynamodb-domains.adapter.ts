@@ -1,9 +1,9 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type DomainRecord, type DomainRepository } from '../domain/domains.js';
 import { ConflictError, ValidationError } from '../domain/errors.js';
 import { queryPartition } from './dynamodb-partition.js';
 import { expiresAt, GSI1, keys, retention } from './table-keys.js';
+import { isConditionFailure } from './dynamodb-errors.js';
 
 const DOMAIN_PREFIX = 'DOMAIN#';
 
@@ -37,7 +37,7 @@ export class DynamoDbDomains implements DomainRepository {
         }),
       );
     } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) throw new ConflictError('domain_conflict', `${record.domain} is already in your domains.`);
+      if (isConditionFailure(error)) throw new ConflictError('domain_conflict', `${record.domain} is already in your domains.`);
       throw error;
     }
   }
@@ -63,7 +63,7 @@ export class DynamoDbDomains implements DomainRepository {
       );
     } catch (error) {
       // Deleted meanwhile: nothing to mark.
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      if (!isConditionFailure(error)) throw error;
     }
   }
 
@@ -87,7 +87,7 @@ export class DynamoDbDomains implements DomainRepository {
       );
       return true;
     } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return false;
+      if (isConditionFailure(error)) return false;
       throw error;
     }
   }
@@ -102,7 +102,7 @@ export class DynamoDbDomains implements DomainRepository {
         ExpressionAttributeValues: { ':minusOne': -1, ':zero': 0 },
       }),
     ).catch((error: unknown) => {
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      if (!isConditionFailure(error)) throw error;
     });
   }
 

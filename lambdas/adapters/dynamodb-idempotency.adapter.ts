@@ -1,10 +1,7 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Clock, IdempotencyClaim, IdempotencyStore } from '../domain/ports.js';
 import { isExpired, keys } from './table-keys.js';
-
-const isConditionFailure = (error: unknown) =>
-  error instanceof ConditionalCheckFailedException || (error as Error).name === 'ConditionalCheckFailedException';
+import { isConditionFailure } from './dynamodb-errors.js';
 
 /**
  * Idempotency keys as items: a conditional put claims a key (or finds who holds it), so two equal

@@ -1,8 +1,8 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ActiveSubscription, MonitoringRepository, StoredSubscription } from '../domain/ports.js';
 import { queryPartition } from './dynamodb-partition.js';
 import { GSI2, keys } from './table-keys.js';
+import { isConditionFailure } from './dynamodb-errors.js';
 
 /** The monitoring schedule's state: the active subscriptions' index, each domain's claimed rescan slot, knowledge bases checked. */
 export class DynamoDbMonitoring implements MonitoringRepository {
@@ -76,6 +76,3 @@ export class DynamoDbMonitoring implements MonitoringRepository {
   }
 }
 
-function isConditionFailure(error: unknown): boolean {
-  return error instanceof ConditionalCheckFailedException || (error as Error).name === 'ConditionalCheckFailedException';
-}

@@ -1,9 +1,9 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { MONTHLY_REPORTS, type MonthlyReportLog, type ReadyMonthlyReport } from '../domain/monthly-report.js';
 import type { Clock } from '../domain/ports.js';
 import { queryPartition } from './dynamodb-partition.js';
 import { expiresAt, isExpired, keys } from './table-keys.js';
+import { isConditionFailure } from './dynamodb-errors.js';
 
 const PREFIX = 'MONTHREPORT#';
 const DAY_SECONDS = 86_400;
@@ -98,6 +98,3 @@ function toReport(item: Record<string, unknown>): ReadyMonthlyReport {
   };
 }
 
-function isConditionFailure(error: unknown): boolean {
-  return error instanceof ConditionalCheckFailedException || (error as Error).name === 'ConditionalCheckFailedException';
-}

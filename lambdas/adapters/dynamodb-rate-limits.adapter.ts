@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Clock, RateLimitDecision, RateLimiter } from '../domain/ports.js';
 import { keys } from './table-keys.js';
+import { isConditionFailure } from './dynamodb-errors.js';
 
 /**
  * Fixed-window counters, one item per key and window: a conditional ADD counts a request only while
@@ -36,7 +36,7 @@ export class DynamoDbRateLimiter implements RateLimiter {
       );
       return { allowed: true };
     } catch (error) {
-      if (error instanceof ConditionalCheckFailedException || (error as Error).name === 'ConditionalCheckFailedException') {
+      if (isConditionFailure(error)) {
         return { allowed: false, retryAfterSeconds: Math.max(1, windowEnd - nowSeconds) };
       }
       throw error;

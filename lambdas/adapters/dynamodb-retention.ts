@@ -1,5 +1,5 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { isConditionFailure } from './dynamodb-errors.js';
 
 /**
  * Moves the TTL (`expiresAt`, epoch seconds) of the given items forward to `until`: contact details
@@ -30,7 +30,7 @@ export async function extendExpiry(
       );
       moved += 1;
     } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException || (error as Error).name === 'ConditionalCheckFailedException')) throw error;
+      if (!(isConditionFailure(error))) throw error;
     }
   }
   return moved;

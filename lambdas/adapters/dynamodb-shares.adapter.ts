@@ -1,7 +1,7 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Clock, ShareLinks, ShareRecord, ShareUse } from '../domain/ports.js';
 import { isExpired, keys } from './table-keys.js';
+import { isConditionFailure } from './dynamodb-errors.js';
 
 interface ShareItem {
   tokenHash: string;
@@ -58,7 +58,7 @@ export class DynamoDbShareLinks implements ShareLinks {
       );
       return { outcome: 'ok', share: toRecord(Attributes as ShareItem) };
     } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException || (error as Error).name === 'ConditionalCheckFailedException')) throw error;
+      if (!(isConditionFailure(error))) throw error;
     }
     // Refused: read the item once to say why.
     const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.share(tokenHash), ConsistentRead: true }));

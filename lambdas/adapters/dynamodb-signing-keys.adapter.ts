@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { SigningKeys } from '../domain/ports.js';
 import { keys } from './table-keys.js';
+import { isConditionFailure } from './dynamodb-errors.js';
 
 /**
  * Signing keys kept in the table: 256 random bits, made by whichever process needs one first (a
@@ -47,7 +47,7 @@ export class DynamoDbSigningKeys implements SigningKeys {
       );
       return fresh;
     } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException || (error as Error).name === 'ConditionalCheckFailedException')) throw error;
+      if (!(isConditionFailure(error))) throw error;
       const raced = await read();
       if (!raced) throw error;
       return raced;

@@ -1,4 +1,3 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
   DeleteCommand,
   type DynamoDBDocumentClient,
@@ -9,9 +8,7 @@ import {
 import type { Clock, EmailVerifications, VerificationCodeRecord } from '../domain/ports.js';
 import { deleteItems, queryPartition } from './dynamodb-partition.js';
 import { isExpired, keys } from './table-keys.js';
-
-const isConditionFailure = (error: unknown) =>
-  error instanceof ConditionalCheckFailedException || (error as Error).name === 'ConditionalCheckFailedException';
+import { isConditionFailure } from './dynamodb-errors.js';
 
 /**
  * Email verification codes and the verifications they prove, keyed by email and site: one current

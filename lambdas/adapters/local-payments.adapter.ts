@@ -1,9 +1,9 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { randomBytes } from 'node:crypto';
 import type { CheckoutSessionInput, Clock, PaymentProvider } from '../domain/ports.js';
 import type { PlanId } from '../domain/plans.js';
 import { expiresAt, keys } from './table-keys.js';
+import { isConditionFailure } from './dynamodb-errors.js';
 
 /** A local checkout session: what Stripe would keep about it. */
 export interface LocalCheckoutSession {
@@ -140,7 +140,7 @@ export class LocalPayments implements PaymentProvider {
       );
       return true;
     } catch (error) {
-      if (error instanceof ConditionalCheckFailedException || (error as Error).name === 'ConditionalCheckFailedException') return false;
+      if (isConditionFailure(error)) return false;
       throw error;
     }
   }
