@@ -23,6 +23,8 @@ const env = () => ({
   PORT: '0',
   DATA_DIR: dataDir,
   DEMO_MODE: '0',
+  // The worker's lines (job done, poller errors) end up in the failure message if an audit stays unfinished.
+  LOG_LEVEL: 'INFO',
   SCAN_ALLOW_PRIVATE_TARGETS: '1',
   SCAN_RESOLVERS: `127.0.0.1:${zone.port}`,
   SCAN_EXCLUDE_PORTS: '2024',
