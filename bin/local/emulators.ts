@@ -12,6 +12,7 @@ import { SESv2Client } from '@aws-sdk/client-sesv2';
 import { SesMailer } from '../../lambdas/adapters/ses-mailer.adapter.js';
 import { LOCAL_CREDENTIALS } from '../../lambdas/composition.js';
 import { type AccountCodeKind, accountCodeEmail } from '../../lambdas/domain/emails.js';
+import { type IndexRebuild, rebuildDynaliteIndexes } from './dynalite-indexes.js';
 
 const require = createRequire(import.meta.url);
 const HOST = '127.0.0.1';
@@ -42,16 +43,20 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-/** DynamoDB: dynalite, stored on disk under `dir` (survives restarts). */
-export async function startDynamoDb(dir: string): Promise<Emulator> {
+/**
+ * DynamoDB: dynalite, stored on disk under `dir` (survives restarts). Its secondary indexes are rebuilt
+ * from the items first, since a kill can leave them disagreeing with the table (see dynalite-indexes.ts).
+ */
+export async function startDynamoDb(dir: string): Promise<Emulator & { indexRepair: IndexRebuild }> {
   mkdirSync(dir, { recursive: true });
+  const indexRepair = await rebuildDynaliteIndexes(dir);
   const dynalite = require('dynalite') as (options: { path?: string; createTableMs?: number; deleteTableMs?: number; updateTableMs?: number }) => Server;
   const server = dynalite({ path: dir, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, HOST, () => resolve());
   });
-  return { endpoint: endpointOf(server), close: () => closeServer(server) };
+  return { endpoint: endpointOf(server), close: () => closeServer(server), indexRepair };
 }
 
 /** S3: s3rver, objects stored on disk under `dir`. */

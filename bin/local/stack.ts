@@ -60,7 +60,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   mkdirSync(dataDir, { recursive: true });
   const host = options.host ?? '127.0.0.1';
   const emulators: Emulator[] = [];
-  const track = async (started: Promise<Emulator>) => {
+  const track = async <E extends Emulator>(started: Promise<E>): Promise<E> => {
     const emulator = await started;
     emulators.push(emulator);
     return emulator;
@@ -128,6 +128,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       ['table', 'scanQueue', 'mailer', 'reports', 'userPool'],
     );
     const deps = buildDeps(config);
+    const { dropped, restored } = dynamodb.indexRepair;
+    if (dropped + restored > 0) deps.log.warn('Repaired the local table indexes a kill had left unfinished', { dropped, restored });
     if (config.DEMO_MODE) await seedDemoAccount(deps);
     const outbox = new OutboxSms(
       DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: dynamodb.endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS })),
