@@ -3,7 +3,7 @@
  * Nothing in lambdas/ imports this file: the handlers reach the emulators through the same AWS SDK
  * adapters they use on AWS, given these endpoints.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,6 +12,7 @@ import { SESv2Client } from '@aws-sdk/client-sesv2';
 import { SesMailer } from '../../lambdas/adapters/ses-mailer.adapter.js';
 import { LOCAL_CREDENTIALS } from '../../lambdas/composition.js';
 import { type AccountCodeKind, accountCodeEmail } from '../../lambdas/domain/emails.js';
+import { makeStormDbWritesAtomic } from './atomic-file-engine.js';
 import { type IndexRebuild, rebuildDynaliteIndexes } from './dynalite-indexes.js';
 
 const require = createRequire(import.meta.url);
@@ -143,6 +144,8 @@ export function sesMessageSender(mail: CognitoMail) {
 export async function startCognito(dir: string, mail: CognitoMail): Promise<Emulator> {
   const dataDirectory = join(dir, 'db');
   mkdirSync(dataDirectory, { recursive: true });
+  // Pool files are replaced whole, never rewritten in place (see atomic-file-engine.ts); a kill can leave a temporary file behind.
+  for (const name of readdirSync(dataDirectory)) if (name.endsWith('.tmp')) rmSync(join(dataDirectory, name), { force: true });
   // cognito-local brings the AWS SDK v2 for its Lambda triggers (unused here); its notice is noise.
   process.env.AWS_SDK_JS_SUPPRESS_MAINTENANCE_MODE_MESSAGE ??= '1';
   const cognitoRequire = createRequire(require.resolve('cognito-local'));
@@ -153,6 +156,7 @@ export async function startCognito(dir: string, mail: CognitoMail): Promise<Emul
     MessagesService: new (triggers: unknown, delivery: unknown) => { create(ctx: unknown, source: string, ...rest: unknown[]): Promise<PoolMessage> };
   };
   const { CognitoServiceFactoryImpl } = require('cognito-local/lib/services/cognitoService') as Record<string, new (...args: unknown[]) => { create(ctx: unknown, defaults: unknown): Promise<unknown> }>;
+  makeStormDbWritesAtomic((cognitoRequire('stormdb') as { localFileEngine: Parameters<typeof makeStormDbWritesAtomic>[0] }).localFileEngine);
   const { StormDBDataStoreFactory } = require('cognito-local/lib/services/dataStore/stormDb') as Record<string, new (dir: string) => unknown>;
   const { CryptoService } = require('cognito-local/lib/services/crypto') as Record<string, new (config: unknown) => unknown>;
   const { MessageDeliveryService } = require('cognito-local/lib/services/messageDelivery/messageDelivery') as Record<string, new (sender: unknown) => unknown>;
