@@ -3,7 +3,7 @@
  * Nothing in lambdas/ imports this file: the handlers reach the emulators through the same AWS SDK
  * adapters they use on AWS, given these endpoints.
  */
-import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,7 +12,7 @@ import { SESv2Client } from '@aws-sdk/client-sesv2';
 import { SesMailer } from '../../lambdas/adapters/ses-mailer.adapter.js';
 import { LOCAL_CREDENTIALS } from '../../lambdas/composition.js';
 import { type AccountCodeKind, accountCodeEmail } from '../../lambdas/domain/emails.js';
-import { makeStormDbWritesAtomic } from './atomic-file-engine.js';
+import { makeS3rverWritesAtomic, makeStormDbWritesAtomic, removeLeftoverTemporaries } from './atomic-writes.js';
 import { type IndexRebuild, rebuildDynaliteIndexes } from './dynalite-indexes.js';
 
 const require = createRequire(import.meta.url);
@@ -60,9 +60,11 @@ export async function startDynamoDb(dir: string): Promise<Emulator & { indexRepa
   return { endpoint: endpointOf(server), close: () => closeServer(server), indexRepair };
 }
 
-/** S3: s3rver, objects stored on disk under `dir`. */
+/** S3: s3rver, objects stored on disk under `dir`, each written whole (atomic-writes.ts). */
 export async function startS3(dir: string): Promise<Emulator> {
   mkdirSync(dir, { recursive: true });
+  removeLeftoverTemporaries(dir);
+  makeS3rverWritesAtomic(require('s3rver/lib/stores/filesystem'), (require('s3rver/lib/models/object') as { ALLOWED_METADATA: string[] }).ALLOWED_METADATA);
   const S3rver = require('s3rver') as new (options: Record<string, unknown>) => { run(): Promise<AddressInfo>; close(): Promise<void> };
   const s3 = new S3rver({ port: 0, address: HOST, directory: dir, silent: true });
   const { port } = await s3.run();
@@ -144,8 +146,8 @@ export function sesMessageSender(mail: CognitoMail) {
 export async function startCognito(dir: string, mail: CognitoMail): Promise<Emulator> {
   const dataDirectory = join(dir, 'db');
   mkdirSync(dataDirectory, { recursive: true });
-  // Pool files are replaced whole, never rewritten in place (see atomic-file-engine.ts); a kill can leave a temporary file behind.
-  for (const name of readdirSync(dataDirectory)) if (name.endsWith('.tmp')) rmSync(join(dataDirectory, name), { force: true });
+  // Pool files are replaced whole, never rewritten in place (atomic-writes.ts); a kill can leave a temporary file behind.
+  removeLeftoverTemporaries(dataDirectory);
   // cognito-local brings the AWS SDK v2 for its Lambda triggers (unused here); its notice is noise.
   process.env.AWS_SDK_JS_SUPPRESS_MAINTENANCE_MODE_MESSAGE ??= '1';
   const cognitoRequire = createRequire(require.resolve('cognito-local'));
