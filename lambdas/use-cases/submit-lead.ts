@@ -64,7 +64,7 @@ export async function submitLead(deps: SubmitLeadDeps, input: unknown, context: 
     throw new ForbiddenError('verification_required', VERIFICATION_REQUIRED_MESSAGE);
   }
 
-  const key = idempotencyKey(lead);
+  const key = idempotencyKey(lead, context.userId);
   const answer: StoredAnswer = { auditId: randomUUID(), leadId: randomUUID(), accountCreated: false };
   const claim = await deps.idempotency.claim(key, answer, LEAD_IDEMPOTENCY_SECONDS);
   if (!claim.claimed) return { ...claim.value, scanned: true };
@@ -79,7 +79,13 @@ export async function submitLead(deps: SubmitLeadDeps, input: unknown, context: 
       ],
       'scan requests',
     );
-    const account = lead.createAccount ? await ensureAccount(deps, lead) : { userId: undefined, accountCreated: false };
+    // A signed-in caller's lead is theirs: the audit goes to their account (their dashboard and history),
+    // and no account is made for the form's email, which may be a colleague's.
+    const account = context.userId
+      ? { userId: context.userId, accountCreated: false }
+      : lead.createAccount
+        ? await ensureAccount(deps, lead)
+        : { userId: undefined, accountCreated: false };
     await store(deps, lead, answer, account.userId, context);
     await deps.scanJobs.enqueue({ auditId: answer.auditId, kind: 'scan' });
     // A new lead is an interaction: the person's contact details are kept 3 years from it.
@@ -100,9 +106,10 @@ async function mayScan(deps: SubmitLeadDeps, lead: Lead, site: string, userId: s
   return deps.verifications.isVerified(lead.email, site);
 }
 
-/** Equal leads: the same normalised fields and choices (the form's timing and honeypot aside). */
-function idempotencyKey(lead: Lead): string {
+/** Equal leads: the same normalised fields and choices (the form's timing and honeypot aside), from the same caller. */
+function idempotencyKey(lead: Lead, userId: string | undefined): string {
   const fields = [
+    userId ?? null,
     lead.email,
     siteKey(lead.webUrl.host),
     lead.webUrl.url,

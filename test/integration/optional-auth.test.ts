@@ -154,8 +154,22 @@ describe('POST /api/leads with an optional token', () => {
     expect(reply.status).toBe(201);
     expect(reply.body).toEqual({ auditId: expect.stringMatching(/^[0-9a-f-]{36}$/), leadId: expect.stringMatching(/^[0-9a-f-]{36}$/), accountCreated: false });
     const audit = await t.stack.deps.audits.getAudit(String(reply.body.auditId));
-    expect(audit).toMatchObject({ host: 'www.shop.example.test', status: 'queued', businessName: 'Analytical Engines' });
+    expect(audit).toMatchObject({ host: 'www.shop.example.test', status: 'queued', businessName: 'Analytical Engines', ownerId: verifier.userId });
     expect(await leadItems()).toBe(before + 2);
+  });
+
+  it("puts that scan in the signed-in caller's own history, and makes no account for the form's (colleague's) email", async () => {
+    // Act
+    const reply = await api(t, 'POST', '/api/leads', verifier.token, { ...colleagueLead('Vera', 'https://shop.example.test/'), createAccount: true, sendLoginCredentials: true });
+    const history = await api(t, 'GET', '/api/me/audits', verifier.token);
+    const othersHistory = await api(t, 'GET', '/api/me/audits', other.token);
+
+    // Assess
+    expect(reply.status).toBe(201);
+    expect(reply.body.accountCreated).toBe(false);
+    expect(JSON.stringify(history.body)).toContain(String(reply.body.auditId));
+    expect(JSON.stringify(othersHistory.body)).not.toContain(String(reply.body.auditId));
+    expect(await t.stack.deps.users.findUserIdByEmail('colleague@mail.example.org')).toBeUndefined();
   });
 
   it('asks for the email code (403 verification_required) for a site the user has not verified, or only added, and stores nothing', async () => {
