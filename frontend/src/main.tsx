@@ -11,3 +11,8 @@ createRoot(root).render(
     <App />
   </StrictMode>,
 );
+
+// The performance score (performance-report.ts): its own chunk, fetched once the page has loaded.
+const startReport = () => void import('./lib/performance-report').then(({ startPerformanceReport }) => startPerformanceReport());
+if (document.readyState === 'complete') startReport();
+else addEventListener('load', startReport, { once: true });

@@ -292,4 +292,35 @@ describe.skipIf(!chromiumAvailable)('the landing page, pricing and legal pages i
       await page.close();
     }
   }, 45_000);
+
+  it('writes the performance score to the console when the page is hidden, measured with web-vitals (SPEC §9)', async () => {
+    // Prepare
+    const page = await stack.browser.context.newPage();
+    const lines: string[] = [];
+    page.on('console', (message) => lines.push(message.text()));
+    const reporter = page.waitForResponse((response) => /\/performance-report-[\w-]+\.js$/.test(new URL(response.url()).pathname));
+    await page.goto(`${appUrl}/`);
+    await page.getByRole('heading', { level: 1, name: HERO }).waitFor();
+    await reporter;
+    await page.waitForTimeout(300);
+
+    // Act: one interaction (for the input delay), then the page is hidden as when the visitor leaves.
+    await page.getByRole('heading', { level: 1, name: HERO }).click();
+    await page.waitForTimeout(300);
+    await page.evaluate("Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' }); document.dispatchEvent(new Event('visibilitychange'))");
+    await page.waitForTimeout(300);
+
+    // Assess: one line, every metric measured, and the score the formula gives for those figures.
+    const reports = lines.filter((line) => line.startsWith('Performance score'));
+    expect(reports, lines.join('\n')).toHaveLength(1);
+    const match = /^Performance score (\d+)\/100 \(page load (\d+) ms, first paint (\d+) ms, largest paint (\d+) ms, layout shift ([\d.]+), input delay (\d+) ms\)/.exec(reports[0]!);
+    expect(match, reports[0]).not.toBeNull();
+    const [, score, pageLoadMs, firstPaintMs, largestPaintMs, layoutShift, inputDelayMs] = match!;
+    expect(Number(pageLoadMs)).toBeGreaterThan(0);
+    expect(Number(largestPaintMs)).toBeGreaterThanOrEqual(Number(firstPaintMs));
+    const { performanceScore } = await import('../../frontend/src/lib/performance-score.js');
+    const metrics = { pageLoadMs: Number(pageLoadMs), firstPaintMs: Number(firstPaintMs), largestPaintMs: Number(largestPaintMs), layoutShift: Number(layoutShift), inputDelayMs: Number(inputDelayMs) };
+    expect(performanceScore(metrics).score).toBe(Number(score));
+    await page.close();
+  }, 45_000);
 });

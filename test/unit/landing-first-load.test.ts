@@ -23,6 +23,7 @@ const DEFERRED = [
   { label: 'libphonenumber (the lead and account contracts)', source: /node_modules\/libphonenumber-js\// },
   { label: 'Amplify (loaded only when a session may exist)', source: /node_modules\/(@aws-amplify|aws-amplify)\// },
   { label: 'zod (the contracts; the frontend env is checked at build time)', source: /node_modules\/zod\// },
+  { label: 'web-vitals (the performance score, loaded after the page has loaded)', source: /node_modules\/web-vitals\// },
   // The doors (frontend/src/lib/contracts.ts, lead-contract.ts) only re-export: they leave no code of their own to find.
   { label: 'a domain contract (its schemas)', source: /lambdas\/domain\/[^/]+\.contract\.ts$/ },
 ];
