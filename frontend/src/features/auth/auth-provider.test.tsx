@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LoginRoute } from '../../app/routes/auth';
 import { apiPost } from '../../lib/api-client';
@@ -88,6 +88,18 @@ describe('AuthProvider', () => {
     expect(screen.getByRole('heading', { name: 'Client Login' })).toBeTruthy();
     expect(api.callsTo('GET', '/runtime-config.json')).toHaveLength(1);
   }, 15_000);
+});
+
+describe('useAuth', () => {
+  it('throws the spec\'s developer error outside an AuthProvider (SPEC §8)', () => {
+    function Reader() {
+      useAuth();
+      return null;
+    }
+    const quiet = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    expect(() => render(<Reader />)).toThrow('useAuth must be used within an AuthProvider');
+    quiet.mockRestore();
+  });
 });
 
 describe('storedSessionMayExist', () => {
