@@ -3,6 +3,7 @@ import { Link, Outlet, useMatches } from 'react-router';
 import { content } from '../../config/content';
 import { paths } from '../../config/paths';
 import { useAuth } from '../../features/auth/auth-provider';
+import { ThemedLogo } from '../ui/logo';
 import { ThemeToggle } from '../theme/theme-toggle';
 import { Spinner } from '../ui/spinner';
 
@@ -29,9 +30,8 @@ export function SiteLayout() {
       </a>
       <header className="sticky top-0 z-40 border-b border-slate-200 bg-white/90 backdrop-blur dark:border-slate-800 dark:bg-slate-950/90">
         <div className="mx-auto flex max-w-6xl items-center justify-between gap-2 px-4 py-3 sm:px-6">
-          <Link to={paths.home.getHref()} className={`flex items-center gap-2 rounded-md text-lg font-bold tracking-tight ${focusRing}`}>
-            <img src="/favicon.svg" alt="" className="size-7" />
-            {content.productName}
+          <Link to={paths.home.getHref()} className={`rounded-md ${focusRing}`}>
+            <ThemedLogo size="md" />
           </Link>
           <nav aria-label="Main" className="flex items-center gap-1">
             <Link to={paths.home.getHref()} state={{ scrollToPricing: true }} className={`hidden sm:inline-flex ${navLink}`}>

@@ -1,8 +1,8 @@
 import { Suspense } from 'react';
 import { Link, NavLink, Outlet, useNavigate } from 'react-router';
 import { ThemeToggle } from '../../../components/theme/theme-toggle';
+import { ThemedLogo } from '../../../components/ui/logo';
 import { Spinner } from '../../../components/ui/spinner';
-import { content } from '../../../config/content';
 import { paths } from '../../../config/paths';
 import { useMe } from '../../account/api/account';
 import { useAuth } from '../../auth/auth-provider';
@@ -49,9 +49,8 @@ export function DashboardLayout() {
       </a>
       <aside className="flex flex-col gap-4 border-b border-slate-200 bg-white p-4 md:sticky md:top-0 md:h-screen md:w-64 md:border-r md:border-b-0 dark:border-slate-800 dark:bg-slate-900">
         <div className="flex items-center justify-between">
-          <Link to={paths.home.getHref()} className={`flex items-center gap-2 rounded-md text-lg font-bold ${focusRing}`}>
-            <img src="/favicon.svg" alt="" className="size-7" />
-            {content.productName}
+          <Link to={paths.home.getHref()} className={`rounded-md ${focusRing}`}>
+            <ThemedLogo size="md" />
           </Link>
           <ThemeToggle />
         </div>
