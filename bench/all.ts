@@ -100,7 +100,7 @@ function summary(results: {
     lines.push(`Recall on the range's planted facts: ${results.range.recall.map((r) => `${r.tool} ${[r.ports && `ports ${r.ports}`, r.protocols && `protocols ${r.protocols}`, r.certFaults && `certificate faults ${r.certFaults}`].filter(Boolean).join(', ')}`).join('; ')}.`);
     lines.push('');
   }
-  lines.push('| API and scans (whole local stack in one process) | figure | target | met |');
+  lines.push('| API and scans (whole local stack in one process; load from another) | figure | target | met |');
   lines.push('|---|---|---|---|');
   const api = results.api;
   if (api) {

@@ -22,10 +22,11 @@ const patched = new WeakSet<object>();
 export async function writeFileAtomically(path: string, content: string | Buffer): Promise<void> {
   const temporary = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   try {
+    // No fsync: this guards against the process being killed (the kernel keeps what was written), which is
+    // what happens to `npm start`; a lost machine is not worth a disk flush on every pool change.
     const file = await open(temporary, 'w', 0o600);
     try {
       await file.writeFile(content);
-      await file.sync();
     } finally {
       await file.close();
     }
