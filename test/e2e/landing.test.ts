@@ -25,6 +25,9 @@ if (!chromiumAvailable) {
 const viewportTopOf = (page: Page, id: string) => page.evaluate(`document.getElementById('${id}').getBoundingClientRect().top`) as Promise<number>;
 const horizontalOverflow = (page: Page) => page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth') as Promise<number>;
 const htmlIsDark = (page: Page) => page.evaluate("document.documentElement.classList.contains('dark')") as Promise<boolean>;
+/** The header's logos a visitor can see (the themed pair shows one). */
+const visibleLogos = (page: Page) =>
+  page.evaluate("[...document.querySelectorAll('header [data-variant]')].filter((logo) => logo.getClientRects().length > 0).map((logo) => logo.dataset.variant)") as Promise<string[]>;
 
 /**
  * Where the section's top ends up once scrolling has settled near the sticky header (64 px), or
@@ -239,6 +242,7 @@ describe.skipIf(!chromiumAvailable)('the landing page, pricing and legal pages i
     const toggle = page.getByRole('button', { name: 'Dark mode' });
     await toggle.waitFor();
     await expect(htmlIsDark(page)).resolves.toBe(false);
+    await expect(visibleLogos(page)).resolves.toEqual(['light']);
 
     // Act
     await toggle.focus();
@@ -255,6 +259,7 @@ describe.skipIf(!chromiumAvailable)('the landing page, pricing and legal pages i
 
     // Assess
     await expect(htmlIsDark(page)).resolves.toBe(true);
+    await expect(visibleLogos(page)).resolves.toEqual(['dark']);
     await page.screenshot({ path: artifactPath('landing-dark.png') });
 
     // Act (back to light; then no stored choice and a dark system)

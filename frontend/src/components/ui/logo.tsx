@@ -48,10 +48,15 @@ export function Logo({ size = 'md', variant = 'light', className = '' }: { size?
 
 /** The logo that follows the site's theme: `light` on the light theme, `dark` on the dark one. */
 export function ThemedLogo({ size = 'md' }: { size?: LogoSize }) {
+  // Shown and hidden by wrappers: on the logo itself `hidden` would compete with its own `inline-flex`.
   return (
     <>
-      <Logo size={size} variant="light" className="dark:hidden" />
-      <Logo size={size} variant="dark" className="hidden dark:inline-flex" />
+      <span className="inline-flex dark:hidden">
+        <Logo size={size} variant="light" />
+      </span>
+      <span className="hidden dark:inline-flex">
+        <Logo size={size} variant="dark" />
+      </span>
     </>
   );
 }
