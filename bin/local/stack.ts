@@ -128,8 +128,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       ['table', 'scanQueue', 'mailer', 'reports', 'userPool'],
     );
     const deps = buildDeps(config);
-    const { dropped, restored } = dynamodb.indexRepair;
-    if (dropped + restored > 0) deps.log.warn('Repaired the local table indexes a kill had left unfinished', { dropped, restored });
+    const { dropped, restored, refreshed } = dynamodb.indexRepair;
+    if (dropped + restored + refreshed > 0) deps.log.warn('Repaired the local table indexes a kill had left unfinished', { dropped, restored, refreshed });
     if (config.DEMO_MODE) await seedDemoAccount(deps);
     const outbox = new OutboxSms(
       DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: dynamodb.endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS })),

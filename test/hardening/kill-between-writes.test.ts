@@ -62,8 +62,8 @@ async function startRawDynalite(path: string): Promise<Emulator> {
   return { endpoint: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
-/** Runs dynalite's index half of the audit's completion on the closed data directory, then "dies". */
-async function killBetweenIndexAndItemWrites(): Promise<void> {
+/** Runs dynalite's index half of an update of the audit head (`change` gives the new item) on the closed data directory, then "dies". */
+async function killBetweenIndexAndItemWrites(change: (item: Record<string, unknown>) => Record<string, unknown>): Promise<void> {
   const dynaliteDb = require('dynalite/db') as DynaliteDb;
   const store = dynaliteDb.create({ path: join(dir, 'dynamodb') });
   const call = <T>(fn: (cb: (error: Error | null | undefined, value?: T) => void) => void) =>
@@ -72,19 +72,8 @@ async function killBetweenIndexAndItemWrites(): Promise<void> {
     const table = await call<unknown>((cb) => store.getTable(tableName, false, cb));
     const { pk, sk } = keys.audit(AUDIT_ID);
     const key = dynaliteDb.createKey({ pk: { S: pk }, sk: { S: sk } }, table);
-    const running = await call<Record<string, unknown>>((cb) => store.getItemDb(tableName).get(key, cb));
-    expect(running.status).toEqual({ S: 'in_progress' });
-    const completedAt = new Date().toISOString();
-    const completed = {
-      ...running,
-      status: { S: 'completed' },
-      score: { N: '90' },
-      grade: { S: 'A' },
-      completedAt: { S: completedAt },
-      gsi2pk: { S: keys.siteScans(siteKey(HOST)) },
-      gsi2sk: { S: `${completedAt}#${AUDIT_ID}` },
-    };
-    await call((cb) => dynaliteDb.updateIndexes(store, table, running, completed, (error) => cb(error)));
+    const before = await call<Record<string, unknown>>((cb) => store.getItemDb(tableName).get(key, cb));
+    await call((cb) => dynaliteDb.updateIndexes(store, table, before, change(before), (error) => cb(error)));
   } finally {
     await new Promise<void>((resolve) => store.lifecycleManager.gracefulClose(resolve));
   }
@@ -107,7 +96,19 @@ describe('a kill between dynalite index and item writes', () => {
     expect(await audits.markInProgress(AUDIT_ID, new Date().toISOString())).toBe(true);
     await close();
 
-    await killBetweenIndexAndItemWrites();
+    const completedAt = new Date().toISOString();
+    await killBetweenIndexAndItemWrites((running) => {
+      expect(running.status).toEqual({ S: 'in_progress' });
+      return {
+        ...running,
+        status: { S: 'completed' },
+        score: { N: '90' },
+        grade: { S: 'A' },
+        completedAt: { S: completedAt },
+        gsi2pk: { S: keys.siteScans(siteKey(HOST)) },
+        gsi2sk: { S: `${completedAt}#${AUDIT_ID}` },
+      };
+    });
 
     // Without the repair: the table says in progress, the unfinished index has lost it, the site index has a completion.
     audits = await open(startRawDynalite);
@@ -127,6 +128,23 @@ describe('a kill between dynalite index and item writes', () => {
     expect((await audits.completedScansOfSite(HOST, { limit: 10 })).map((s) => [s.auditId, s.score])).toEqual([[AUDIT_ID, 95]]);
   });
 
+  it("rewrites an index entry that holds the update the item never got (same keys, another copy)", async () => {
+    let audits = await open(startDynamoDb);
+    const createdAt = new Date(Date.now() - 60_000).toISOString();
+    await audits.createAudit({ id: AUDIT_ID, ownerId: 'user-1', targetUrl: `https://${HOST}/`, host: HOST, status: 'queued', createdAt, checks: [] });
+    await close();
+
+    // Killed inside markInProgress: the unfinished index already says in progress, the head still queued.
+    await killBetweenIndexAndItemWrites((queued) => ({ ...queued, status: { S: 'in_progress' }, startedAt: { S: new Date().toISOString() } }));
+    audits = await open(startRawDynalite);
+    expect(await audits.listUnfinished(new Date().toISOString(), 10)).toEqual([{ id: AUDIT_ID, status: 'in_progress', createdAt }]);
+    await close();
+
+    audits = await open(startDynamoDb);
+    expect((emulator as Emulator & { indexRepair: unknown }).indexRepair).toMatchObject({ dropped: 0, restored: 0, refreshed: 1 });
+    expect(await audits.listUnfinished(new Date().toISOString(), 10)).toEqual([{ id: AUDIT_ID, status: 'queued', createdAt }]);
+  });
+
   it('changes nothing on a consistent table', async () => {
     const audits = await open(startDynamoDb);
     const createdAt = new Date(Date.now() - 60_000).toISOString();
@@ -134,7 +152,7 @@ describe('a kill between dynalite index and item writes', () => {
     await close();
 
     const repair = await rebuildDynaliteIndexes(join(dir, 'dynamodb'));
-    expect(repair).toMatchObject({ tables: 1, dropped: 0, restored: 0 });
+    expect(repair).toMatchObject({ tables: 1, dropped: 0, restored: 0, refreshed: 0 });
     expect(repair.items).toBeGreaterThanOrEqual(2);
     const reopened = await open(startDynamoDb);
     expect(await reopened.listUnfinished(new Date().toISOString(), 10)).toEqual([{ id: AUDIT_ID, status: 'queued', createdAt }]);
