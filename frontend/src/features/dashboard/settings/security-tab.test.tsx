@@ -190,12 +190,16 @@ describe('Settings → Security', () => {
     // Prepare
     let finish: () => void = () => undefined;
     stubApi({ 'GET /api/me': { status: 200, body: ACCOUNT } });
-    renderSecurity({ changePassword: vi.fn(() => new Promise<undefined>((resolve) => (finish = () => resolve(undefined)))) });
+    const change = vi.fn(() => new Promise<undefined>((resolve) => (finish = () => resolve(undefined))));
+    renderSecurity({ changePassword: change });
     await screen.findByLabelText('Current password');
 
     // Act
     changePassword('Old-Password-1', STRONG, STRONG);
     await waitFor(() => expect((screen.getByRole('button', { name: 'Update Password' }) as HTMLButtonElement).disabled).toBe(true));
+    // The button is disabled from the breached-password check on; the change itself starts after it.
+    await waitFor(() => expect(change).toHaveBeenCalledTimes(1));
+    expect((screen.getByRole('button', { name: 'Update Password' }) as HTMLButtonElement).disabled).toBe(true);
     finish();
 
     // Assess
