@@ -13,6 +13,8 @@ export interface FunctionDefaults {
   readonly logLevel: string;
   /** POWERTOOLS_SERVICE_NAME: the product slug. */
   readonly serviceName: string;
+  /** Deploy-time settings (README configuration keys set with context) every function gets. */
+  readonly environment?: Record<string, string>;
 }
 
 export interface ProjectFunctionProps {
@@ -85,6 +87,7 @@ export class ProjectFunction extends NodejsFunction {
         LOG_LEVEL: props.defaults.logLevel,
         POWERTOOLS_SERVICE_NAME: props.defaults.serviceName,
         NODE_OPTIONS: '--enable-source-maps',
+        ...props.defaults.environment,
         ...props.environment,
       },
     });
