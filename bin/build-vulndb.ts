@@ -15,7 +15,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { aliasKey, PRODUCT_CATALOG, retireProductId } from '../lambdas/scanner/vulndb/products.js';
 import { isAffected, isEmptyRange, prepareRange, toStoredRange } from '../lambdas/scanner/vulndb/range.js';
 import type {

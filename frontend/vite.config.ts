@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, loadEnv, type Plugin } from 'vite';
-import { z } from 'zod';
+import * as z from 'zod';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { API_TOKEN_DEFAULT_REQUESTS_PER_MINUTE } from './domain/api-token.contract.js';
 import { ConfigError } from './domain/errors.js';
 import { productSlug as slugOf } from './domain/product.js';

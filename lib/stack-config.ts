@@ -1,5 +1,5 @@
 import type { Node } from 'constructs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { productSlug } from '../lambdas/config.js';
 
 /**

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Grade, RiskLevel, Severity } from './audit.js';
 import { plansIncluding } from './plans.js';
 import { isHostName } from './target.js';

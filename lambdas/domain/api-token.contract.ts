@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Personal API tokens (DECISIONS "Plan features": "API access" with Monitor Plus), the contracts the

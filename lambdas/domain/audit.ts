@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** DECISIONS "Audit statuses": queued → in_progress → completed | failed. */
 export const auditStatuses = ['queued', 'in_progress', 'completed', 'failed'] as const;

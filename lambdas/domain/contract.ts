@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { ValidationError } from './errors.js';
 
 /** Field name → first message for that field, from a zod error. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { toE164Mobile } from './phone.js';
 import { webUrlSchema } from './target.js';
 

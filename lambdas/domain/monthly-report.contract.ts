@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The monthly report's API (DECISIONS "Plan features": "monthly reports" = a monthly PDF emailed to

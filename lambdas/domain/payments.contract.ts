@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { auditIdSchema } from './audit.js';
 import type { SubscriptionView } from './account.contract.js';
 import { planIds, type PlanId } from './plans.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { billingPeriods, CURRENCY, planIds, planKinds, planTiers, type Plan } from './plans.js';
 
 /** Plans as the API reads them (a checkout request names a plan id); the catalogue itself is plans.ts. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { RETENTION_SECONDS } from './retention.js';
 
 /** SPEC §8 alerts: the email report's two messages. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * What the browser needs to know about its deployment and cannot be built into the bundle: the

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Custom security policies (DECISIONS "Plan features"): the API's inputs and answers, shared by the

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 

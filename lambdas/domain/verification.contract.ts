@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { webUrlSchema } from './target.js';
 
 /** SPEC §9 "Verification": the constants both the modal and the API follow. */

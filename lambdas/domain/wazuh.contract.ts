@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The Wazuh API tester (SPEC §2 "Wazuh tester", §3 "Wazuh response fields read", §7): the test

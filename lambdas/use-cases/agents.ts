@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { scoreAgentReport, storedScore } from '../agents/agent-scoring.js';
 import { type InstallerSettings, renderInstaller } from '../agents/installers.js';
 import type { Deps } from '../composition.js';

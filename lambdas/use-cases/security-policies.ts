@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Deps } from '../composition.js';
 import { parseContract } from '../domain/contract.js';
 import { parseDomainInput } from '../domain/domains.js';

@@ -14,7 +14,7 @@
  *
  * Results never carry the email address or the key, so they may be logged.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { isPasswordPwned, PWNED_PASSWORDS_URL, type PasswordCheck } from '../pwned-passwords.js';
 
 export const HIBP_BASE_URL = 'https://haveibeenpwned.com/api/v3';
