@@ -1,4 +1,5 @@
 import { SendEmailCommand, type SESv2Client } from '@aws-sdk/client-sesv2';
+import type { Metrics } from '../domain/metrics.port.js';
 import type { EmailMessage, Mailer } from '../domain/ports.js';
 
 /**
@@ -10,9 +11,22 @@ export class SesMailer implements Mailer {
     private readonly ses: SESv2Client,
     private readonly from: string,
     private readonly configurationSet?: string,
+    /** EmailsSent / EmailsFailed: every send SES accepted or refused (bounces and complaints come from SES itself). */
+    private readonly metrics?: Pick<Metrics, 'emailSent' | 'emailFailed'>,
   ) {}
 
   async send(message: EmailMessage): Promise<{ messageId: string }> {
+    try {
+      const sent = await this.sendOnce(message);
+      this.metrics?.emailSent();
+      return sent;
+    } catch (error) {
+      this.metrics?.emailFailed();
+      throw error;
+    }
+  }
+
+  private async sendOnce(message: EmailMessage): Promise<{ messageId: string }> {
     const result = await this.ses.send(
       new SendEmailCommand({
         FromEmailAddress: this.from,
