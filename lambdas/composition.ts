@@ -18,6 +18,7 @@ import { DynamoDbDomains } from './adapters/dynamodb-domains.adapter.js';
 import { DynamoDbIdempotencyStore } from './adapters/dynamodb-idempotency.adapter.js';
 import { DynamoDbMonitoring } from './adapters/dynamodb-monitoring.adapter.js';
 import { DynamoDbMonthlyReports } from './adapters/dynamodb-monthly-reports.adapter.js';
+import { DynamoDbNotificationOutbox } from './adapters/dynamodb-notifications.adapter.js';
 import { DynamoDbRateLimiter } from './adapters/dynamodb-rate-limits.adapter.js';
 import { DynamoDbShareLinks } from './adapters/dynamodb-shares.adapter.js';
 import { DynamoDbSigningKeys } from './adapters/dynamodb-signing-keys.adapter.js';
@@ -38,6 +39,7 @@ import type { AgentRepository } from './domain/agents.js';
 import type { ApiTokenRepository } from './domain/api-tokens.js';
 import type { DomainRepository } from './domain/domains.js';
 import type { MonthlyReportLog } from './domain/monthly-report.js';
+import type { NotificationOutbox } from './domain/notifications.js';
 import type { SupportRequests } from './domain/support.js';
 import type { SecurityPolicyRepository } from './domain/security-policy.js';
 import type { UserTokens } from './domain/user-tokens.js';
@@ -114,6 +116,8 @@ export interface Deps {
   readonly supportRequests: SupportRequests;
   /** Personal API tokens (Settings → API, the `/api/v1` routes). */
   readonly apiTokens: ApiTokenRepository;
+  /** Notifications waiting to be sent (again): the outbox the sweeper retries. */
+  readonly notifications: NotificationOutbox;
   readonly scanSettings: ScanSettings;
   /** The checks every scan runs, bound to this deployment's breach lookup. */
   readonly scanChecks: readonly CheckDefinition[];
@@ -196,6 +200,7 @@ export function buildDeps(config: Config, overrides: Partial<Pick<Deps, 'clock' 
     monthlyReports: once(() => new DynamoDbMonthlyReports(documentClient(), required(config, 'TABLE_NAME'), clock)),
     supportRequests: once(() => new DynamoDbSupportRequests(documentClient(), required(config, 'TABLE_NAME'), clock)),
     apiTokens: once(() => new DynamoDbApiTokens(documentClient(), required(config, 'TABLE_NAME'), clock)),
+    notifications: once(() => new DynamoDbNotificationOutbox(documentClient(), required(config, 'TABLE_NAME'))),
     payments: once((): PaymentProvider => {
       switch (paymentsSettings(config).mode) {
         case 'stripe':
@@ -247,6 +252,7 @@ export function buildDeps(config: Config, overrides: Partial<Pick<Deps, 'clock' 
     get monthlyReports() { return lazy.monthlyReports(); },
     get supportRequests() { return lazy.supportRequests(); },
     get apiTokens() { return lazy.apiTokens(); },
+    get notifications() { return lazy.notifications(); },
     get payments() { return lazy.payments(); },
     paymentEvents: stripeWebhookEvents(paymentsSettings(config).webhookSecret),
     pwnedPasswords: {

@@ -37,6 +37,7 @@ import { RETENTION_SECONDS } from '../domain/retention.js';
  * - a user's security policy:   pk USER#{userId}, sk POLICY#{siteKey}#{findingId}
  * - a user's API token:         pk USER#{userId}, sk APITOKEN#{slot} (slots 00–09: at most 10 per user)
  * - an API token by its hash:   pk APITOKEN#{sha256(token)}, sk #APITOKEN (the secret is never stored)
+ * - a notification (outbox):    pk NOTIFY#{id}, sk #NOTIFY; gsi2 NOTIFY#DUE → {dueAt}#{id} (sparse: pending or sending only)
  */
 export const keys = {
   audit: (id: string) => ({ pk: `AUDIT#${id}`, sk: '#AUDIT' }),
@@ -107,6 +108,10 @@ export const keys = {
   apiToken: (userId: string, slot: number) => ({ pk: `USER#${userId}`, sk: `APITOKEN#${String(slot).padStart(2, '0')}` }),
   /** The same token found by the SHA-256 of its secret (Bearer authentication). */
   apiTokenByHash: (tokenHash: string) => ({ pk: `APITOKEN#${tokenHash}`, sk: '#APITOKEN' }),
+  /** A notification in the outbox: sent at once, or retried by the sweeper (lambdas/use-cases/notifications.ts). */
+  notification: (id: string) => ({ pk: `NOTIFY#${id}`, sk: '#NOTIFY' }),
+  /** gsi2 partition of the notifications to try (pending, or sending: an attempt that may have been cut off), soonest first. */
+  notificationsDue: 'NOTIFY#DUE',
   /** Rampart's own totals for GET /api/stats, one item of atomic counters. */
   platformStats: { pk: 'STATS#PLATFORM', sk: '#STATS' },
 } as const;

@@ -84,7 +84,7 @@ export interface AuditRepository {
   fail(auditId: string, message: string, failedAt: string): Promise<boolean>;
   /** Claims the one completion email of an audit: true the first time only (a redelivered job gets false). */
   markCompletionNotified(auditId: string, notifiedAt: string): Promise<boolean>;
-  /** Gives the claim back when the email could not be sent, so the job's retry sends it. */
+  /** Gives the claim back when the email could not be stored in the notification outbox, so the job's retry stores it. */
   releaseCompletionNotified(auditId: string, notifiedAt: string): Promise<void>;
   /** Audits still queued or in progress, created before the given instant, oldest first. */
   listUnfinished(createdBefore: string, limit: number): Promise<{ id: string; status: AuditStatus; createdAt: string }[]>;

@@ -23,4 +23,9 @@ export const RETENTION_SECONDS = {
   shareLinks: 24 * 3600,
   /** Processed webhook event ids (not personal data): Stripe retries an event for up to three days. */
   paymentEvents: 30 * DAY_SECONDS,
+  /**
+   * A notification's outbox item (lambdas/domain/notifications.ts): its message and recipient only until it
+   * is sent or given up (hours at most), then the attempt record alone (kind, attempts, outcome) for 30 days.
+   */
+  notifications: 30 * DAY_SECONDS,
 } as const;

@@ -15,6 +15,7 @@ import { withoutMutedFindings } from '../domain/security-policy.js';
 import { signUnsubscribeToken, verifyUnsubscribeToken } from '../domain/unsubscribe-token.js';
 import { routePath } from '../routes.js';
 import { issueCounts } from './run-scan.js';
+import { notify } from './notifications.js';
 import { mutedFindingIdsOf } from './security-policies.js';
 
 /**
@@ -25,7 +26,7 @@ import { mutedFindingIdsOf } from './security-policies.js';
  */
 
 type ScheduleDeps = Pick<Deps, 'monitoring' | 'domains' | 'audits' | 'scanJobs' | 'log'>;
-type AlertDeps = Pick<Deps, 'accounts' | 'alerts' | 'rateLimits' | 'mailer' | 'sms' | 'signingKeys' | 'clock' | 'config' | 'log' | 'policies'>;
+type AlertDeps = Pick<Deps, 'accounts' | 'alerts' | 'rateLimits' | 'mailer' | 'sms' | 'signingKeys' | 'clock' | 'config' | 'log' | 'policies' | 'notifications'>;
 export type MonitoringDeps = ScheduleDeps & AlertDeps;
 
 export interface ScheduleResult {
@@ -119,11 +120,11 @@ export async function afterMonitoringRescan(deps: MonitoringDeps, auditId: strin
       unsubscribeUrl: await unsubscribeUrl(deps, userId),
     });
     try {
-      await deps.mailer.send({ to: profile.email, ...message });
-      completedEmail = true;
+      // Refused now, the outbox retries it (DECISIONS "Mail never fails a scan"): the rescan is done either way.
+      completedEmail = (await notify(deps, { id: randomUUID(), kind: 'scan-completed', message: { channel: 'email', email: { to: profile.email, ...message } }, about: { auditId, userId } })) === 'sent';
     } catch (error) {
-      // The job fails and the queue delivers it again: alerts already sent stay claimed, this email is sent then.
-      deps.log.error('Could not send the scan completed email; the job will be retried', { auditId, error: String(error) });
+      // Not even stored (the table failing): the job fails and its retry stores it; alerts already sent stay claimed.
+      deps.log.error('Could not store the scan completed email; the job will be retried', { auditId, error: String(error) });
       await deps.audits.releaseCompletionNotified(audit.id, claimedAt);
       throw error;
     }
@@ -190,8 +191,9 @@ const alertRateKey = (userId: string, domain: string) => `alerts:${userId}:${dom
 
 /**
  * Sends one alert: the email (HTML and text) and, with Monitor Plus and a validated mobile number,
- * the SMS; each sent message is recorded for the alerts list. Preferences are read again (changes
- * may have waited an hour). When the email cannot be sent the changes wait for the next attempt.
+ * the SMS, each through the notification outbox (refused now, retried by the sweeper); each message
+ * is recorded for the alerts list once it has gone. Preferences are read again (changes may have
+ * waited an hour).
  */
 async function sendAlert(deps: AlertDeps, request: AlertRequest): Promise<AlertOutcome> {
   const profile = await deps.accounts.getProfile(request.userId);
@@ -202,21 +204,11 @@ async function sendAlert(deps: AlertDeps, request: AlertRequest): Promise<AlertO
   if (changes.length === 0) return 'nothing';
   const report = reportUrl(deps, request.auditId);
   const email = alertEmail({ productName: deps.config.PRODUCT_NAME, domain: request.domain, changes, reportUrl: report, unsubscribeUrl: await unsubscribeUrl(deps, request.userId) });
-  try {
-    await deps.mailer.send({ to: profile.email, ...email });
-  } catch (error) {
-    deps.log.error('Could not send an alert email; the changes wait for the next attempt', { domain: request.domain, error: String(error) });
-    await deps.alerts.defer({ ...request, changes }, deps.clock.now().toISOString());
-    return 'deferred';
-  }
-  await recordAlert(deps, request, changes, 'email');
+  const about = { auditId: request.auditId, userId: request.userId };
+  await notify(deps, { id: randomUUID(), kind: 'alert', message: { channel: 'email', email: { to: profile.email, ...email } }, about, afterSent: { alert: alertRecord(deps, request, changes, 'email') } });
   if (await smsApplies(deps, profile)) {
-    try {
-      await deps.sms.send({ to: profile.mobileNumber!, body: alertSms({ productName: deps.config.PRODUCT_NAME, domain: request.domain, changes, reportUrl: report }) });
-      await recordAlert(deps, request, changes, 'sms');
-    } catch (error) {
-      deps.log.error('Could not send an alert SMS (the email went out)', { domain: request.domain, error: String(error) });
-    }
+    const sms = { to: profile.mobileNumber!, body: alertSms({ productName: deps.config.PRODUCT_NAME, domain: request.domain, changes, reportUrl: report }) };
+    await notify(deps, { id: randomUUID(), kind: 'alert', message: { channel: 'sms', sms }, about, afterSent: { alert: alertRecord(deps, request, changes, 'sms') } });
   }
   return 'sent';
 }
@@ -227,8 +219,9 @@ async function smsApplies(deps: Pick<Deps, 'accounts'>, profile: UserProfile): P
   return monitoringPlanOf(await deps.accounts.getSubscription(profile.userId))?.smsAlerts === true;
 }
 
-async function recordAlert(deps: Pick<Deps, 'alerts' | 'clock'>, request: AlertRequest, changes: readonly MonitoringChange[], channel: AlertChannel): Promise<void> {
-  await deps.alerts.record({
+/** The alert as the user's alerts list will show it once its message has gone (`sentAt`: when it was first tried). */
+function alertRecord(deps: Pick<Deps, 'clock'>, request: AlertRequest, changes: readonly MonitoringChange[], channel: AlertChannel): AlertRecord {
+  return {
     id: randomUUID(),
     userId: request.userId,
     domain: request.domain,
@@ -237,7 +230,7 @@ async function recordAlert(deps: Pick<Deps, 'alerts' | 'clock'>, request: AlertR
     summary: changeSummaryParts(changes).join(', '),
     changes: changes.map((change) => ({ type: change.type, title: changeTitle(change) })),
     auditId: request.auditId,
-  });
+  };
 }
 
 function uniqueChanges(changes: readonly MonitoringChange[]): MonitoringChange[] {

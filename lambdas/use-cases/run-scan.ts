@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Deps } from '../composition.js';
 import type { Audit, Finding, Grade, ScanJob } from '../domain/audit.js';
 import { auditCompletedEmail, type IssueCounts } from '../domain/emails.js';
@@ -7,6 +8,7 @@ import { parseWebTarget } from '../domain/target.js';
 import { subdomainSurfaceCheck } from '../scanner/checks/subdomain-surface.check.js';
 import { scan } from '../scanner/scan.js';
 import { afterMonitoringRescan, type MonitoringDeps } from './monitoring.js';
+import { notify } from './notifications.js';
 
 export const SCAN_DEADLINE_MS = 40_000;
 /** A paid audit's deep scan: more ports and every subdomain, within the worker's 90 s. */
@@ -19,9 +21,10 @@ export type RunScanOutcome = 'completed' | 'failed' | 'skipped';
 /**
  * Runs the scan for a queued audit. Safe to run twice for one job (queues deliver at least once):
  * an audit that has already ended is skipped. Errors the visitor can act on end the audit as
- * failed with a readable message; anything else is thrown so the queue retries the job.
+ * failed with a readable message; anything else is thrown so the queue retries the job. An email
+ * that cannot be sent is not such an error: the notification outbox retries it on its own.
  */
-type RunScanDeps = Pick<Deps, 'audits' | 'clock' | 'scanSettings' | 'scanChecks' | 'log' | 'mailer' | 'config' | 'stats'> & MonitoringDeps;
+type RunScanDeps = Pick<Deps, 'audits' | 'clock' | 'scanSettings' | 'scanChecks' | 'log' | 'mailer' | 'config' | 'stats' | 'notifications'> & MonitoringDeps;
 
 export async function runScan(deps: RunScanDeps, job: ScanJob): Promise<RunScanOutcome> {
   const audit = await deps.audits.getAudit(job.auditId);
@@ -37,7 +40,7 @@ export async function runScan(deps: RunScanDeps, job: ScanJob): Promise<RunScanO
       await afterMonitoringRescan(deps, audit.id);
       return 'skipped';
     }
-    // Completed by an earlier delivery that stopped before its email: send it now (still only once).
+    // Completed by an earlier delivery that stopped before its email was stored: store and send it now (still only once).
     if (audit.status === 'completed' && audit.score !== undefined && audit.grade) {
       const lead = audit.leadId ? await deps.audits.getLead(audit.leadId) : undefined;
       await notifyCompletion(deps, audit, lead, { score: audit.score, grade: audit.grade, findings: audit.checks.flatMap((c) => c.findings) });
@@ -99,9 +102,10 @@ export function issueCounts(findings: readonly Finding[]): IssueCounts {
 
 /**
  * Emails the lead the grade, score, issues by severity and the report link, once per audit (a
- * conditional flag on the audit, claimed before sending). A failed send gives the claim back and
- * fails the job, so the queue delivers it again and the retry sends the email (the audit stays
- * completed); after the queue's last attempt the job waits in the dead-letter queue, not lost.
+ * conditional flag on the audit, claimed first). The email goes through the notification outbox
+ * (DECISIONS "Mail never fails a scan"): refused now, it is retried by the sweeper, and the audit
+ * and its job are done either way. Only when the outbox could not store it (the table failing) is
+ * the claim given back and the error thrown, so the job's retry stores it.
  */
 async function notifyCompletion(
   deps: RunScanDeps,
@@ -112,23 +116,22 @@ async function notifyCompletion(
   if (!lead) return;
   const claimedAt = deps.clock.now().toISOString();
   if (!(await deps.audits.markCompletionNotified(audit.id, claimedAt))) return;
+  const email = auditCompletedEmail(
+    { productName: deps.config.PRODUCT_NAME, siteUrl: deps.config.SITE_URL },
+    {
+      to: lead.email,
+      firstName: lead.firstName,
+      host: audit.host,
+      auditId: audit.id,
+      grade: result.grade,
+      score: result.score,
+      issues: issueCounts(result.findings),
+    },
+  );
   try {
-    await deps.mailer.send(
-      auditCompletedEmail(
-        { productName: deps.config.PRODUCT_NAME, siteUrl: deps.config.SITE_URL },
-        {
-          to: lead.email,
-          firstName: lead.firstName,
-          host: audit.host,
-          auditId: audit.id,
-          grade: result.grade,
-          score: result.score,
-          issues: issueCounts(result.findings),
-        },
-      ),
-    );
+    await notify(deps, { id: randomUUID(), kind: 'audit-completed', message: { channel: 'email', email }, about: { auditId: audit.id } });
   } catch (error) {
-    deps.log.error('Could not send the audit completion email; the job will be retried', { auditId: audit.id, error: String(error) });
+    deps.log.error('Could not store the audit completion email; the job will be retried', { auditId: audit.id, error: String(error) });
     await deps.audits.releaseCompletionNotified(audit.id, claimedAt);
     throw error;
   }

@@ -11,6 +11,7 @@ import { siteKey } from '../domain/target.js';
 import { generateTemporaryPassword } from '../domain/temporary-password.js';
 import { recordContactInteraction } from './contact-retention.js';
 import { isVerifiedDomainOf } from './domains.js';
+import { notify, type NotifyDeps } from './notifications.js';
 import { enforceLimits } from './rate-limits.js';
 
 export interface SubmitLeadContext {
@@ -37,7 +38,8 @@ export const VERIFICATION_REQUIRED_MESSAGE =
 type SubmitLeadDeps = Pick<
   Deps,
   'audits' | 'scanJobs' | 'clock' | 'config' | 'log' | 'rateLimits' | 'verifications' | 'idempotency' | 'users' | 'mailer' | 'domains' | 'supportRequests'
->;
+> &
+  NotifyDeps;
 
 type StoredAnswer = { auditId: string; leadId: string; accountCreated: boolean };
 
@@ -177,11 +179,13 @@ async function ensureAccount(deps: SubmitLeadDeps, lead: Lead): Promise<{ userId
     return { userId: raced, accountCreated: false };
   }
   const brand = { productName: deps.config.PRODUCT_NAME, siteUrl: deps.config.SITE_URL };
+  const email = accountCreatedEmail(brand, { to: lead.email, firstName: lead.firstName, temporaryPassword });
   try {
-    await deps.mailer.send(accountCreatedEmail(brand, { to: lead.email, firstName: lead.firstName, temporaryPassword }));
+    // Refused now, the notification outbox retries it; the answer does not wait for it either way.
+    await notify(deps, { id: randomUUID(), kind: 'account-created', message: { channel: 'email', email }, about: { userId } });
   } catch (error) {
-    // The account exists either way; its owner can still reset the password from the login page.
-    deps.log.error('Could not send the login details of a new account', { userId, error: String(error) });
+    // Not even stored (the table failing): the account exists either way; its owner can still reset the password from the login page.
+    deps.log.error('Could not store the login details of a new account', { userId, error: String(error) });
   }
   return { userId, accountCreated: true };
 }

@@ -32,7 +32,7 @@ export class Schedule extends Construct {
       defaults: props.defaults,
       timeout: Duration.seconds(60),
     });
-    props.bindings.bindAll(this.sweeper, ['table', 'scanQueue']);
+    props.bindings.bindAll(this.sweeper, ['table', 'scanQueue', 'mailer', 'sms']);
     new Rule(this, 'SweepRule', {
       description: 'Every five minutes: sweep stuck audits',
       schedule: EventSchedule.rate(SWEEP_INTERVAL),

@@ -1,13 +1,17 @@
 import type { SQSEvent } from 'aws-lambda';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Deps } from '../../lambdas/composition.js';
 import { make as makeScanWorker } from '../../lambdas/workers/scan-worker.js';
+import { make as makeSweeper } from '../../lambdas/workers/sweeper.js';
 import { postJson, startTestStack, type TestStack, validLead, waitForAudit } from '../support/local-stack.js';
+import { type Item, tableItems } from '../support/table.js';
 
 /**
  * Issue 11, "Faults": SES and S3 failing, and a worker job that throws. A failure is retried or
- * reported, never swallowed: no email or report is lost, and one bad job never takes its batch
- * neighbours down with it. The faults are injected into the real adapters of the local stack.
+ * reported, never swallowed: one bad job never takes its batch neighbours down with it, and an email
+ * SES refuses never fails its scan (DECISIONS "Mail never fails a scan"): the notification outbox
+ * retries it on the sweeper's runs, bounded and counted, and gives it up loudly. The faults are
+ * injected into the real adapters of the local stack.
  */
 let t: TestStack;
 const api = (path: string) => `${t.stack.url}${path}`;
@@ -21,6 +25,25 @@ async function mailTo(address: string): Promise<MailboxEmail[]> {
   const store = (await fetch(`${t.stack.mailboxUrl}/store`).then((r) => r.json())) as { emails: MailboxEmail[] };
   return store.emails.filter((e) => e.destination.to.includes(address));
 }
+
+/** SES in its sandbox refusing an address nobody verified (MessageRejected). */
+function sandboxRefusal(address: string): Error {
+  return Object.assign(new Error(`Email address is not verified. The following identities failed the check in region AP-SOUTHEAST-2: ${address}`), { name: 'MessageRejected' });
+}
+
+/** The audit's notification in the outbox (the table's own item). */
+async function outboxItemOf(auditId: string): Promise<Item> {
+  const found = (await tableItems(t)).filter((item) => item.type === 'notification' && (item.about as { auditId?: string } | undefined)?.auditId === auditId);
+  if (found.length !== 1) throw new Error(`Expected one outbox item for ${auditId}, found ${found.length}`);
+  return found[0]!;
+}
+
+/** The stack's own adapters (faults included) with a clock that reads `now`: a sweeper run at a later time. */
+function withClock(deps: Deps, now: Date): Deps {
+  return new Proxy(deps, { get: (target, key) => (key === 'clock' ? { now: () => now } : (Reflect.get(target, key) as unknown)) });
+}
+
+const justAfter = (time: string) => new Date(Date.parse(time) + 1_000);
 
 /** Makes one method of a real adapter throw its first `times` calls, then behave again. */
 function failFirst<T extends object, K extends keyof T>(target: T, method: K, times: number, error: Error): { calls: () => number; restore: () => void } {
@@ -42,23 +65,74 @@ afterAll(async () => {
 });
 
 describe('SES failing', () => {
-  it('retries the job until the completion email is sent, exactly once', { timeout: 60_000 }, async () => {
+  it('completes the audit at once; the outbox sends the refused completion email on a later sweep, exactly once', { timeout: 60_000 }, async () => {
     const email = 'ses-fault@example.test';
-    const fault = failFirst(t.stack.deps.mailer, 'send', 1, Object.assign(new Error('Throttling: Maximum sending rate exceeded'), { name: 'Throttling' }));
+    const fault = failFirst(t.stack.deps.mailer, 'send', 1, sandboxRefusal(email));
     try {
       const lead = await postJson(api('/api/leads'), { ...validLead, email });
       expect(lead.status).toBe(201);
-      const audit = await waitForAudit(t.stack.url, String(lead.body.auditId));
+      const auditId = String(lead.body.auditId);
+      const audit = await waitForAudit(t.stack.url, auditId);
       expect(audit.status).toBe('completed');
 
-      // The queue redelivers after its retry delay (5 s locally).
-      const deadline = Date.now() + 30_000;
-      while ((await mailTo(email)).length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 250));
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      // Longer than the queue's retry delay (5 s locally): the old worker failed the job and its redelivery sent the email.
+      await new Promise((resolve) => setTimeout(resolve, 6_000));
+      expect(fault.calls()).toBe(1);
+      expect(await mailTo(email)).toHaveLength(0);
+      const waiting = await outboxItemOf(auditId);
+      expect(waiting).toMatchObject({ kind: 'audit-completed', status: 'pending', attempts: 1, lastError: expect.stringContaining('Email address is not verified') });
 
+      const sweep = makeSweeper(withClock(t.stack.deps, justAfter(String(waiting.nextAttemptAt))));
+      const first = await sweep();
+      const second = await sweep();
+
+      expect(first.notifications).toEqual({ sent: 1, retrying: 0, abandoned: 0 });
+      expect(second.notifications).toEqual({ sent: 0, retrying: 0, abandoned: 0 });
       expect(fault.calls()).toBe(2);
-      expect((await mailTo(email)).map((m) => m.subject)).toHaveLength(1);
+      expect((await mailTo(email)).map((m) => m.subject)).toEqual([expect.stringContaining('Your Rampart security report for shop.example.test')]);
+      const sent = await outboxItemOf(auditId);
+      expect(sent).toMatchObject({ status: 'sent', attempts: 2 });
+      // Once sent, the outbox keeps only the attempt record: no message, no recipient.
+      expect(sent.message).toBeUndefined();
     } finally {
+      fault.restore();
+    }
+  });
+
+  it('gives a notification up after 5 refused attempts: abandoned, counted, and logged at ERROR for the alarm', { timeout: 60_000 }, async () => {
+    const email = 'ses-never@example.test';
+    const fault = failFirst(t.stack.deps.mailer, 'send', Number.POSITIVE_INFINITY, sandboxRefusal(email));
+    const errors = vi.spyOn(t.stack.deps.log, 'error');
+    try {
+      const lead = await postJson(api('/api/leads'), { ...validLead, email });
+      const auditId = String(lead.body.auditId);
+      expect((await waitForAudit(t.stack.url, auditId)).status).toBe('completed');
+      for (let i = 0; i < 20 && (await outboxItemOf(auditId).catch(() => undefined)) === undefined; i += 1) await new Promise((resolve) => setTimeout(resolve, 100));
+
+      const runs: Record<string, number>[] = [];
+      for (let sweep = 0; sweep < 4; sweep += 1) {
+        const item = await outboxItemOf(auditId);
+        runs.push((await makeSweeper(withClock(t.stack.deps, justAfter(String(item.nextAttemptAt))))()).notifications as unknown as Record<string, number>);
+      }
+
+      expect(runs).toEqual([
+        { sent: 0, retrying: 1, abandoned: 0 },
+        { sent: 0, retrying: 1, abandoned: 0 },
+        { sent: 0, retrying: 1, abandoned: 0 },
+        { sent: 0, retrying: 0, abandoned: 1 },
+      ]);
+      expect(fault.calls()).toBe(5);
+      const abandoned = await outboxItemOf(auditId);
+      expect(abandoned).toMatchObject({ status: 'abandoned', attempts: 5, lastError: expect.stringContaining('Email address is not verified') });
+      expect(abandoned.message).toBeUndefined();
+      expect(errors).toHaveBeenCalledWith('Notification abandoned after 5 attempts', expect.objectContaining({ kind: 'audit-completed', auditId, attempts: 5 }));
+      // Given up is final: a later sweep, however late, tries nothing more.
+      const after = await makeSweeper(withClock(t.stack.deps, new Date(Date.now() + 30 * 24 * 3_600_000)))();
+      expect(after.notifications).toEqual({ sent: 0, retrying: 0, abandoned: 0 });
+      expect(fault.calls()).toBe(5);
+      expect(await mailTo(email)).toHaveLength(0);
+    } finally {
+      errors.mockRestore();
       fault.restore();
     }
   });
