@@ -1,8 +1,10 @@
 /**
  * The route manifest: every HTTP route of the API, declared once.
  *
- * The CDK stack creates one Lambda function and one API Gateway route per entry, the local
- * server mounts the same entries, and the frontend's API client builds its URLs from them.
+ * Each entry names the function (`fn`, one of `apiFunctions`) that serves it. The CDK stack
+ * creates one Lambda per function, granted the union of its routes' `uses`, and one API Gateway
+ * route per entry; the local server mounts the same entries, and the frontend's API client builds
+ * its URLs from them.
  */
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -22,9 +24,55 @@ export type RouteAuth = 'public' | 'user' | 'agent' | 'webhook' | 'api-token';
 /** The AWS resources a handler uses: the stack grants exactly these, config requires exactly these. */
 export type Resource = 'table' | 'scanQueue' | 'mailer' | 'sms' | 'reports' | 'userPool' | 'payments';
 
+/** A Lambda function serving a group of routes by area (DECISIONS "Production on AWS": functions by area). */
+export interface ApiFunctionDefinition {
+  readonly description: string;
+  /** @default 512 MB: more memory is more CPU, and so a shorter cold start. */
+  readonly memorySize?: number;
+  /**
+   * Seconds; longer than the network waits of every route it serves, and shorter than API Gateway's
+   * 30 s integration limit, so the caller gets the handler's answer, never a gateway 503.
+   */
+  readonly timeoutSeconds: number;
+}
+
+export const apiFunctions = {
+  'public-api': { description: 'The free scan and its report: leads, email codes, audits, shares, PDFs, stats', timeoutSeconds: 15 },
+  account: { description: 'Signed-in customers: profile, domains, quick scans, alerts, reports, support, policies, API tokens', timeoutSeconds: 20 },
+  payments: { description: 'Checkout, the payment webhook, orders, receipts and billing', timeoutSeconds: 15 },
+  badge: { description: 'The "Protected by" badge image and its verify page data', memorySize: 256, timeoutSeconds: 10 },
+  agents: { description: 'Endpoint agents: registration, reports, telemetry, installers and their dashboard', timeoutSeconds: 15 },
+  'api-v1': { description: 'The public API for personal API tokens (/api/v1)', timeoutSeconds: 15 },
+} as const satisfies Record<string, ApiFunctionDefinition>;
+
+export type ApiFunctionName = keyof typeof apiFunctions;
+
+/** A function that serves no route: the scan queue's worker and the scheduled jobs. */
+export interface WorkerFunctionDefinition extends ApiFunctionDefinition {
+  /** What it is granted and configured with (as a route's `uses`). */
+  readonly uses: readonly Resource[];
+  /** It runs scans: the scanner's checks (and the breach lookup) are loaded too. */
+  readonly scans?: boolean;
+}
+
+export const workerFunctions = {
+  // mailer and sms: the lead's completion email, and a monitoring rescan's alerts (email, SMS).
+  'scan-worker': { description: 'Runs queued scans; reports partial batch failures', uses: ['table', 'mailer', 'sms'], scans: true, memorySize: 1024, timeoutSeconds: 90 },
+  sweeper: { description: 'Marks audits stuck past their limit as failed', uses: ['table', 'mailer', 'sms'], memorySize: 256, timeoutSeconds: 60 },
+  'monitoring-scheduler': {
+    description: 'Queues monitoring rescans, sends waiting alerts and monthly reports, checks a new knowledge base',
+    uses: ['table', 'scanQueue', 'mailer', 'sms', 'reports'],
+    timeoutSeconds: 300,
+  },
+} as const satisfies Record<string, WorkerFunctionDefinition>;
+
+export type WorkerFunctionName = keyof typeof workerFunctions;
+
 export interface RouteDefinition {
-  /** Stable name: the Lambda's logical id and the handler file under lambdas/api. */
+  /** Stable name: the API Gateway route's logical id and the handler file under lambdas/api. */
   readonly name: string;
+  /** The function that serves it. */
+  readonly fn: ApiFunctionName;
   readonly method: HttpMethod;
   /** API Gateway path syntax: /api/audits/{auditId} */
   readonly path: string;
@@ -41,74 +89,84 @@ export interface RouteDefinition {
 }
 
 export const routes = [
-  { name: 'health', method: 'GET', path: '/api/health', auth: 'public', uses: [] },
-  { name: 'create-lead', method: 'POST', path: '/api/leads', auth: 'public', uses: ['table', 'scanQueue', 'mailer', 'userPool'], optionalAuth: true },
-  { name: 'send-verification-code', method: 'POST', path: '/api/verification-codes', auth: 'public', uses: ['table', 'mailer'] },
-  { name: 'verify-email-code', method: 'POST', path: '/api/verification-codes/verify', auth: 'public', uses: ['table'] },
-  { name: 'get-audit', method: 'GET', path: '/api/audits/{auditId}', auth: 'public', uses: ['table'], optionalAuth: true },
-  { name: 'create-share', method: 'POST', path: '/api/audits/{auditId}/shares', auth: 'public', uses: ['table'] },
-  { name: 'get-shared-audit', method: 'GET', path: '/api/shared-audits/{shareToken}', auth: 'public', uses: ['table'] },
-  { name: 'get-audit-pdf', method: 'GET', path: '/api/audits/{auditId}/report.pdf', auth: 'public', uses: ['table', 'reports'] },
-  { name: 'email-audit', method: 'POST', path: '/api/audits/{auditId}/email', auth: 'public', uses: ['table', 'mailer'] },
-  { name: 'get-me', method: 'GET', path: '/api/me', auth: 'user', uses: ['table'] },
-  { name: 'update-me', method: 'PUT', path: '/api/me', auth: 'user', uses: ['table'] },
-  { name: 'delete-me', method: 'DELETE', path: '/api/me', auth: 'user', uses: ['table', 'userPool'] },
-  { name: 'get-notification-preferences', method: 'GET', path: '/api/me/notifications', auth: 'user', uses: ['table'] },
-  { name: 'update-notification-preferences', method: 'PUT', path: '/api/me/notifications', auth: 'user', uses: ['table'] },
-  { name: 'list-my-audits', method: 'GET', path: '/api/me/audits', auth: 'user', uses: ['table'] },
-  { name: 'export-my-data', method: 'GET', path: '/api/me/export', auth: 'user', uses: ['table'] },
-  { name: 'list-domains', method: 'GET', path: '/api/me/domains', auth: 'user', uses: ['table'] },
-  { name: 'add-domain', method: 'POST', path: '/api/me/domains', auth: 'user', uses: ['table'] },
-  { name: 'delete-domain', method: 'DELETE', path: '/api/me/domains/{domain}', auth: 'user', uses: ['table'] },
-  { name: 'verify-domain', method: 'POST', path: '/api/me/domains/{domain}/verify', auth: 'user', uses: ['table'] },
-  { name: 'start-quick-scan', method: 'POST', path: '/api/me/scans', auth: 'user', uses: ['table', 'scanQueue'] },
-  { name: 'get-pwned-password-range', method: 'GET', path: '/api/pwned-passwords/{prefix}', auth: 'public', uses: [] },
-  { name: 'get-platform-stats', method: 'GET', path: '/api/stats', auth: 'public', uses: ['table'] },
-  { name: 'create-checkout-session', method: 'POST', path: '/api/checkout-sessions', auth: 'user', uses: ['table', 'payments'] },
-  { name: 'stripe-webhook', method: 'POST', path: '/api/stripe/webhook', auth: 'webhook', uses: ['table', 'scanQueue', 'payments'] },
-  { name: 'get-order', method: 'GET', path: '/api/orders/{checkoutSessionId}', auth: 'public', uses: ['table'] },
-  { name: 'get-order-receipt', method: 'GET', path: '/api/orders/{checkoutSessionId}/receipt.pdf', auth: 'public', uses: ['table'] },
-  { name: 'get-billing', method: 'GET', path: '/api/me/billing', auth: 'user', uses: ['table'] },
-  { name: 'create-billing-portal-session', method: 'POST', path: '/api/me/billing-portal', auth: 'user', uses: ['table', 'payments'] },
-  { name: 'rescan-paid-audit', method: 'POST', path: '/api/audits/{auditId}/rescans', auth: 'user', uses: ['table', 'scanQueue'] },
+  { name: 'health', fn: 'public-api', method: 'GET', path: '/api/health', auth: 'public', uses: [] },
+  { name: 'create-lead', fn: 'public-api', method: 'POST', path: '/api/leads', auth: 'public', uses: ['table', 'scanQueue', 'mailer', 'userPool'], optionalAuth: true },
+  { name: 'send-verification-code', fn: 'public-api', method: 'POST', path: '/api/verification-codes', auth: 'public', uses: ['table', 'mailer'] },
+  { name: 'verify-email-code', fn: 'public-api', method: 'POST', path: '/api/verification-codes/verify', auth: 'public', uses: ['table'] },
+  { name: 'get-audit', fn: 'public-api', method: 'GET', path: '/api/audits/{auditId}', auth: 'public', uses: ['table'], optionalAuth: true },
+  { name: 'create-share', fn: 'public-api', method: 'POST', path: '/api/audits/{auditId}/shares', auth: 'public', uses: ['table'] },
+  { name: 'get-shared-audit', fn: 'public-api', method: 'GET', path: '/api/shared-audits/{shareToken}', auth: 'public', uses: ['table'] },
+  { name: 'get-audit-pdf', fn: 'public-api', method: 'GET', path: '/api/audits/{auditId}/report.pdf', auth: 'public', uses: ['table', 'reports'] },
+  { name: 'email-audit', fn: 'public-api', method: 'POST', path: '/api/audits/{auditId}/email', auth: 'public', uses: ['table', 'mailer'] },
+  { name: 'get-me', fn: 'account', method: 'GET', path: '/api/me', auth: 'user', uses: ['table'] },
+  { name: 'update-me', fn: 'account', method: 'PUT', path: '/api/me', auth: 'user', uses: ['table'] },
+  { name: 'delete-me', fn: 'account', method: 'DELETE', path: '/api/me', auth: 'user', uses: ['table', 'userPool'] },
+  { name: 'get-notification-preferences', fn: 'account', method: 'GET', path: '/api/me/notifications', auth: 'user', uses: ['table'] },
+  { name: 'update-notification-preferences', fn: 'account', method: 'PUT', path: '/api/me/notifications', auth: 'user', uses: ['table'] },
+  { name: 'list-my-audits', fn: 'account', method: 'GET', path: '/api/me/audits', auth: 'user', uses: ['table'] },
+  { name: 'export-my-data', fn: 'account', method: 'GET', path: '/api/me/export', auth: 'user', uses: ['table'] },
+  { name: 'list-domains', fn: 'account', method: 'GET', path: '/api/me/domains', auth: 'user', uses: ['table'] },
+  { name: 'add-domain', fn: 'account', method: 'POST', path: '/api/me/domains', auth: 'user', uses: ['table'] },
+  { name: 'delete-domain', fn: 'account', method: 'DELETE', path: '/api/me/domains/{domain}', auth: 'user', uses: ['table'] },
+  { name: 'verify-domain', fn: 'account', method: 'POST', path: '/api/me/domains/{domain}/verify', auth: 'user', uses: ['table'] },
+  { name: 'start-quick-scan', fn: 'account', method: 'POST', path: '/api/me/scans', auth: 'user', uses: ['table', 'scanQueue'] },
+  { name: 'get-pwned-password-range', fn: 'public-api', method: 'GET', path: '/api/pwned-passwords/{prefix}', auth: 'public', uses: [] },
+  { name: 'get-platform-stats', fn: 'public-api', method: 'GET', path: '/api/stats', auth: 'public', uses: ['table'] },
+  { name: 'create-checkout-session', fn: 'payments', method: 'POST', path: '/api/checkout-sessions', auth: 'user', uses: ['table', 'payments'] },
+  { name: 'stripe-webhook', fn: 'payments', method: 'POST', path: '/api/stripe/webhook', auth: 'webhook', uses: ['table', 'scanQueue', 'payments'] },
+  { name: 'get-order', fn: 'payments', method: 'GET', path: '/api/orders/{checkoutSessionId}', auth: 'public', uses: ['table'] },
+  { name: 'get-order-receipt', fn: 'payments', method: 'GET', path: '/api/orders/{checkoutSessionId}/receipt.pdf', auth: 'public', uses: ['table'] },
+  { name: 'get-billing', fn: 'payments', method: 'GET', path: '/api/me/billing', auth: 'user', uses: ['table'] },
+  { name: 'create-billing-portal-session', fn: 'payments', method: 'POST', path: '/api/me/billing-portal', auth: 'user', uses: ['table', 'payments'] },
+  { name: 'rescan-paid-audit', fn: 'account', method: 'POST', path: '/api/audits/{auditId}/rescans', auth: 'user', uses: ['table', 'scanQueue'] },
   // API Gateway path variables are whole segments: the handler requires `{domain}.svg` (badgeUrl in lambdas/domain/badge.ts).
-  { name: 'get-badge', method: 'GET', path: '/badge/{badgeFile}', auth: 'public', uses: ['table'] },
-  { name: 'get-badge-status', method: 'GET', path: '/api/badges/{domain}', auth: 'public', uses: ['table'] },
-  { name: 'list-my-badges', method: 'GET', path: '/api/me/badges', auth: 'user', uses: ['table'] },
-  { name: 'list-my-alerts', method: 'GET', path: '/api/me/alerts', auth: 'user', uses: ['table'] },
-  { name: 'unsubscribe-alerts', method: 'GET', path: '/api/alerts/unsubscribe', auth: 'public', uses: ['table'] },
-  { name: 'list-monthly-reports', method: 'GET', path: '/api/me/reports/monthly', auth: 'user', uses: ['table'] },
+  { name: 'get-badge', fn: 'badge', method: 'GET', path: '/badge/{badgeFile}', auth: 'public', uses: ['table'] },
+  { name: 'get-badge-status', fn: 'badge', method: 'GET', path: '/api/badges/{domain}', auth: 'public', uses: ['table'] },
+  { name: 'list-my-badges', fn: 'account', method: 'GET', path: '/api/me/badges', auth: 'user', uses: ['table'] },
+  { name: 'list-my-alerts', fn: 'account', method: 'GET', path: '/api/me/alerts', auth: 'user', uses: ['table'] },
+  { name: 'unsubscribe-alerts', fn: 'public-api', method: 'GET', path: '/api/alerts/unsubscribe', auth: 'public', uses: ['table'] },
+  { name: 'list-monthly-reports', fn: 'account', method: 'GET', path: '/api/me/reports/monthly', auth: 'user', uses: ['table'] },
   // Whole segments again: the handler requires `{yyyy-mm}.pdf` (monthlyReportFileSchema).
-  { name: 'get-monthly-report-pdf', method: 'GET', path: '/api/me/reports/monthly/{reportFile}', auth: 'user', uses: ['table', 'reports'] },
-  { name: 'list-support-requests', method: 'GET', path: '/api/me/support-requests', auth: 'user', uses: ['table'] },
-  { name: 'create-support-request', method: 'POST', path: '/api/me/support-requests', auth: 'user', uses: ['table', 'mailer'] },
+  { name: 'get-monthly-report-pdf', fn: 'account', method: 'GET', path: '/api/me/reports/monthly/{reportFile}', auth: 'user', uses: ['table', 'reports'] },
+  { name: 'list-support-requests', fn: 'account', method: 'GET', path: '/api/me/support-requests', auth: 'user', uses: ['table'] },
+  { name: 'create-support-request', fn: 'account', method: 'POST', path: '/api/me/support-requests', auth: 'user', uses: ['table', 'mailer'] },
   // Custom security policies (Monitor Plus): accept or mute a finding of a verified domain.
-  { name: 'list-policies', method: 'GET', path: '/api/me/policies', auth: 'user', uses: ['table'] },
-  { name: 'put-policy', method: 'PUT', path: '/api/me/policies/{domain}/{findingId}', auth: 'user', uses: ['table'] },
-  { name: 'delete-policy', method: 'DELETE', path: '/api/me/policies/{domain}/{findingId}', auth: 'user', uses: ['table'] },
-  { name: 'list-api-tokens', method: 'GET', path: '/api/me/api-tokens', auth: 'user', uses: ['table'] },
-  { name: 'create-api-token', method: 'POST', path: '/api/me/api-tokens', auth: 'user', uses: ['table'] },
-  { name: 'revoke-api-token', method: 'DELETE', path: '/api/me/api-tokens/{tokenId}', auth: 'user', uses: ['table'] },
-  { name: 'api-list-audits', method: 'GET', path: '/api/v1/audits', auth: 'api-token', uses: ['table'] },
-  { name: 'api-get-audit', method: 'GET', path: '/api/v1/audits/{auditId}', auth: 'api-token', uses: ['table'] },
-  { name: 'api-start-scan', method: 'POST', path: '/api/v1/scans', auth: 'api-token', uses: ['table', 'scanQueue'] },
+  { name: 'list-policies', fn: 'account', method: 'GET', path: '/api/me/policies', auth: 'user', uses: ['table'] },
+  { name: 'put-policy', fn: 'account', method: 'PUT', path: '/api/me/policies/{domain}/{findingId}', auth: 'user', uses: ['table'] },
+  { name: 'delete-policy', fn: 'account', method: 'DELETE', path: '/api/me/policies/{domain}/{findingId}', auth: 'user', uses: ['table'] },
+  { name: 'list-api-tokens', fn: 'account', method: 'GET', path: '/api/me/api-tokens', auth: 'user', uses: ['table'] },
+  { name: 'create-api-token', fn: 'account', method: 'POST', path: '/api/me/api-tokens', auth: 'user', uses: ['table'] },
+  { name: 'revoke-api-token', fn: 'account', method: 'DELETE', path: '/api/me/api-tokens/{tokenId}', auth: 'user', uses: ['table'] },
+  { name: 'api-list-audits', fn: 'api-v1', method: 'GET', path: '/api/v1/audits', auth: 'api-token', uses: ['table'] },
+  { name: 'api-get-audit', fn: 'api-v1', method: 'GET', path: '/api/v1/audits/{auditId}', auth: 'api-token', uses: ['table'] },
+  { name: 'api-start-scan', fn: 'api-v1', method: 'POST', path: '/api/v1/scans', auth: 'api-token', uses: ['table', 'scanQueue'] },
   // The Wazuh tester's relay for managers without CORS (issue 10): signed in only, so it is no open proxy.
-  { name: 'relay-wazuh-request', method: 'POST', path: '/api/wazuh/relay', auth: 'user', uses: ['table'] },
+  { name: 'relay-wazuh-request', fn: 'account', method: 'POST', path: '/api/wazuh/relay', auth: 'user', uses: ['table'] },
   // Endpoint agents (issue 10, DECISIONS "Agents API"). Agent routes authenticate in the handler: the enrollment
   // secret (registrations, telemetry) or the agent's own token (reports, up to 1 MB = AGENT_MAX_BODY_BYTES).
-  { name: 'register-agent', method: 'POST', path: '/api/agents/registrations', auth: 'agent', uses: ['table'] },
-  { name: 'submit-agent-report', method: 'POST', path: '/api/agents/reports', auth: 'agent', uses: ['table'], maxBodyBytes: 1_048_576 },
-  { name: 'submit-agent-telemetry', method: 'POST', path: '/api/agents/telemetry', auth: 'agent', uses: ['table'] },
-  { name: 'list-my-agents', method: 'GET', path: '/api/me/agents', auth: 'user', uses: ['table'] },
-  { name: 'get-my-agents-summary', method: 'GET', path: '/api/me/agents/summary', auth: 'user', uses: ['table'] },
-  { name: 'get-my-agents-debug', method: 'GET', path: '/api/me/agents/debug', auth: 'user', uses: ['table'] },
-  { name: 'get-agent-enrollment', method: 'GET', path: '/api/me/agents/enrollment', auth: 'user', uses: ['table'] },
-  { name: 'rotate-agent-secret', method: 'POST', path: '/api/me/agents/secret', auth: 'user', uses: ['table'] },
+  { name: 'register-agent', fn: 'agents', method: 'POST', path: '/api/agents/registrations', auth: 'agent', uses: ['table'] },
+  { name: 'submit-agent-report', fn: 'agents', method: 'POST', path: '/api/agents/reports', auth: 'agent', uses: ['table'], maxBodyBytes: 1_048_576 },
+  { name: 'submit-agent-telemetry', fn: 'agents', method: 'POST', path: '/api/agents/telemetry', auth: 'agent', uses: ['table'] },
+  { name: 'list-my-agents', fn: 'agents', method: 'GET', path: '/api/me/agents', auth: 'user', uses: ['table'] },
+  { name: 'get-my-agents-summary', fn: 'agents', method: 'GET', path: '/api/me/agents/summary', auth: 'user', uses: ['table'] },
+  { name: 'get-my-agents-debug', fn: 'agents', method: 'GET', path: '/api/me/agents/debug', auth: 'user', uses: ['table'] },
+  { name: 'get-agent-enrollment', fn: 'agents', method: 'GET', path: '/api/me/agents/enrollment', auth: 'user', uses: ['table'] },
+  { name: 'rotate-agent-secret', fn: 'agents', method: 'POST', path: '/api/me/agents/secret', auth: 'user', uses: ['table'] },
   // Served at the site's /agents/ (CloudFront and the local server route the prefix to the API); a whole segment again.
-  { name: 'get-agent-installer', method: 'GET', path: '/agents/{installerFile}', auth: 'user', uses: ['table'] },
+  { name: 'get-agent-installer', fn: 'agents', method: 'GET', path: '/agents/{installerFile}', auth: 'user', uses: ['table'] },
 ] as const satisfies readonly RouteDefinition[];
 
 export type RouteName = (typeof routes)[number]['name'];
+
+/** The routes a function serves, in manifest order. */
+export function routesOf(fn: ApiFunctionName): readonly RouteDefinition[] {
+  return (routes as readonly RouteDefinition[]).filter((route) => route.fn === fn);
+}
+
+/** What a function is granted and configured with: the union of its routes' `uses`. */
+export function usesOf(fn: ApiFunctionName): readonly Resource[] {
+  return [...new Set(routesOf(fn).flatMap((route) => route.uses))];
+}
 
 /** Fills a route's path parameters: routePath('get-audit', { auditId }) → /api/audits/abc */
 export function routePath(name: RouteName, params: Record<string, string> = {}): string {

@@ -1,5 +1,5 @@
 import { addDomain, userIdOf } from '../use-cases/domains.js';
-import { httpHandler, lambdaEntry, type HandlerFactory } from './http.js';
+import { httpHandler, type HandlerFactory } from './http.js';
 
 /** Adds a domain to verify: 201 with its token and both ways to prove ownership. */
 export const make: HandlerFactory = (deps) =>
@@ -8,4 +8,3 @@ export const make: HandlerFactory = (deps) =>
     return { status: 201, body: { domain: await addDomain(deps, userId, request.json()) } };
   });
 
-export const handler = lambdaEntry('add-domain', make);

@@ -1,9 +1,8 @@
 import { callerFrom } from '../use-cases/account.js';
 import { createBillingPortal } from '../use-cases/payments.js';
-import { httpHandler, lambdaEntry, type HandlerFactory } from './http.js';
+import { httpHandler, type HandlerFactory } from './http.js';
 
 /** Manage Billing: Stripe's customer portal (or the local one) → {url}; 409 before the first purchase. */
 export const make: HandlerFactory = (deps) =>
   httpHandler(deps, async (request) => ({ status: 200, body: await createBillingPortal(deps, callerFrom(request.claims)) }));
 
-export const handler = lambdaEntry('create-billing-portal-session', make);

@@ -1,6 +1,6 @@
 import { submitLead } from '../use-cases/submit-lead.js';
 import { clientAddress } from './client-address.js';
-import { httpHandler, lambdaEntry, type HandlerFactory } from './http.js';
+import { httpHandler, type HandlerFactory } from './http.js';
 
 export const make: HandlerFactory = (deps) =>
   httpHandler(deps, async (request) => {
@@ -13,4 +13,3 @@ export const make: HandlerFactory = (deps) =>
     };
   });
 
-export const handler = lambdaEntry('create-lead', make);

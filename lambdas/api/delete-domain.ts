@@ -1,5 +1,5 @@
 import { deleteDomain, userIdOf } from '../use-cases/domains.js';
-import { httpHandler, lambdaEntry, type HandlerFactory } from './http.js';
+import { httpHandler, type HandlerFactory } from './http.js';
 
 /** Removes one of the user's own domains (404 for anyone else's). */
 export const make: HandlerFactory = (deps) =>
@@ -8,4 +8,3 @@ export const make: HandlerFactory = (deps) =>
     return { status: 204 };
   });
 
-export const handler = lambdaEntry('delete-domain', make);

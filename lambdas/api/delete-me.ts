@@ -1,5 +1,5 @@
 import { callerFrom, deleteAccount } from '../use-cases/account.js';
-import { httpHandler, lambdaEntry, type HandlerFactory } from './http.js';
+import { httpHandler, type HandlerFactory } from './http.js';
 
 /** Deletes the signed-in account and the person's data (Settings → Security); 204 again when repeated. */
 export const make: HandlerFactory = (deps) =>
@@ -8,4 +8,3 @@ export const make: HandlerFactory = (deps) =>
     return { status: 204 };
   });
 
-export const handler = lambdaEntry('delete-me', make);

@@ -1,6 +1,6 @@
 import { callerFrom } from '../use-cases/account.js';
 import { deletePolicy } from '../use-cases/security-policies.js';
-import { httpHandler, lambdaEntry, type HandlerFactory } from './http.js';
+import { httpHandler, type HandlerFactory } from './http.js';
 
 /** Removes one of the user's own policies (404 for anyone else's). */
 export const make: HandlerFactory = (deps) =>
@@ -9,4 +9,3 @@ export const make: HandlerFactory = (deps) =>
     return { status: 204 };
   });
 
-export const handler = lambdaEntry('delete-policy', make);

@@ -1,5 +1,5 @@
 import { callerFrom, exportAccount } from '../use-cases/account.js';
-import { httpHandler, lambdaEntry, type HandlerFactory } from './http.js';
+import { httpHandler, type HandlerFactory } from './http.js';
 
 /** "Download my data" (DECISIONS "Retention and rights"): the caller's profile, leads and audits. */
 export const make: HandlerFactory = (deps) =>
@@ -9,4 +9,3 @@ export const make: HandlerFactory = (deps) =>
     return { status: 200, body, headers: { 'content-disposition': `attachment; filename="my-data-${body.exportedAt.slice(0, 10)}.json"` } };
   });
 
-export const handler = lambdaEntry('export-my-data', make);

@@ -1,6 +1,6 @@
 import { callerFrom } from '../use-cases/account.js';
 import { agentInstaller } from '../use-cases/agents.js';
-import { httpHandler, lambdaEntry, type HandlerFactory } from './http.js';
+import { httpHandler, type HandlerFactory } from './http.js';
 
 /** `/agents/{product}-osquery-installer.bat|sh?domain=`: the installer with the account's secret, saved under the domain's name. */
 export const make: HandlerFactory = (deps) =>
@@ -17,4 +17,3 @@ export const make: HandlerFactory = (deps) =>
     };
   });
 
-export const handler = lambdaEntry('get-agent-installer', make);

@@ -1,7 +1,6 @@
 import { pdfReportUrl } from '../use-cases/audit-reports.js';
-import { httpHandler, lambdaEntry, type HandlerFactory } from './http.js';
+import { httpHandler, type HandlerFactory } from './http.js';
 
 export const make: HandlerFactory = (deps) =>
   httpHandler(deps, async (request) => ({ status: 302, headers: { location: await pdfReportUrl(deps, request.path('auditId')) } }));
 
-export const handler = lambdaEntry('get-audit-pdf', make);

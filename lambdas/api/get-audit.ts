@@ -1,5 +1,5 @@
 import { getAuditReport } from '../use-cases/audit-reports.js';
-import { httpHandler, lambdaEntry, type HandlerFactory } from './http.js';
+import { httpHandler, type HandlerFactory } from './http.js';
 
 export const make: HandlerFactory = (deps) =>
   httpHandler(deps, async (request) => {
@@ -9,4 +9,3 @@ export const make: HandlerFactory = (deps) =>
     return { status: 200, body: await getAuditReport(deps, request.path('auditId'), { userId }) };
   });
 
-export const handler = lambdaEntry('get-audit', make);

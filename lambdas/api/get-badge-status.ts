@@ -1,5 +1,5 @@
 import { badgeStatusOf } from '../use-cases/badges.js';
-import { httpHandler, lambdaEntry, type HandlerFactory } from './http.js';
+import { httpHandler, type HandlerFactory } from './http.js';
 
 /** The public /verify/{domain} page's data: verified, eligible, grade, score and last scan when public, and what is missing. */
 export const make: HandlerFactory = (deps) =>
@@ -9,4 +9,3 @@ export const make: HandlerFactory = (deps) =>
     headers: { 'cache-control': 'public, max-age=300' },
   }));
 
-export const handler = lambdaEntry('get-badge-status', make);

@@ -1,5 +1,5 @@
 import { badgeSvg } from '../use-cases/badges.js';
-import { httpHandler, lambdaEntry, type HandlerFactory } from './http.js';
+import { httpHandler, type HandlerFactory } from './http.js';
 
 /**
  * Any site may embed the badge: a cross-origin image (CORP cross-origin, CORS open), cached briefly
@@ -23,4 +23,3 @@ export const make: HandlerFactory = (deps) =>
     headers: BADGE_HEADERS,
   }));
 
-export const handler = lambdaEntry('get-badge', make);

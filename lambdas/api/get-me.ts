@@ -1,8 +1,7 @@
 import { callerFrom, getAccount } from '../use-cases/account.js';
-import { httpHandler, lambdaEntry, type HandlerFactory } from './http.js';
+import { httpHandler, type HandlerFactory } from './http.js';
 
 /** The signed-in user's profile (created on first read) and subscription. */
 export const make: HandlerFactory = (deps) =>
   httpHandler(deps, async (request) => ({ status: 200, body: await getAccount(deps, callerFrom(request.claims)) }));
 
-export const handler = lambdaEntry('get-me', make);

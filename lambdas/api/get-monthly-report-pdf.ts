@@ -1,6 +1,6 @@
 import { callerFrom } from '../use-cases/account.js';
 import { monthlyReportPdf } from '../use-cases/monthly-reports.js';
-import { httpHandler, lambdaEntry, type HandlerFactory } from './http.js';
+import { httpHandler, type HandlerFactory } from './http.js';
 
 /** The signed-in user's own monthly report PDF (`{yyyy-mm}.pdf`); anyone else's month is a 404. */
 export const make: HandlerFactory = (deps) =>
@@ -13,4 +13,3 @@ export const make: HandlerFactory = (deps) =>
     };
   });
 
-export const handler = lambdaEntry('get-monthly-report-pdf', make);

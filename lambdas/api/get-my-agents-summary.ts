@@ -1,6 +1,6 @@
 import { callerFrom } from '../use-cases/account.js';
 import { myAgentsSummary } from '../use-cases/agents.js';
-import { httpHandler, lambdaEntry, type HandlerFactory } from './http.js';
+import { httpHandler, type HandlerFactory } from './http.js';
 
 /** SPEC §3 Agent summary, for all the user's agents or one domain's (`?domain=`). */
 export const make: HandlerFactory = (deps) =>
@@ -9,4 +9,3 @@ export const make: HandlerFactory = (deps) =>
     body: await myAgentsSummary(deps, callerFrom(request.claims).userId, request.event.queryStringParameters ?? {}),
   }));
 
-export const handler = lambdaEntry('get-my-agents-summary', make);

@@ -1,5 +1,5 @@
 import { orderReceipt } from '../use-cases/payments.js';
-import { httpHandler, lambdaEntry, type HandlerFactory } from './http.js';
+import { httpHandler, type HandlerFactory } from './http.js';
 
 /** The paid order's receipt as a PDF. */
 export const make: HandlerFactory = (deps) =>
@@ -12,4 +12,3 @@ export const make: HandlerFactory = (deps) =>
     };
   });
 
-export const handler = lambdaEntry('get-order-receipt', make);

@@ -1,5 +1,5 @@
 import { platformStats } from '../use-cases/platform-stats.js';
-import { httpHandler, lambdaEntry, type HandlerFactory } from './http.js';
+import { httpHandler, type HandlerFactory } from './http.js';
 
 /** Counters change with each completed audit; a few minutes old is fresh enough for a dashboard card. */
 const CACHE_CONTROL = 'public, max-age=300';
@@ -8,4 +8,3 @@ const CACHE_CONTROL = 'public, max-age=300';
 export const make: HandlerFactory = (deps) =>
   httpHandler(deps, async () => ({ status: 200, body: await platformStats(deps), headers: { 'cache-control': CACHE_CONTROL } }));
 
-export const handler = lambdaEntry('get-platform-stats', make);

@@ -1,5 +1,5 @@
 import { passwordBreachRange } from '../use-cases/password-breach-range.js';
-import { httpHandler, lambdaEntry, type HandlerFactory } from './http.js';
+import { httpHandler, type HandlerFactory } from './http.js';
 
 /** A day: the range of a prefix changes only when Pwned Passwords adds a corpus. */
 const CACHE_CONTROL = 'public, max-age=86400';
@@ -12,4 +12,3 @@ export const make: HandlerFactory = (deps) =>
     headers: { 'cache-control': CACHE_CONTROL },
   }));
 
-export const handler = lambdaEntry('get-pwned-password-range', make);

@@ -1,6 +1,6 @@
 import { DomainError } from '../domain/errors.js';
 import { openShare } from '../use-cases/audit-reports.js';
-import { httpHandler, lambdaEntry, statusFor, type HandlerFactory } from './http.js';
+import { httpHandler, statusFor, type HandlerFactory } from './http.js';
 
 export const make: HandlerFactory = (deps) =>
   httpHandler(deps, async (request) => {
@@ -13,4 +13,3 @@ export const make: HandlerFactory = (deps) =>
     }
   });
 
-export const handler = lambdaEntry('get-shared-audit', make);

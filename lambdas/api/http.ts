@@ -1,10 +1,8 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { withParameterSecrets } from '../adapters/ssm-parameters.adapter.js';
-import { loadConfig, tokenVerificationKeys } from '../config.js';
-import { buildDeps, type Deps } from '../composition.js';
+import type { Deps } from '../composition/core.js';
 import { ConflictError, DomainError, ForbiddenError, GoneError, NotFoundError, RateLimitedError, UpstreamUnavailableError, ValidationError } from '../domain/errors.js';
 import { bearerToken } from '../domain/user-tokens.js';
-import { type Resource, type RouteDefinition, type RouteName, routes } from '../routes.js';
+import { type RouteDefinition, routes } from '../routes.js';
 import { isOriginVerified, ORIGIN_VERIFY_HEADER } from './origin-verify.js';
 
 /** API Gateway HTTP API (payload 2.0) event; JWT claims present on `user` routes (set by the authorizer). */
@@ -171,29 +169,5 @@ export function httpHandler(deps: Deps, run: (request: ApiRequest) => Promise<Re
     } catch (error) {
       return errorReply(error, deps);
     }
-  };
-}
-
-/**
- * The Lambda entry point for a route: configuration is read and validated once per cold start,
- * requiring exactly the resources the manifest says the route uses. The origin check sits here, not
- * in `httpHandler`: the local server mounts the same handlers (`make`) and has no CloudFront before it.
- */
-export function lambdaEntry(name: RouteName, make: HandlerFactory): ApiHandler {
-  let handler: Promise<ApiHandler> | undefined;
-  const build = async () => {
-    const route = routes.find((r) => r.name === name)!;
-    // Secrets bound by parameter name (the Stripe keys) are read once, here, before validation.
-    const env = (route.uses as readonly Resource[]).includes('payments') ? await withParameterSecrets(process.env) : process.env;
-    const needs = (route as RouteDefinition).optionalAuth ? tokenVerificationKeys : [];
-    const config = loadConfig(env, route.uses, needs);
-    return requireOrigin(config.ORIGIN_VERIFY_SECRET, make(buildDeps(config)));
-  };
-  return async (event) => {
-    handler ??= build().catch((error: unknown) => {
-      handler = undefined;
-      throw error;
-    });
-    return (await handler)(event);
   };
 }

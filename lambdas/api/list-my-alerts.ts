@@ -1,9 +1,8 @@
 import { callerFrom } from '../use-cases/account.js';
 import { listAlerts } from '../use-cases/monitoring.js';
-import { httpHandler, lambdaEntry, type HandlerFactory } from './http.js';
+import { httpHandler, type HandlerFactory } from './http.js';
 
 /** The alerts sent to the signed-in user, newest first (`limit` ≤ 50, opaque `cursor`). */
 export const make: HandlerFactory = (deps) =>
   httpHandler(deps, async (request) => ({ status: 200, body: await listAlerts(deps, callerFrom(request.claims), request.event.queryStringParameters ?? {}) }));
 
-export const handler = lambdaEntry('list-my-alerts', make);

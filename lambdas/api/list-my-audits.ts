@@ -1,5 +1,5 @@
 import { callerFrom, listHistory } from '../use-cases/account.js';
-import { httpHandler, lambdaEntry, type HandlerFactory } from './http.js';
+import { httpHandler, type HandlerFactory } from './http.js';
 
 /** The caller's audit history, newest first (`limit` ≤ 100, opaque `cursor`). */
 export const make: HandlerFactory = (deps) =>
@@ -8,4 +8,3 @@ export const make: HandlerFactory = (deps) =>
     return { status: 200, body: await listHistory(deps, caller, request.event.queryStringParameters ?? {}) };
   });
 
-export const handler = lambdaEntry('list-my-audits', make);

@@ -1,9 +1,8 @@
 import { callerFrom } from '../use-cases/account.js';
 import { listSupportRequests } from '../use-cases/support-requests.js';
-import { httpHandler, lambdaEntry, type HandlerFactory } from './http.js';
+import { httpHandler, type HandlerFactory } from './http.js';
 
 /** The signed-in user's own support requests, newest first, and the support their plan gives. */
 export const make: HandlerFactory = (deps) =>
   httpHandler(deps, async (request) => ({ status: 200, body: await listSupportRequests(deps, callerFrom(request.claims)) }));
 
-export const handler = lambdaEntry('list-support-requests', make);

@@ -1,6 +1,6 @@
 import { callerFrom } from '../use-cases/account.js';
 import { putPolicy } from '../use-cases/security-policies.js';
-import { httpHandler, lambdaEntry, type HandlerFactory } from './http.js';
+import { httpHandler, type HandlerFactory } from './http.js';
 
 /** Accepts or mutes a finding of one of the user's verified domains: 201 when new, 200 when it replaced one. */
 export const make: HandlerFactory = (deps) =>
@@ -10,4 +10,3 @@ export const make: HandlerFactory = (deps) =>
     return { status: created ? 201 : 200, body: { policy } };
   });
 
-export const handler = lambdaEntry('put-policy', make);

@@ -1,5 +1,5 @@
 import { registerAgent } from '../use-cases/agents.js';
-import { httpHandler, lambdaEntry, type HandlerFactory } from './http.js';
+import { httpHandler, type HandlerFactory } from './http.js';
 
 /** An installer registers its machine with the account's enrollment secret: 201 with the agent's own id and token. */
 export const make: HandlerFactory = (deps) =>
@@ -8,4 +8,3 @@ export const make: HandlerFactory = (deps) =>
     body: await registerAgent(deps, { authorization: request.header('authorization'), body: request.json(), sourceIp: request.sourceIp }),
   }));
 
-export const handler = lambdaEntry('register-agent', make);

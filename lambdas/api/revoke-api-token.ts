@@ -1,6 +1,6 @@
 import { callerFrom } from '../use-cases/account.js';
 import { revokeApiToken } from '../use-cases/api-tokens.js';
-import { httpHandler, lambdaEntry, type HandlerFactory } from './http.js';
+import { httpHandler, type HandlerFactory } from './http.js';
 
 /** Revokes one of the caller's API tokens: it stops working at once; 404 when there is no such token. */
 export const make: HandlerFactory = (deps) =>
@@ -9,4 +9,3 @@ export const make: HandlerFactory = (deps) =>
     return { status: 204 };
   });
 
-export const handler = lambdaEntry('revoke-api-token', make);

@@ -1,9 +1,8 @@
 import { callerFrom } from '../use-cases/account.js';
 import { rotateAgentSecret } from '../use-cases/agents.js';
-import { httpHandler, lambdaEntry, type HandlerFactory } from './http.js';
+import { httpHandler, type HandlerFactory } from './http.js';
 
 /** A new enrollment secret: the old one registers nothing from now on; registered agents keep reporting. */
 export const make: HandlerFactory = (deps) =>
   httpHandler(deps, async (request) => ({ status: 200, body: await rotateAgentSecret(deps, callerFrom(request.claims)) }));
 
-export const handler = lambdaEntry('rotate-agent-secret', make);

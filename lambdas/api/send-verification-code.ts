@@ -1,6 +1,6 @@
 import { sendVerificationCode } from '../use-cases/verification-codes.js';
 import { clientAddress } from './client-address.js';
-import { httpHandler, lambdaEntry, type HandlerFactory } from './http.js';
+import { httpHandler, type HandlerFactory } from './http.js';
 
 export const make: HandlerFactory = (deps) =>
   httpHandler(deps, async (request) => {
@@ -8,4 +8,3 @@ export const make: HandlerFactory = (deps) =>
     return { status: 201, body: { verificationId: result.verificationId } };
   });
 
-export const handler = lambdaEntry('send-verification-code', make);

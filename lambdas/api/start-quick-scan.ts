@@ -1,5 +1,5 @@
 import { startQuickScan, userIdOf } from '../use-cases/domains.js';
-import { httpHandler, lambdaEntry, type HandlerFactory } from './http.js';
+import { httpHandler, type HandlerFactory } from './http.js';
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
 
@@ -11,4 +11,3 @@ export const make: HandlerFactory = (deps) =>
     return { status: 201, body: await startQuickScan(deps, user, request.json()) };
   });
 
-export const handler = lambdaEntry('start-quick-scan', make);

@@ -1,5 +1,5 @@
 import { submitAgentReport } from '../use-cases/agents.js';
-import { httpHandler, lambdaEntry, type HandlerFactory } from './http.js';
+import { httpHandler, type HandlerFactory } from './http.js';
 
 /** An agent's report (SPEC §3 payload) with its own token; the use case reads the body once the token is good (up to 1 MB). */
 export const make: HandlerFactory = (deps) =>
@@ -8,4 +8,3 @@ export const make: HandlerFactory = (deps) =>
     body: await submitAgentReport(deps, { authorization: request.header('authorization'), rawBody: request.rawBody() }),
   }));
 
-export const handler = lambdaEntry('submit-agent-report', make);

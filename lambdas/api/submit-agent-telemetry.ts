@@ -1,5 +1,5 @@
 import { submitAgentTelemetry } from '../use-cases/agents.js';
-import { httpHandler, lambdaEntry, type HandlerFactory } from './http.js';
+import { httpHandler, type HandlerFactory } from './http.js';
 
 /** An installer's progress or failure (SPEC §7 install telemetry), with the enrollment secret. */
 export const make: HandlerFactory = (deps) =>
@@ -8,4 +8,3 @@ export const make: HandlerFactory = (deps) =>
     body: await submitAgentTelemetry(deps, { authorization: request.header('authorization'), body: request.json() }),
   }));
 
-export const handler = lambdaEntry('submit-agent-telemetry', make);

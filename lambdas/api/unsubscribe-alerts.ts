@@ -1,6 +1,6 @@
 import { escapeHtml } from '../domain/emails.js';
 import { unsubscribeAlerts } from '../use-cases/monitoring.js';
-import { httpHandler, lambdaEntry, type HandlerFactory } from './http.js';
+import { httpHandler, type HandlerFactory } from './http.js';
 
 /** The page the unsubscribe link opens: no scripts, no styles, nothing loaded. */
 function page(productName: string, siteUrl: string): string {
@@ -26,4 +26,3 @@ export const make: HandlerFactory = (deps) =>
     };
   });
 
-export const handler = lambdaEntry('unsubscribe-alerts', make);

@@ -1,5 +1,5 @@
 import { callerFrom, updateAccount } from '../use-cases/account.js';
-import { httpHandler, lambdaEntry, type HandlerFactory } from './http.js';
+import { httpHandler, type HandlerFactory } from './http.js';
 
 /** Settings → Profile: first and last name, company, mobile number (E.164). */
 export const make: HandlerFactory = (deps) =>
@@ -8,4 +8,3 @@ export const make: HandlerFactory = (deps) =>
     return { status: 200, body: await updateAccount(deps, caller, request.json()) };
   });
 
-export const handler = lambdaEntry('update-me', make);

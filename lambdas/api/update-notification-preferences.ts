@@ -1,5 +1,5 @@
 import { callerFrom, updateNotifications } from '../use-cases/account.js';
-import { httpHandler, lambdaEntry, type HandlerFactory } from './http.js';
+import { httpHandler, type HandlerFactory } from './http.js';
 
 /** Settings → Notifications: replaces the four preferences. */
 export const make: HandlerFactory = (deps) =>
@@ -8,4 +8,3 @@ export const make: HandlerFactory = (deps) =>
     return { status: 200, body: await updateNotifications(deps, caller, request.json()) };
   });
 
-export const handler = lambdaEntry('update-notification-preferences', make);

@@ -1,5 +1,5 @@
 import { scannerProbes, userIdOf, VerificationNotFoundError, verifyDomain } from '../use-cases/domains.js';
-import { httpHandler, lambdaEntry, type HandlerFactory } from './http.js';
+import { httpHandler, type HandlerFactory } from './http.js';
 
 /** Looks for the DNS TXT record, then the /.well-known file, through the scanner's network. */
 export const make: HandlerFactory = (deps) =>
@@ -14,4 +14,3 @@ export const make: HandlerFactory = (deps) =>
     }
   });
 
-export const handler = lambdaEntry('verify-domain', make);

@@ -1,7 +1,7 @@
 import { VerificationFailedError } from '../domain/verification-code.js';
 import { verifyCode } from '../use-cases/verification-codes.js';
 import { clientAddress } from './client-address.js';
-import { httpHandler, lambdaEntry, statusFor, type HandlerFactory } from './http.js';
+import { httpHandler, statusFor, type HandlerFactory } from './http.js';
 
 export const make: HandlerFactory = (deps) =>
   httpHandler(deps, async (request) => {
@@ -18,4 +18,3 @@ export const make: HandlerFactory = (deps) =>
     }
   });
 
-export const handler = lambdaEntry('verify-email-code', make);

@@ -1,4 +1,5 @@
 import type { Audit, AuditStatus, CheckResult, CheckStatus, Finding, Grade, RiskLevel, Severity } from './audit.js';
+import type { IssueCounts } from './emails.js';
 import { num, record, records, str, strings } from './unknown-values.js';
 import { type FreeRescanView, freeRescanView, isProAudit } from './free-rescan.js';
 import { buildRemediationPlan, type RemediationPlanView } from './remediation-plan.js';
@@ -251,6 +252,13 @@ export const LONG_TERM_RECOMMENDATIONS: readonly RecommendationView[] = [
 const SEVERITY_RANK: Record<Severity, number> = { critical: 0, high: 1, medium: 2, low: 3, info: 4 };
 
 export const isIssue = (finding: Pick<Finding, 'severity'>): boolean => finding.severity !== 'info';
+
+/** Issues (not observations) by severity. */
+export function issueCounts(findings: readonly Pick<Finding, 'severity'>[]): IssueCounts {
+  const counts: IssueCounts = { critical: 0, high: 0, medium: 0, low: 0 };
+  for (const finding of findings) if (finding.severity !== 'info') counts[finding.severity] += 1;
+  return counts;
+}
 
 /** Worst first; within a severity the higher CVSS first, then by title so the order is stable. */
 export function compareFindings(a: Finding, b: Finding): number {

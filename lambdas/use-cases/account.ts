@@ -7,7 +7,7 @@ import { auditForDisplay } from '../domain/audit-view.js';
 import { parseContract } from '../domain/contract.js';
 import { ForbiddenError, UnauthorizedError } from '../domain/errors.js';
 import type { LeadRecord } from '../domain/ports.js';
-import { listMyAgents } from './agents.js';
+import { listMyAgents } from './agent-views.js';
 import { auditsBehindEligibleBadges } from './badges.js';
 import { recordContactInteraction } from './contact-retention.js';
 import { listDomains } from './domains.js';

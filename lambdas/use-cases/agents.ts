@@ -1,5 +1,4 @@
 import type * as z from 'zod';
-import { scoreAgentReport, storedScore } from '../agents/agent-scoring.js';
 import { type InstallerSettings, renderInstaller } from '../agents/installers.js';
 import type { Deps } from '../composition.js';
 import {
@@ -7,7 +6,6 @@ import {
   AGENT_MAX_BODY_BYTES,
   AGENT_VERSION,
   agentMessages,
-  agentName,
   agentPlatforms,
   agentRegistrationSchema,
   agentReportSchema,
@@ -20,18 +18,15 @@ import {
   savedInstallerFileName,
   type AgentDebugView,
   type AgentEnrollmentView,
-  type AgentListView,
   type AgentRegistrationResponse,
   type AgentReportResponse,
   type AgentSummaryView,
   type AgentTelemetryResponse,
-  type AgentView,
   type InstallerExtension,
 } from '../domain/agents.contract.js';
 import {
   type AgentEnrollment,
   type AgentRecord,
-  agentStatus,
   agentTokenPattern,
   bearerValue,
   canEnrollAgents,
@@ -47,7 +42,10 @@ import { ConflictError, DomainError, ForbiddenError, NotFoundError, ValidationEr
 import { productSlug } from '../domain/product.js';
 import { siteKey } from '../domain/target.js';
 import type { Caller } from './account.js';
+import { agentViews } from './agent-views.js';
 import { enforceLimits } from './rate-limits.js';
+
+export { agentView, listMyAgents } from './agent-views.js';
 
 /**
  * Endpoint agents (issue 10; DECISIONS "Agents API"). An installer downloaded from the dashboard
@@ -223,6 +221,8 @@ export async function submitAgentReport(deps: AgentDeps, request: { authorizatio
   }
   await enforceLimits(deps.rateLimits, [{ scope: 'agent-report:agent', subject: agent.agentId, perHour: deps.config.RATE_LIMIT_AGENT_REPORTS_PER_AGENT }], 'reports from this agent');
 
+  // The scoring reads the CVE knowledge base (about 1 MB): loaded here, so the routes that only list agents never carry it.
+  const { scoreAgentReport, storedScore } = await import('../agents/agent-scoring.js');
   const scored = scoreAgentReport(report);
   const receivedAt = deps.clock.now().toISOString();
   const stored = await deps.agents.recordReport(
@@ -264,45 +264,6 @@ export async function submitAgentTelemetry(deps: AgentDeps, request: { authoriza
 
 // ---------------------------------------------------------------------------------------------
 // Dashboard reads (signed in)
-
-export function agentView(slug: string, agent: AgentRecord, now: Date): AgentView {
-  const score = agent.score;
-  return {
-    agent_id: agent.agentId,
-    agent_name: agentName(slug, agent.clientDomain),
-    hostname: agent.hostname,
-    ip: agent.ip || agent.registeredIp,
-    os: agent.os,
-    os_version: agent.osVersion ?? '',
-    version: agent.agentVersion,
-    osquery_version: agent.osqueryVersion,
-    client_domain: agent.clientDomain,
-    status: agentStatus(agent, now),
-    last_keep_alive: agent.lastSeenAt,
-    registered_at: agent.registeredAt,
-    last_report_at: agent.lastReportAt ?? null,
-    vulnerabilities: score?.vulnerabilities ?? [],
-    vulnerability_count: score?.vulnerabilityCount ?? 0,
-    cis_fail_count: score?.cisFailCount ?? 0,
-    cis_checks: score?.cisChecks ?? [],
-    security_score: score?.securityScore ?? null,
-    security_grade: score?.securityGrade ?? null,
-    risk_level: score?.riskLevel ?? null,
-  };
-}
-
-async function agentViews(deps: Pick<Deps, 'agents' | 'clock' | 'config'>, userId: string): Promise<AgentView[]> {
-  const now = deps.clock.now();
-  const slug = slugOf(deps);
-  return (await deps.agents.listAgents(userId))
-    .map((agent) => agentView(slug, agent, now))
-    .sort((a, b) => a.hostname.localeCompare(b.hostname) || a.agent_id.localeCompare(b.agent_id));
-}
-
-/** `GET /api/me/agents`. */
-export async function listMyAgents(deps: Pick<Deps, 'agents' | 'clock' | 'config'>, userId: string): Promise<AgentListView> {
-  return { agents: await agentViews(deps, userId) };
-}
 
 /** `GET /api/me/agents/summary[?domain=]` (SPEC §3 Agent summary). */
 export async function myAgentsSummary(deps: Pick<Deps, 'agents' | 'clock' | 'config'>, userId: string, query: unknown): Promise<AgentSummaryView> {

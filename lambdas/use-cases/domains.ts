@@ -18,6 +18,7 @@ import {
   verificationNotFoundMessage,
 } from '../domain/domains.js';
 import { DomainError, ForbiddenError, NotFoundError, UnauthorizedError } from '../domain/errors.js';
+import { withDeadline } from '../domain/deadline.js';
 import { siteKey } from '../domain/target.js';
 import type { ScanSettings } from '../scanner/check.js';
 import { createDnsClient } from '../scanner/net/dns-client.js';
@@ -151,10 +152,17 @@ export async function verifyDomain(
   return { verified: true, method, verifiedAt };
 }
 
+/**
+ * The TXT lookup and the file fetch together wait at most this long (DNS retries and redirects
+ * included), so verify-domain answers well within its function's timeout (lambdas/routes.ts `account`).
+ */
+export const OWNERSHIP_PROOF_DEADLINE_MS = 12_000;
+
 async function findProof(probes: OwnershipProbes, slug: string, record: DomainRecord): Promise<'dns' | 'file' | undefined> {
-  const txt = await probes.txt(record.domain).catch(() => []);
+  const deadline = Date.now() + OWNERSHIP_PROOF_DEADLINE_MS;
+  const txt = await withDeadline(probes.txt(record.domain), deadline).catch(() => []);
   if (txtRecordsProve(txt, slug, record.verificationToken)) return 'dns';
-  const body = await probes.fetchText(verificationFileUrl(slug, record.domain)).catch(() => undefined);
+  const body = await withDeadline(probes.fetchText(verificationFileUrl(slug, record.domain)), deadline).catch(() => undefined);
   if (body !== undefined && fileProves(body, record.verificationToken)) return 'file';
   return undefined;
 }

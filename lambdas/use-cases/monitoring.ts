@@ -14,7 +14,7 @@ import { siteKey } from '../domain/target.js';
 import { withoutMutedFindings } from '../domain/security-policy.js';
 import { signUnsubscribeToken, verifyUnsubscribeToken } from '../domain/unsubscribe-token.js';
 import { routePath } from '../routes.js';
-import { issueCounts } from './run-scan.js';
+import { issueCounts } from '../domain/audit-view.js';
 import { notify } from './notifications.js';
 import { mutedFindingIdsOf } from './security-policies.js';
 

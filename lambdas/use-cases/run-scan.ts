@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Deps } from '../composition.js';
 import type { Audit, Finding, Grade, ScanJob } from '../domain/audit.js';
 import { auditCompletedEmail, type IssueCounts } from '../domain/emails.js';
+import { issueCounts } from '../domain/audit-view.js';
 import { DomainError } from '../domain/errors.js';
 import type { LeadRecord } from '../domain/ports.js';
 import { parseWebTarget } from '../domain/target.js';
@@ -94,11 +95,6 @@ async function recordCompletion(deps: RunScanDeps, auditId: string, startedAt: s
   }
 }
 
-export function issueCounts(findings: readonly Finding[]): IssueCounts {
-  const counts: IssueCounts = { critical: 0, high: 0, medium: 0, low: 0 };
-  for (const finding of findings) if (finding.severity !== 'info') counts[finding.severity] += 1;
-  return counts;
-}
 
 /**
  * Emails the lead the grade, score, issues by severity and the report link, once per audit (a

@@ -8,6 +8,7 @@ import { createHttpClient, HttpTargetRefusedError } from '../scanner/net/http-cl
 import { createResolver } from '../scanner/resolver.js';
 import { refusedAddress } from '../scanner/target-guard.js';
 import { enforceLimits } from './rate-limits.js';
+import { withDeadline } from '../domain/deadline.js';
 
 type RelayDeps = Pick<Deps, 'rateLimits'> & { scanSettings: ScanSettings };
 
@@ -42,7 +43,7 @@ export async function relayWazuhRequest(deps: RelayDeps, userId: string, input: 
   const deadline = Date.now() + WAZUH_RELAY_LIMITS.timeoutMs;
   let addresses: string[];
   try {
-    addresses = await withDeadline(resolve(host), deadline);
+    addresses = await withDeadline(resolve(host), deadline, 'DNS timeout');
   } catch (error) {
     throw unreachable(host, `its name could not be resolved (${(error as NodeJS.ErrnoException).code ?? 'DNS error'})`);
   }
@@ -81,12 +82,4 @@ function parseBody(body: string, truncated: boolean): unknown {
   } catch {
     return body;
   }
-}
-
-function withDeadline<T>(work: Promise<T>, deadline: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(Object.assign(new Error('DNS timeout'), { code: 'ETIMEDOUT' })), Math.max(0, deadline - Date.now()));
-  });
-  return Promise.race([work, expired]).finally(() => clearTimeout(timer));
 }

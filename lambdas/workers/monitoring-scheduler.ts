@@ -1,5 +1,4 @@
-import { loadConfig } from '../config.js';
-import { buildDeps, type Deps } from '../composition.js';
+import type { Deps } from '../composition/core.js';
 import { knowledgeBaseFingerprint, matchVulnerabilities } from '../scanner/vulndb/index.js';
 import { checkKevUpdatesOnce, scheduleMonitoringRescans, sendWaitingAlerts } from '../use-cases/monitoring.js';
 import { sendMonthlyReports } from '../use-cases/monthly-reports.js';
@@ -19,9 +18,3 @@ export function make(deps: Deps) {
     return { rescansQueued: queued.length, alertsSent, knowledgeBaseChecked: kev !== undefined, monthlyReportsSent: monthly.emailed };
   };
 }
-
-let scheduler: ReturnType<typeof make> | undefined;
-export const handler = () => {
-  scheduler ??= make(buildDeps(loadConfig(process.env, ['table', 'scanQueue', 'mailer', 'sms', 'reports'])));
-  return scheduler();
-};

@@ -1,7 +1,6 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { loadConfig } from '../config.js';
-import { buildDeps, type Deps } from '../composition.js';
+import type { Deps } from '../composition/core.js';
 import { scanJobSchema } from '../domain/audit.js';
 import { runScan } from '../use-cases/run-scan.js';
 
@@ -30,10 +29,3 @@ export function make(deps: Deps): ScanWorker {
   };
   return (event) => processPartialResponse(event, recordHandler, processor, { processInParallel: true });
 }
-
-let worker: ScanWorker | undefined;
-export const handler: ScanWorker = (event) => {
-  // mailer: the completion email to the lead; mailer and sms: a monitoring rescan's alerts (lib/scanning binds them).
-  worker ??= make(buildDeps(loadConfig(process.env, ['table', 'mailer', 'sms'])));
-  return worker(event);
-};

@@ -1,5 +1,4 @@
-import { loadConfig } from '../config.js';
-import { buildDeps, type Deps } from '../composition.js';
+import type { Deps } from '../composition/core.js';
 import { retryDueNotifications } from '../use-cases/notifications.js';
 import { sweepStuckAudits } from '../use-cases/run-scan.js';
 
@@ -13,9 +12,3 @@ export function make(deps: Deps) {
     return { endedAsFailed, notifications: await retryDueNotifications(deps) };
   };
 }
-
-let sweeper: ReturnType<typeof make> | undefined;
-export const handler = () => {
-  sweeper ??= make(buildDeps(loadConfig(process.env, ['table', 'mailer', 'sms'])));
-  return sweeper();
-};

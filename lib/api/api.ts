@@ -16,7 +16,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import type { Config } from '../../lambdas/config.js';
-import type { RouteAuth, RouteDefinition } from '../../lambdas/routes.js';
+import { type ApiFunctionName, apiFunctions, type RouteAuth, type RouteDefinition } from '../../lambdas/routes.js';
 import type { Bindings } from '../constructs/bindings.js';
 import { type FunctionDefaults, ProjectFunction } from '../constructs/project-function.js';
 
@@ -45,14 +45,15 @@ export interface ApiProps {
 const pascal = (name: string) => name.replace(/(^|-)([a-z0-9])/g, (_, __, c: string) => c.toUpperCase());
 
 /**
- * The HTTP API: one Lambda and one route per manifest entry (`lambdas/routes.ts`), a JWT
+ * The HTTP API: one Lambda per area and one route per manifest entry (`lambdas/routes.ts`), a JWT
  * authorizer on the user pool for `user` routes (public `optionalAuth` routes verify an optional
  * token in the Lambda instead), JSON access logs and default throttling.
  * No CORS: the browser reaches the API through CloudFront on the site's own origin.
  */
 export class Api extends Construct {
   readonly httpApi: HttpApi;
-  readonly functions: ReadonlyMap<string, ProjectFunction>;
+  /** The API's functions, by area (lambdas/routes.ts `apiFunctions`). */
+  readonly functions: ReadonlyMap<ApiFunctionName, ProjectFunction>;
   /** Generated at deploy time; CloudFront sends it in `x-origin-verify` and every API function requires it. */
   readonly originVerifySecret: Secret;
 
@@ -116,26 +117,31 @@ export class Api extends Construct {
     // cost a Secrets Manager call per cold start and hide nothing CloudFront does not already show.
     const originVerifyValue = this.originVerifySecret.secretValue.unsafeUnwrap();
 
-    const functions = new Map<string, ProjectFunction>();
-    for (const route of props.routes) {
-      const fn = new ProjectFunction(this, `${pascal(route.name)}Fn`, {
-        entry: `lambdas/api/${route.name}.ts`,
-        description: `${route.method} ${route.path}`,
-        defaults: props.defaults,
-      });
-      props.bindings.bindAll(fn, route.uses);
+    // One function per area (lambdas/routes.ts `apiFunctions`), granted exactly the union of its routes'
+    // `uses`, with one integration; API Gateway may invoke it on any of the API's routes (one permission
+    // per function, not per route), so a new route adds one resource: its HttpRoute.
+    const functions = new Map<ApiFunctionName, ProjectFunction>();
+    const integrations = new Map<ApiFunctionName, HttpLambdaIntegration>();
+    for (const name of Object.keys(apiFunctions) as ApiFunctionName[]) {
+      const served = props.routes.filter((route) => route.fn === name);
+      if (served.length === 0) continue;
+      const fn = new ProjectFunction(this, `${pascal(name)}Fn`, { bundle: name, defaults: props.defaults });
+      props.bindings.bindAll(fn, [...new Set(served.flatMap((route) => route.uses))]);
       fn.addEnvironment(ORIGIN_VERIFY_KEY, originVerifyValue);
-      if (route.optionalAuth) props.bindings.bindTokenVerification(fn);
+      if (served.some((route) => route.optionalAuth)) props.bindings.bindTokenVerification(fn);
+      functions.set(name, fn);
+      integrations.set(name, new HttpLambdaIntegration(`${pascal(name)}Integration`, fn, { scopePermissionToRoute: false }));
+    }
+    for (const route of props.routes) {
       const httpRoute = new HttpRoute(this, `${pascal(route.name)}Route`, {
         httpApi: this.httpApi,
         routeKey: HttpRouteKey.with(route.path, HttpMethod[route.method]),
-        integration: new HttpLambdaIntegration(`${pascal(route.name)}Integration`, fn),
+        integration: integrations.get(route.fn)!,
         authorizer: route.auth === 'user' ? authorizer : noAuthorizer,
       });
       if (route.auth !== 'user') {
         Validations.of(httpRoute).acknowledge({ id: 'AwsSolutions-APIG4', reason: UNAUTHORIZED_ROUTE_REASONS[route.auth] });
       }
-      functions.set(route.name, fn);
     }
     this.functions = functions;
   }

@@ -1,9 +1,9 @@
-import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
-import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
-import { LogLevel, NodejsFunction, OutputFormat, type NodejsFunctionProps } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { Architecture, Code, Function as LambdaFunction, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { fromRoot } from '../paths.js';
+import { apiFunctions, workerFunctions } from '../../lambdas/routes.js';
+import { type FunctionName, functionBundles } from './bundles.js';
 
 /** What every function shares, set once by the stack. */
 export interface FunctionDefaults {
@@ -18,13 +18,13 @@ export interface FunctionDefaults {
 }
 
 export interface ProjectFunctionProps {
-  /** The handler module, relative to the repository root, e.g. `lambdas/api/health.ts`. */
-  readonly entry: string;
+  /** The function's bundle (lib/constructs/bundles.ts): an API function or a worker of lambdas/routes.ts. */
+  readonly bundle: FunctionName;
   readonly defaults: FunctionDefaults;
   readonly description?: string;
-  /** @default 256 */
+  /** @default the function's definition in lambdas/routes.ts, else 512 */
   readonly memorySize?: number;
-  /** @default 10 seconds */
+  /** @default the function's definition in lambdas/routes.ts */
   readonly timeout?: Duration;
   readonly environment?: Record<string, string>;
 }
@@ -36,30 +36,12 @@ export interface ProjectFunctionProps {
 export const FUNCTION_RUNTIME = Runtime.NODEJS_22_X;
 
 /**
- * esbuild settings for every handler. ESM matches the repository ("type": "module", `.js` import
- * suffixes, top-level await allowed); the banner gives bundled CommonJS dependencies a `require`
- * for Node built-ins. The AWS SDK is bundled, not taken from the runtime, so the code runs with
- * the SDK versions package-lock.json pins and the tests used.
+ * Every Lambda of the product goes through here: runtime, ARM64, memory, timeout, X-Ray, a log
+ * group with retention, source maps and its bundle (one esbuild run for all functions, at synth).
+ * Resources are attached with the bind helpers in `bindings.ts`, which grant and set the
+ * environment together.
  */
-export const bundlingOptions = {
-  format: OutputFormat.ESM,
-  target: 'node22',
-  mainFields: ['module', 'main'],
-  minify: true,
-  sourceMap: true,
-  sourcesContent: false,
-  externalModules: [],
-  // Warnings and errors only: the size summary of every bundle drowns synth and test output.
-  logLevel: LogLevel.WARNING,
-  banner: "import { createRequire as __rampartCreateRequire } from 'node:module'; const require = __rampartCreateRequire(import.meta.url);",
-} as const satisfies NodejsFunctionProps['bundling'];
-
-/**
- * Every Lambda of the product goes through here: runtime, ARM64, memory, timeout, X-Ray,
- * a log group with retention, source maps and esbuild bundling. Resources are attached with
- * the bind helpers in `bindings.ts`, which grant and set the environment together.
- */
-export class ProjectFunction extends NodejsFunction {
+export class ProjectFunction extends LambdaFunction {
   /** The function's own log group (one month retention). */
   readonly logs: LogGroup;
 
@@ -68,19 +50,20 @@ export class ProjectFunction extends NodejsFunction {
       retention: RetentionDays.ONE_MONTH,
       removalPolicy: RemovalPolicy.DESTROY,
     });
+    const definition: { description: string; memorySize?: number; timeoutSeconds: number } = { ...apiFunctions, ...workerFunctions }[props.bundle];
+    // A stack left out of bundling (`cdk synth --exclusively`, `aws:cdk:bundling-stacks`) gets a stand-in, like NodejsFunction's.
+    const bundle = Stack.of(scope).bundlingRequired ? functionBundles().get(props.bundle) : undefined;
+    if (Stack.of(scope).bundlingRequired && !bundle) throw new Error(`No bundle for function ${props.bundle}`);
     super(scope, id, {
-      entry: fromRoot(props.entry),
-      handler: 'handler',
+      code: bundle ? Code.fromAsset(bundle.dir) : Code.fromInline('exports.handler = async () => { throw new Error("not bundled"); };'),
+      handler: bundle?.handler ?? 'index.handler',
       runtime: FUNCTION_RUNTIME,
       architecture: Architecture.ARM_64,
-      memorySize: props.memorySize ?? 256,
-      timeout: props.timeout ?? Duration.seconds(10),
+      memorySize: props.memorySize ?? definition.memorySize ?? 512,
+      timeout: props.timeout ?? Duration.seconds(definition.timeoutSeconds),
       tracing: Tracing.ACTIVE,
       logGroup,
-      description: props.description,
-      projectRoot: fromRoot(),
-      depsLockFilePath: fromRoot('package-lock.json'),
-      bundling: bundlingOptions,
+      description: props.description ?? definition.description,
       environment: {
         PRODUCT_NAME: props.defaults.productName,
         SITE_URL: props.defaults.siteUrl,

@@ -2,12 +2,19 @@ import { Duration } from 'aws-cdk-lib';
 import { Rule, Schedule as EventSchedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { Construct } from 'constructs';
+import { workerFunctions } from '../../lambdas/routes.js';
 import type { Bindings } from '../constructs/bindings.js';
+import { reserveConcurrency } from '../constructs/concurrency.js';
 import { type FunctionDefaults, ProjectFunction } from '../constructs/project-function.js';
 
 export const SWEEP_INTERVAL = Duration.minutes(5);
 /** Rescans are due at each domain's hashed slot within the week or day: a quarter-hour run starts them within 15 minutes of it. */
 export const MONITORING_INTERVAL = Duration.minutes(15);
+/**
+ * One run of each at a time (a run outlasting its interval makes the next wait, not overlap), and
+ * the scheduled work can never take the API's concurrency either (see SCAN_RESERVED_CONCURRENCY).
+ */
+export const SCHEDULED_RESERVED_CONCURRENCY = 1;
 
 export interface ScheduleProps {
   readonly bindings: Bindings;
@@ -23,35 +30,29 @@ export interface ScheduleProps {
 export class Schedule extends Construct {
   readonly sweeper: ProjectFunction;
   readonly monitoringScheduler: ProjectFunction;
+  /** The schedules, for the failed-invocation alarms (lib/alarms). */
+  readonly rules: readonly Rule[];
 
   constructor(scope: Construct, id: string, props: ScheduleProps) {
     super(scope, id);
-    this.sweeper = new ProjectFunction(this, 'Sweeper', {
-      entry: 'lambdas/workers/sweeper.ts',
-      description: 'Marks audits stuck past their limit as failed',
-      defaults: props.defaults,
-      timeout: Duration.seconds(60),
-    });
-    props.bindings.bindAll(this.sweeper, ['table', 'scanQueue', 'mailer', 'sms']);
-    new Rule(this, 'SweepRule', {
+    this.sweeper = new ProjectFunction(this, 'Sweeper', { bundle: 'sweeper', defaults: props.defaults });
+    props.bindings.bindAll(this.sweeper, workerFunctions.sweeper.uses);
+    reserveConcurrency(this.sweeper, SCHEDULED_RESERVED_CONCURRENCY);
+    const sweepRule = new Rule(this, 'SweepRule', {
       description: 'Every five minutes: sweep stuck audits',
       schedule: EventSchedule.rate(SWEEP_INTERVAL),
       targets: [new LambdaFunction(this.sweeper, { retryAttempts: 2, maxEventAge: Duration.minutes(5) })],
     });
 
-    this.monitoringScheduler = new ProjectFunction(this, 'MonitoringScheduler', {
-      entry: 'lambdas/workers/monitoring-scheduler.ts',
-      description: 'Queues monitoring rescans, sends waiting alerts and monthly reports, checks a new knowledge base',
-      defaults: props.defaults,
-      memorySize: 512,
-      timeout: Duration.minutes(5),
-    });
-    props.bindings.bindAll(this.monitoringScheduler, ['table', 'scanQueue', 'mailer', 'sms', 'reports']);
-    new Rule(this, 'MonitoringRule', {
+    this.monitoringScheduler = new ProjectFunction(this, 'MonitoringScheduler', { bundle: 'monitoring-scheduler', defaults: props.defaults });
+    props.bindings.bindAll(this.monitoringScheduler, workerFunctions['monitoring-scheduler'].uses);
+    reserveConcurrency(this.monitoringScheduler, SCHEDULED_RESERVED_CONCURRENCY);
+    const monitoringRule = new Rule(this, 'MonitoringRule', {
       description: 'Every fifteen minutes: monitoring rescans and waiting alerts',
       schedule: EventSchedule.rate(MONITORING_INTERVAL),
       // No retries: the next run picks up whatever this one left due (claims make a rerun safe anyway).
       targets: [new LambdaFunction(this.monitoringScheduler, { retryAttempts: 0, maxEventAge: Duration.minutes(15) })],
     });
+    this.rules = [sweepRule, monitoringRule];
   }
 }

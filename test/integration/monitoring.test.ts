@@ -7,7 +7,7 @@ import { changeTitle, MONITORING_CADENCE, rescanSlotStart } from '../../lambdas/
 import { diffScans, type KevCatalogue } from '../../lambdas/domain/monitoring-diff.js';
 import { matchVulnerabilities } from '../../lambdas/scanner/vulndb/index.js';
 import { afterMonitoringRescan, checkKevUpdates, INVALID_UNSUBSCRIBE_LINK, scheduleMonitoringRescans, sendWaitingAlerts, unsubscribeUrl } from '../../lambdas/use-cases/monitoring.js';
-import { issueCounts } from '../../lambdas/use-cases/run-scan.js';
+import { issueCounts } from '../../lambdas/domain/audit-view.js';
 import { api, setSubscription, signIn, type TestUser, verifyDomainByDns } from '../support/accounts.js';
 import { startTestStack, TEST_ZONE_RECORDS, type TestStack, waitForAudit } from '../support/local-stack.js';
 import { portServices } from '../support/loopback-servers.js';

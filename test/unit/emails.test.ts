@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { accountCodeEmail, accountCreatedEmail, auditCompletedEmail, verificationCodeEmail } from '../../lambdas/domain/emails.js';
-import { issueCounts } from '../../lambdas/use-cases/run-scan.js';
+import { issueCounts } from '../../lambdas/domain/audit-view.js';
 import type { Finding } from '../../lambdas/domain/audit.js';
 
 const brand = { productName: 'Rampart', siteUrl: 'https://rampart.example/' };

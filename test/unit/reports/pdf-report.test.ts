@@ -9,7 +9,7 @@ import type { Audit } from '../../../lambdas/domain/audit.js';
 import { buildAuditView } from '../../../lambdas/domain/audit-view.js';
 import { SAMPLE_BUSINESS_NAME, sampleAudit } from '../../../lambdas/domain/sample-report.js';
 import { renderPdfReport } from '../../../lambdas/reports/pdf-report.js';
-import { bundlingOptions } from '../../../lib/constructs/project-function.js';
+import { bundleSettings as bundlingOptions } from '../../../lib/constructs/bundles.js';
 import { readPdf } from '../../support/pdf-text.js';
 
 const rangeAudit = JSON.parse(readFileSync(new URL('../../fixtures/audits/range-wordpress.json', import.meta.url), 'utf8')) as Audit;

@@ -1,0 +1,25 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { Config } from '../config.js';
+
+/** Credentials for the emulators: s3rver accepts only this pair; the others accept any. */
+export const LOCAL_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } as const;
+
+/** An AWS SDK client's settings: the region, and on one machine the emulator's endpoint. */
+export function clientConfig(config: Config, endpoint: string | undefined) {
+  return { region: config.AWS_REGION, ...(endpoint ? { endpoint, credentials: LOCAL_CREDENTIALS } : {}) };
+}
+
+const documentClients = new WeakMap<Config, DynamoDBDocumentClient>();
+
+/** One DynamoDB document client per configuration (shared by the table, SMS outbox and local payments). */
+export function documentClient(config: Config): DynamoDBDocumentClient {
+  let client = documentClients.get(config);
+  if (!client) {
+    client = DynamoDBDocumentClient.from(new DynamoDBClient(clientConfig(config, config.DYNAMODB_ENDPOINT)), {
+      marshallOptions: { removeUndefinedValues: true },
+    });
+    documentClients.set(config, client);
+  }
+  return client;
+}

@@ -1,0 +1,9 @@
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { SqsScanJobs } from '../adapters/sqs-scan-jobs.adapter.js';
+import { required } from '../config.js';
+import { clientConfig } from './aws.js';
+import type { Provider } from './core.js';
+
+export const provide: Provider = ({ config }) => ({
+  scanJobs: () => new SqsScanJobs(new SQSClient(clientConfig(config, config.SQS_ENDPOINT)), required(config, 'SCAN_QUEUE_URL')),
+});

@@ -1,0 +1,47 @@
+import { DynamoDbAgents } from '../adapters/dynamodb-agents.adapter.js';
+import { DynamoDbAccounts } from '../adapters/dynamodb-accounts.adapter.js';
+import { DynamoDbApiTokens } from '../adapters/dynamodb-api-tokens.adapter.js';
+import { DynamoDbAlertLog } from '../adapters/dynamodb-alerts.adapter.js';
+import { DynamoDbAuditRepository } from '../adapters/dynamodb-audits.adapter.js';
+import { DynamoDbBilling } from '../adapters/dynamodb-billing.adapter.js';
+import { DynamoDbDomains } from '../adapters/dynamodb-domains.adapter.js';
+import { DynamoDbIdempotencyStore } from '../adapters/dynamodb-idempotency.adapter.js';
+import { DynamoDbMonitoring } from '../adapters/dynamodb-monitoring.adapter.js';
+import { DynamoDbMonthlyReports } from '../adapters/dynamodb-monthly-reports.adapter.js';
+import { DynamoDbNotificationOutbox } from '../adapters/dynamodb-notifications.adapter.js';
+import { DynamoDbRateLimiter } from '../adapters/dynamodb-rate-limits.adapter.js';
+import { DynamoDbShareLinks } from '../adapters/dynamodb-shares.adapter.js';
+import { DynamoDbSigningKeys } from '../adapters/dynamodb-signing-keys.adapter.js';
+import { DynamoDbSecurityPolicies } from '../adapters/dynamodb-policies.adapter.js';
+import { DynamoDbPlatformStats } from '../adapters/dynamodb-stats.adapter.js';
+import { DynamoDbSupportRequests } from '../adapters/dynamodb-support-requests.adapter.js';
+import { DynamoDbEmailVerifications } from '../adapters/dynamodb-verifications.adapter.js';
+import { required } from '../config.js';
+import { documentClient } from './aws.js';
+import type { Provider } from './core.js';
+
+/** The one table's repositories. */
+export const provide: Provider = ({ config, clock }) => {
+  const client = () => documentClient(config);
+  const table = () => required(config, 'TABLE_NAME');
+  return {
+    audits: () => new DynamoDbAuditRepository(client(), table(), clock),
+    accounts: () => new DynamoDbAccounts(client(), table(), clock),
+    rateLimits: () => new DynamoDbRateLimiter(client(), table(), clock),
+    verifications: () => new DynamoDbEmailVerifications(client(), table(), clock),
+    idempotency: () => new DynamoDbIdempotencyStore(client(), table(), clock),
+    shares: () => new DynamoDbShareLinks(client(), table(), clock),
+    domains: () => new DynamoDbDomains(client(), table()),
+    policies: () => new DynamoDbSecurityPolicies(client(), table(), clock),
+    stats: () => new DynamoDbPlatformStats(client(), table()),
+    billing: () => new DynamoDbBilling(client(), table(), clock),
+    monitoring: () => new DynamoDbMonitoring(client(), table()),
+    alerts: () => new DynamoDbAlertLog(client(), table(), clock),
+    signingKeys: () => new DynamoDbSigningKeys(client(), table()),
+    agents: () => new DynamoDbAgents(client(), table(), clock),
+    monthlyReports: () => new DynamoDbMonthlyReports(client(), table(), clock),
+    supportRequests: () => new DynamoDbSupportRequests(client(), table(), clock),
+    apiTokens: () => new DynamoDbApiTokens(client(), table(), clock),
+    notifications: () => new DynamoDbNotificationOutbox(client(), table()),
+  };
+};

@@ -1,0 +1,39 @@
+import { composeDeps, type Deps, type Provider, type ProviderName, ProviderSet, systemClock } from '../composition/core.js';
+import { loadConfig } from '../config.js';
+import { type WorkerFunctionName, workerFunctions } from '../routes.js';
+import { coldStartEnvironment, type ParameterSecretsModule, retryable } from './cold-start.js';
+
+/** The providers a worker needs: its resources, and the scanner's checks when it runs scans. */
+export function providersOfWorker(name: WorkerFunctionName): ProviderName[] {
+  const worker = workerFunctions[name];
+  return [...worker.uses, ...('scans' in worker && worker.scans ? (['scanner'] as const) : [])];
+}
+
+/**
+ * The Lambda handler of a worker (the scan queue's, the scheduled jobs'): configuration read and
+ * validated once per cold start (secrets bound by parameter name read first), requiring what the
+ * worker uses; Deps over the providers its bundle was built with (lib/constructs/bundles.ts).
+ */
+export function workerFunction<E, R>(
+  name: WorkerFunctionName,
+  make: (deps: Deps) => (event: E) => Promise<R>,
+  providers: Partial<Record<ProviderName, Provider>>,
+  parameterSecrets?: () => Promise<ParameterSecretsModule>,
+): (event: E) => Promise<R> {
+  let ready: Promise<(event: E) => Promise<R>> | undefined;
+  const start = async () => {
+    const env = await coldStartEnvironment(parameterSecrets);
+    const config = loadConfig(env, workerFunctions[name].uses);
+    const set = new ProviderSet({ config, clock: systemClock });
+    for (const provider of providersOfWorker(name)) {
+      const provide = providers[provider];
+      if (!provide) throw new Error(`Worker ${name} was built without its ${provider} provider`);
+      set.add(provider, provide);
+    }
+    return make(composeDeps(config, set));
+  };
+  return async (event) => {
+    ready ??= retryable(start(), () => (ready = undefined));
+    return (await ready)(event);
+  };
+}
