@@ -2,6 +2,7 @@ import { CfnOutput, Lazy, Stack, Tags, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import type { RouteDefinition } from '../lambdas/routes.js';
 import { Alarms } from './alarms/alarms.js';
+import { OperationsDashboard } from './alarms/dashboard.js';
 import { Api } from './api/api.js';
 import { Auth } from './auth/auth.js';
 import { Bindings } from './constructs/bindings.js';
@@ -33,6 +34,7 @@ export class ProductStack extends Stack {
   readonly site: Site;
   readonly schedule: Schedule;
   readonly alarms: Alarms;
+  readonly dashboard: OperationsDashboard;
 
   constructor(scope: Construct, id: string, props: ProductStackProps) {
     super(scope, id, props);
@@ -100,7 +102,23 @@ export class ProductStack extends Stack {
     // refuses the site's own requests.
     for (const fn of this.api.functions.values()) fn.node.addDependency(this.site.distribution);
     this.schedule = new Schedule(this, 'Schedule', { bindings, defaults });
-    this.alarms = new Alarms(this, 'Alarms', { scanDeadLetters: this.scanning.deadLetters, alarmEmail: config.alarmEmail });
+    // Last: the alarms and the dashboard cover every function the stack has built by now.
+    this.alarms = new Alarms(this, 'Alarms', {
+      serviceName: config.slug,
+      httpApi: this.api.httpApi,
+      scanQueue: this.scanning.queue,
+      deadLetterQueues: [this.scanning.deadLetters],
+      scheduledRules: this.schedule.rules,
+      alarmEmail: config.alarmEmail,
+    });
+    this.dashboard = new OperationsDashboard(this, 'Operations', {
+      serviceName: config.slug,
+      httpApi: this.api.httpApi,
+      scanQueue: this.scanning.queue,
+      deadLetterQueues: [this.scanning.deadLetters],
+      configurationSetName: this.notify.mailer.configurationSet.configurationSetName,
+      alarms: this.alarms.all,
+    });
 
     // What the frontend build and operators need (see README: deploying).
     new CfnOutput(this, 'UserPoolId', { value: this.auth.userPool.userPoolId });
@@ -108,5 +126,7 @@ export class ProductStack extends Stack {
     new CfnOutput(this, 'TableName', { value: this.data.table.tableName });
     new CfnOutput(this, 'ScanQueueUrl', { value: this.scanning.queue.queueUrl });
     new CfnOutput(this, 'ReportsBucketName', { value: this.storage.reports.bucketName });
+    new CfnOutput(this, 'AlarmTopicArn', { description: 'Operator alarms: subscribe to this SNS topic (README)', value: this.alarms.topic.topicArn });
+    new CfnOutput(this, 'DashboardName', { description: 'The operations dashboard in CloudWatch', value: this.dashboard.dashboard.dashboardName });
   }
 }

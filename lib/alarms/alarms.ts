@@ -1,21 +1,63 @@
 import { Duration, Validations } from 'aws-cdk-lib';
-import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import type { IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
+import { Alarm, ComparisonOperator, type IMetric, MathExpression, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import type { IRule } from 'aws-cdk-lib/aws-events';
+import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { BUSINESS_METRICS, METRICS_NAMESPACE } from '../../lambdas/domain/metrics.port.js';
+import { SCAN_QUEUE_VISIBILITY_TIMEOUT } from '../scanning/scanning.js';
+import { functionKey, projectFunctions } from './project-functions.js';
+
+const FIVE_MINUTES = Duration.minutes(5);
+
+/** The API's 5xx share (percent of requests, over five minutes, twice running) that alarms. */
+export const API_5XX_RATE_PERCENT = 5;
+/** Below this many requests in five minutes a rate says little (one 5xx in three requests): the alarm waits for volume. */
+export const API_5XX_MIN_REQUESTS = 20;
+/**
+ * A job normally starts within seconds. One older than two visibility timeouts is waiting behind a
+ * backlog the capped workers cannot clear, or has failed twice: either way someone should look
+ * before the sweeper ends its audit as failed.
+ */
+export const SCAN_QUEUE_AGE_LIMIT = Duration.seconds(2 * SCAN_QUEUE_VISIBILITY_TIMEOUT.toSeconds());
+/**
+ * SES puts an account under review from a 5% bounce rate and may pause its sending from 10%; for
+ * complaints, from 0.1% and 0.5%. The metrics are ratios (0.05 is 5%). The alarms sit at the review
+ * thresholds, well below a pause.
+ */
+export const SES_BOUNCE_RATE_LIMIT = 0.05;
+export const SES_COMPLAINT_RATE_LIMIT = 0.001;
 
 export interface AlarmsProps {
-  readonly scanDeadLetters: Queue;
-  /** Who hears about alarms; without it the alarms still show in CloudWatch. */
+  /** The product slug: the `service` dimension of the business metrics (POWERTOOLS_SERVICE_NAME). */
+  readonly serviceName: string;
+  readonly httpApi: IHttpApi;
+  readonly scanQueue: Queue;
+  /** Every dead-letter queue: a message in any of them gave up after all its retries. */
+  readonly deadLetterQueues: readonly Queue[];
+  /** EventBridge schedules whose failed deliveries alarm (their functions' errors alarm as every function's do). */
+  readonly scheduledRules: readonly IRule[];
+  /** Who hears about alarms; without it the alarms still show in CloudWatch (README: subscribing to alarms). */
   readonly alarmEmail?: string;
+  /** @default every project function in the stack (projectFunctions), checked again at synth */
+  readonly functions?: readonly LambdaFunction[];
 }
 
-/** Operator alarms, published to one SNS topic. */
+/**
+ * Operator alarms, all published to one SNS topic (output AlarmTopicArn): each function's errors and
+ * throttles, the API's 5xx rate, the scan queue's oldest message, every dead-letter queue, SES
+ * bounce and complaint rates, failed scheduled runs and notifications given up.
+ */
 export class Alarms extends Construct {
   readonly topic: Topic;
+  /** Every alarm, for the dashboard's status widget. */
+  readonly all: Alarm[] = [];
   readonly deadLetterAlarm: Alarm;
+  private readonly action: SnsAction;
 
   constructor(scope: Construct, id: string, props: AlarmsProps) {
     super(scope, id);
@@ -26,16 +68,111 @@ export class Alarms extends Construct {
         'Alarm notifications carry only alarm names and states; CloudWatch cannot publish to a topic under the AWS-managed SNS key, and a customer key is not warranted for this content.',
     });
     if (props.alarmEmail) this.topic.addSubscription(new EmailSubscription(props.alarmEmail));
+    this.action = new SnsAction(this.topic);
 
-    // A scan job in the dead-letter queue failed all its attempts: someone should look.
-    this.deadLetterAlarm = new Alarm(this, 'ScanDeadLettersAlarm', {
-      alarmDescription: 'Scan jobs reached the dead-letter queue after all retries',
-      metric: props.scanDeadLetters.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }),
-      threshold: 1,
+    // Functions: any unhandled error or timeout (an API handler maps its own failures to replies, so
+    // one here is a bug or an outage; a scheduled run's error is a failed run), and any throttle.
+    const functions = props.functions ?? projectFunctions(this);
+    for (const fn of functions) {
+      const key = functionKey(fn);
+      this.alarm(`${key}Errors`, `${fn.node.path}: the function failed (unhandled error or timeout)`, fn.metricErrors({ period: FIVE_MINUTES, statistic: 'Sum' }), 1);
+      this.alarm(`${key}Throttles`, `${fn.node.path}: invocations were throttled (concurrency exhausted)`, fn.metricThrottles({ period: FIVE_MINUTES, statistic: 'Sum' }), 1);
+    }
+    if (!props.functions) {
+      // A function added to the stack after this construct would otherwise go unwatched.
+      const alarmed = new Set(functions);
+      this.node.addValidation({
+        validate: () =>
+          projectFunctions(this)
+            .filter((fn) => !alarmed.has(fn))
+            .map((fn) => `${fn.node.path} was added after the alarms were built and has no error or throttle alarm: build Alarms last`),
+      });
+    }
+
+    this.alarm(
+      'Api5xxRate',
+      `The API answered ${API_5XX_RATE_PERCENT}% or more of its requests with a 5xx, ten minutes running`,
+      new MathExpression({
+        expression: `IF(requests >= ${API_5XX_MIN_REQUESTS}, 100 * errors / requests, 0)`,
+        usingMetrics: {
+          errors: props.httpApi.metricServerError({ period: FIVE_MINUTES, statistic: 'Sum' }),
+          requests: props.httpApi.metricCount({ period: FIVE_MINUTES, statistic: 'Sum' }),
+        },
+        label: 'API 5xx (% of requests)',
+        period: FIVE_MINUTES,
+      }),
+      API_5XX_RATE_PERCENT,
+      2,
+    );
+
+    this.alarm(
+      'ScanQueueAge',
+      `A scan job has waited ${SCAN_QUEUE_AGE_LIMIT.toMinutes()} minutes or more (a backlog, or a job failing its retries)`,
+      props.scanQueue.metricApproximateAgeOfOldestMessage({ period: FIVE_MINUTES, statistic: 'Maximum' }),
+      SCAN_QUEUE_AGE_LIMIT.toSeconds(),
+    );
+
+    const deadLetterAlarms = props.deadLetterQueues.map((queue) =>
+      this.alarm(
+        `${queue.node.id}Alarm`,
+        `${queue.node.path}: a message failed all its retries and waits in the dead-letter queue`,
+        queue.metricApproximateNumberOfMessagesVisible({ period: FIVE_MINUTES, statistic: 'Maximum' }),
+        1,
+      ),
+    );
+    if (!deadLetterAlarms[0]) throw new Error('Alarms needs the scan dead-letter queue');
+    this.deadLetterAlarm = deadLetterAlarms[0];
+
+    // Account-wide, as SES judges the account (the configuration set's own rates are on the dashboard).
+    this.alarm('SesBounceRate', `SES bounce rate at ${SES_BOUNCE_RATE_LIMIT * 100}% or more (SES may pause sending from 10%)`, sesReputation('Reputation.BounceRate'), SES_BOUNCE_RATE_LIMIT);
+    this.alarm('SesComplaintRate', `SES complaint rate at ${SES_COMPLAINT_RATE_LIMIT * 100}% or more (SES may pause sending from 0.5%)`, sesReputation('Reputation.ComplaintRate'), SES_COMPLAINT_RATE_LIMIT);
+
+    for (const rule of props.scheduledRules) {
+      this.alarm(
+        `${rule.node.id}FailedInvocations`,
+        `${rule.node.path}: EventBridge could not invoke the scheduled function`,
+        new Metric({ namespace: 'AWS/Events', metricName: 'FailedInvocations', dimensionsMap: { RuleName: rule.ruleName }, period: FIVE_MINUTES, statistic: 'Sum' }),
+        1,
+      );
+    }
+
+    this.alarm(
+      'NotificationsAbandoned',
+      'A notification (email or SMS) was given up after its bounded retries',
+      businessMetric(BUSINESS_METRICS.notificationsAbandoned, props.serviceName, 'Sum'),
+      1,
+    );
+  }
+
+  /** An alarm at or above `threshold`, no data counting as fine, its action on the operator topic. */
+  private alarm(id: string, description: string, metric: IMetric, threshold: number, evaluationPeriods = 1): Alarm {
+    const alarm = new Alarm(this, id, {
+      alarmDescription: description,
+      metric,
+      threshold,
       comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      evaluationPeriods: 1,
+      evaluationPeriods,
+      datapointsToAlarm: evaluationPeriods,
       treatMissingData: TreatMissingData.NOT_BREACHING,
     });
-    this.deadLetterAlarm.addAlarmAction(new SnsAction(this.topic));
+    alarm.addAlarmAction(this.action);
+    this.all.push(alarm);
+    return alarm;
   }
+}
+
+/** SES's account reputation (a ratio); published a few times an hour, so the largest value in a quarter. */
+export function sesReputation(metricName: 'Reputation.BounceRate' | 'Reputation.ComplaintRate'): Metric {
+  return new Metric({ namespace: 'AWS/SES', metricName, period: Duration.minutes(15), statistic: 'Maximum' });
+}
+
+/** A business metric (lambdas/domain/metrics.port.ts) of this deployment. */
+export function businessMetric(metricName: string, serviceName: string, statistic: string, dimensions: Record<string, string> = {}): Metric {
+  return new Metric({
+    namespace: METRICS_NAMESPACE,
+    metricName,
+    dimensionsMap: { service: serviceName, ...dimensions },
+    period: FIVE_MINUTES,
+    statistic,
+  });
 }

@@ -1,7 +1,7 @@
 import { type CfnElement, Stack, Validations } from 'aws-cdk-lib';
 import type { UserPool, UserPoolClient } from 'aws-cdk-lib/aws-cognito';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
-import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Bucket } from 'aws-cdk-lib/aws-s3';
 import type { ConfigurationSet, EmailIdentity } from 'aws-cdk-lib/aws-ses';
@@ -120,14 +120,21 @@ export class Bindings {
     fn.addEnvironment('SES_CONFIGURATION_SET', configurationSet.configurationSetName);
   }
 
+  /**
+   * SMS to phone numbers only. A phone number has no ARN, so the Allow needs Resource "*"; SNS has
+   * no condition key for Publish's target (sns:Endpoint and sns:Protocol are Subscribe's), so an
+   * explicit Deny on every SNS ARN (topics, platform endpoints) leaves phone numbers as the only target.
+   */
   bindSms(fn: LambdaFunction): void {
-    // SMS goes straight to phone numbers, which have no ARN: sns:Publish needs Resource "*".
     fn.addToRolePolicy(new PolicyStatement({ actions: ['sns:Publish'], resources: ['*'] }));
+    fn.addToRolePolicy(
+      new PolicyStatement({ effect: Effect.DENY, actions: ['sns:Publish'], resources: [`arn:${Stack.of(fn).partition}:sns:*:*:*`] }),
+    );
     setEnvironment(fn, 'sms', {});
     fn.addEnvironment('SMS_MODE', 'sns');
     Validations.of(fn).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
-      reason: 'SMS: sns:Publish to a phone number has no resource ARN to scope to.',
+      reason: 'SMS: sns:Publish to a phone number has no resource ARN to scope to; an explicit Deny on every SNS topic and endpoint ARN keeps it to phone numbers.',
     });
   }
 

@@ -13,7 +13,10 @@ export const TABLE_KEYS = {
   ttlAttribute: 'expiresAt',
 } as const;
 
-/** DynamoDB single table: on-demand, point-in-time recovery, retained when the stack goes. */
+/**
+ * DynamoDB single table: on-demand, point-in-time recovery, retained when the stack goes, and
+ * protected from deletion (a console click or an API call cannot drop it either).
+ */
 export class Data extends Construct {
   readonly table: Table;
 
@@ -27,6 +30,7 @@ export class Data extends Construct {
       timeToLiveAttribute: TABLE_KEYS.ttlAttribute,
       encryption: TableEncryption.AWS_MANAGED,
       removalPolicy: RemovalPolicy.RETAIN,
+      deletionProtection: true,
     });
     for (const [indexName, keys] of Object.entries(TABLE_KEYS.indexes)) {
       this.table.addGlobalSecondaryIndex({

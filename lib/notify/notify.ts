@@ -1,7 +1,30 @@
 import { CfnOutput, Stack } from 'aws-cdk-lib';
-import { ConfigurationSet, EmailIdentity, Identity } from 'aws-cdk-lib/aws-ses';
+import {
+  CloudWatchDimensionSource,
+  ConfigurationSet,
+  EmailIdentity,
+  EmailSendingEvent,
+  EventDestination,
+  Identity,
+} from 'aws-cdk-lib/aws-ses';
 import { Construct } from 'constructs';
 import type { MailerResources } from '../constructs/bindings.js';
+
+/**
+ * The dimension SES gives the sending events it counts in CloudWatch (AWS/SES Send, Delivery, Bounce,
+ * Complaint, Reject, DeliveryDelay): its own auto-tag naming the configuration set the mail went through.
+ */
+export const MAIL_EVENT_DIMENSION = 'ses:configuration-set';
+
+/** The sending events counted in CloudWatch, by the metric name SES gives each. */
+export const MAIL_EVENTS = {
+  Send: EmailSendingEvent.SEND,
+  Delivery: EmailSendingEvent.DELIVERY,
+  Bounce: EmailSendingEvent.BOUNCE,
+  Complaint: EmailSendingEvent.COMPLAINT,
+  Reject: EmailSendingEvent.REJECT,
+  DeliveryDelay: EmailSendingEvent.DELIVERY_DELAY,
+} as const;
 
 export interface NotifyProps {
   /** The sender address; its domain becomes the SES identity (Easy DKIM). */
@@ -12,7 +35,9 @@ export interface NotifyProps {
 
 /**
  * Email: an SES domain identity for the sender's domain and a configuration set the mailer sends
- * through. SMS needs no resource: functions bound to `sms` publish straight to phone numbers.
+ * through, whose sending events (bounces and complaints above all) are counted in CloudWatch for the
+ * alarms and the dashboard (lib/alarms). SMS needs no resource: functions bound to `sms` publish
+ * straight to phone numbers.
  */
 export class Notify extends Construct {
   readonly mailer: MailerResources;
@@ -29,6 +54,12 @@ export class Notify extends Construct {
       configurationSet,
     });
     this.mailer = { identity, configurationSet, mailFrom: props.mailFrom };
+    configurationSet.addEventDestination('CloudWatchEvents', {
+      destination: EventDestination.cloudWatchDimensions([
+        { source: CloudWatchDimensionSource.MESSAGE_TAG, name: MAIL_EVENT_DIMENSION, defaultValue: configurationSet.configurationSetName },
+      ]),
+      events: Object.values(MAIL_EVENTS),
+    });
 
     // The three CNAME records that verify the domain (Easy DKIM); publish them in DNS.
     identity.dkimRecords.forEach((record, i) => {

@@ -37,7 +37,7 @@ function bindProbe(uses: readonly Resource[], payments?: StripeParameters, also?
   const [probe] = Object.values(template.findResources('AWS::Lambda::Function'));
   const env = (probe!.Properties.Environment?.Variables ?? {}) as Record<string, unknown>;
   const policies = Object.values(template.findResources('AWS::IAM::Policy'));
-  const statements = policies.flatMap((p) => p.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[]);
+  const statements = policies.flatMap((p) => p.Properties.PolicyDocument.Statement as { Effect: string; Action: string | string[]; Resource: unknown }[]);
   const actions = statements.flatMap((s) => s.Action);
   const ids = { pool: stack.getLogicalId(pool.node.defaultChild as CfnElement), client: Object.keys(template.findResources('AWS::Cognito::UserPoolClient'))[0] };
   return { env, actions, statements, ids };
@@ -64,10 +64,13 @@ describe('bindings', () => {
     }
   });
 
-  it('sets SMS_MODE=sns and grants nothing it was not asked for', () => {
-    const { env, actions } = bindProbe(['sms']);
+  it('sets SMS_MODE=sns and grants nothing it was not asked for: sns:Publish to phone numbers, denied on every topic', () => {
+    const { env, statements } = bindProbe(['sms']);
     expect(env.SMS_MODE).toBe('sns');
-    expect(actions).toEqual(['sns:Publish']);
+    expect(statements).toEqual([
+      { Effect: 'Allow', Action: 'sns:Publish', Resource: '*' },
+      { Effect: 'Deny', Action: 'sns:Publish', Resource: { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':sns:*:*:*']] } },
+    ]);
   });
 
   it('payments without Stripe parameters: PAYMENTS_MODE=off and no grant', () => {

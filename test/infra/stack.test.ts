@@ -394,7 +394,9 @@ describe('schedule and alarms', () => {
 
   it('alarms as soon as one scan job is in the dead-letter queue', () => {
     const [dlqId] = ofType('AWS::SQS::Queue').find(([, q]) => !q.Properties.RedrivePolicy)!;
-    const [, alarm] = only('AWS::CloudWatch::Alarm');
+    const alarms = ofType('AWS::CloudWatch::Alarm').filter(([, a]) => a.Properties.MetricName === 'ApproximateNumberOfMessagesVisible');
+    expect(alarms).toHaveLength(1);
+    const [, alarm] = alarms[0]!;
     expect(alarm.Properties).toMatchObject({
       MetricName: 'ApproximateNumberOfMessagesVisible',
       Namespace: 'AWS/SQS',
