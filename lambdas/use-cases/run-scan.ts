@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Deps } from '../composition.js';
 import type { Audit, Finding, Grade, ScanJob } from '../domain/audit.js';
-import { auditCompletedEmail, type IssueCounts } from '../domain/emails.js';
+import { auditCompletedEmail } from '../domain/emails.js';
 import { issueCounts } from '../domain/audit-view.js';
 import { DomainError } from '../domain/errors.js';
 import type { LeadRecord } from '../domain/ports.js';
