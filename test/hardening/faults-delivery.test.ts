@@ -107,7 +107,8 @@ describe('SES failing', () => {
       const lead = await postJson(api('/api/leads'), { ...validLead, email });
       const auditId = String(lead.body.auditId);
       expect((await waitForAudit(t.stack.url, auditId)).status).toBe('completed');
-      for (let i = 0; i < 20 && (await outboxItemOf(auditId).catch(() => undefined)) === undefined; i += 1) await new Promise((resolve) => setTimeout(resolve, 100));
+      // The worker stores the email and makes its first attempt right after it completes the audit: wait for that attempt's outcome.
+      for (let i = 0; i < 50 && (await outboxItemOf(auditId).catch(() => undefined))?.status !== 'pending'; i += 1) await new Promise((resolve) => setTimeout(resolve, 100));
 
       const runs: Record<string, number>[] = [];
       for (let sweep = 0; sweep < 4; sweep += 1) {
