@@ -3,18 +3,28 @@
  * locally (no Docker) and cdk-nag's AwsSolutions checks run as a validation plugin, failing synth
  * on any unacknowledged finding.
  *
- * Settings: CDK context (`-c key=value`), else the environment variable, else the default.
+ * Settings: CDK context (`-c key=value`), else the environment variable (or context key) beside it,
+ * else the default. Synth fails naming every missing, placeholder or bad one.
+ *   region          AWS_REGION            (required)            the region to deploy to, e.g. ap-southeast-2. Not CDK_DEFAULT_REGION:
+ *                                                              the CLI falls back to us-east-1 when the profile names none
+ *   mailFrom        MAIL_FROM             (required)            sender address; its domain becomes the SES identity; a placeholder
+ *                                                              domain (example.com/.org/.net, *.example, *.test, localhost …) is refused
  *   productName     PRODUCT_NAME          Rampart               names, stack name (its slug), PRODUCT_NAME on every Lambda
  *   siteDomain      SITE_DOMAIN           (none)                custom domain for the site; needs certificateArn
  *   certificateArn  SITE_CERTIFICATE_ARN  (none)                ACM certificate in us-east-1 covering siteDomain
- *   mailFrom        MAIL_FROM             no-reply@example.com  sender address; its domain becomes the SES identity
  *   userPoolEmail   USER_POOL_EMAIL       ses                   ses: Cognito's codes come from mailFrom through SES; cognito: Cognito's
  *                                                              default sender (first deploy, until the domain's DKIM records verify)
  *   alarmEmail      ALARM_EMAIL           (none)                subscribed to the operator alarm topic
  *   logLevel        LOG_LEVEL             INFO                  LOG_LEVEL on every Lambda
  *   stripeParameterPath STRIPE_PARAMETER_PATH (none)           SecureString parameters {path}/secret-key and {path}/webhook-secret
  *                                                              (Stripe); without it checkout answers 'Failed to create checkout session'
- * Account and region: CDK_DEFAULT_ACCOUNT / CDK_DEFAULT_REGION (set by the CLI from your profile).
+ *   hibpParameter   HIBP_PARAMETER        (none)                SecureString parameter holding the HIBP API key (the scan worker
+ *                                                              reads it at cold start); without it the breaches check says "not configured"
+ * README configuration keys (README "Configuration"): each plain setting under its own name, as
+ * context or environment variable (`-c SCAN_RESOLVERS=1.1.1.1,8.8.8.8`), validated like the Lambdas
+ * validate it and given to every function; secrets and local-only keys are refused
+ * (lib/deploy-settings.ts says which and why).
+ * Account: CDK_DEFAULT_ACCOUNT (set by the CLI from your credentials; offline, AWS::AccountId).
  * frontend/dist is uploaded to the site bucket only when it exists (run `npm run build` first).
  */
 import { createApp } from '../lib/app.js';

@@ -13,8 +13,11 @@ const optionalUrl = z.url().optional();
 
 const perHour = (fallback: number) => z.coerce.number().int().min(1).max(1_000_000).default(fallback);
 
-/** Every configuration key, with its default. The README documents each. */
-const configSchema = z.object({
+/**
+ * Every configuration key, with its default. The README documents each. The CDK stack validates
+ * the settings a deploy passes with this same schema (lib/deploy-settings.ts).
+ */
+export const configSchema = z.object({
   AWS_REGION: z.string().min(1).default('ap-southeast-2'),
   PRODUCT_NAME: z.string().trim().min(1).max(40).default('Rampart'),
   SITE_URL: z.url().default('http://localhost:3000'),
@@ -61,6 +64,8 @@ const configSchema = z.object({
 
   /** Have I Been Pwned API v3 key; absent = the breaches check reports "not configured". */
   HIBP_API_KEY: z.string().trim().min(1).optional(),
+  /** On AWS: the name of the SecureString parameter holding HIBP_API_KEY, read at cold start (lambdas/adapters/ssm-parameters.adapter.ts). */
+  HIBP_API_KEY_PARAMETER: z.string().startsWith('/').optional(),
   HIBP_BASE_URL: z.url().default('https://haveibeenpwned.com/api/v3'),
   /** The HIBP plan's rate (Pwned 1 = 10/min), per process. */
   HIBP_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).max(12_000).default(10),
@@ -116,6 +121,8 @@ const configSchema = z.object({
 export const LOCAL_WEBHOOK_SECRET = 'whsec_local_rampart_test_checkout_not_a_real_secret';
 
 export type Config = z.output<typeof configSchema>;
+/** A configuration key (`lambdas/config.ts` validates it; the README's table documents it). */
+export type ConfigKey = keyof z.input<typeof configSchema>;
 
 /** Which payments adapter composition builds, and the secret webhooks are verified with. */
 export function paymentsSettings(config: Config): { mode: 'stripe' | 'local' | 'off'; webhookSecret: string | undefined } {

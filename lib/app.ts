@@ -21,7 +21,9 @@ export function createApp(options: CreateAppOptions = {}): { app: App; stack: Pr
   const config = readStackConfig(app.node, env);
   const stack = new ProductStack(app, config.slug, {
     description: `${config.productName}: website security assessments (site, API, scans)`,
-    env: { account: env.CDK_DEFAULT_ACCOUNT, region: env.CDK_DEFAULT_REGION },
+    // The region is the operator's explicit choice (stack-config.ts); the account is the one the CLI's
+    // credentials belong to (unset offline: the template then uses AWS::AccountId).
+    env: { account: env.CDK_DEFAULT_ACCOUNT, region: config.region },
     config,
     routes,
     frontendDist: dist === null ? undefined : (dist ?? (hasFrontendBuild() ? frontendDist : undefined)),

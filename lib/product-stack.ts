@@ -6,6 +6,7 @@ import { OperationsDashboard } from './alarms/dashboard.js';
 import { Api } from './api/api.js';
 import { Auth } from './auth/auth.js';
 import { Bindings } from './constructs/bindings.js';
+import { bindParameterSecret } from './constructs/parameter-secrets.js';
 import type { FunctionDefaults } from './constructs/project-function.js';
 import { Data } from './data/data.js';
 import { Notify } from './notify/notify.js';
@@ -47,6 +48,7 @@ export class ProductStack extends Stack {
       productName: config.productName,
       serviceName: config.slug,
       logLevel: config.logLevel,
+      environment: config.environment,
       siteUrl: Lazy.string({
         produce: () => {
           if (!site) throw new Error('SITE_URL read before the site was built');
@@ -74,7 +76,8 @@ export class ProductStack extends Stack {
         ? { secretKeyParameter: `${config.stripeParameterPath}/secret-key`, webhookSecretParameter: `${config.stripeParameterPath}/webhook-secret` }
         : undefined,
     });
-    this.scanning.addWorker(bindings);
+    const scanWorker = this.scanning.addWorker(bindings);
+    if (config.hibpParameter) bindParameterSecret(scanWorker, 'HIBP_API_KEY', config.hibpParameter);
 
     this.api = new Api(this, 'Api', {
       routes: props.routes,
@@ -126,6 +129,10 @@ export class ProductStack extends Stack {
     new CfnOutput(this, 'TableName', { value: this.data.table.tableName });
     new CfnOutput(this, 'ScanQueueUrl', { value: this.scanning.queue.queueUrl });
     new CfnOutput(this, 'ReportsBucketName', { value: this.storage.reports.bucketName });
+    new CfnOutput(this, 'DistributionDomainName', {
+      description: "CloudFront's domain: the CNAME target for siteDomain (README: a custom domain for the site)",
+      value: this.site.distribution.distributionDomainName,
+    });
     new CfnOutput(this, 'AlarmTopicArn', { description: 'Operator alarms: subscribe to this SNS topic (README)', value: this.alarms.topic.topicArn });
     new CfnOutput(this, 'DashboardName', { description: 'The operations dashboard in CloudWatch', value: this.dashboard.dashboard.dashboardName });
   }

@@ -1,12 +1,25 @@
 import type { Node } from 'constructs';
 import * as z from 'zod';
 import { productSlug } from '../lambdas/config.js';
+import { readDeploySettings } from './deploy-settings.js';
 
 /**
- * The stack's settings. Each comes from CDK context (`-c key=value`), else the environment
- * variable beside it, else the default. bin/app.ts documents them.
+ * Domains that can never be a real sender: RFC 2606 / 6761 reserved names (example.com, .test,
+ * localhost …) and the placeholders the docs and local runs use. SES can never verify them, and
+ * Cognito then refuses the user pool halfway through the first deploy.
+ */
+const PLACEHOLDER_MAIL_DOMAIN = /(^|\.)(example\.(com|org|net)|example|test|invalid|localhost|local)$/i;
+
+const parameterName = (example: string) =>
+  z.string().regex(/^(\/[A-Za-z0-9_.-]+)+$/, `an SSM parameter name such as ${example}`);
+
+/**
+ * The stack's settings. Each comes from CDK context (`-c key=value`), else the context or
+ * environment variable under the name beside it. bin/app.ts documents them.
  */
 const stackConfigSchema = z.object({
+  /** The region to deploy to; explicit, never the CLI's fallback (see bin/app.ts). */
+  region: z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d+$/, 'an AWS region such as ap-southeast-2'),
   productName: z.string().trim().min(1).max(40).default('Rampart'),
   /** Optional custom domain for the site; needs `certificateArn` (an ACM certificate in us-east-1). */
   siteDomain: z
@@ -14,7 +27,11 @@ const stackConfigSchema = z.object({
     .regex(/^(?!-)[a-z0-9-]+(\.[a-z0-9-]+)+$/i, 'a host name such as app.example.com')
     .optional(),
   certificateArn: z.string().startsWith('arn:').optional(),
-  mailFrom: z.email().default('no-reply@example.com'),
+  mailFrom: z
+    .email()
+    .refine((address) => !PLACEHOLDER_MAIL_DOMAIN.test(address.split('@')[1] ?? ''), {
+      message: 'a placeholder domain (example.com, *.example, *.test, localhost …) can never be verified in SES; give an address at a domain you own',
+    }),
   /**
    * Who sends Cognito's emails (sign-up and reset codes): `ses` = from `mailFrom` through the SES
    * domain identity; `cognito` = Cognito's default sender, for a first deploy until the domain's DKIM
@@ -24,10 +41,9 @@ const stackConfigSchema = z.object({
   alarmEmail: z.email().optional(),
   logLevel: z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR']).default('INFO'),
   /** Path of the SecureString parameters `{path}/secret-key` and `{path}/webhook-secret` (Stripe); none = payments off. */
-  stripeParameterPath: z
-    .string()
-    .regex(/^(\/[A-Za-z0-9_.-]+)+$/, 'an SSM parameter path such as /rampart/stripe')
-    .optional(),
+  stripeParameterPath: parameterName('/rampart/stripe').optional(),
+  /** Name of the SecureString parameter holding the HIBP API key; none = the breaches check says "not configured". */
+  hibpParameter: parameterName('/rampart/hibp-api-key').optional(),
 });
 
 export type StackConfig = z.output<typeof stackConfigSchema> & {
@@ -35,9 +51,18 @@ export type StackConfig = z.output<typeof stackConfigSchema> & {
   readonly slug: string;
   /** The domain part of `mailFrom`: the SES identity. */
   readonly mailDomain: string;
+  /** README configuration keys set for this deploy (lib/deploy-settings.ts), given to every function. */
+  readonly environment: Record<string, string>;
 };
 
+/**
+ * Where each setting is read besides its context key: the environment variable (or context key) of
+ * that name. The region deliberately not from CDK_DEFAULT_REGION: the CDK CLI sets that from the
+ * profile and falls back to us-east-1 when there is none, so a deploy could land in a region nobody
+ * chose.
+ */
 const sources = {
+  region: 'AWS_REGION',
   productName: 'PRODUCT_NAME',
   siteDomain: 'SITE_DOMAIN',
   certificateArn: 'SITE_CERTIFICATE_ARN',
@@ -46,23 +71,37 @@ const sources = {
   alarmEmail: 'ALARM_EMAIL',
   logLevel: 'LOG_LEVEL',
   stripeParameterPath: 'STRIPE_PARAMETER_PATH',
+  hibpParameter: 'HIBP_PARAMETER',
 } as const satisfies Record<keyof z.input<typeof stackConfigSchema>, string>;
 
-/** Reads the settings once; fails naming every bad key. */
+/** Reads the settings once; fails naming every missing, placeholder, bad or refused key. */
 export function readStackConfig(node: Node, env: Record<string, string | undefined> = process.env): StackConfig {
   const raw: Record<string, string> = {};
   for (const [key, envKey] of Object.entries(sources)) {
-    const value: unknown = node.tryGetContext(key) ?? env[envKey];
+    const value: unknown = node.tryGetContext(key) ?? node.tryGetContext(envKey) ?? env[envKey];
     if (value !== undefined && value !== '') raw[key] = String(value);
   }
   const result = stackConfigSchema.safeParse(raw);
-  if (!result.success) {
-    const problems = result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
-    throw new Error(`Invalid stack configuration: ${problems.join('; ')}`);
-  }
+  const problems = result.success
+    ? []
+    : result.error.issues.map((i) => {
+        const key = i.path.join('.');
+        const source = sources[key as keyof typeof sources];
+        return i.code === 'invalid_type' && raw[key] === undefined
+          ? `${key}: required (-c ${key}=… or ${source})`
+          : `${key}: ${i.message}`;
+      });
+  const deploy = readDeploySettings(node, env);
+  problems.push(...deploy.problems);
+  if (!result.success || problems.length > 0) throw new Error(`Invalid stack configuration: ${problems.join('; ')}`);
   const config = result.data;
   if (config.siteDomain && !config.certificateArn) {
     throw new Error('Invalid stack configuration: siteDomain needs certificateArn (an ACM certificate in us-east-1)');
   }
-  return { ...config, slug: productSlug(config.productName), mailDomain: config.mailFrom.split('@')[1]! };
+  return {
+    ...config,
+    slug: productSlug(config.productName),
+    mailDomain: config.mailFrom.split('@')[1]!,
+    environment: deploy.environment,
+  };
 }

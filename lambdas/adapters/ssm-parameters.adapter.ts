@@ -2,12 +2,14 @@ import { GetParametersCommand, SSMClient } from '@aws-sdk/client-ssm';
 import { ConfigError } from '../domain/errors.js';
 
 /** Which configuration keys may come from SecureString parameters: `{KEY}_PARAMETER` names the parameter. */
-const FROM_PARAMETERS = ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'] as const;
+export const FROM_PARAMETERS = ['HIBP_API_KEY', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'] as const;
 
 /**
  * At cold start, reads the secrets a function was given by parameter name (lib/constructs/bindings.ts
- * bindPayments) and returns the environment with their values, so `loadConfig` validates them like
- * any key. Without `*_PARAMETER` keys (locally, in tests) the environment is returned as it is.
+ * bindPayments: the Stripe keys; lib/constructs/parameter-secrets.ts: the HIBP key of the scan
+ * worker) in one call and returns the environment with their values, so `loadConfig` validates them
+ * like any key. Without `*_PARAMETER` keys (locally, in tests) the environment is returned as it is;
+ * a value already in the environment wins over its parameter.
  */
 export async function withParameterSecrets(
   env: Record<string, string | undefined>,

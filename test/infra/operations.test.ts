@@ -202,14 +202,17 @@ describe('operations settings', () => {
 
   it('lets SMS functions publish to phone numbers only: every sns:Publish on * comes with a Deny on all SNS ARNs', () => {
     const statementsOf = (policy: Resource) => policy.Properties.PolicyDocument.Statement as { Effect: string; Action: string | string[]; Resource: unknown }[];
-    const smsPolicies = ofType('AWS::IAM::Policy').filter(([, p]) => statementsOf(p).some((s) => s.Action === 'sns:Publish' && s.Effect === 'Allow'));
+    // With the stack's region given, the partition is a literal and minimizePolicies merges the Allow with X-Ray's (also on *).
+    const publishes = (s: { Action: string | string[] }) => [s.Action].flat().includes('sns:Publish');
+    const smsPolicies = ofType('AWS::IAM::Policy').filter(([, p]) => statementsOf(p).some((s) => publishes(s) && s.Effect === 'Allow'));
     expect(smsPolicies.length).toBeGreaterThanOrEqual(2);
     for (const [id, policy] of smsPolicies) {
-      const publish = statementsOf(policy).filter((s) => s.Action === 'sns:Publish');
-      expect(publish, id).toEqual([
-        { Effect: 'Allow', Action: 'sns:Publish', Resource: '*' },
-        { Effect: 'Deny', Action: 'sns:Publish', Resource: { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':sns:*:*:*']] } },
+      const publish = statementsOf(policy).filter(publishes);
+      expect(publish.map((s) => [s.Effect, s.Resource]), id).toEqual([
+        ['Allow', '*'],
+        ['Deny', 'arn:aws:sns:*:*:*'],
       ]);
+      expect(publish[1]!.Action, id).toBe('sns:Publish');
     }
   });
 

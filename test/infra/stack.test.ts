@@ -116,9 +116,9 @@ describe('auth', () => {
     // Assess
     expect(pool.Properties.EmailConfiguration).toEqual({
       EmailSendingAccount: 'DEVELOPER',
-      From: 'Rampart <no-reply@example.com>',
+      From: 'Rampart <no-reply@mail.rampart-test.com>',
       SourceArn: {
-        'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':ses:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, ':identity/example.com']],
+        'Fn::Join': ['', ['arn:aws:ses:ap-southeast-2:', { Ref: 'AWS::AccountId' }, ':identity/mail.rampart-test.com']],
       },
       ConfigurationSet: { Ref: configSetId },
     });
@@ -426,7 +426,7 @@ describe('storage and mail', () => {
   it('has an SES domain identity for the sender and a configuration set', () => {
     const [, identity] = only('AWS::SES::EmailIdentity');
     const [configSetId] = only('AWS::SES::ConfigurationSet');
-    expect(identity.Properties).toMatchObject({ EmailIdentity: 'example.com', ConfigurationSetAttributes: { ConfigurationSetName: { Ref: configSetId } } });
+    expect(identity.Properties).toMatchObject({ EmailIdentity: 'mail.rampart-test.com', ConfigurationSetAttributes: { ConfigurationSetName: { Ref: configSetId } } });
   });
 });
 

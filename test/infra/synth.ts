@@ -43,15 +43,21 @@ export interface Synthesized {
 }
 
 /**
+ * The settings a deploy must give (lib/stack-config.ts), as test values: `mail.rampart-test.com` is
+ * not a placeholder domain the stack refuses, and never deployed or sent from by the tests.
+ */
+export const TEST_DEPLOY_ENV = { MAIL_FROM: 'no-reply@mail.rampart-test.com', AWS_REGION: 'ap-southeast-2' } as const;
+
+/**
  * Synthesizes the product stack as bin/app.ts does (real esbuild bundling, cdk.json's context),
- * with settings from `env` only, never from the developer's shell.
+ * with settings from `env` only (over TEST_DEPLOY_ENV), never from the developer's shell.
  */
 export function synthProduct(
   options: { frontendDist?: string | null; env?: Record<string, string>; context?: Record<string, unknown> } = {},
 ): Synthesized {
   const { app, stack } = createApp({
     nag: false,
-    env: options.env ?? {},
+    env: { ...TEST_DEPLOY_ENV, ...options.env },
     frontendDist: options.frontendDist ?? null,
     context: { ...cdkJsonContext(), ...options.context },
     outdir: tempDir('rampart-cdk-out-'),

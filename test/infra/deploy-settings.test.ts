@@ -1,0 +1,182 @@
+import { readFileSync } from 'node:fs';
+import { App, Stack } from 'aws-cdk-lib';
+import type { Policy } from 'aws-cdk-lib/aws-iam';
+import { CfnFunction, Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
+import { describe, expect, it } from 'vitest';
+import { createApp } from '../../lib/app.js';
+import { type DeployKey, deployDecisions } from '../../lib/deploy-settings.js';
+import { fromRoot } from '../../lib/paths.js';
+import { readStackConfig } from '../../lib/stack-config.js';
+import { cdkJsonContext, TEST_DEPLOY_ENV } from './synth.js';
+
+/** The keys of the README's configuration table, one entry per row (a row may name several keys). */
+function readmeConfigurationRows(): { keys: string[]; text: string }[] {
+  const readme = readFileSync(fromRoot('README.md'), 'utf8');
+  const section = readme.split(/^## Configuration$/m)[1]?.split(/^## /m)[0] ?? '';
+  return section
+    .split('\n')
+    .filter((line) => line.startsWith('| `'))
+    .map((line) => {
+      const [first = ''] = line.split(' | ');
+      return { keys: [...first.matchAll(/`([A-Z][A-Z0-9_]*)`/g)].map((m) => m[1]!), text: line };
+    });
+}
+
+const rows = readmeConfigurationRows();
+const readmeKeys = rows.flatMap((row) => row.keys);
+const rowOf = (key: string) => rows.find((row) => row.keys.includes(key))!.text;
+const decided = (key: string): key is DeployKey => key in deployDecisions;
+const keysOfKind = (kind: string) => readmeKeys.filter((key) => decided(key) && deployDecisions[key].kind === kind) as DeployKey[];
+
+/** A valid value for every plain setting (lambdas/config.ts's schema must accept it). */
+const sampleSettings: Record<string, string> = {
+  SUPPORT_EMAIL: 'help@bastion-security.com',
+  SCAN_RESOLVERS: '1.1.1.1,[2606:4700:4700::1111]:53',
+  SCAN_DNS_TIMEOUT_MS: '3000',
+  SCAN_TOP_PORTS: '200',
+  SCAN_EXCLUDE_PORTS: '25,2024',
+  SCAN_CT_URL: 'https://crt.sh/',
+  HIBP_BASE_URL: 'https://haveibeenpwned.com/api/v3',
+  HIBP_REQUESTS_PER_MINUTE: '50',
+  PWNED_PASSWORDS_URL: 'https://api.pwnedpasswords.com',
+  RATE_LIMIT_LEADS_PER_IP: '11',
+  RATE_LIMIT_LEADS_PER_EMAIL: '6',
+  RATE_LIMIT_LEADS_PER_SITE: '7',
+  RATE_LIMIT_CODES_PER_IP: '12',
+  RATE_LIMIT_CODES_PER_EMAIL: '8',
+  RATE_LIMIT_CODE_CHECKS_PER_IP: '31',
+  RATE_LIMIT_REPORT_EMAILS_PER_AUDIT: '9',
+  RATE_LIMIT_REPORT_EMAILS_PER_RECIPIENT: '13',
+  RATE_LIMIT_SHARES_PER_AUDIT: '21',
+  RATE_LIMIT_SUPPORT_REQUESTS_PER_USER: '4',
+  RATE_LIMIT_AGENT_REPORTS_PER_AGENT: '61',
+  RATE_LIMIT_AGENT_REGISTRATIONS_PER_ACCOUNT: '32',
+  RATE_LIMIT_AGENT_TELEMETRY_PER_ACCOUNT: '121',
+  API_TOKEN_REQUESTS_PER_MINUTE: '90',
+  SHARE_MAX_USES: '50',
+};
+
+/**
+ * Builds the product stack without bundling or synth (fast; the construct tree is what the template
+ * is made from) and returns each of the product's functions with its resolved environment.
+ */
+function buildStack(context: Record<string, unknown>, env: Record<string, string> = {}) {
+  const { stack } = createApp({
+    nag: false,
+    env: { ...TEST_DEPLOY_ENV, ...env },
+    frontendDist: null,
+    context: { ...cdkJsonContext(), 'aws:cdk:bundling-stacks': [], ...context },
+  });
+  const functions = stack.node
+    .findAll()
+    .filter((c): c is LambdaFunction => c instanceof LambdaFunction)
+    .map((fn) => {
+      const resolved = stack.resolve((fn.node.defaultChild as CfnFunction).environment) as { variables?: Record<string, unknown> } | undefined;
+      return { fn, path: fn.node.path, env: resolved?.variables ?? {} };
+    })
+    .filter((f) => 'POWERTOOLS_SERVICE_NAME' in f.env);
+  return { stack, functions };
+}
+
+const refuse = (key: string, value: string) => () =>
+  readStackConfig(new App({ context: { [key]: value } }).node, TEST_DEPLOY_ENV);
+
+describe('deploy settings: every key of the README configuration table', () => {
+  it('is read from the README table (the parse found its rows)', () => {
+    expect(readmeKeys.length).toBeGreaterThanOrEqual(45);
+    expect(readmeKeys).toContain('SCAN_RESOLVERS');
+    expect(readmeKeys).toContain('COGNITO_ENDPOINT');
+  });
+
+  it('has a decision for a deploy: a setting, set by the stack, a secret by parameter, or refused (lib/deploy-settings.ts)', () => {
+    expect(readmeKeys.filter((key) => !decided(key))).toEqual([]);
+  });
+
+  it('says in the README how a deploy sets it, or that it is refused and why', () => {
+    const undocumented = readmeKeys.filter((key) => {
+      const decision = deployDecisions[key as DeployKey];
+      const text = rowOf(key);
+      switch (decision.kind) {
+        case 'setting':
+          return false;
+        case 'stack-setting':
+          return !text.includes(`-c ${decision.setting}`);
+        case 'stack':
+          return !/set by the (CDK )?stack/.test(text);
+        case 'secret':
+          return !text.includes(`-c ${decision.parameter}`);
+        case 'local':
+          return !text.includes('refused for a deploy');
+      }
+    });
+    expect(undocumented).toEqual([]);
+  });
+
+  it('as a setting, reaches every function under its own name, from context or from the environment at synth', () => {
+    // Prepare
+    const settings = keysOfKind('setting');
+    expect(settings.filter((key) => !(key in sampleSettings)), 'a sample value for each setting').toEqual([]);
+    const fromEnvironment = ['SCAN_RESOLVERS', 'HIBP_REQUESTS_PER_MINUTE'];
+    const context = Object.fromEntries(settings.filter((k) => !fromEnvironment.includes(k)).map((k) => [k, sampleSettings[k]]));
+    const env = Object.fromEntries(fromEnvironment.map((k) => [k, sampleSettings[k]!]));
+
+    // Act
+    const { functions } = buildStack({ ...context, PRODUCT_NAME: 'Bastion', LOG_LEVEL: 'WARN' }, env);
+
+    // Assess
+    expect(functions.length).toBeGreaterThanOrEqual(5);
+    for (const { path, env: fnEnv } of functions) {
+      for (const key of settings) expect(fnEnv[key], `${key} on ${path}`).toBe(sampleSettings[key]);
+      expect(fnEnv).toMatchObject({ PRODUCT_NAME: 'Bastion', LOG_LEVEL: 'WARN' });
+    }
+    expect(functions.filter((f) => f.env.MAIL_FROM === TEST_DEPLOY_ENV.MAIL_FROM).length).toBeGreaterThan(0);
+  });
+
+  it('as a setting, is validated by the Lambdas’ own schema at synth, naming the key', () => {
+    expect(refuse('SCAN_TOP_PORTS', '0')).toThrow(/SCAN_TOP_PORTS: /);
+    expect(refuse('SCAN_EXCLUDE_PORTS', 'smtp')).toThrow(/SCAN_EXCLUDE_PORTS: must be a comma-separated list of port numbers/);
+    expect(refuse('SUPPORT_EMAIL', 'help')).toThrow(/SUPPORT_EMAIL: /);
+    expect(() => readStackConfig(new App().node, { ...TEST_DEPLOY_ENV, SCAN_CT_URL: 'crt.sh' })).toThrow(/SCAN_CT_URL: /);
+  });
+
+  it('when local-only, set by the stack or a secret, is refused for a deploy naming it and what to do instead', () => {
+    for (const key of keysOfKind('local')) {
+      const { reason } = deployDecisions[key] as { reason: string };
+      expect(refuse(key, '1'), key).toThrow(`${key}: refused for a deploy, ${reason}; unset it`);
+      expect(() => readStackConfig(new App().node, { ...TEST_DEPLOY_ENV, [key]: '1' }), `${key} from the environment`).toThrow(`${key}: refused`);
+    }
+    for (const key of keysOfKind('stack')) expect(refuse(key, 'x'), key).toThrow(`${key}: set by the stack from`);
+    for (const key of keysOfKind('secret')) {
+      const { parameter } = deployDecisions[key] as { parameter: string };
+      expect(refuse(key, 'sk_live_abc'), key).toThrow(`${key}: a secret never goes in the template; put it in an SSM SecureString parameter and give -c ${parameter}`);
+    }
+  });
+
+  it('as a secret, reaches only the functions that need it, as a parameter name with ssm:GetParameters on that one parameter', () => {
+    // Act
+    const { stack, functions } = buildStack({ hibpParameter: '/rampart/hibp-api-key', stripeParameterPath: '/rampart/stripe' });
+
+    // Assess
+    const withHibp = functions.filter((f) => 'HIBP_API_KEY_PARAMETER' in f.env);
+    expect(withHibp.map((f) => f.path)).toEqual([expect.stringMatching(/ScanWorker/)]);
+    expect(withHibp[0]!.env.HIBP_API_KEY_PARAMETER).toBe('/rampart/hibp-api-key');
+    const policy = stack.resolve((withHibp[0]!.fn.role!.node.tryFindChild('DefaultPolicy') as Policy).document.toJSON()) as {
+      Statement: { Action: string | string[]; Resource: unknown }[];
+    };
+    const ssm = policy.Statement.filter((s) => [s.Action].flat().some((a) => a.startsWith('ssm:')));
+    expect(ssm).toHaveLength(1);
+    expect(ssm[0]!.Action).toBe('ssm:GetParameters');
+    expect(JSON.stringify(ssm[0]!.Resource)).toBe('{"Fn::Join":["",["arn:aws:ssm:ap-southeast-2:",{"Ref":"AWS::AccountId"},":parameter/rampart/hibp-api-key"]]}');
+    const withStripe = functions.filter((f) => 'STRIPE_SECRET_KEY_PARAMETER' in f.env);
+    expect(withStripe.length).toBeGreaterThan(0);
+    for (const f of withStripe) expect(f.env).toMatchObject({ STRIPE_SECRET_KEY_PARAMETER: '/rampart/stripe/secret-key', STRIPE_WEBHOOK_SECRET_PARAMETER: '/rampart/stripe/webhook-secret', PAYMENTS_MODE: 'stripe' });
+    for (const { env } of functions) for (const key of keysOfKind('secret')) expect(env).not.toHaveProperty(key);
+  });
+
+  it('when set by the stack, is set on the functions that need it', () => {
+    const { functions } = buildStack({ hibpParameter: '/rampart/hibp-api-key', stripeParameterPath: '/rampart/stripe' });
+    const unset = keysOfKind('stack').filter((key) => !functions.some((f) => key in f.env));
+    expect(unset).toEqual([]);
+    expect(Stack.of(functions[0]!.fn).region).toBe('ap-southeast-2');
+  });
+});
