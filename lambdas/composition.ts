@@ -22,8 +22,8 @@ export { LOCAL_CREDENTIALS } from './composition/aws.js';
 export const allProviders: Record<ProviderName, Provider> = { table, scanQueue, mailer, sms, reports, userPool, payments, userTokens, scanner };
 
 /** Deps with every provider available; each adapter is still built on first use, once. */
-export function buildDeps(config: Config, overrides: Partial<Pick<Deps, 'clock' | 'log'>> = {}): Deps {
-  const providers = new ProviderSet({ config, clock: overrides.clock ?? systemClock });
+export function buildDeps(config: Config, overrides: Partial<Pick<Deps, 'clock' | 'log' | 'metrics'>> = {}): Deps {
+  const providers = new ProviderSet({ config, clock: overrides.clock ?? systemClock, metrics: overrides.metrics });
   for (const [name, provider] of Object.entries(allProviders) as [ProviderName, Provider][]) providers.add(name, provider);
   return composeDeps(config, providers, { log: overrides.log });
 }

@@ -1,9 +1,11 @@
 import { Logger } from '@aws-lambda-powertools/logger';
+import { noMetrics } from '../adapters/recording-metrics.adapter.js';
 import { type Config, parseResolvers, productSlug } from '../config.js';
 import { ConfigError } from '../domain/errors.js';
 import type { AgentRepository } from '../domain/agents.js';
 import type { ApiTokenRepository } from '../domain/api-tokens.js';
 import type { DomainRepository } from '../domain/domains.js';
+import type { Metrics } from '../domain/metrics.port.js';
 import type { MonthlyReportLog } from '../domain/monthly-report.js';
 import type { NotificationOutbox } from '../domain/notifications.js';
 import type { SupportRequests } from '../domain/support.js';
@@ -40,6 +42,8 @@ export interface Deps {
   readonly config: Config;
   readonly log: Logger;
   readonly clock: Clock;
+  /** Business metrics (EMF on AWS, flushed by the Lambda entries; none locally). */
+  readonly metrics: Metrics;
   readonly audits: AuditRepository;
   readonly accounts: AccountRepository;
   readonly scanJobs: ScanJobs;
@@ -100,7 +104,7 @@ const PASSWORD_RANGE_TIMEOUT_MS = 5_000;
  */
 export type ProviderName = Resource | 'userTokens' | 'scanner';
 
-type Fixed = 'config' | 'log' | 'clock' | 'scanSettings' | 'pwnedPasswords';
+type Fixed = 'config' | 'log' | 'clock' | 'metrics' | 'scanSettings' | 'pwnedPasswords';
 /** The parts of Deps a provider builds. */
 export type Adapters = Omit<Deps, Fixed>;
 
@@ -110,6 +114,8 @@ export type AdapterFactories = { readonly [K in keyof Adapters]?: () => Adapters
 export interface ProviderContext {
   readonly config: Config;
   readonly clock: Clock;
+  /** @default no metrics (the local stack, tests) */
+  readonly metrics?: Metrics;
 }
 
 export type Provider = (context: ProviderContext) => AdapterFactories;
@@ -179,6 +185,7 @@ export function composeDeps(config: Config, providers: ProviderSet, overrides: P
     config,
     log,
     clock: providers.context.clock,
+    metrics: providers.context.metrics ?? noMetrics,
     pwnedPasswords: {
       range: (prefix: string) =>
         fetchPasswordRange(prefix, {

@@ -4,6 +4,7 @@ import { required } from '../config.js';
 import { clientConfig } from './aws.js';
 import type { Provider } from './core.js';
 
-export const provide: Provider = ({ config }) => ({
-  mailer: () => new SesMailer(new SESv2Client(clientConfig(config, config.SES_ENDPOINT)), required(config, 'MAIL_FROM'), config.SES_CONFIGURATION_SET),
+export const provide: Provider = ({ config, metrics }) => ({
+  mailer: () =>
+    new SesMailer(new SESv2Client(clientConfig(config, config.SES_ENDPOINT)), required(config, 'MAIL_FROM'), config.SES_CONFIGURATION_SET, metrics),
 });

@@ -1,3 +1,4 @@
+import { PowertoolsMetrics } from '../adapters/powertools-metrics.adapter.js';
 import { errorReply, requireOrigin, type ApiHandler, type HandlerFactory } from '../api/http.js';
 import { composeDeps, type Deps, type Provider, type ProviderName, ProviderSet, systemClock } from '../composition/core.js';
 import { type Config, loadConfig, tokenVerificationKeys } from '../config.js';
@@ -48,12 +49,13 @@ export function apiFunction(fn: ApiFunctionName, modules: ApiFunctionModules): A
   const served = new Map(routesOf(fn).map((route) => [`${route.method} ${route.path}`, route]));
   let started: Promise<Started> | undefined;
   const handlers = new Map<string, Promise<ApiHandler>>();
+  const metrics = new PowertoolsMetrics();
 
   const start = async (): Promise<Started> => {
     const env = await coldStartEnvironment(modules.parameterSecrets);
     const optionalAuth = routesOf(fn).some((route) => route.optionalAuth);
     const config = loadConfig(env, usesOf(fn), optionalAuth ? tokenVerificationKeys : []);
-    const providers = new ProviderSet({ config, clock: systemClock });
+    const providers = new ProviderSet({ config, clock: systemClock, metrics });
     return { config, providers, deps: composeDeps(config, providers) };
   };
 
@@ -73,7 +75,7 @@ export function apiFunction(fn: ApiFunctionName, modules: ApiFunctionModules): A
     return requireOrigin(config.ORIGIN_VERIFY_SECRET, (await load()).make(deps));
   };
 
-  return async (event) => {
+  const serve: ApiHandler = async (event) => {
     const route = served.get(event.routeKey);
     if (!route) {
       const { config, deps } = await (started ??= retryable(start(), () => (started = undefined)));
@@ -87,5 +89,13 @@ export function apiFunction(fn: ApiFunctionName, modules: ApiFunctionModules): A
       handlers.set(route.name, handler);
     }
     return (await handler)(event);
+  };
+  // Whatever the invocation recorded goes out before Lambda may freeze the process.
+  return async (event) => {
+    try {
+      return await serve(event);
+    } finally {
+      metrics.flush();
+    }
   };
 }

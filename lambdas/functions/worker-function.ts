@@ -1,3 +1,4 @@
+import { PowertoolsMetrics } from '../adapters/powertools-metrics.adapter.js';
 import { composeDeps, type Deps, type Provider, type ProviderName, ProviderSet, systemClock } from '../composition/core.js';
 import { loadConfig } from '../config.js';
 import { type WorkerFunctionName, workerFunctions } from '../routes.js';
@@ -21,10 +22,11 @@ export function workerFunction<E, R>(
   parameterSecrets?: () => Promise<ParameterSecretsModule>,
 ): (event: E) => Promise<R> {
   let ready: Promise<(event: E) => Promise<R>> | undefined;
+  const metrics = new PowertoolsMetrics();
   const start = async () => {
     const env = await coldStartEnvironment(parameterSecrets);
     const config = loadConfig(env, workerFunctions[name].uses);
-    const set = new ProviderSet({ config, clock: systemClock });
+    const set = new ProviderSet({ config, clock: systemClock, metrics });
     for (const provider of providersOfWorker(name)) {
       const provide = providers[provider];
       if (!provide) throw new Error(`Worker ${name} was built without its ${provider} provider`);
@@ -34,6 +36,11 @@ export function workerFunction<E, R>(
   };
   return async (event) => {
     ready ??= retryable(start(), () => (ready = undefined));
-    return (await ready)(event);
+    try {
+      return await (await ready)(event);
+    } finally {
+      // Whatever the invocation recorded goes out before Lambda may freeze the process.
+      metrics.flush();
+    }
   };
 }

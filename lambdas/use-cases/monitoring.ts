@@ -26,7 +26,7 @@ import { mutedFindingIdsOf } from './security-policies.js';
  */
 
 type ScheduleDeps = Pick<Deps, 'monitoring' | 'domains' | 'audits' | 'scanJobs' | 'log'>;
-type AlertDeps = Pick<Deps, 'accounts' | 'alerts' | 'rateLimits' | 'mailer' | 'sms' | 'signingKeys' | 'clock' | 'config' | 'log' | 'policies' | 'notifications'>;
+type AlertDeps = Pick<Deps, 'accounts' | 'alerts' | 'rateLimits' | 'mailer' | 'sms' | 'signingKeys' | 'clock' | 'config' | 'log' | 'policies' | 'notifications' | 'metrics'>;
 export type MonitoringDeps = ScheduleDeps & AlertDeps;
 
 export interface ScheduleResult {

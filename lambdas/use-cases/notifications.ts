@@ -9,7 +9,7 @@ import { abandonedMessage, NOTIFICATION_RETRY, nextAttemptAfter, type NewNotific
  * Each attempt is claimed before the message goes out, so no message is sent twice.
  */
 
-export type NotifyDeps = Pick<Deps, 'notifications' | 'mailer' | 'sms' | 'alerts' | 'clock' | 'log'>;
+export type NotifyDeps = Pick<Deps, 'notifications' | 'mailer' | 'sms' | 'alerts' | 'clock' | 'log' | 'metrics'>;
 
 export type AttemptOutcome = 'sent' | 'retrying' | 'abandoned' | 'skipped';
 
@@ -78,6 +78,8 @@ async function attempt(deps: NotifyDeps, id: string, attempts: number): Promise<
     if (!retryAt) {
       await deps.notifications.abandon(id, record.attempts, failedAt.toISOString(), String(error));
       deps.log.error(abandonedMessage(record.attempts), { ...about, error: String(error) });
+      // The NotificationsAbandoned alarm (lib/alarms) counts these.
+      deps.metrics.notificationAbandoned();
       return 'abandoned';
     }
     await deps.notifications.retryLater(id, record.attempts, retryAt.toISOString(), String(error));
@@ -101,5 +103,6 @@ async function abandonInterrupted(deps: NotifyDeps, record: NotificationRecord, 
   const error = 'The attempt was cut off while sending; it is not sent again, so that the message never goes out twice';
   if (!(await deps.notifications.abandon(record.id, record.attempts, now.toISOString(), error))) return 'skipped';
   deps.log.error(abandonedMessage(record.attempts), { notificationId: record.id, kind: record.kind, attempts: record.attempts, ...record.about, error });
+  deps.metrics.notificationAbandoned();
   return 'abandoned';
 }

@@ -25,7 +25,7 @@ export type RunScanOutcome = 'completed' | 'failed' | 'skipped';
  * failed with a readable message; anything else is thrown so the queue retries the job. An email
  * that cannot be sent is not such an error: the notification outbox retries it on its own.
  */
-type RunScanDeps = Pick<Deps, 'audits' | 'clock' | 'scanSettings' | 'scanChecks' | 'log' | 'mailer' | 'config' | 'stats' | 'notifications'> & MonitoringDeps;
+type RunScanDeps = Pick<Deps, 'audits' | 'clock' | 'scanSettings' | 'scanChecks' | 'log' | 'mailer' | 'config' | 'stats' | 'notifications' | 'metrics'> & MonitoringDeps;
 
 export async function runScan(deps: RunScanDeps, job: ScanJob): Promise<RunScanOutcome> {
   const audit = await deps.audits.getAudit(job.auditId);
@@ -48,10 +48,12 @@ export async function runScan(deps: RunScanDeps, job: ScanJob): Promise<RunScanO
     }
     return 'skipped';
   }
+  deps.metrics.scanStarted();
 
   const target = parseWebTarget(audit.targetUrl);
   if (!target) {
     await deps.audits.fail(audit.id, 'The website address could not be read.', deps.clock.now().toISOString());
+    deps.metrics.scanFailed();
     return 'failed';
   }
   // The breach check looks up the address of whoever asked for the report (never anyone else's): the
@@ -68,11 +70,13 @@ export async function runScan(deps: RunScanDeps, job: ScanJob): Promise<RunScanO
       subject: { emails, verifiedDomains: [] },
       onProgress: (check) => deps.audits.saveCheck(audit.id, check),
     });
+    for (const check of report.checks) if (check.durationMs !== undefined) deps.metrics.checkTimed(check.name, check.durationMs);
     const completedAt = deps.clock.now().toISOString();
     const completed = await deps.audits.complete(audit.id, { score: report.score, grade: report.grade, riskLevel: report.riskLevel, completedAt });
     // Counted once, by the delivery whose completion took: a second delivery racing it finds the audit ended.
     // A paid audit's deep re-run is the same audit: it was counted when it first completed.
     if (completed && !deep) await recordCompletion(deps, audit.id, startedAt, completedAt);
+    if (completed) deps.metrics.scanCompleted(report.durationMs);
     // A rescan's owner hears about changes (alerts) and, if they asked, that it completed; a lead gets the report email.
     if (audit.origin === 'monitoring') await afterMonitoringRescan(deps, audit.id);
     else await notifyCompletion(deps, audit, lead, report);
@@ -80,6 +84,7 @@ export async function runScan(deps: RunScanDeps, job: ScanJob): Promise<RunScanO
   } catch (error) {
     if (error instanceof DomainError) {
       await deps.audits.fail(audit.id, error.message, deps.clock.now().toISOString());
+      deps.metrics.scanFailed();
       return 'failed';
     }
     throw error;
@@ -133,22 +138,4 @@ async function notifyCompletion(
   }
 }
 
-/** Audits unfinished past this age are ended as failed by the sweeper (nothing spins forever); longer than
- * the queue's three attempts at 6 × the worker timeout each, so a retry in flight is never failed under it. */
-export const STUCK_AFTER_MS = 30 * 60_000;
-
-export async function sweepStuckAudits(deps: Pick<Deps, 'audits' | 'clock' | 'log'>): Promise<number> {
-  const cutoff = new Date(deps.clock.now().getTime() - STUCK_AFTER_MS).toISOString();
-  const stuck = await deps.audits.listUnfinished(cutoff, 100);
-  let failed = 0;
-  for (const audit of stuck) {
-    const ended = await deps.audits.fail(
-      audit.id,
-      'The scan did not finish in time. Please start a new assessment.',
-      deps.clock.now().toISOString(),
-    );
-    if (ended) failed += 1;
-  }
-  if (failed > 0) deps.log.warn('Ended stuck audits as failed', { count: failed });
-  return failed;
-}
+export { STUCK_AFTER_MS, sweepStuckAudits } from './sweep.js';

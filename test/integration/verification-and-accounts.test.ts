@@ -286,6 +286,7 @@ describe('the completion email', () => {
       signingKeys: d.signingKeys,
       policies: d.policies,
       notifications: d.notifications,
+      metrics: d.metrics,
     };
 
     const firstDelivery = await runScan(deps, { auditId, kind: 'scan' });
