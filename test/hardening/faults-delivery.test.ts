@@ -1,6 +1,8 @@
 import type { SQSEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { RecordingMetrics } from '../../lambdas/adapters/recording-metrics.adapter.js';
 import type { Deps } from '../../lambdas/composition.js';
+import type { Metrics } from '../../lambdas/domain/metrics.port.js';
 import { make as makeScanWorker } from '../../lambdas/workers/scan-worker.js';
 import { make as makeSweeper } from '../../lambdas/workers/sweeper.js';
 import { postJson, startTestStack, type TestStack, validLead, waitForAudit } from '../support/local-stack.js';
@@ -39,8 +41,10 @@ async function outboxItemOf(auditId: string): Promise<Item> {
 }
 
 /** The stack's own adapters (faults included) with a clock that reads `now`: a sweeper run at a later time. */
-function withClock(deps: Deps, now: Date): Deps {
-  return new Proxy(deps, { get: (target, key) => (key === 'clock' ? { now: () => now } : (Reflect.get(target, key) as unknown)) });
+function withClock(deps: Deps, now: Date, metrics?: Metrics): Deps {
+  return new Proxy(deps, {
+    get: (target, key) => (key === 'clock' ? { now: () => now } : key === 'metrics' && metrics ? metrics : (Reflect.get(target, key) as unknown)),
+  });
 }
 
 const justAfter = (time: string) => new Date(Date.parse(time) + 1_000);
@@ -110,10 +114,11 @@ describe('SES failing', () => {
       // The worker stores the email and makes its first attempt right after it completes the audit: wait for that attempt's outcome.
       for (let i = 0; i < 50 && (await outboxItemOf(auditId).catch(() => undefined))?.status !== 'pending'; i += 1) await new Promise((resolve) => setTimeout(resolve, 100));
 
+      const metrics = new RecordingMetrics();
       const runs: Record<string, number>[] = [];
       for (let sweep = 0; sweep < 4; sweep += 1) {
         const item = await outboxItemOf(auditId);
-        runs.push((await makeSweeper(withClock(t.stack.deps, justAfter(String(item.nextAttemptAt))))()).notifications as unknown as Record<string, number>);
+        runs.push((await makeSweeper(withClock(t.stack.deps, justAfter(String(item.nextAttemptAt)), metrics))()).notifications as unknown as Record<string, number>);
       }
 
       expect(runs).toEqual([
@@ -127,6 +132,8 @@ describe('SES failing', () => {
       expect(abandoned).toMatchObject({ status: 'abandoned', attempts: 5, lastError: expect.stringContaining('Email address is not verified') });
       expect(abandoned.message).toBeUndefined();
       expect(errors).toHaveBeenCalledWith('Notification abandoned after 5 attempts', expect.objectContaining({ kind: 'audit-completed', auditId, attempts: 5 }));
+      // The business metric the NotificationsAbandoned alarm watches.
+      expect(metrics.recorded).toEqual([{ name: 'NotificationsAbandoned', value: 1 }]);
       // Given up is final: a later sweep, however late, tries nothing more.
       const after = await makeSweeper(withClock(t.stack.deps, new Date(Date.now() + 30 * 24 * 3_600_000)))();
       expect(after.notifications).toEqual({ sent: 0, retrying: 0, abandoned: 0 });
