@@ -1,12 +1,13 @@
 import Stripe from 'stripe';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiEvent, ApiHandler } from '../../lambdas/api/http.js';
 import { ORIGIN_VERIFY_HEADER } from '../../lambdas/api/origin-verify.js';
 import { LOCAL_WEBHOOK_SECRET } from '../../lambdas/config.js';
+import { functionFromSources } from '../support/function-handler.js';
 import { startTestStack, type TestStack } from '../support/local-stack.js';
 
 /**
- * The Lambda entry points (`handler`, lambdaEntry) as API Gateway calls them on AWS, configured from
+ * The API functions' Lambda handlers (lambdas/functions/api-function.ts) as API Gateway calls them on AWS, configured from
  * the environment over the local emulators: with ORIGIN_VERIFY_SECRET set only requests carrying
  * CloudFront's `x-origin-verify` reach the handler (the public, webhook and agent routes alike);
  * unset, every request does, as under `npm start`.
@@ -28,11 +29,8 @@ function lambdaEvent(method: string, path: string, headers: Record<string, strin
   } as unknown as ApiEvent;
 }
 
-/** Imports a route module afresh, so its lambdaEntry reads the environment as it is now (a cold start). */
-async function coldStart(route: string): Promise<ApiHandler> {
-  vi.resetModules();
-  return ((await import(`../../lambdas/api/${route}.ts`)) as { handler: ApiHandler }).handler;
-}
+/** The function's handler built afresh from the sources, so it reads the environment as it is now (a cold start). */
+const coldStart = functionFromSources;
 
 const bodyOf = (reply: Awaited<ReturnType<ApiHandler>>) => JSON.parse(String(reply.body)) as Record<string, unknown>;
 
@@ -46,14 +44,21 @@ beforeAll(async () => {
   t = await startTestStack();
   await t.stack.stopWorker();
   const { config, endpoints } = t.stack;
-  // What the stack gives the functions on AWS, with the emulators' endpoints instead of AWS's.
+  // What the stack gives the functions on AWS (each requires its routes' resources at cold start), with the emulators' endpoints instead of AWS's.
   Object.assign(process.env, {
     AWS_REGION: config.AWS_REGION,
     LOG_LEVEL: 'ERROR',
     TABLE_NAME: config.TABLE_NAME,
     SCAN_QUEUE_URL: config.SCAN_QUEUE_URL,
+    REPORTS_BUCKET: config.REPORTS_BUCKET,
+    MAIL_FROM: config.MAIL_FROM,
+    USER_POOL_ID: config.USER_POOL_ID,
+    USER_POOL_CLIENT_ID: config.USER_POOL_CLIENT_ID,
     DYNAMODB_ENDPOINT: endpoints.dynamodb,
     SQS_ENDPOINT: endpoints.sqs,
+    SES_ENDPOINT: endpoints.ses,
+    S3_ENDPOINT: endpoints.s3,
+    COGNITO_ENDPOINT: endpoints.cognito,
   });
 }, 60_000);
 
@@ -69,9 +74,9 @@ describe('with ORIGIN_VERIFY_SECRET set (on AWS)', () => {
 
   beforeAll(async () => {
     process.env.ORIGIN_VERIFY_SECRET = SECRET;
-    health = await coldStart('health');
-    webhook = await coldStart('stripe-webhook');
-    agentReport = await coldStart('submit-agent-report');
+    health = await coldStart('public-api');
+    webhook = await coldStart('payments');
+    agentReport = await coldStart('agents');
   });
 
   it('answers 403 forbidden_origin to a request straight to execute-api: no header, or a wrong one', async () => {
@@ -114,8 +119,8 @@ describe('with ORIGIN_VERIFY_SECRET unset (npm start, the tests)', () => {
   it('serves requests without the header as before', async () => {
     // Prepare
     delete process.env.ORIGIN_VERIFY_SECRET;
-    const health = await coldStart('health');
-    const webhook = await coldStart('stripe-webhook');
+    const health = await coldStart('public-api');
+    const webhook = await coldStart('payments');
     const { body, signature } = signedPing();
 
     // Act
