@@ -8,7 +8,6 @@ import { ConflictError, DomainError, GoneError, NotFoundError } from '../domain/
 import { reportEmailSchema, reportPaths, SHARE_LIFETIME_SECONDS, shareTokenSchema } from '../domain/report.contract.js';
 import { auditReportEmail } from '../domain/report-email.js';
 import { isSampleAuditId, SAMPLE_BUSINESS_NAME, sampleAudit } from '../domain/sample-report.js';
-import { renderPdfReport } from '../reports/pdf-report.js';
 import { enforceLimits } from './rate-limits.js';
 
 /** Who is reading. `userId` is a verified user id (Cognito sub), never a claim the caller made up. */
@@ -125,6 +124,8 @@ export async function pdfReportUrl(deps: Pick<Deps, 'audits' | 'reports' | 'conf
   const key = view.sample ? SAMPLE_PDF_KEY : audit.depth === 'deep' ? deepKey() : `reports/${audit.id}.pdf`;
   if (!(await deps.reports.exists(key))) {
     const siteUrl = deps.config.SITE_URL.replace(/\/+$/, '');
+    // pdf-lib (about 400 kB) is loaded only by the request that renders a PDF.
+    const { renderPdfReport } = await import('../reports/pdf-report.js');
     const bytes = await renderPdfReport(view, {
       productName: deps.config.PRODUCT_NAME,
       reportUrl: view.sample ? undefined : `${siteUrl}${reportPaths.results(audit.id)}`,

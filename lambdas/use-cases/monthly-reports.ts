@@ -21,7 +21,6 @@ import {
 } from '../domain/monthly-report.js';
 import { monthLabel, monthlyReportFileSchema, type MonthlyReportsPage, type MonthlyReportView } from '../domain/monthly-report.contract.js';
 import type { AlertRecord } from '../domain/ports.js';
-import { renderMonthlyReportPdf } from '../reports/monthly-report-pdf.js';
 import { routePath } from '../routes.js';
 import { myBadges } from './badges.js';
 import { unsubscribeUrl } from './monitoring.js';
@@ -78,6 +77,8 @@ export async function sendMonthlyReports(deps: MonthlyReportDeps, now: Date = de
     try {
       const report = await monthlyReportOf(deps, { userId, month, plan, now, recipient: { name: `${profile.firstName} ${profile.lastName}`.trim(), email: profile.email, company: profile.company } });
       const fileName = monthlyReportFileName(deps.config.PRODUCT_NAME, month);
+      // pdf-lib (about 400 kB) is loaded only when a report is rendered.
+      const { renderMonthlyReportPdf } = await import('../reports/monthly-report-pdf.js');
       const bytes = await renderMonthlyReportPdf(report, { productName: deps.config.PRODUCT_NAME, reportsUrl: reportsPageUrl(deps) });
       await deps.reports.put(pdfKey(userId, month), bytes, 'application/pdf', { contentDisposition: `attachment; filename="${fileName}"` });
       const emailed = profile.notifications.emailAlerts;

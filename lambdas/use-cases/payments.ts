@@ -27,7 +27,6 @@ import {
 } from '../domain/payments.contract.js';
 import { checkoutMode, CURRENCY, getPlan, type PlanId } from '../domain/plans.js';
 import type { PaymentEvent, StoredSubscription } from '../domain/ports.js';
-import { renderReceiptPdf } from '../reports/receipt-pdf.js';
 import type { Caller } from './account.js';
 
 /**
@@ -407,6 +406,8 @@ export async function getOrder(deps: Pick<Deps, 'billing'>, rawId: unknown): Pro
 export async function orderReceipt(deps: Pick<Deps, 'billing' | 'config'>, rawId: unknown): Promise<{ bytes: Uint8Array; fileName: string }> {
   const order = await paidOrder(deps, rawId);
   const view = orderView(order);
+  // pdf-lib (about 400 kB) is loaded only by the request that renders a receipt.
+  const { renderReceiptPdf } = await import('../reports/receipt-pdf.js');
   const bytes = await renderReceiptPdf(view, { productName: deps.config.PRODUCT_NAME, siteUrl: siteUrl(deps) });
   return { bytes, fileName: `receipt-${view.orderId}.pdf` };
 }

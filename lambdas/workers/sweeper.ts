@@ -1,6 +1,6 @@
 import type { Deps } from '../composition/core.js';
 import { retryDueNotifications } from '../use-cases/notifications.js';
-import { sweepStuckAudits } from '../use-cases/run-scan.js';
+import { sweepStuckAudits } from '../use-cases/sweep.js';
 
 /**
  * Scheduled (EventBridge on AWS every 5 minutes, a timer locally): ends audits stuck past their limit

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type BuildOptions, buildSync, type Metafile } from 'esbuild';
 import type { ProviderName } from '../../lambdas/composition/core.js';
-import { providersOfFunction } from '../../lambdas/functions/api-function.js';
+import { providersOfFunction, providersOfRoute } from '../../lambdas/functions/api-function.js';
 import { readsParameterSecrets } from '../../lambdas/functions/cold-start.js';
 import { providersOfWorker } from '../../lambdas/functions/worker-function.js';
 import { type ApiFunctionName, apiFunctions, routesOf, type WorkerFunctionName, workerFunctions } from '../../lambdas/routes.js';
@@ -47,6 +47,11 @@ export interface FunctionBundle {
   readonly coldBytes: number;
   /** The entry file's path. */
   readonly entry: string;
+  /**
+   * What a route's first request loads, bytes: the entry's static imports, the route's handler
+   * module and the providers it uses, with everything they import (API functions only).
+   */
+  readonly routeBytes: Readonly<Record<string, number>>;
 }
 
 const module = (...segments: string[]) => JSON.stringify(fromRoot('lambdas', ...segments));
@@ -151,9 +156,33 @@ function buildBundles(): ReadonlyMap<FunctionName, FunctionBundle> {
       if (existsSync(`${file}.map`)) copyFileSync(`${file}.map`, `${target}.map`);
     }
     const size = (files: Set<string>) => [...files].reduce((sum, file) => sum + statSync(file).size, 0);
-    bundles.set(name as FunctionName, { dir, handler: `${name}.handler`, bytes: size(all), coldBytes: size(cold), entry: path.join(dir, `${name}.mjs`) });
+    const routeBytes = name in apiFunctions ? routeLoads(outputs, cold, name as ApiFunctionName, size) : {};
+    bundles.set(name as FunctionName, { dir, handler: `${name}.handler`, bytes: size(all), coldBytes: size(cold), entry: path.join(dir, `${name}.mjs`), routeBytes });
   }
   return bundles;
+}
+
+/** Each route's first load: the entry's static closure plus the chunks of its handler module and providers. */
+function routeLoads(
+  outputs: Map<string, Metafile['outputs'][string]>,
+  cold: Set<string>,
+  fn: ApiFunctionName,
+  size: (files: Set<string>) => number,
+): Record<string, number> {
+  // A dynamically imported module is the entry point of its own chunk.
+  const chunkOf = new Map([...outputs].filter(([, output]) => output.entryPoint).map(([file, output]) => [path.resolve(fromRoot(), output.entryPoint!), file]));
+  const loads: Record<string, number> = {};
+  for (const route of routesOf(fn)) {
+    const modules = [fromRoot('lambdas', 'api', `${route.name}.ts`), ...providersOfRoute(route).map((p) => fromRoot('lambdas', 'composition', PROVIDER_MODULES[p]))];
+    const files = new Set(cold);
+    for (const module of modules) {
+      const chunk = chunkOf.get(module);
+      if (!chunk) throw new Error(`No chunk for ${module} in ${fn}`);
+      for (const file of reachable(outputs, chunk, ['import-statement'])) files.add(file);
+    }
+    loads[route.name] = size(files);
+  }
+  return loads;
 }
 
 type ImportKind = Metafile['outputs'][string]['imports'][number]['kind'];

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resourceKeys, tokenVerificationKeys } from '../../lambdas/config.js';
 import { BOT_MARKERS } from '../../lambdas/domain/bots.js';
 import { PASSWORD_POLICY } from '../../lambdas/domain/password-policy.js';
-import { type RouteDefinition, routes } from '../../lambdas/routes.js';
+import { type ApiFunctionName, apiFunctions, type RouteDefinition, routes, routesOf, usesOf, workerFunctions } from '../../lambdas/routes.js';
 import { ORIGIN_VERIFY_HEADER } from '../../lambdas/api/origin-verify.js';
 import { API_THROTTLE, ORIGIN_VERIFY_KEY } from '../../lib/api/api.js';
 import { SCAN_BATCH_SIZE, SCAN_MAX_RECEIVE_COUNT, SCAN_WORKER_TIMEOUT } from '../../lib/scanning/scanning.js';
@@ -37,6 +37,7 @@ const functionId = (logicalIdPrefix: string) => {
   expect(match, `one function ${logicalIdPrefix}*`).toHaveLength(1);
   return match[0]![0];
 };
+const pascal = (name: string) => name.replace(/(^|-)([a-z0-9])/g, (_, __, c: string) => c.toUpperCase());
 const envOf = (fnId: string): Record<string, unknown> => resources[fnId]!.Properties.Environment?.Variables ?? {};
 
 beforeAll(() => {
@@ -150,15 +151,15 @@ describe('auth', () => {
 });
 
 describe('functions', () => {
-  it('run Node 22 on ARM64 with active tracing, source maps and their own log group', () => {
+  it('are one per area and worker (lambdas/routes.ts), Node 22 on ARM64 with active tracing, source maps and their own log group', () => {
     const fns = projectFunctions();
-    expect(fns).toHaveLength(routes.length + 3); // one per route + scan worker + sweeper + monitoring scheduler
+    expect(fns).toHaveLength(Object.keys(apiFunctions).length + Object.keys(workerFunctions).length);
     for (const [id, fn] of fns) {
       expect({ id, ...fn.Properties }).toMatchObject({
         id,
         Runtime: 'nodejs22.x',
         Architectures: ['arm64'],
-        Handler: 'index.handler',
+        Handler: expect.stringMatching(/^[a-z0-9-]+\.handler$/),
         TracingConfig: { Mode: 'Active' },
         LoggingConfig: { LogGroup: { Ref: expect.any(String) } },
       });
@@ -173,15 +174,15 @@ describe('functions', () => {
     }
   });
 
-  it('are bundled by esbuild as ESM with a source map', () => {
+  it('are bundled by esbuild as ESM with source maps: the entry and only the chunks it can reach', () => {
     for (const [id, fn] of projectFunctions()) {
-      const hash = (fn.Properties.Code.S3Key as string).replace(/\.zip$/, '');
-      const bundle = path.join(synthesized.app.outdir, `asset.${hash}`);
-      const code = readFileSync(path.join(bundle, 'index.mjs'), 'utf8');
+      const bundle = path.join(synthesized.app.outdir, `asset.${(fn.Properties.Code.S3Key as string).replace(/\.zip$/, '')}`);
+      const entryFile = `${(fn.Properties.Handler as string).replace(/\.handler$/, '')}.mjs`;
+      const code = readFileSync(path.join(bundle, entryFile), 'utf8');
       expect(code.startsWith("import { createRequire as __rampartCreateRequire } from 'node:module';"), id).toBe(true);
       expect(code, id).toMatch(/\bexport\s*\{[^}]*\bhandler\b/);
-      expect(code, id).toMatch(/\/\/# sourceMappingURL=index\.mjs\.map\s*$/);
-      expect(existsSync(path.join(bundle, 'index.mjs.map')), id).toBe(true);
+      expect(code, id).toMatch(new RegExp(`//# sourceMappingURL=${entryFile.replace('.', '\\.')}\\.map\\s*$`));
+      expect(existsSync(path.join(bundle, `${entryFile}.map`)), id).toBe(true);
     }
   });
 });
@@ -213,38 +214,77 @@ describe('api', () => {
     }
   });
 
-  it('routes each entry to its own function, which gets the environment of what it uses', () => {
+  it('routes each entry to the function of its area, which gets the environment of what its routes use, and nothing else', () => {
     const byKey = new Map(ofType('AWS::ApiGatewayV2::Route').map(([, r]) => [r.Properties.RouteKey as string, r.Properties]));
-    const targets = new Set<string>();
+    const targets = new Map<string, Set<string>>();
     for (const route of routes) {
       const fnId = routeTarget(byKey.get(`${route.method} ${route.path}`)!);
-      targets.add(fnId);
-      const env = Object.keys(envOf(fnId));
-      for (const resource of route.uses) {
-        expect(env, `${route.name} uses ${resource}`).toEqual(expect.arrayContaining([...resourceKeys[resource]]));
-      }
-      const unused = (Object.keys(resourceKeys) as (keyof typeof resourceKeys)[]).filter((r) => !(route.uses as readonly string[]).includes(r));
+      expect(fnId, route.name).toBe(functionId(`Api${pascal(route.fn)}Fn`));
+      targets.set(route.fn, (targets.get(route.fn) ?? new Set()).add(fnId));
+    }
+    expect([...targets.keys()].sort()).toEqual(Object.keys(apiFunctions).sort());
+    for (const [fn, ids] of targets) {
+      expect(ids.size, fn).toBe(1);
+      const env = Object.keys(envOf([...ids][0]!));
+      const uses = usesOf(fn as ApiFunctionName);
+      for (const resource of uses) expect(env, `${fn} uses ${resource}`).toEqual(expect.arrayContaining([...resourceKeys[resource]]));
       // An optional-token route holds the pool's ids without using the pool (next test).
-      const allowed: readonly string[] = (route as RouteDefinition).optionalAuth ? tokenVerificationKeys : [];
-      for (const resource of unused) {
-        for (const key of resourceKeys[resource]) if (!allowed.includes(key)) expect(env, `${route.name} does not use ${resource}`).not.toContain(key);
+      const allowed: readonly string[] = routesOf(fn as ApiFunctionName).some((route) => route.optionalAuth) ? tokenVerificationKeys : [];
+      for (const resource of (Object.keys(resourceKeys) as (keyof typeof resourceKeys)[]).filter((r) => !uses.includes(r))) {
+        for (const key of resourceKeys[resource]) if (!allowed.includes(key)) expect(env, `${fn} does not use ${resource}`).not.toContain(key);
       }
     }
-    expect(targets.size).toBe(routes.length);
   });
 
-  it("gives the public optionalAuth routes the pool's ids to verify a token with, no Cognito grant and no authorizer", () => {
+  it('grants no function anything none of its routes (or, for a worker, its declaration) uses', () => {
+    // The resource each granted action belongs to (lib/constructs/bindings.ts); X-Ray and logs belong to every function.
+    const resourceOf = (action: string): string | undefined => {
+      if (action.startsWith('dynamodb:')) return 'table';
+      if (action === 'sqs:SendMessage') return 'scanQueue';
+      // Sending and consuming both read the queue's attributes and URL.
+      if (action === 'sqs:GetQueueAttributes' || action === 'sqs:GetQueueUrl') return 'scanQueue:read';
+      // The scan worker's event source: receive, delete, change visibility.
+      if (action.startsWith('sqs:')) return 'scanQueue:consume';
+      if (action.startsWith('ses:')) return 'mailer';
+      if (action.startsWith('sns:')) return 'sms';
+      if (action.startsWith('s3:')) return 'reports';
+      if (action.startsWith('cognito-idp:')) return 'userPool';
+      if (action.startsWith('ssm:')) return 'secrets';
+      if (action.startsWith('xray:') || action.startsWith('logs:')) return undefined;
+      return `unknown ${action}`;
+    };
+    const grantedTo = (fnId: string) => {
+      const roleId = resources[fnId]!.Properties.Role['Fn::GetAtt'][0] as string;
+      const statements = ofType('AWS::IAM::Policy')
+        .filter(([, p]) => (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === roleId))
+        .flatMap(([, p]) => p.Properties.PolicyDocument.Statement as { Effect: string; Action: string | string[] }[])
+        .filter((st) => st.Effect === 'Allow');
+      const granted = new Set(statements.flatMap((st) => [st.Action].flat()).map(resourceOf).filter((r): r is string => r !== undefined));
+      if (granted.delete('scanQueue:read') && !granted.has('scanQueue') && !granted.has('scanQueue:consume')) granted.add('scanQueue:read');
+      return granted;
+    };
+    // Stripe's keys come from SSM only with stripeParameterPath (not set here): payments grants nothing by itself.
+    const expected = (uses: readonly string[]) => new Set(uses.filter((use) => use !== 'payments'));
+    for (const fn of Object.keys(apiFunctions) as ApiFunctionName[]) {
+      expect([...grantedTo(functionId(`Api${pascal(fn)}Fn`))].sort(), fn).toEqual([...expected(usesOf(fn))].sort());
+    }
+    const workerIds: Record<keyof typeof workerFunctions, string> = {
+      'scan-worker': 'ScanningScanWorker',
+      sweeper: 'ScheduleSweeper',
+      'monitoring-scheduler': 'ScheduleMonitoringScheduler',
+    };
+    for (const [name, prefix] of Object.entries(workerIds) as [keyof typeof workerFunctions, string][]) {
+      const consumes = name === 'scan-worker' ? ['scanQueue:consume'] : [];
+      expect([...grantedTo(functionId(prefix))].sort(), name).toEqual([...expected([...workerFunctions[name].uses, ...consumes])].sort());
+    }
+  });
+
+  it("gives the public optionalAuth routes' function the pool's ids to verify a token with, and no authorizer on those routes", () => {
     // Prepare
     const byKey = new Map(ofType('AWS::ApiGatewayV2::Route').map(([, r]) => [r.Properties.RouteKey as string, r.Properties]));
     const optional = (routes as readonly RouteDefinition[]).filter((route) => route.optionalAuth);
     const [pool] = only('AWS::Cognito::UserPool');
     const [client] = only('AWS::Cognito::UserPoolClient');
-    const roleActions = (fnId: string) => {
-      const roleId = resources[fnId]!.Properties.Role['Fn::GetAtt'][0] as string;
-      return ofType('AWS::IAM::Policy')
-        .filter(([, p]) => (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === roleId))
-        .flatMap(([, p]) => (p.Properties.PolicyDocument.Statement as { Action: string | string[] }[]).flatMap((st) => st.Action));
-    };
 
     // Assess
     expect(optional.map((route) => route.name).sort()).toEqual(['create-lead', 'get-audit']);
@@ -254,24 +294,19 @@ describe('api', () => {
       expect([synthesized.AuthorizationType, synthesized.AuthorizerId]).toEqual(['NONE', undefined]);
       expect(envOf(routeTarget(synthesized))).toMatchObject({ USER_POOL_ID: { Ref: pool }, USER_POOL_CLIENT_ID: { Ref: client } });
     }
-    // get-audit reads tokens only: the pool's ids without any Cognito permission.
-    const getAudit = routeTarget(byKey.get('GET /api/audits/{auditId}')!);
-    expect(roleActions(getAudit).filter((action) => action.startsWith('cognito-idp:'))).toEqual([]);
-    // A public route without the flag gets neither id.
-    expect(Object.keys(envOf(routeTarget(byKey.get('GET /api/shared-audits/{shareToken}')!)))).not.toEqual(expect.arrayContaining(['USER_POOL_ID']));
+    // A function with neither an optional-token route nor the pool gets neither id.
+    expect(Object.keys(envOf(functionId('ApiBadgeFn')))).not.toEqual(expect.arrayContaining(['USER_POOL_ID']));
   });
 
-  it('lets the account deletion function delete Cognito users, and public routes no Cognito call', () => {
-    const byKey = new Map(ofType('AWS::ApiGatewayV2::Route').map(([, r]) => [r.Properties.RouteKey as string, r.Properties]));
-    const actionsOf = (routeKey: string) => {
-      const roleId = resources[routeTarget(byKey.get(routeKey)!)]!.Properties.Role['Fn::GetAtt'][0] as string;
+  it('lets the account function delete Cognito users, and the badge function no Cognito call and no write', () => {
+    const actionsOf = (fnId: string) => {
+      const roleId = resources[fnId]!.Properties.Role['Fn::GetAtt'][0] as string;
       return ofType('AWS::IAM::Policy')
         .filter(([, p]) => (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === roleId))
         .flatMap(([, p]) => (p.Properties.PolicyDocument.Statement as { Action: string | string[] }[]).flatMap((st) => st.Action));
     };
-    expect(actionsOf('DELETE /api/me')).toContain('cognito-idp:AdminDeleteUser');
-    expect(actionsOf('GET /api/stats').filter((a) => a.startsWith('cognito-idp:'))).toEqual([]);
-    expect(actionsOf('GET /api/pwned-passwords/{prefix}')).toEqual(expect.not.arrayContaining([expect.stringMatching(/^(dynamodb|cognito-idp):/)]));
+    expect(actionsOf(functionId('ApiAccountFn'))).toContain('cognito-idp:AdminDeleteUser');
+    expect(actionsOf(functionId('ApiBadgeFn')).filter((a) => a.startsWith('cognito-idp:'))).toEqual([]);
   });
 
   it('gives every API function the origin secret as a deploy-time reference to one generated secret, never a value', () => {
@@ -360,11 +395,10 @@ describe('scanning', () => {
     expect(SCAN_BATCH_SIZE).toBeLessThanOrEqual(2);
   });
 
-  it('binds the worker to the table, the reports bucket, the mailer and SMS (a monitoring rescan alerts)', () => {
+  it('binds the worker to the table, the mailer and SMS (a monitoring rescan alerts)', () => {
     const env = envOf(functionId('ScanningScanWorker'));
-    expect(Object.keys(env)).toEqual(
-      expect.arrayContaining([...resourceKeys.table, ...resourceKeys.reports, ...resourceKeys.mailer, 'SES_CONFIGURATION_SET']),
-    );
+    expect(Object.keys(env)).toEqual(expect.arrayContaining([...resourceKeys.table, ...resourceKeys.mailer, 'SES_CONFIGURATION_SET']));
+    expect(env.REPORTS_BUCKET).toBeUndefined();
     expect(env.SMS_MODE).toBe('sns');
     expect(env.SCAN_QUEUE_URL).toBeUndefined();
   });
@@ -377,11 +411,11 @@ describe('schedule and alarms', () => {
     return rules[0]![1];
   };
 
-  it('runs the sweeper every five minutes with the table and the queue', () => {
+  it('runs the sweeper every five minutes with the table, the mailer and SMS (the notification outbox)', () => {
     const sweeperId = functionId('ScheduleSweeper');
     expect(ofType('AWS::Events::Rule')).toHaveLength(2);
     expect(ruleTargeting(sweeperId).Properties.ScheduleExpression).toBe('rate(5 minutes)');
-    expect(Object.keys(envOf(sweeperId))).toEqual(expect.arrayContaining([...resourceKeys.table, ...resourceKeys.scanQueue]));
+    expect(Object.keys(envOf(sweeperId))).toEqual(expect.arrayContaining([...resourceKeys.table, ...resourceKeys.mailer, 'SMS_MODE']));
   });
 
   it('runs the monitoring scheduler every fifteen minutes with the table, the queue, the mailer, SMS and the reports bucket (monthly reports)', () => {
