@@ -169,7 +169,9 @@ describe('dashboard', () => {
     expect(dashboards).toHaveLength(1);
     expect(outputs.DashboardName?.Value).toEqual({ Ref: dashboards[0]![0] });
     const body = JSON.stringify(dashboards[0]![1].Properties.DashboardBody);
-    for (const name of Object.values(BUSINESS_METRICS)) expect(body, name).toContain(`\\"${name}\\"`);
+    for (const name of Object.values(BUSINESS_METRICS).filter((n) => n !== BUSINESS_METRICS.checkDuration)) expect(body, name).toContain(`\\"${name}\\"`);
+    // Check durations by check id: a search over the `check` dimension, one line per check.
+    expect(body).toContain(`SEARCH('{Rampart,check,service} MetricName=\\\\\\"CheckDurationMs\\\\\\" service=\\\\\\"rampart\\\\\\"', 'p90', 300)`);
     for (const name of ['5xx', 'Count', 'Latency', 'ApproximateNumberOfMessagesVisible', 'ApproximateAgeOfOldestMessage', 'Errors', 'Throttles', 'Duration', 'Reputation.BounceRate', 'Bounce', 'Complaint']) {
       expect(body, name).toContain(`\\"${name}\\"`);
     }
