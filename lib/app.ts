@@ -1,6 +1,6 @@
 import { App, type AppProps, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { routes } from '../lambdas/routes.js';
+import { type RouteDefinition, routes } from '../lambdas/routes.js';
 import { frontendDist, hasFrontendBuild } from './paths.js';
 import { ProductStack } from './product-stack.js';
 import { readStackConfig } from './stack-config.js';
@@ -10,13 +10,15 @@ export interface CreateAppOptions extends AppProps {
   readonly nag?: boolean;
   /** Built frontend to deploy. @default frontend/dist when it holds an index.html */
   readonly frontendDist?: string | null;
+  /** The route manifest to deploy. @default lambdas/routes.ts (the figures test synthesizes one route fewer) */
+  readonly routes?: readonly RouteDefinition[];
   /** Environment variables to read settings from. @default process.env */
   readonly env?: Record<string, string | undefined>;
 }
 
 /** Builds the CDK app: bin/app.ts and the infra tests both come through here. */
 export function createApp(options: CreateAppOptions = {}): { app: App; stack: ProductStack } {
-  const { nag = true, frontendDist: dist, env = process.env, ...appProps } = options;
+  const { nag = true, frontendDist: dist, env = process.env, routes: manifest = routes, ...appProps } = options;
   const app = new App(appProps);
   const config = readStackConfig(app.node, env);
   const stack = new ProductStack(app, config.slug, {
@@ -25,7 +27,7 @@ export function createApp(options: CreateAppOptions = {}): { app: App; stack: Pr
     // credentials belong to (unset offline: the template then uses AWS::AccountId).
     env: { account: env.CDK_DEFAULT_ACCOUNT, region: config.region },
     config,
-    routes,
+    routes: manifest,
     frontendDist: dist === null ? undefined : (dist ?? (hasFrontendBuild() ? frontendDist : undefined)),
   });
   if (nag) Validations.of(app).addPlugins(new AwsSolutionsChecks(app));

@@ -7,6 +7,7 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { createApp } from '../../lib/app.js';
 import { fromRoot } from '../../lib/paths.js';
 import type { ProductStack } from '../../lib/product-stack.js';
+import type { RouteDefinition } from '../../lambdas/routes.js';
 
 /** The feature flags and settings `npx cdk synth` reads from cdk.json, so tests synth the same app. */
 export function cdkJsonContext(): Record<string, unknown> {
@@ -53,10 +54,11 @@ export const TEST_DEPLOY_ENV = { MAIL_FROM: 'no-reply@mail.rampart-test.com', AW
  * with settings from `env` only (over TEST_DEPLOY_ENV), never from the developer's shell.
  */
 export function synthProduct(
-  options: { frontendDist?: string | null; env?: Record<string, string>; context?: Record<string, unknown> } = {},
+  options: { frontendDist?: string | null; env?: Record<string, string>; context?: Record<string, unknown>; routes?: readonly RouteDefinition[] } = {},
 ): Synthesized {
   const { app, stack } = createApp({
     nag: false,
+    routes: options.routes,
     env: { ...TEST_DEPLOY_ENV, ...options.env },
     frontendDist: options.frontendDist ?? null,
     context: { ...cdkJsonContext(), ...options.context },
