@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { App, Stack } from 'aws-cdk-lib';
 import type { Policy } from 'aws-cdk-lib/aws-iam';
 import { CfnFunction, Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
+import type { IConstruct } from 'constructs';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../lib/app.js';
 import { type DeployKey, deployDecisions } from '../../lib/deploy-settings.js';
@@ -178,5 +179,68 @@ describe('deploy settings: every key of the README configuration table', () => {
     const unset = keysOfKind('stack').filter((key) => !functions.some((f) => key in f.env));
     expect(unset).toEqual([]);
     expect(Stack.of(functions[0]!.fn).region).toBe('ap-southeast-2');
+  });
+});
+
+/**
+ * The shell of README "Deploy to AWS", read as an operator would run it: each `npx cdk deploy` with
+ * the context it names and the variables exported before it (in that section, in order).
+ */
+function readmeDeployCommands(): { command: string; context: Record<string, string>; env: Record<string, string> }[] {
+  const readme = readFileSync(fromRoot('README.md'), 'utf8');
+  const section = readme.split(/^## Deploy to AWS$/m)[1]?.split(/^## /m)[0] ?? '';
+  const shell = [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!).join('\n').replace(/\\\n\s*/g, ' ');
+  // Values an operator gets from a command's output in the README (not exported there).
+  const outputs: Record<string, string> = { CERT: 'arn:aws:acm:us-east-1:123456789012:certificate/00000000-0000-0000-0000-000000000000' };
+  const env: Record<string, string> = {};
+  const commands: { command: string; context: Record<string, string>; env: Record<string, string> }[] = [];
+  const expand = (value: string) =>
+    value.replace(/^"|"$/g, '').replace(/\$\{?([A-Z_]+)\}?/g, (_, name: string) => {
+      const known = env[name] ?? outputs[name];
+      if (known === undefined) throw new Error(`README "Deploy to AWS" uses $${name} before setting it`);
+      return known;
+    });
+  for (const line of shell.split('\n').map((l) => l.replace(/\s+#.*$/, '').trim())) {
+    if (line.startsWith('export ')) {
+      for (const [, name, value] of line.matchAll(/([A-Z_]+)=(\S+)/g)) env[name!] = expand(value!);
+    } else if (line.startsWith('npx cdk deploy')) {
+      const context = Object.fromEntries([...line.matchAll(/-c ([A-Za-z_]+)=("[^"]*"|\S+)/g)].map(([, key, value]) => [key!, expand(value!)]));
+      commands.push({ command: line, context, env: { ...env } });
+    }
+  }
+  return commands;
+}
+
+describe('README "Deploy to AWS"', () => {
+  const commands = readmeDeployCommands();
+
+  it('deploys first with the region, mailFrom, alarmEmail and Cognito\'s own sender, as the issue asks', () => {
+    expect(commands.length).toBeGreaterThanOrEqual(3);
+    expect(commands[0]!.context).toMatchObject({ region: 'ap-southeast-2', mailFrom: expect.any(String), alarmEmail: expect.any(String), userPoolEmail: 'cognito' });
+  });
+
+  it('gives every deploy command settings synth accepts (no placeholder, nothing refused)', () => {
+    for (const { command, context, env } of commands) {
+      expect(() => readStackConfig(new App({ context }).node, env), command).not.toThrow();
+    }
+    expect(commands.at(-1)!.env).toMatchObject({ STRIPE_PARAMETER_PATH: '/rampart/stripe', HIBP_PARAMETER: '/rampart/hibp-api-key' });
+  });
+
+  it('keeps every setting of an earlier deploy in the later ones (context is not remembered; a dropped one would undo a step)', () => {
+    const settingsOf = ({ context, env }: (typeof commands)[number]) => {
+      const config = readStackConfig(new App({ context }).node, env) as unknown as Record<string, unknown>;
+      return Object.fromEntries(Object.entries(config).filter(([key]) => key !== 'userPoolEmail'));
+    };
+    for (let i = 1; i < commands.length; i++) expect(settingsOf(commands[i]!), commands[i]!.command).toMatchObject(settingsOf(commands[i - 1]!));
+  });
+
+  it('states the concurrency the stack reserves, and the quota that leaves Lambda its 100 unreserved', () => {
+    const { stack } = buildStack({});
+    const reserved = stack.node
+      .findAll()
+      .filter((c: IConstruct): c is CfnFunction => c instanceof CfnFunction)
+      .reduce((sum, fn) => sum + ((stack.resolve(fn.reservedConcurrentExecutions) as number | undefined) ?? 0), 0);
+    const section = readFileSync(fromRoot('README.md'), 'utf8').split(/^## Deploy to AWS$/m)[1]!;
+    expect(section).toContain(`The stack reserves ${reserved} concurrent executions and Lambda keeps 100 unreserved: below ${reserved + 100} the deploy`);
   });
 });
