@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PowertoolsMetrics } from '../../lambdas/adapters/powertools-metrics.adapter.js';
 import { RecordingMetrics } from '../../lambdas/adapters/recording-metrics.adapter.js';
 import { SesMailer } from '../../lambdas/adapters/ses-mailer.adapter.js';
+import type { Deps } from '../../lambdas/composition/core.js';
 import { BUSINESS_METRICS, METRICS_NAMESPACE } from '../../lambdas/domain/metrics.port.js';
 
 interface EmfLine {
@@ -152,5 +153,47 @@ describe('SES mailer metrics', () => {
     await expect(sent).rejects.toBe(refused);
     expect(metrics.total('EmailsFailed')).toBe(1);
     expect(metrics.total('EmailsSent')).toBe(0);
+  });
+});
+
+describe('Lambda entries flush the metrics', () => {
+  const worker = async (body: (deps: Deps) => Promise<string>) => {
+    vi.stubEnv('TABLE_NAME', 'rampart-test');
+    vi.stubEnv('MAIL_FROM', 'no-reply@example.com');
+    vi.stubEnv('POWERTOOLS_SERVICE_NAME', 'rampart-test');
+    const { workerFunction } = await import('../../lambdas/functions/worker-function.js');
+    const none = () => ({});
+    return workerFunction('sweeper', (deps) => () => body(deps), { table: none, mailer: none, sms: none });
+  };
+
+  it('at the end of each invocation: what the invocation recorded is on stdout when the handler returns', async () => {
+    // Prepare
+    const handler = await worker(async (deps) => {
+      deps.metrics.scanFailed();
+      deps.metrics.scanFailed();
+      return 'swept';
+    });
+
+    // Act
+    const result = await handler({});
+
+    // Assess
+    expect(result).toBe('swept');
+    expect(emfLines().map((line) => [line.service, line.ScansFailed])).toEqual([['rampart-test', [1, 1]]]);
+  });
+
+  it('also when the invocation fails', async () => {
+    // Prepare
+    const handler = await worker(async (deps) => {
+      deps.metrics.scanStarted();
+      throw new Error('table unavailable');
+    });
+
+    // Act
+    const invocation = handler({});
+
+    // Assess
+    await expect(invocation).rejects.toThrow('table unavailable');
+    expect(emfLines().map((line) => line.ScansStarted)).toEqual([1]);
   });
 });
