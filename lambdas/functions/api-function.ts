@@ -59,8 +59,10 @@ export function apiFunction(fn: ApiFunctionName, modules: ApiFunctionModules): A
     return { config, providers, deps: composeDeps(config, providers) };
   };
 
+  const ensureStarted = () => (started ??= retryable(start(), () => (started = undefined)));
+
   const build = async (route: RouteDefinition): Promise<ApiHandler> => {
-    const { config, providers, deps } = await (started ??= retryable(start(), () => (started = undefined)));
+    const { config, providers, deps } = await ensureStarted();
     await Promise.all(
       providersOfRoute(route)
         .filter((name) => !providers.has(name))
@@ -78,7 +80,7 @@ export function apiFunction(fn: ApiFunctionName, modules: ApiFunctionModules): A
   const serve: ApiHandler = async (event) => {
     const route = served.get(event.routeKey);
     if (!route) {
-      const { config, deps } = await (started ??= retryable(start(), () => (started = undefined)));
+      const { config, deps } = await ensureStarted();
       return requireOrigin(config.ORIGIN_VERIFY_SECRET, async () =>
         errorReply(new DomainError('route_not_found', `${fn} serves no route ${event.routeKey}.`), deps),
       )(event);
