@@ -1,5 +1,5 @@
 import { lazy, Suspense, useState } from 'react';
-import { createBrowserRouter, Navigate, RouterProvider, useParams } from 'react-router';
+import { createBrowserRouter, Navigate, RouterProvider, useParams, type RouteObject } from 'react-router';
 import { SiteLayout } from '../components/layout/site-layout';
 import { paths } from '../config/paths';
 import { handle as homeHandle, HomeRoute } from './routes/home';
@@ -30,47 +30,48 @@ function ReportRedirect() {
 }
 
 /** Every page of the site; pages other than the landing page load as their own chunks. */
-export const createAppRouter = () =>
-  createBrowserRouter([
-    {
-      // The dashboard has its own shell (SPEC §2 "Dashboard shell"), not the site's header and footer.
-      path: paths.dashboard.root.path,
-      ErrorBoundary: RouteError,
-      element: (
-        <Suspense fallback={null}>
-          <DashboardRoute />
-        </Suspense>
-      ),
-      children: [
-        { index: true, Component: DashboardSectionRoute },
-        { path: paths.dashboard.section.path, Component: DashboardSectionRoute },
-        { path: paths.dashboard.audit.path, Component: DashboardAuditRoute },
-      ],
-    },
-    {
-      Component: SiteLayout,
-      ErrorBoundary: RouteError,
-      children: [
-        { path: paths.home.path, Component: HomeRoute, handle: homeHandle },
-        { path: paths.auth.root.path, element: <Navigate to={paths.auth.login.getHref()} replace /> },
-        { path: paths.auth.login.path, Component: LoginRoute },
-        { path: paths.auth.signup.path, Component: SignupRoute },
-        { path: paths.auth.resetPassword.path, Component: ResetPasswordRoute },
-        { path: paths.results.path, Component: ResultsRoute },
-        { path: paths.results.missingIdPath, Component: ResultsRoute },
-        { path: paths.reports.path, Component: ReportRedirect },
-        { path: paths.share.path, Component: ShareRoute },
-        { path: paths.share.missingTokenPath, Component: ShareRoute },
-        { path: paths.paymentSuccess.path, Component: PaymentSuccessRoute },
-        { path: paths.success.path, Component: SuccessRoute },
-        { path: paths.verify.path, Component: VerifyRoute },
-        { path: paths.wazuhTest.path, Component: WazuhTestRoute },
-        { path: paths.terms.path, Component: TermsRoute },
-        { path: paths.privacy.path, Component: PrivacyRoute },
-        { path: '*', Component: NotFoundRoute },
-      ],
-    },
-  ]);
+export const appRoutes: RouteObject[] = [
+  {
+    // The dashboard has its own shell (SPEC §2 "Dashboard shell"), not the site's header and footer.
+    path: paths.dashboard.root.path,
+    ErrorBoundary: RouteError,
+    element: (
+      <Suspense fallback={null}>
+        <DashboardRoute />
+      </Suspense>
+    ),
+    children: [
+      { index: true, Component: DashboardSectionRoute },
+      { path: paths.dashboard.section.path, Component: DashboardSectionRoute },
+      { path: paths.dashboard.audit.path, Component: DashboardAuditRoute },
+    ],
+  },
+  {
+    Component: SiteLayout,
+    ErrorBoundary: RouteError,
+    children: [
+      { path: paths.home.path, Component: HomeRoute, handle: homeHandle },
+      { path: paths.auth.root.path, element: <Navigate to={paths.auth.login.getHref()} replace /> },
+      { path: paths.auth.login.path, Component: LoginRoute },
+      { path: paths.auth.signup.path, Component: SignupRoute },
+      { path: paths.auth.resetPassword.path, Component: ResetPasswordRoute },
+      { path: paths.results.path, Component: ResultsRoute },
+      { path: paths.results.missingIdPath, Component: ResultsRoute },
+      { path: paths.reports.path, Component: ReportRedirect },
+      { path: paths.share.path, Component: ShareRoute },
+      { path: paths.share.missingTokenPath, Component: ShareRoute },
+      { path: paths.paymentSuccess.path, Component: PaymentSuccessRoute },
+      { path: paths.success.path, Component: SuccessRoute },
+      { path: paths.verify.path, Component: VerifyRoute },
+      { path: paths.wazuhTest.path, Component: WazuhTestRoute },
+      { path: paths.terms.path, Component: TermsRoute },
+      { path: paths.privacy.path, Component: PrivacyRoute },
+      { path: '*', Component: NotFoundRoute },
+    ],
+  },
+];
+
+export const createAppRouter = () => createBrowserRouter(appRoutes);
 
 export function AppRouter() {
   const [router] = useState(createAppRouter);

@@ -1,4 +1,4 @@
-import { useLocation, useParams } from 'react-router';
+import { Navigate, useLocation, useParams } from 'react-router';
 import { AgentsSection } from '../../features/dashboard/agents/agents-section';
 import { BadgeSection } from '../../features/dashboard/badge/badge-section';
 import { HistorySection } from '../../features/dashboard/history/history-section';
@@ -6,7 +6,7 @@ import { DashboardLayout } from '../../features/dashboard/layout/dashboard-layou
 import { RequireAuth } from '../../features/dashboard/layout/require-auth';
 import { OverviewSection } from '../../features/dashboard/overview/overview-section';
 import { ScansSection } from '../../features/dashboard/scans/scans-section';
-import { sectionOf, type DashboardSlug } from '../../features/dashboard/sections';
+import { formerSectionSlugs, sectionHref, sectionOf, type DashboardSlug } from '../../features/dashboard/sections';
 import { SettingsSection } from '../../features/dashboard/settings/settings-section';
 import { SubscriptionSection } from '../../features/dashboard/subscription/subscription-section';
 import { SupportSection } from '../../features/dashboard/support/support-section';
@@ -16,7 +16,7 @@ import { NotFoundRoute } from './not-found';
 
 const sectionComponents: Record<DashboardSlug, () => React.JSX.Element> = {
   '': OverviewSection,
-  history: HistorySection,
+  audits: HistorySection,
   agents: AgentsSection,
   scans: ScansSection,
   subscription: SubscriptionSection,
@@ -36,7 +36,9 @@ export function DashboardRoute() {
 
 export function DashboardSectionRoute() {
   const { section } = useParams();
-  const { pathname } = useLocation();
+  const { pathname, search } = useLocation();
+  const renamed = section === undefined ? undefined : formerSectionSlugs.get(section);
+  if (renamed !== undefined) return <Navigate to={`${sectionHref(renamed)}${search}`} replace />;
   const slug = sectionOf(section, pathname);
   if (slug === undefined) return <NotFoundRoute />;
   const Section = sectionComponents[slug];

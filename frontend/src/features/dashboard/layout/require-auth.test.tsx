@@ -28,7 +28,7 @@ function renderGuard(status: AuthStatus) {
         <Route path="/auth/login" element={<LoginPage />} />
       </Routes>
     </AuthTestProvider>,
-    { route: '/dashboard/history?page=2' },
+    { route: '/dashboard/audits?page=2' },
   );
 }
 
@@ -42,7 +42,7 @@ describe('the dashboard guard', () => {
 
   it.each(['signed-out', 'unavailable'] as const)('sends a %s visitor to the login page with the way back', (status) => {
     renderGuard(status);
-    expect(screen.getByTestId('login').textContent).toBe(`/auth/login?returnUrl=${encodeURIComponent('/dashboard/history?page=2')}`);
+    expect(screen.getByTestId('login').textContent).toBe(`/auth/login?returnUrl=${encodeURIComponent('/dashboard/audits?page=2')}`);
   });
 
   it('shows the page to a signed-in user', () => {
@@ -53,7 +53,7 @@ describe('the dashboard guard', () => {
 
 describe('dashboard sections and plan usage', () => {
   it('takes the section from the parameter, else the last path segment', () => {
-    expect(sectionOf('history', '/dashboard/history')).toBe('history');
+    expect(sectionOf('audits', '/dashboard/audits')).toBe('audits');
     expect(sectionOf(undefined, '/dashboard')).toBe('');
     expect(sectionOf(undefined, '/dashboard/settings/')).toBe('settings');
     expect(sectionOf('nope', '/dashboard/nope')).toBeUndefined();

@@ -133,7 +133,7 @@ export function OverviewSection() {
                 <h2 id="recent-audits" className="text-lg font-semibold">
                   Recent audits
                 </h2>
-                <Link to={sectionHref('history')} className="text-sm font-semibold text-blue-700 hover:underline dark:text-blue-400">
+                <Link to={sectionHref('audits')} className="text-sm font-semibold text-blue-700 hover:underline dark:text-blue-400">
                   View full history
                 </Link>
               </div>
