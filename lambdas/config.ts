@@ -78,10 +78,16 @@ export const configSchema = z.object({
   RATE_LIMIT_CODES_PER_IP: perHour(10),
   RATE_LIMIT_CODES_PER_EMAIL: perHour(5),
   RATE_LIMIT_CODE_CHECKS_PER_IP: perHour(30),
-  /** Reports: emails per audit and per recipient, share links per audit (README "Rate limits"). */
+  /** Reports: emails per audit, per recipient and per source address, share links per audit (README "Rate limits"). */
   RATE_LIMIT_REPORT_EMAILS_PER_AUDIT: perHour(5),
   RATE_LIMIT_REPORT_EMAILS_PER_RECIPIENT: perHour(10),
+  RATE_LIMIT_REPORT_EMAILS_PER_IP: perHour(10),
   RATE_LIMIT_SHARES_PER_AUDIT: perHour(20),
+  /**
+   * DECISIONS "Scan modes": active scans of one target (its registrable domain, or its address)
+   * from the whole product per hour, whoever asked. Past it a scan runs passive and says why.
+   */
+  SCAN_ACTIVE_PER_TARGET_PER_HOUR: perHour(6),
   /** Endpoint agents (README "Local endpoint agents"): reports per agent, registrations and install messages per account. */
   RATE_LIMIT_AGENT_REPORTS_PER_AGENT: perHour(60),
   RATE_LIMIT_AGENT_REGISTRATIONS_PER_ACCOUNT: perHour(30),

@@ -182,6 +182,24 @@ export class DynamoDbAuditRepository implements AuditRepository {
     });
   }
 
+  async requeueActive(auditId: string, queuedAt: string): Promise<boolean> {
+    return this.conditionalUpdate({
+      Key: keys.audit(auditId),
+      UpdateExpression: 'SET #status = :queued, #mode = :active, gsi2pk = :unfinished, gsi2sk = :order REMOVE errorMessage',
+      ConditionExpression: 'attribute_exists(pk) AND #status IN (:done, :failed) AND #mode = :passive',
+      ExpressionAttributeNames: { '#status': 'status', '#mode': 'mode' },
+      ExpressionAttributeValues: {
+        ':queued': 'queued',
+        ':active': 'active',
+        ':passive': 'passive',
+        ':done': 'completed',
+        ':failed': 'failed',
+        ':unfinished': keys.unfinished,
+        ':order': `${queuedAt}#${auditId}`,
+      },
+    });
+  }
+
   async claimFreeRescan(auditId: string, claim: { paymentSessionId: string; claimedAt: string }): Promise<boolean> {
     return this.conditionalUpdate({
       Key: keys.audit(auditId),
@@ -229,10 +247,11 @@ export class DynamoDbAuditRepository implements AuditRepository {
     return this.conditionalUpdate({
       Key: keys.audit(auditId),
       UpdateExpression:
-        'SET #status = :done, score = :score, grade = :grade, riskLevel = :risk, completedAt = :at, gsi2pk = :site, gsi2sk = :order',
+        `SET #status = :done, score = :score, grade = :grade, riskLevel = :risk, completedAt = :at, gsi2pk = :site, gsi2sk = :order${outcome.ranPassiveBecause ? ', ranPassiveBecause = :passiveBecause' : ' REMOVE ranPassiveBecause'}`,
       ConditionExpression: 'attribute_exists(pk) AND #status = :running',
       ExpressionAttributeNames: { '#status': 'status' },
       ExpressionAttributeValues: {
+        ...(outcome.ranPassiveBecause ? { ':passiveBecause': outcome.ranPassiveBecause } : {}),
         ':done': 'completed',
         ':running': 'in_progress',
         ':score': outcome.score,
@@ -365,6 +384,8 @@ function toAudit(item: AuditItem, checks: CheckResult[]): Audit {
     riskLevel: item.riskLevel,
     checks: checks.sort((a, b) => a.name.localeCompare(b.name)),
     ...(item.depth ? { depth: item.depth } : {}),
+    ...(item.mode ? { mode: item.mode } : {}),
+    ...(item.ranPassiveBecause ? { ranPassiveBecause: item.ranPassiveBecause } : {}),
     ...(item.origin ? { origin: item.origin } : {}),
     ...(item.isPremium ? { isPremium: true, planType: item.planType, paymentSessionId: item.paymentSessionId, badgeEligibleUntil: item.badgeEligibleUntil } : {}),
     ...(item.updatedAt ? { updatedAt: item.updatedAt } : {}),

@@ -55,6 +55,14 @@ export interface Audit {
   /** How deep the last scan went: a paid audit re-runs the audit `deep` (DECISIONS "What paid audits add"). */
   depth?: ScanDepth;
   /**
+   * DECISIONS "Scan modes": what the requester proved, decided by the server when the audit was
+   * asked for (passive for anyone, active after proof of control of the site's domain). Absent on
+   * audits from before scan modes, which all ran active.
+   */
+  mode?: ScanMode;
+  /** The mode the last scan really ran in, when it ran less than `mode` allowed (the per-target active limit), and why. */
+  ranPassiveBecause?: string;
+  /**
    * Why the audit exists when nobody asked for it: `monitoring` for a subscriber's scheduled rescan
    * (issue 8 "Monitoring"; it alerts on changes and never counts against the plan's scans). Absent for
    * a lead's free scan and a user's own quick scan.
@@ -79,6 +87,13 @@ export type AuditOrigin = (typeof auditOrigins)[number];
 /** standard: the free scan (top-100 ports); deep: a paid audit (top-1000 ports, every subdomain's TLS and headers). */
 export const scanDepths = ['standard', 'deep'] as const;
 export type ScanDepth = (typeof scanDepths)[number];
+
+/**
+ * DECISIONS "Scan modes": passive = what any visitor's browser or a mail server does; active = all
+ * the rest (port sweep, exposure paths, WordPress user enumeration, AXFR, subdomain probing, deep scans).
+ */
+export const scanModes = ['passive', 'active'] as const;
+export type ScanMode = (typeof scanModes)[number];
 
 export type Grade = 'A' | 'B' | 'C' | 'D' | 'F';
 export type RiskLevel = 'low' | 'medium' | 'high';

@@ -32,6 +32,8 @@ export interface AuditOutcome {
   grade: Grade;
   riskLevel: RiskLevel;
   completedAt: string;
+  /** Set when the scan ran passive though the audit's mode allowed active (the per-target active limit): why. */
+  ranPassiveBecause?: string;
 }
 
 /** A completed audit as the site's scan index lists it (newest first): enough for the badge and the monitoring baseline. */
@@ -71,6 +73,8 @@ export interface AuditRepository {
   markPremium(auditId: string, premium: { planType: 'basic' | 'pro'; paymentSessionId: string; badgeEligibleUntil: string; updatedAt: string }): Promise<boolean>;
   /** A completed audit queued again for its paid deep scan (DECISIONS "What paid audits add"); false when it is not completed. */
   requeueDeep(auditId: string, queuedAt: string): Promise<boolean>;
+  /** DECISIONS "Scan modes": a passive audit whose requester has since proved control is queued again as active; false unless it was a finished passive audit. */
+  requeueActive(auditId: string, queuedAt: string): Promise<boolean>;
   /**
    * The Pro Audit's free re-scan (lambdas/domain/free-rescan.ts), claimed and queued deep in one
    * conditional write: only a completed (or failed) Pro Audit paid by `paymentSessionId` whose

@@ -3,7 +3,7 @@
  * through the injectable `net` of its context) followed by a pure analysis of what the probe
  * retrieved. Analyses live beside their checks and are unit-tested on captured fixtures.
  */
-import type { CheckResult, Finding } from '../domain/audit.js';
+import type { CheckResult, Finding, ScanMode } from '../domain/audit.js';
 import type { WebTarget } from '../domain/target.js';
 import type { ScanNet } from './net/net.js';
 
@@ -36,6 +36,11 @@ export interface CheckContext {
   /** Why resolving the target failed (a timeout, say), as opposed to the name having no address. */
   resolveError?: string;
   settings: ScanSettings;
+  /**
+   * DECISIONS "Scan modes": in `passive` a check does only what a visitor's browser or a mail server
+   * does, and its data lists what it left out (`notChecked`); the net refuses the rest anyway.
+   */
+  mode: ScanMode;
   net: ScanNet;
   /** Who asked for the scan: the business email addresses to check for breaches (the lead's, or a customer's). */
   subject: ScanSubject;
@@ -53,8 +58,15 @@ export interface ScanSubject {
 
 export interface CheckOutput {
   findings: Finding[];
+  /** The check's measurements; in a passive scan `notChecked` names the parts it left out (see `notCheckedInPassive`). */
   data?: Record<string, unknown>;
 }
+
+/**
+ * What a check does in a passive scan (DECISIONS "Scan modes"): `runs` in full (it only does what
+ * a browser or mail server does), runs `limited` to its passive part, or is `skipped` ("not checked").
+ */
+export type PassiveBehaviour = 'runs' | 'limited' | 'skipped';
 
 export interface CheckDefinition {
   /** Stable name: dns, email, subdomains, tls, http, ports … */
@@ -63,7 +75,13 @@ export interface CheckDefinition {
   budgetMs: number;
   /** True when the check needs the target's addresses (skipped when the site has none). */
   needsAddress: boolean;
+  passive: PassiveBehaviour;
   run(context: CheckContext): Promise<CheckOutput>;
+}
+
+/** The `notChecked` entry of a limited check's data in a passive scan: the parts it left out. */
+export function notCheckedInPassive(mode: ScanMode, parts: readonly string[]): { notChecked?: string[] } {
+  return mode === 'passive' && parts.length > 0 ? { notChecked: [...parts] } : {};
 }
 
 /** A finding factory for one check, so ids and the check name stay consistent. */

@@ -1,7 +1,8 @@
 import { setMaxListeners } from 'node:events';
 import { isIP } from 'node:net';
 import { getDomain } from 'tldts';
-import type { CheckResult, Finding, Grade, RiskLevel } from '../domain/audit.js';
+import type { CheckResult, Finding, Grade, RiskLevel, ScanMode } from '../domain/audit.js';
+import { type NotCheckedItem, notCheckedOf, PASSIVE_REASON, reportedScore } from '../domain/coverage.js';
 import { DomainError } from '../domain/errors.js';
 import { grade, riskLevel, riskScore } from '../domain/scoring.js';
 import type { WebTarget } from '../domain/target.js';
@@ -9,6 +10,7 @@ import type { CheckContext, CheckDefinition, CheckOutput, ScanSettings, ScanSubj
 import { defaultChecks } from './checks/index.js';
 import { createNet } from './net/create-net.js';
 import type { ScanNet } from './net/net.js';
+import { passiveNet } from './net/passive-net.js';
 import { createResolver, type ScanResolver } from './resolver.js';
 import { isLoopbackName, refusedAddress } from './target-guard.js';
 
@@ -24,6 +26,13 @@ export interface ScanOptions {
   checks?: readonly CheckDefinition[];
   /** The emails (and verified domains) the breach check may look up. */
   subject?: Partial<ScanSubject>;
+  /**
+   * DECISIONS "Scan modes" (default `active`: the operator's CLI). The product passes what the
+   * requester proved; `passive` runs only what a browser or mail server does.
+   */
+  mode?: ScanMode;
+  /** Why the checks a passive scan leaves out were left out (default PASSIVE_REASON). */
+  passiveReason?: string;
 }
 
 export interface ScanReport {
@@ -32,6 +41,10 @@ export interface ScanReport {
   addresses: string[];
   checks: CheckResult[];
   findings: Finding[];
+  mode: ScanMode;
+  /** Anything not checked (passive, or a check that did not finish): the score is then capped (DECISIONS "Scan modes"). */
+  partial: boolean;
+  notChecked: NotCheckedItem[];
   score: number;
   grade: Grade;
   riskLevel: RiskLevel;
@@ -101,6 +114,9 @@ export async function scan(target: WebTarget, settings: ScanSettings, options: S
   }
 
   const checks = options.checks ?? defaultChecks;
+  const mode = options.mode ?? 'active';
+  const passiveReason = options.passiveReason ?? PASSIVE_REASON;
+  const net = options.net ?? createNet(settings, { host: target.host, addresses }, resolver);
   const results = new Map<string, Promise<CheckResult>>();
   const context: Omit<CheckContext, 'signal'> = {
     target,
@@ -108,7 +124,8 @@ export async function scan(target: WebTarget, settings: ScanSettings, options: S
     addresses,
     resolveError,
     settings,
-    net: options.net ?? createNet(settings, { host: target.host, addresses }, resolver),
+    mode,
+    net: mode === 'passive' ? passiveNet(net, target.url) : net,
     resultOf: (name) => results.get(name) ?? Promise.resolve(undefined),
     subject: { emails: options.subject?.emails ?? [], verifiedDomains: options.subject?.verifiedDomains ?? [] },
   };
@@ -116,6 +133,7 @@ export async function scan(target: WebTarget, settings: ScanSettings, options: S
     const result = (async (): Promise<CheckResult> => {
       // Let every check register before any runs, so resultOf finds checks declared later.
       await Promise.resolve();
+      if (mode === 'passive' && check.passive === 'skipped') return { name: check.name, status: 'skipped', durationMs: 0, reason: passiveReason, findings: [] };
       return runCheck(check.name, check.budgetMs, (signal) => check.run({ ...context, signal }), deadline);
     })().then(async (result) => {
       await options.onProgress?.(result);
@@ -125,13 +143,18 @@ export async function scan(target: WebTarget, settings: ScanSettings, options: S
   }
   const finished = await Promise.all(results.values());
   const findings = finished.flatMap((c) => c.findings);
-  const score = riskScore(findings);
+  const notChecked = notCheckedOf(finished, mode, passiveReason);
+  const partial = mode === 'passive' || notChecked.length > 0;
+  const score = reportedScore(riskScore(findings), partial);
   return {
     target,
     domain: context.domain,
     addresses,
     checks: finished,
     findings,
+    mode,
+    partial,
+    notChecked,
     score,
     grade: grade(score),
     riskLevel: riskLevel(score),

@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Deps } from '../composition.js';
-import type { Audit, Finding, Grade, ScanJob } from '../domain/audit.js';
+import { isIP } from 'node:net';
+import { getDomain } from 'tldts';
+import type { Audit, Finding, Grade, ScanJob, ScanMode } from '../domain/audit.js';
+import { PASSIVE_REASON } from '../domain/coverage.js';
 import { auditCompletedEmail } from '../domain/emails.js';
 import { issueCounts } from '../domain/audit-view.js';
 import { DomainError } from '../domain/errors.js';
@@ -10,6 +13,7 @@ import { subdomainSurfaceCheck } from '../scanner/checks/subdomain-surface.check
 import { scan } from '../scanner/scan.js';
 import { afterMonitoringRescan, type MonitoringDeps } from './monitoring.js';
 import { notify } from './notifications.js';
+import { HOUR_SECONDS } from './rate-limits.js';
 
 export const SCAN_DEADLINE_MS = 40_000;
 /** A paid audit's deep scan: more ports and every subdomain, within the worker's 90 s. */
@@ -25,7 +29,7 @@ export type RunScanOutcome = 'completed' | 'failed' | 'skipped';
  * failed with a readable message; anything else is thrown so the queue retries the job. An email
  * that cannot be sent is not such an error: the notification outbox retries it on its own.
  */
-type RunScanDeps = Pick<Deps, 'audits' | 'clock' | 'scanSettings' | 'scanChecks' | 'log' | 'mailer' | 'config' | 'stats' | 'notifications' | 'metrics'> & MonitoringDeps;
+type RunScanDeps = Pick<Deps, 'audits' | 'clock' | 'scanSettings' | 'scanChecks' | 'log' | 'mailer' | 'config' | 'stats' | 'notifications' | 'metrics' | 'rateLimits'> & MonitoringDeps;
 
 export async function runScan(deps: RunScanDeps, job: ScanJob): Promise<RunScanOutcome> {
   const audit = await deps.audits.getAudit(job.auditId);
@@ -61,18 +65,32 @@ export async function runScan(deps: RunScanDeps, job: ScanJob): Promise<RunScanO
   const lead = audit.leadId ? await deps.audits.getLead(audit.leadId) : undefined;
   const owner = !lead && audit.origin === 'monitoring' && audit.ownerId ? await deps.accounts.getProfile(audit.ownerId) : undefined;
   const emails = lead ? [lead.email] : owner ? [owner.email] : [];
-  // The audit remembers its depth, so a job queued again after a restart (without one) stays deep.
-  const deep = job.depth === 'deep' || audit.depth === 'deep';
+  // DECISIONS "Scan modes": the mode stored when the audit was asked for (audits from before modes ran active),
+  // and active only while the target's hourly budget of active scans lasts.
+  const allowed: ScanMode = audit.mode ?? 'active';
+  const limited = allowed === 'active' && !(await activeScanAllowed(deps, target.host));
+  const mode: ScanMode = limited ? 'passive' : allowed;
+  const ranPassiveBecause = limited ? activeLimitReason(deps.config.SCAN_ACTIVE_PER_TARGET_PER_HOUR, deps.config.PRODUCT_NAME) : undefined;
+  // The audit remembers its depth, so a job queued again after a restart (without one) stays deep. Deep scans are active only.
+  const deep = mode === 'active' && (job.depth === 'deep' || audit.depth === 'deep');
   try {
     const report = await scan(target, deep ? { ...deps.scanSettings, topPorts: DEEP_TOP_PORTS } : deps.scanSettings, {
       deadlineMs: deep ? DEEP_SCAN_DEADLINE_MS : SCAN_DEADLINE_MS,
       checks: deep ? [...deps.scanChecks, subdomainSurfaceCheck] : deps.scanChecks,
       subject: { emails, verifiedDomains: [] },
+      mode,
+      ...(ranPassiveBecause ? { passiveReason: `${PASSIVE_REASON} ${ranPassiveBecause}` } : {}),
       onProgress: (check) => deps.audits.saveCheck(audit.id, check),
     });
     for (const check of report.checks) if (check.durationMs !== undefined) deps.metrics.checkTimed(check.name, check.durationMs);
     const completedAt = deps.clock.now().toISOString();
-    const completed = await deps.audits.complete(audit.id, { score: report.score, grade: report.grade, riskLevel: report.riskLevel, completedAt });
+    const completed = await deps.audits.complete(audit.id, {
+      score: report.score,
+      grade: report.grade,
+      riskLevel: report.riskLevel,
+      completedAt,
+      ...(ranPassiveBecause ? { ranPassiveBecause } : {}),
+    });
     // Counted once, by the delivery whose completion took: a second delivery racing it finds the audit ended.
     // A paid audit's deep re-run is the same audit: it was counted when it first completed.
     if (completed && !deep) await recordCompletion(deps, audit.id, startedAt, completedAt);
@@ -89,6 +107,25 @@ export async function runScan(deps: RunScanDeps, job: ScanJob): Promise<RunScanO
     }
     throw error;
   }
+}
+
+/** The target an active-scan budget is kept for: its registrable domain (all its subdomains share one), or its address. */
+export function activeScanTarget(host: string): string {
+  const bare = host.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+  return isIP(bare) ? bare : (getDomain(bare, { allowPrivateDomains: true }) ?? bare);
+}
+
+export const activeLimitReason = (perHour: number, productName: string) =>
+  `This site already had ${perHour} active scans from ${productName} in the last hour (the most we run against one site), so this one ran passive.`;
+
+/**
+ * DECISIONS "Scan modes": no target gets more than SCAN_ACTIVE_PER_TARGET_PER_HOUR active scans an
+ * hour from the product as a whole, whoever asked (leads, Quick Scans, the API, paid audits,
+ * monitoring, unlocks). Counted here, where every scan passes, so no entry point can go around it.
+ */
+async function activeScanAllowed(deps: RunScanDeps, host: string): Promise<boolean> {
+  const decision = await deps.rateLimits.consume(`scan:active:${activeScanTarget(host)}`, deps.config.SCAN_ACTIVE_PER_TARGET_PER_HOUR, HOUR_SECONDS);
+  return decision.allowed;
 }
 
 /** GET /api/stats: one more completed audit and its measured time. A failed count never fails the audit. */

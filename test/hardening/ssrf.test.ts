@@ -312,7 +312,7 @@ describe('DNS rebinding: a name that answers public, then loopback', () => {
     const connect: CheckDefinition = {
       name: 'connect',
       budgetMs: 5_000,
-      needsAddress: true,
+      needsAddress: true, passive: 'runs',
       run: async (context) => {
         seen.push(...context.addresses);
         await context.net.http.request(context.target.url).catch((error: Error) => seen.push(error.message));

@@ -18,6 +18,7 @@ export function checkContext(options: {
   settings?: Partial<ScanSettings>;
   net?: Partial<ScanNet>;
   results?: Record<string, CheckResult>;
+  mode?: CheckContext['mode'];
 }): Omit<CheckContext, 'signal'> {
   const settings: ScanSettings = {
     resolvers: [{ host: '127.0.0.1', port: options.dnsPort }],
@@ -27,6 +28,7 @@ export function checkContext(options: {
     ...options.settings,
   };
   return {
+    mode: options.mode ?? 'active',
     target: { url: `https://${options.host}/`, host: options.host },
     domain: options.domain,
     addresses: options.addresses ?? [],

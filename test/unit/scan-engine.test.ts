@@ -7,7 +7,7 @@ import { offlineNet } from '../support/offline-net.js';
 
 const settings = { resolvers: [], dnsTimeoutMs: 1000, allowPrivateTargets: false };
 /** A pure check that reports the pinned addresses it was given. */
-const observe: CheckDefinition = { name: 'observe', budgetMs: 1000, needsAddress: true, run: async (ctx) => ({ findings: [], data: { addresses: ctx.addresses } }) };
+const observe: CheckDefinition = { name: 'observe', budgetMs: 1000, needsAddress: true, passive: 'runs', run: async (ctx) => ({ findings: [], data: { addresses: ctx.addresses } }) };
 const net = offlineNet;
 const target = { url: 'https://shop.example.test/', host: 'shop.example.test' };
 const resolverFor = (ipv4: string[], ipv6: string[] = []): ScanResolver => ({
@@ -60,7 +60,7 @@ describe('scan engine', () => {
   });
 
   it('turns a failing check into a check error, not a failed scan', async () => {
-    const broken: CheckDefinition = { name: 'broken', budgetMs: 1000, needsAddress: true, run: () => Promise.reject(Object.assign(new Error('queryA ETIMEOUT'), { code: 'ETIMEOUT' })) };
+    const broken: CheckDefinition = { name: 'broken', budgetMs: 1000, needsAddress: true, passive: 'runs', run: () => Promise.reject(Object.assign(new Error('queryA ETIMEOUT'), { code: 'ETIMEOUT' })) };
     const report = await scan(target, settings, { resolver: resolverFor(['93.184.216.34']), net, checks: [broken] });
     expect(report.checks[0]).toMatchObject({ name: 'broken', status: 'error', reason: 'ETIMEOUT: queryA ETIMEOUT' });
   });
@@ -73,15 +73,15 @@ describe('scan engine', () => {
   });
 
   it('ends every check at the scan deadline', async () => {
-    const slow = { name: 'slow', budgetMs: 5_000, needsAddress: false, run: () => new Promise<never>(() => undefined) };
+    const slow = { name: 'slow', budgetMs: 5_000, needsAddress: false, passive: 'runs' as const, run: () => new Promise<never>(() => undefined) };
     const report = await scan(target, settings, { resolver: resolverFor(['93.184.216.34']), net, checks: [slow], deadlineMs: 50 });
     expect(report.checks).toEqual([expect.objectContaining({ name: 'slow', status: 'timeout', reason: 'The scan deadline passed' })]);
   });
 
   it("lets a check read another check's result, whatever their order", async () => {
-    const first = { name: 'first', budgetMs: 1000, needsAddress: false, run: async () => ({ findings: [], data: { n: 1 } }) };
+    const first = { name: 'first', budgetMs: 1000, needsAddress: false, passive: 'runs' as const, run: async () => ({ findings: [], data: { n: 1 } }) };
     const second = {
-      name: 'second', budgetMs: 1000, needsAddress: false,
+      name: 'second', budgetMs: 1000, needsAddress: false, passive: 'runs' as const,
       run: async (ctx: { resultOf(n: string): Promise<{ data?: Record<string, unknown> } | undefined> }) => ({ findings: [], data: { saw: (await ctx.resultOf('first'))?.data?.n } }),
     };
     const report = await scan(target, settings, { resolver: resolverFor(['93.184.216.34']), net, checks: [second, first] });

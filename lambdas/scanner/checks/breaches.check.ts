@@ -38,6 +38,8 @@ export function createBreachesCheck(client: BreachLookup | undefined, options: B
     name: 'breaches',
     budgetMs: 10_000,
     needsAddress: false,
+    // The requester's own address (and a domain they verified): a lookup anyone may make.
+    passive: 'runs',
     run: async ({ subject, domain, signal }) => {
       if (!client) return notConfiguredOutput();
       const snapshot = await probeBreaches(client, { emails: subject.emails, verifiedDomains: subject.verifiedDomains, domain, signal });

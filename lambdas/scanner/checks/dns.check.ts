@@ -1,5 +1,5 @@
 import { isIPv4 } from 'node:net';
-import { type CheckDefinition, type CheckOutput, findingsFor } from '../check.js';
+import { type CheckDefinition, type CheckOutput, findingsFor, notCheckedInPassive } from '../check.js';
 import { analyzeAxfr } from './dns/axfr.js';
 import { analyzeCaa } from './dns/caa.js';
 import { analyzeDnssec, dnssecStatus } from './dns/dnssec.js';
@@ -101,7 +101,8 @@ export const dnsCheck: CheckDefinition = {
   name: 'dns',
   budgetMs: 10_000,
   needsAddress: false,
-  run: async ({ target, domain, addresses, resolveError, settings, net, signal }) => {
+  passive: 'limited',
+  run: async ({ target, domain, addresses, resolveError, settings, mode, net, signal }) => {
     if (resolveError) throw new Error(`Resolving ${target.host} failed: ${resolveError}`);
     const base = analyzeAddresses(target.host, addresses);
     if (!domain) return { findings: base.findings, data: { ...base.data, zoneFound: false, note: 'The target is an IP address: there is no zone to assess.' } };
@@ -111,9 +112,11 @@ export const dnsCheck: CheckDefinition = {
       domain: domain.toLowerCase(),
       resolvers: settings.resolvers,
       allowPrivateTargets: settings.allowPrivateTargets,
+      passive: mode === 'passive',
       signal,
     });
     if (snapshot.queries.answered === 0) throw new Error(`No DNS server answered about ${domain}: ${snapshot.errors[0] ?? 'no answer'}`);
-    return analyzeZone(snapshot, base);
+    const output = analyzeZone(snapshot, base);
+    return { ...output, data: { ...output.data, ...notCheckedInPassive(mode, ['Zone transfer (AXFR) from the name servers']) } };
   },
 };

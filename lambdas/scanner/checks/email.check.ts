@@ -86,6 +86,8 @@ export const emailCheck: CheckDefinition = {
   name: 'email',
   budgetMs: 15_000,
   needsAddress: false,
+  // Records, and the STARTTLS conversation any sending mail server has with the MX.
+  passive: 'runs',
   run: async ({ domain, settings, net, signal }) => {
     if (!domain) return { findings: [], data: { note: 'The target is an IP address: there is no domain whose mail to assess.' } };
     const snapshot = await probeEmail({

@@ -5,7 +5,7 @@
  * 35, four at a time). Analysis: a path counts only when its body matches the signature of what
  * the path names and does not look like the site's answer to a random path (no soft-404 hits).
  */
-import type { CheckDefinition, CheckOutput } from '../check.js';
+import { type CheckDefinition, type CheckOutput, notCheckedInPassive } from '../check.js';
 import { type PathRule, ruleForListedFile, SECURITY_TXT_PATH, SENSITIVE_PATHS } from './exposure/catalog.js';
 import { probeExposure, type ExposureProbe } from './exposure/exposure.probe.js';
 import type { Sample } from './exposure/fetcher.js';
@@ -106,6 +106,10 @@ export const exposureCheck: CheckDefinition = {
   name: 'exposure',
   budgetMs: BUDGET_MS,
   needsAddress: true,
-  run: async ({ target, domain, net, signal }) =>
-    analyzeExposure(await probeExposure({ client: net.http, target, domain, signal, budgetMs: BUDGET_MS })),
+  // Passive: the landing page and /.well-known/security.txt only, which anyone's browser may ask for.
+  passive: 'limited',
+  run: async ({ target, domain, mode, net, signal }) => {
+    const output = analyzeExposure(await probeExposure({ client: net.http, target, domain, signal, budgetMs: BUDGET_MS, passive: mode === 'passive' }));
+    return { ...output, data: { ...output.data, ...notCheckedInPassive(mode, ['Exposed files and folders (.git, .env, backups, database dumps, phpinfo, server status, directory listings)']) } };
+  },
 };

@@ -5,7 +5,7 @@
  * preflight, robots.txt and one TRACE request. Analysis: the pure tests in ./http/.
  */
 import type { Finding } from '../../domain/audit.js';
-import type { CheckContext, CheckDefinition, CheckOutput } from '../check.js';
+import { type CheckContext, type CheckDefinition, type CheckOutput, notCheckedInPassive } from '../check.js';
 import type { HttpClient, HttpResponse } from '../net/http-client.js';
 import { cookiesFindings, cookiesTest } from './http/cookies.js';
 import { CORS_PROBE_ORIGIN, corsFindings, corsTest } from './http/cors.js';
@@ -179,7 +179,7 @@ function probeError(error: unknown): ProbeError {
 }
 
 /** Probe: the requests the Observatory makes, through the scanner's guarded HTTP client. */
-export async function probeHttp(client: HttpClient, target: { url: string; host: string }, signal: AbortSignal): Promise<HttpProbe> {
+export async function probeHttp(client: HttpClient, target: { url: string; host: string }, signal: AbortSignal, options: { passive?: boolean } = {}): Promise<HttpProbe> {
   const page = (url: string) => client.request(url, { followRedirects: MAX_REDIRECTS, timeoutMs: PAGE_TIMEOUT_MS, signal });
   const [secure, plain] = await Promise.allSettled([page(withScheme(target.url, 'https:')), page(withScheme(target.url, 'http:'))]);
   const errors: HttpProbe['errors'] = {
@@ -202,7 +202,8 @@ export async function probeHttp(client: HttpClient, target: { url: string; host:
     }),
     // Only for the cookies it may set, as the Observatory does.
     client.request(new URL('/robots.txt', sessionStart).href, { ...extra, followRedirects: MAX_REDIRECTS, headers: { accept: 'text/plain,*/*;q=0.8' } }),
-    client.request(session.url, { ...extra, method: 'TRACE' }),
+    // Browsers never send TRACE: only an active scan asks.
+    options.passive ? Promise.reject(new Error('not sent in a passive scan')) : client.request(session.url, { ...extra, method: 'TRACE' }),
   ]);
   return {
     retrieved: {
@@ -225,5 +226,9 @@ export const httpCheck: CheckDefinition = {
   name: 'http',
   budgetMs: 12_000,
   needsAddress: true,
-  run: async (context: CheckContext) => analyzeHttp(await probeHttp(context.net.http, context.target, context.signal)),
+  passive: 'limited',
+  run: async (context: CheckContext) => {
+    const output = analyzeHttp(await probeHttp(context.net.http, context.target, context.signal, { passive: context.mode === 'passive' }));
+    return { ...output, data: { ...output.data, ...notCheckedInPassive(context.mode, ['Whether the server answers TRACE (cross-site tracing)']) } };
+  },
 };

@@ -111,6 +111,7 @@ export const portsCheck: CheckDefinition = {
   name: 'ports',
   budgetMs: 25_000,
   needsAddress: true,
+  passive: 'skipped',
   async run({ target, addresses, settings, net, signal }) {
     const address = addresses.find((a) => isIPv4(a)) ?? addresses[0]!;
     const servername = /^[\d.]+$|:/.test(target.host) ? undefined : target.host;

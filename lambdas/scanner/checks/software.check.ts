@@ -9,7 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { CheckResult, Finding } from '../../domain/audit.js';
-import type { CheckContext, CheckDefinition, CheckOutput } from '../check.js';
+import { type CheckContext, type CheckDefinition, type CheckOutput, notCheckedInPassive } from '../check.js';
 import type { HttpResponse } from '../net/http-client.js';
 import { mxSightings, portSightings, wordpressSightings } from './software/banners.js';
 import { errorPageSightings } from './software/error-page.js';
@@ -193,6 +193,8 @@ export function createSoftwareCheck(options: SoftwareCheckOptions = {}): CheckDe
     name: 'software',
     budgetMs,
     needsAddress: true,
+    // Passive: the page, its headers and the scripts it loads; not the error page of a made-up path.
+    passive: 'limited',
     run: async (context) => {
       const started = performance.now();
       const { target, net } = context;
@@ -202,7 +204,7 @@ export function createSoftwareCheck(options: SoftwareCheckOptions = {}): CheckDe
       const remaining = () => untilMs - (performance.now() - started);
 
       const others = Promise.all(['http', 'ports', 'email', 'wordpress'].map((name) => otherCheck(context, name, remaining())));
-      const errorPage = net.http
+      const errorPage = context.mode === 'passive' ? Promise.resolve(null) : net.http
         .request(new URL(notFoundPath(), target.url).href, { followRedirects: 3, maxBodyBytes: ERROR_PAGE_MAX_BYTES, timeoutMs: extraTimeoutMs, signal })
         .then(probed, () => null);
       let pageError: string | undefined;
@@ -222,13 +224,14 @@ export function createSoftwareCheck(options: SoftwareCheckOptions = {}): CheckDe
         ),
       );
       const [http, ports, email, wordpress] = await others;
-      return analyzeSoftware({
+      const output = analyzeSoftware({
         page,
         ...(pageError ? { pageError } : {}),
         errorPage: await errorPage,
         scripts,
         others: { http: http!, ports: ports!, email: email!, wordpress: wordpress! },
       });
+      return { ...output, data: { ...output.data, ...notCheckedInPassive(context.mode, ['The server’s default error page (a request for a page that does not exist)', 'Service banners from the port scan']) } };
     },
   };
 }

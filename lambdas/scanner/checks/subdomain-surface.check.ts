@@ -227,5 +227,7 @@ export const subdomainSurfaceCheck: CheckDefinition = {
   // Waits for the subdomains check (15 s), then examines up to 25 names, five at a time.
   budgetMs: 35_000,
   needsAddress: false,
+  // Part of the deep scan, which needs a verified domain.
+  passive: 'skipped',
   run: async (context) => analyzeSubdomainSurface(await probeSubdomainSurface(context), new Date()),
 };

@@ -1,4 +1,4 @@
-import type { CheckDefinition, CheckOutput } from '../check.js';
+import { type CheckDefinition, type CheckOutput, notCheckedInPassive } from '../check.js';
 import { analyzeExposure } from './subdomains/exposure.js';
 import { probeSubdomains, type SubdomainsSnapshot } from './subdomains/subdomains.probe.js';
 import { analyzeDanglingCnames } from './subdomains/takeover.js';
@@ -48,7 +48,8 @@ export const subdomainsCheck: CheckDefinition = {
   name: 'subdomains',
   budgetMs: 15_000,
   needsAddress: false,
-  run: async ({ domain, settings, net, signal, resultOf }) => {
+  passive: 'limited',
+  run: async ({ domain, settings, mode, net, signal, resultOf }) => {
     if (!domain) return { findings: [], data: { note: 'The target is an IP address: there are no subdomains to look for.', subdomainsFound: 0, activeSubdomains: 0, list: [] } };
     const snapshot = await probeSubdomains({
       dns: net.dns,
@@ -60,8 +61,19 @@ export const subdomainsCheck: CheckDefinition = {
       excludePorts: settings.excludePorts ?? [],
       certificateTransparencyUrl: settings.certificateTransparencyUrl,
       dnsResult: resultOf('dns'),
+      passive: mode === 'passive',
       signal,
     });
-    return analyzeSubdomains(snapshot);
+    const output = analyzeSubdomains(snapshot);
+    if (mode !== 'passive') return output;
+    // Nobody connected to the names: how many answer is not measured (DECISIONS "Active subdomains").
+    return {
+      ...output,
+      data: {
+        ...output.data,
+        activeSubdomains: null,
+        ...notCheckedInPassive(mode, ['Subdomains guessed from a wordlist or a zone transfer', 'Which subdomains answer on 443 or 80']),
+      },
+    };
   },
 };

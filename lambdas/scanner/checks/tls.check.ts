@@ -4,7 +4,7 @@
  * Probe here (handshakes and two HTTP requests, all concurrent); analysis in ./tls/.
  */
 import { isIP, isIPv4 } from 'node:net';
-import type { CheckContext, CheckDefinition } from '../check.js';
+import { type CheckContext, type CheckDefinition, notCheckedInPassive } from '../check.js';
 import type { HttpResponse } from '../net/http-client.js';
 import { TLS_VERSIONS, type TlsHandshakeOptions, type TlsVersion } from '../net/tls-client.js';
 import { tlsFindings } from './tls/findings.js';
@@ -43,7 +43,7 @@ export interface TlsCheckData extends Record<string, unknown> {
   hsts: ({ url: string } & HstsPolicy) | { url: string; error: string };
   redirect: RedirectReport | { from: string; error: string };
   /** Whether the port scan's TLS ports were included. */
-  portScan: 'used' | 'no result' | 'not finished in time' | `failed: ${string}`;
+  portScan: 'used' | 'no result' | 'not finished in time' | 'not run (passive scan)' | `failed: ${string}`;
   notTested: string;
   durationMs: number;
 }
@@ -150,9 +150,12 @@ export function createTlsCheck(options: TlsCheckOptions = {}): CheckDefinition {
     name: 'tls',
     budgetMs,
     needsAddress: true,
+    // Passive: the handshakes a browser makes on the site's own HTTPS port; not the other TLS ports a port scan finds.
+    passive: 'limited',
     run: async (context) => {
       const started = performance.now();
       const { target, net, signal } = context;
+      const passive = context.mode === 'passive';
       const host = target.host;
       const bareHost = host.replace(/^\[|\]$/g, '');
       const servername = isIP(bareHost) === 0 ? host : undefined;
@@ -180,7 +183,7 @@ export function createTlsCheck(options: TlsCheckOptions = {}): CheckDefinition {
         probePort(primaryPort, handshake),
         attempt(() => net.http.request(httpsUrl, { method: 'GET', followRedirects: 0, maxBodyBytes: 1024, timeoutMs: httpTimeoutMs, signal: probing })),
         attempt(() => net.http.request(httpUrl, { method: 'GET', followRedirects: 5, maxBodyBytes: 1024, timeoutMs: httpTimeoutMs, signal: probing })),
-        portScanTlsPorts(context, portScanWaitMs - (performance.now() - started)).then(async ({ ports, status }) => ({
+        (passive ? Promise.resolve({ ports: [] as number[], status: 'not run (passive scan)' as const }) : portScanTlsPorts(context, portScanWaitMs - (performance.now() - started))).then(async ({ ports, status }) => ({
           status,
           probes: await Promise.all(ports.filter((port) => port !== primaryPort).slice(0, maxExtraPorts).map((port) => probePort(port, handshake))),
         })),
@@ -201,6 +204,7 @@ export function createTlsCheck(options: TlsCheckOptions = {}): CheckDefinition {
         portScan: extra.status,
         notTested: 'SSL 2.0 and 3.0 (Node\'s OpenSSL cannot speak them), every individual cipher suite (one handshake per version plus targeted follow-ups), OCSP/revocation, renegotiation and Heartbleed-class bugs',
         durationMs: Math.round(performance.now() - started),
+        ...notCheckedInPassive(context.mode, ['TLS on the other ports a port scan finds (mail, admin panels, alternative HTTPS ports)']),
       };
       return { findings: analysis.findings, data };
     },

@@ -129,5 +129,7 @@ export const wordpressCheck: CheckDefinition = {
   name: 'wordpress',
   budgetMs: BUDGET_MS,
   needsAddress: true,
+  // Its probes (REST user enumeration, xmlrpc.php, uploads, debug.log, readme.html) are paths no page loads.
+  passive: 'skipped',
   run: async ({ target, domain, net, signal }) => analyzeWordPress(await probeWordPress({ client: net.http, target, domain, signal, budgetMs: BUDGET_MS })),
 };

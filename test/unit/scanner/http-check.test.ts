@@ -77,6 +77,7 @@ function contextFor(url: string, resolve: (host: string) => Promise<string[]> = 
   // The test certificate is trusted as a real site's would be, so HSTS and redirection are judged on their own.
   const client = createHttpClient({ pinned: new Map([[SITE, ['127.0.0.1']]]), resolve, allowPrivateTargets: false, ca: trust });
   return {
+    mode: 'active',
     target: { url, host: SITE },
     domain: 'rampart.test',
     addresses: ['127.0.0.1'],

@@ -72,6 +72,7 @@ function portsResult(): CheckResult {
 function contextFor(url: string, results: Record<string, Promise<CheckResult | undefined>> = {}): Omit<CheckContext, 'signal'> {
   const client = createHttpClient({ pinned: new Map([[SITE, ['127.0.0.1']]]), resolve: async () => [], allowPrivateTargets: false });
   return {
+    mode: 'active',
     target: { url, host: SITE },
     domain: 'rampart.test',
     addresses: ['127.0.0.1'],

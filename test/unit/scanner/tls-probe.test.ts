@@ -149,6 +149,7 @@ function context(options: { url: string; host: string; http: HttpClient; ports?:
     smtp: { starttls: notUsed } as unknown as ScanNet['smtp'],
   };
   return {
+    mode: 'active',
     target: { url: options.url, host: options.host },
     domain: 'example.test',
     addresses: ['::1', LOOPBACK],

@@ -103,6 +103,7 @@ afterAll(async () => {
 function contextFor(port: number): Omit<CheckContext, 'signal'> {
   const client = createHttpClient({ pinned: new Map([[SITE, ['127.0.0.1']]]), resolve: async () => [], allowPrivateTargets: true });
   return {
+    mode: 'active',
     target: { url: `http://${SITE}:${port}/`, host: SITE },
     domain: 'rampart.test',
     addresses: ['127.0.0.1'],

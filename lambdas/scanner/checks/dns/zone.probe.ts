@@ -65,6 +65,8 @@ export interface ZoneProbeInput {
   /** The scanner's resolvers: a name server at one of their addresses is reached on its port. */
   resolvers: readonly DnsServer[];
   allowPrivateTargets: boolean;
+  /** A passive scan (DECISIONS "Scan modes"): no zone transfer attempts. */
+  passive?: boolean;
   signal?: AbortSignal;
 }
 
@@ -150,7 +152,7 @@ export async function probeZone(input: ZoneProbeInput): Promise<ZoneSnapshot> {
     const v6 = addresses.find((a) => isIP(a) === 6);
     return [v4, v6].filter((a): a is string => a !== undefined).map((address) => ({ ns: name, address }));
   });
-  const axfr = await mapLimit(targets, MAX_NAMESERVERS, async ({ ns: nsName, address }): Promise<AxfrAttempt> => {
+  const axfr = await mapLimit(input.passive ? [] : targets, MAX_NAMESERVERS, async ({ ns: nsName, address }): Promise<AxfrAttempt> => {
     const port = nameServerPort(address, input.resolvers);
     const base = { ns: nsName, address, port, recordCount: 0, names: [], types: {} };
     if (refusedAddress([address], input.allowPrivateTargets)) {

@@ -51,6 +51,8 @@ export interface ExposureProbeOptions {
   signal: AbortSignal;
   /** How long the probe may take in all, from now. */
   budgetMs: number;
+  /** A passive scan (DECISIONS "Scan modes"): the landing page and security.txt only; no catalogue, no random paths. */
+  passive?: boolean;
   /** Random token for the not-found paths (tests pin it). */
   random?: () => string;
 }
@@ -76,12 +78,13 @@ export async function probeExposure(options: ExposureProbeOptions): Promise<Expo
   });
   const token = random();
   // Asked first so that they are answered before the queue fills up.
-  const baselineFile = fetcher.get(`/rampart-${token}.txt`);
-  const baselineDirectory = fetcher.get(`/rampart-${token}/`);
-  const paths = [...SENSITIVE_PATHS.map((rule) => rule.path), ...LISTING_PATHS, SECURITY_TXT_PATH];
+  const noBaseline = Promise.resolve(undefined);
+  const baselineFile = options.passive ? noBaseline : fetcher.get(`/rampart-${token}.txt`);
+  const baselineDirectory = options.passive ? noBaseline : fetcher.get(`/rampart-${token}/`);
+  const paths = options.passive ? [SECURITY_TXT_PATH] : [...SENSITIVE_PATHS.map((rule) => rule.path), ...LISTING_PATHS, SECURITY_TXT_PATH];
   const answered = await Promise.all(paths.map((path) => fetcher.get(path)));
   const [file, directory] = await Promise.all([baselineFile, baselineDirectory]);
-  const baseline = { file: isSample(file) ? file : null, directory: isSample(directory) ? directory : null };
+  const baseline = { file: file && isSample(file) ? file : null, directory: directory && isSample(directory) ? directory : null };
 
   const landingSample: Sample = {
     path: new URL(landing.response.url).pathname,
@@ -95,7 +98,7 @@ export async function probeExposure(options: ExposureProbeOptions): Promise<Expo
   };
   const folders = [landingSample, ...answered.filter(isSample).filter((sample) => LISTING_PATHS.includes(sample.path))];
   const listings = directoryListings(folders, (response) => response !== landingSample && matchesBaseline(response, baseline.directory));
-  const listed = listedFilesToConfirm(listings, paths);
+  const listed = options.passive ? [] : listedFilesToConfirm(listings, paths);
   const confirmations = await Promise.all(listed.map((path) => fetcher.get(path, { maxBodyBytes: LISTED_FILE_BYTES })));
 
   const all = [...answered, ...confirmations];
@@ -104,7 +107,7 @@ export async function probeExposure(options: ExposureProbeOptions): Promise<Expo
     landing: landingSample,
     baseline,
     samples: all.filter(isSample),
-    failures: [file, directory, ...all].filter((result): result is FetchFailure => !isSample(result)),
+    failures: [file, directory, ...all].filter((result): result is FetchFailure => result !== undefined && !isSample(result)),
     sent: landing.attempts + fetcher.sent,
     incomplete: fetcher.incomplete,
   };

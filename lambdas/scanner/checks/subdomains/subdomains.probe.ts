@@ -56,6 +56,8 @@ export interface SubdomainsProbeInput {
   allowPrivateTargets: boolean;
   excludePorts: readonly number[];
   certificateTransparencyUrl?: string;
+  /** A passive scan (DECISIONS "Scan modes"): certificate-transparency names only, resolved; no wordlist guessing, zone transfer or connections to the names. */
+  passive?: boolean;
   /** The dns check's result, whose zone transfer this check reuses; undefined when it did not run. */
   dnsResult: Promise<CheckResult | undefined>;
   signal?: AbortSignal;
@@ -96,11 +98,14 @@ export async function probeSubdomains(input: SubdomainsProbeInput): Promise<Subd
     }
   };
 
-  addCandidates(
-    SUBDOMAIN_WORDLIST.map((word) => `${word}.${domain}`),
-    'wordlist',
-  );
-  const [axfr, ct] = await Promise.all([transferNames(input, errors), certificateTransparency(input)]);
+  if (!input.passive) {
+    addCandidates(
+      SUBDOMAIN_WORDLIST.map((word) => `${word}.${domain}`),
+      'wordlist',
+    );
+  }
+  const noTransfer = { from: 'none' as const, names: [] };
+  const [axfr, ct] = await Promise.all([input.passive ? noTransfer : transferNames(input, errors), certificateTransparency(input)]);
   addCandidates(axfr.names, 'axfr');
   addCandidates(ct.names.slice(0, MAX_CT_NAMES), 'ct');
 
@@ -138,7 +143,7 @@ export async function probeSubdomains(input: SubdomainsProbeInput): Promise<Subd
     return entry;
   });
 
-  await measureAnswers(input, entries);
+  if (!input.passive) await measureAnswers(input, entries);
   entries.sort((a, b) => a.name.localeCompare(b.name));
   return {
     domain,
