@@ -97,7 +97,7 @@ export const routes = [
   { name: 'create-share', fn: 'public-api', method: 'POST', path: '/api/audits/{auditId}/shares', auth: 'public', uses: ['table'] },
   { name: 'get-shared-audit', fn: 'public-api', method: 'GET', path: '/api/shared-audits/{shareToken}', auth: 'public', uses: ['table'] },
   { name: 'get-audit-pdf', fn: 'public-api', method: 'GET', path: '/api/audits/{auditId}/report.pdf', auth: 'public', uses: ['table', 'reports'] },
-  { name: 'email-audit', fn: 'public-api', method: 'POST', path: '/api/audits/{auditId}/email', auth: 'public', uses: ['table', 'mailer'] },
+  { name: 'email-audit', fn: 'public-api', method: 'POST', path: '/api/audits/{auditId}/email', auth: 'public', uses: ['table', 'mailer'], optionalAuth: true },
   { name: 'get-me', fn: 'account', method: 'GET', path: '/api/me', auth: 'user', uses: ['table'] },
   { name: 'update-me', fn: 'account', method: 'PUT', path: '/api/me', auth: 'user', uses: ['table'] },
   { name: 'delete-me', fn: 'account', method: 'DELETE', path: '/api/me', auth: 'user', uses: ['table', 'userPool'] },

@@ -7,7 +7,17 @@ export const reportEmailMessages = {
   invalid: 'Please enter a valid email address',
 } as const;
 
-/** `POST /api/audits/{auditId}/email`: where to send the report. Shared with the frontend. */
+/** Share tokens: 128 random bits, base64url without padding (22 characters). */
+const SHARE_TOKEN_PATTERN = /^[A-Za-z0-9_-]{22}$/;
+export const shareTokenSchema = z.string().regex(SHARE_TOKEN_PATTERN);
+
+/** SPEC §5: a missing or malformed share token. */
+export const INVALID_SHARE_LINK_MESSAGE = 'Invalid share link';
+
+/**
+ * `POST /api/audits/{auditId}/email`: where to send the report, and, for someone the report was
+ * shared with, the share link's token (the owner is known by their sign-in instead). Shared with the frontend.
+ */
 export const reportEmailSchema = z.object(
   {
     email: z
@@ -17,13 +27,11 @@ export const reportEmailSchema = z.object(
       .max(254, reportEmailMessages.invalid)
       .pipe(z.email({ error: reportEmailMessages.invalid }))
       .transform((email) => email.toLowerCase()),
+    shareToken: z.string({ error: INVALID_SHARE_LINK_MESSAGE }).regex(SHARE_TOKEN_PATTERN, INVALID_SHARE_LINK_MESSAGE).optional(),
   },
   { error: reportEmailMessages.empty },
 );
 export type ReportEmailInput = z.output<typeof reportEmailSchema>;
-
-/** Share tokens: 128 random bits, base64url without padding (22 characters). */
-export const shareTokenSchema = z.string().regex(/^[A-Za-z0-9_-]{22}$/);
 
 /** Share links live 24 hours (SPEC §9 "Sharing and payment"; the retention table). */
 export const SHARE_LIFETIME_SECONDS = RETENTION_SECONDS.shareLinks;

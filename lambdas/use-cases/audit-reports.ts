@@ -4,8 +4,9 @@ import { productSlug } from '../config.js';
 import { type Audit, auditIdSchema } from '../domain/audit.js';
 import { type AuditResultView, auditForDisplay, buildAuditView } from '../domain/audit-view.js';
 import { parseContract } from '../domain/contract.js';
-import { ConflictError, DomainError, GoneError, NotFoundError } from '../domain/errors.js';
-import { reportEmailSchema, reportPaths, SHARE_LIFETIME_SECONDS, shareTokenSchema } from '../domain/report.contract.js';
+import { ConflictError, DomainError, ForbiddenError, GoneError, NotFoundError } from '../domain/errors.js';
+import { INVALID_SHARE_LINK_MESSAGE, reportEmailSchema, reportPaths, SHARE_LIFETIME_SECONDS, shareTokenSchema } from '../domain/report.contract.js';
+import type { ShareRecord } from '../domain/ports.js';
 import { auditReportEmail } from '../domain/report-email.js';
 import { isSampleAuditId, SAMPLE_BUSINESS_NAME, sampleAudit } from '../domain/sample-report.js';
 import { enforceLimits } from './rate-limits.js';
@@ -81,10 +82,10 @@ export async function createShare(deps: Pick<Deps, 'audits' | 'shares' | 'rateLi
   return { shareToken: token, url, expiresAt, maxUses };
 }
 
-/** `GET /api/shared-audits/{token}`: the public report behind a live link; each read counts one use. */
-export async function openShare(deps: Pick<Deps, 'audits' | 'shares'>, rawToken: unknown) {
+/** Counts one use of a live share link and answers it, or says why the link cannot be used. */
+async function takeShareUse(deps: Pick<Deps, 'shares'>, rawToken: unknown): Promise<ShareRecord> {
   const token = shareTokenSchema.safeParse(rawToken);
-  if (!token.success) throw new DomainError('invalid_share_link', 'Invalid share link');
+  if (!token.success) throw new DomainError('invalid_share_link', INVALID_SHARE_LINK_MESSAGE);
   const used = await deps.shares.use(hashToken(token.data));
   switch (used.outcome) {
     case 'not_found':
@@ -94,7 +95,12 @@ export async function openShare(deps: Pick<Deps, 'audits' | 'shares'>, rawToken:
     case 'exhausted':
       throw new GoneError('share_exhausted', 'This share link has reached its maximum number of uses.');
   }
-  const { share } = used;
+  return used.share;
+}
+
+/** `GET /api/shared-audits/{token}`: the public report behind a live link; each read counts one use. */
+export async function openShare(deps: Pick<Deps, 'audits' | 'shares'>, rawToken: unknown) {
+  const share = await takeShareUse(deps, rawToken);
   let view: AuditResultView;
   try {
     ({ view } = await loadReport(deps, share.auditId));
@@ -137,11 +143,36 @@ export async function pdfReportUrl(deps: Pick<Deps, 'audits' | 'reports' | 'conf
   return deps.reports.signedUrl(key, PDF_URL_SECONDS);
 }
 
-/** `POST /api/audits/{id}/email`: the summary and links by email, limited per audit and per recipient. */
-export async function emailReport(deps: Pick<Deps, 'audits' | 'mailer' | 'rateLimits' | 'config'>, rawId: unknown, input: unknown) {
+/** Who asks for a report email: the verified user id (when a valid token came) and the source address. */
+export interface ReportEmailCaller {
+  userId?: string;
+  sourceIp: string;
+}
+
+export const SAMPLE_NOT_EMAILED_MESSAGE = 'Sample reports are not emailed. Run a free scan of your own website to get a report you can send.';
+export const REPORT_EMAIL_FORBIDDEN_MESSAGE =
+  'Only the owner of this report (signed in) or someone with a share link to it can email it. Sign in with the account that ran the scan, or ask its owner for a share link.';
+
+/**
+ * `POST /api/audits/{id}/email`: the summary and links by email. Only the audit's signed-in owner, or
+ * a holder of a live share link to it (`shareToken`), may send it; a sample report is never sent.
+ * Limited per source address (refusals included, so that trying costs attempts), then per audit and
+ * per recipient (counted only for allowed callers, so that nobody can use up an owner's quota).
+ * Emailing through a share link counts one use of the link, as opening it does: the email hands the
+ * report to one more reader, and a leaked link can make Rampart send at most its remaining uses.
+ */
+export async function emailReport(deps: Pick<Deps, 'audits' | 'shares' | 'mailer' | 'rateLimits' | 'config'>, rawId: unknown, input: unknown, caller: ReportEmailCaller) {
   // A body that is not an object (an array, a string) carries no address: say so for the field.
-  const { email } = parseContract(reportEmailSchema, typeof input === 'object' && input !== null && !Array.isArray(input) ? input : {});
+  const { email, shareToken } = parseContract(reportEmailSchema, typeof input === 'object' && input !== null && !Array.isArray(input) ? input : {});
+  if (typeof rawId === 'string' && isSampleAuditId(rawId)) throw new ForbiddenError('sample_not_emailed', SAMPLE_NOT_EMAILED_MESSAGE);
+  await enforceLimits(deps.rateLimits, [{ scope: 'report-email:ip', subject: caller.sourceIp, perHour: deps.config.RATE_LIMIT_REPORT_EMAILS_PER_IP }], 'report emails');
   const { audit, view } = await loadReport(deps, rawId);
+  const isOwner = caller.userId !== undefined && audit.ownerId !== undefined && caller.userId === audit.ownerId;
+  if (!isOwner) {
+    if (shareToken === undefined) throw new ForbiddenError('report_email_forbidden', REPORT_EMAIL_FORBIDDEN_MESSAGE);
+    const share = await takeShareUse(deps, shareToken);
+    if (share.auditId !== audit.id) throw new ForbiddenError('report_email_forbidden', REPORT_EMAIL_FORBIDDEN_MESSAGE);
+  }
   requireCompleted(audit, 'email it');
   await enforceLimits(
     deps.rateLimits,

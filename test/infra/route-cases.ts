@@ -170,12 +170,14 @@ export function routeCases(f: Fixtures): Record<RouteName, RouteCase> {
       badStatus: 404,
       badError: 'audit_not_found',
     },
+    // A public route with an optional token: the owner's verifies in the bundle; another user's is refused.
     'email-audit': {
-      good: () => ({ params: { auditId: f.ownerAudit }, body: { email: 'colleague@example.test' } }),
+      good: () => ({ params: { auditId: f.ownerAudit }, body: { email: 'colleague@example.test' }, headers: { authorization: `Bearer ${f.owner.token}` } }),
       goodStatus: 200,
-      bad: () => ({ params: { auditId: f.ownerAudit }, body: { email: 'nobody' } }),
-      badStatus: 400,
-      badError: 'validation_failed',
+      checkGood: ({ json }) => expectThat(json.sent === true && json.email === 'colleague@example.test', `email: ${JSON.stringify(json)}`),
+      bad: () => ({ params: { auditId: f.ownerAudit }, body: { email: 'colleague@example.test' }, headers: { authorization: `Bearer ${f.stranger.token}` } }),
+      badStatus: 403,
+      badError: 'report_email_forbidden',
     },
     'get-me': {
       good: () => ({}),

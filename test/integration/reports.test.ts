@@ -7,8 +7,8 @@ import { tableItems } from '../support/table.js';
 import { readPdf } from '../support/pdf-text.js';
 
 /**
- * The report API over the whole local stack: the audit record, share links, the PDF and the email
- * report, each error path by value. shop.example.test is 127.0.0.1 in the test zone.
+ * The report API over the whole local stack: the audit record, share links and the PDF, each error
+ * path by value (the email report: report-email.test.ts). shop.example.test is 127.0.0.1 in the test zone.
  */
 let t: TestStack;
 let auditId: string;
@@ -16,17 +16,6 @@ let failedAuditId: string;
 const queuedAuditId = '0c4f8d2a-9b1e-4f3a-8c5d-6e7f8a9b0c1d';
 const SHARE_MAX_USES = 3;
 const api = (path: string) => `${t.stack.url}${path}`;
-
-interface MailboxEmail {
-  subject: string;
-  destination: { to: string[] };
-  body: { text: string; html?: string };
-}
-
-async function mailTo(address: string): Promise<MailboxEmail[]> {
-  const store = (await fetch(`${t.stack.mailboxUrl}/store`).then((r) => r.json())) as { emails: MailboxEmail[] };
-  return store.emails.filter((e) => e.destination.to.includes(address));
-}
 
 async function getJson(path: string) {
   const response = await fetch(api(path));
@@ -272,77 +261,5 @@ describe('the PDF report', () => {
     const reply = await getJson(`/api/audits/${id()}/report.pdf`);
     expect([reply.status, reply.body]).toEqual([status, { error, message }]);
     expect(await t.stack.deps.reports.exists(`reports/${id()}.pdf`)).toBe(false);
-  });
-});
-
-describe('the email report', () => {
-  it('sends the summary with the grade, score, counts and links through SES', async () => {
-    // Prepare
-    const report = (await getJson(`/api/audits/${auditId}`)).body.result as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-
-    // Act
-    const reply = await postJson(api(`/api/audits/${auditId}/email`), { email: '  Reader@Example.test ' });
-    const mails = await mailTo('reader@example.test');
-
-    // Assess
-    expect([reply.status, reply.body]).toEqual([200, { sent: true, email: 'reader@example.test', message: 'The report was sent to reader@example.test.' }]);
-    expect(mails).toHaveLength(1);
-    const [mail] = mails;
-    expect(mail!.subject).toBe(`Rampart security report for shop.example.test: grade ${report.grade}, score ${report.risk_score}/100`);
-    const c = report.finding_counts;
-    for (const line of [
-      'Website: https://shop.example.test/',
-      'Business: Analytical Engines',
-      `Grade: ${report.grade}`,
-      `Score: ${report.risk_score}/100`,
-      `Risk level: ${report.risk_level}`,
-      `Issues: ${report.counters.totalIssues} (${c.critical} critical, ${c.high} high, ${c.medium} medium, ${c.low} low)`,
-      `Open ports: ${report.counters.openPorts}`,
-      `View the full report: ${t.stack.url}/results/${auditId}`,
-      `Download the PDF: ${t.stack.url}/reports/${auditId}.pdf`,
-    ]) {
-      expect(mail!.body.text).toContain(line);
-    }
-    expect(mail!.body.html).toContain(`<a href="${t.stack.url}/results/${auditId}">View the full report</a>`);
-    expect(mail!.body.text).not.toContain('owner@example.test');
-  });
-
-  it.each([
-    ['no email', {}, 'Please enter an email address'],
-    ['an empty email', { email: '' }, 'Please enter an email address'],
-    ['a blank email', { email: '   ' }, 'Please enter an email address'],
-    ['an invalid email', { email: 'not-an-email' }, 'Please enter a valid email address'],
-    ['a JSON array', ['reader@example.test'], 'Please enter an email address'],
-  ])('answers %s with 400 and sends nothing', async (_name, body, message) => {
-    const before = (await fetch(`${t.stack.mailboxUrl}/store`).then((r) => r.json()) as { emails: unknown[] }).emails.length;
-    const reply = await postJson(api(`/api/audits/${auditId}/email`), body);
-    expect(reply.status).toBe(400);
-    expect(reply.body).toMatchObject({ error: 'validation_failed', message, fields: { email: message } });
-    const after = (await fetch(`${t.stack.mailboxUrl}/store`).then((r) => r.json()) as { emails: unknown[] }).emails.length;
-    expect(after).toBe(before);
-  });
-
-  it('answers a body that is not JSON with 400 invalid_json', async () => {
-    const reply = await postJson(api(`/api/audits/${auditId}/email`), '{"email":');
-    expect([reply.status, reply.body]).toEqual([400, { error: 'invalid_json', message: 'The request body is not valid JSON.' }]);
-  });
-
-  it.each([
-    ['a queued audit', 409, 'audit_not_completed', 'The security report is not ready yet: email it once the scan has completed.', () => queuedAuditId],
-    ['an unknown audit', 404, 'audit_not_found', 'Audit not found', () => '5b0f7a8e-2c4d-4e6f-9a1b-3c5d7e9f1a2b'],
-  ])('answers %s with %i and sends nothing', async (_name, status, error, message, id) => {
-    const reply = await postJson(api(`/api/audits/${id()}/email`), { email: 'nobody@example.test' });
-    expect([reply.status, reply.body]).toEqual([status, { error, message }]);
-    expect(await mailTo('nobody@example.test')).toEqual([]);
-  });
-
-  it('sends at most 5 emails per report per hour, then 429 with retry-after', async () => {
-    const replies = [];
-    for (let i = 0; i < 6; i++) replies.push(await postJson(api('/api/audits/demo_email_limit/email'), { email: `limit${i}@example.test` }));
-    expect(replies.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 429]);
-    expect(Number(replies[5]!.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect(replies[5]!.body).toMatchObject({ error: 'rate_limited', message: expect.stringMatching(/^Too many report emails\. Please try again in \d+ (seconds|minutes)\.$/) });
-    expect(await mailTo('limit5@example.test')).toEqual([]);
-    expect((await mailTo('limit0@example.test'))[0]!.subject).toBe('Rampart security report for www.example.com: grade C, score 75/100 (sample report)');
   });
 });

@@ -268,6 +268,44 @@ describe('the results page', () => {
     expect(screen.queryByText(/Requested by/)).toBeNull();
   });
 
+  it('offers Email Report to the owner (the API gave the leads block) and sends the address, but not to anyone else', async () => {
+    // Prepare
+    const leads = { first_name: 'Ada', last_name: 'Lovelace', business_name: 'Example Shop', web_url: audit.targetUrl, email: 'ada@shop.example.test' };
+    const api = stubApi({
+      [`GET /api/audits/${ID}`]: { status: 200, body: { audit, result: { ...result, leads } } },
+      [`POST /api/audits/${ID}/email`]: { status: 200, body: { sent: true, email: 'cfo@example.test', message: 'The report was sent to cfo@example.test.' } },
+    });
+    const owner = renderResults(<AuditResults auditId={ID} />);
+    await advance();
+
+    // Act
+    fireEvent.click(screen.getByRole('button', { name: 'Email Report' }));
+    const dialog = screen.getByRole('dialog', { name: 'Email Report' });
+    fireEvent.change(within(dialog).getByLabelText('Email address'), { target: { value: 'cfo@example.test' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Send Report' }));
+    await advance();
+    const answer = within(dialog).getByRole('status').textContent;
+    owner.unmount();
+
+    // Assess: the owner's request carries no share token (the session's token says who asks).
+    expect(api.callsTo('POST', `/api/audits/${ID}/email`).map((call) => call.body)).toEqual([{ email: 'cfo@example.test' }]);
+    expect(answer).toBe('The report was sent to cfo@example.test.');
+
+    // Act: the public view of the same audit, and the owner's in the read-only mode
+    stubApi({ [`GET /api/audits/${ID}`]: { status: 200, body: { audit, result } } });
+    const stranger = renderResults(<AuditResults auditId={ID} />);
+    await advance();
+    const strangerSees = screen.queryByRole('button', { name: 'Email Report' });
+    stranger.unmount();
+    stubApi({ [`GET /api/audits/${ID}`]: { status: 200, body: { audit, result: { ...result, leads } } } });
+    renderResults(<AuditResults auditId={ID} mode="shared" />);
+    await advance();
+
+    // Assess
+    expect(strangerSees).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Email Report' })).toBeNull();
+  });
+
   it("shows 'No Audit Data' for a completed audit without a report", async () => {
     // Prepare
     stubApi({ [`GET /api/audits/${ID}`]: { status: 200, body: { audit } } });

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { Button, buttonClass } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
@@ -8,6 +9,7 @@ import { RESULT_LIST_LIMITS, type Audit, type AuditResultView } from '../../../l
 import { useCreateShare } from '../api/create-share';
 import { isAuditRunning, useAudit } from '../api/get-audit';
 import { ChecksTable } from './checks-table';
+import { EmailReportDialog } from './email-report-dialog';
 import { auditStatusClass, formatDate, isCheckFinished, statusLabel } from './format';
 import { useReportPolicies } from './finding-policy';
 import { FreeRescanPanel } from './free-rescan';
@@ -119,13 +121,22 @@ function ReportHeader({ audit, result }: { audit: Audit; result?: AuditResultVie
 
 function CompletedReport({ audit, result, mode }: { audit: Audit; result: AuditResultView; mode: ResultsMode }) {
   const share = useCreateShare(audit.id);
+  const [emailing, setEmailing] = useState(false);
   const readOnly = mode === 'shared';
   // Custom security policies are the owner's: read and shown in the dashboard's report only.
   const policies = useReportPolicies(audit.host, mode === 'dashboard');
+  // The API sends a report only for its signed-in owner (or a share link's holder, on the shared
+  // page); the owner is who it gives the `leads` block to. Anyone else is not offered the button.
+  const mayEmail = !readOnly && result.leads !== undefined && !result.sample;
   return (
     <>
       <div className="flex flex-wrap gap-3">
         {!readOnly && <ShareButton share={share} label="Share Report" />}
+        {mayEmail && (
+          <Button variant="secondary" onClick={() => setEmailing(true)}>
+            Email Report
+          </Button>
+        )}
         <a
           href={paths.reports.pdfHref(audit.id)}
           target="_blank"
@@ -135,6 +146,7 @@ function CompletedReport({ audit, result, mode }: { audit: Audit; result: AuditR
           Download PDF Report
         </a>
       </div>
+      {emailing && <EmailReportDialog auditId={audit.id} description={audit.host} onClose={() => setEmailing(false)} />}
       {!readOnly && <ShareLinkPanel share={share} />}
 
       <RiskBanner riskLevel={result.risk_level} />

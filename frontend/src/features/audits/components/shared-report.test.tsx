@@ -1,8 +1,8 @@
-import { screen, within } from '@testing-library/react';
+import { fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AuditResultView } from '../../../lib/contracts';
 import { advance, renderWithProviders, stubApi } from '../../../testing/api-stub';
-import { expiresInLabel, SharedReport } from './shared-report';
+import { expiresInLabel, SHARE_EMAIL_NOTE, SharedReport } from './shared-report';
 
 const TOKEN = 'AbCdEfGhIjKlMnOpQrStUv';
 const NOW = new Date('2026-01-01T10:00:00.000Z');
@@ -76,6 +76,38 @@ describe('the shared report page', () => {
     expect(within(ports).getByText('and 3 more')).toBeTruthy();
     expect(screen.queryByRole('button', { name: /Show all|Share/ })).toBeNull();
     expect(screen.getByRole('link', { name: 'Get Your Free Security Report' }).getAttribute('href')).toBe('/#audit-form');
+  });
+
+  it("lets the link's holder email the report with the link's token, and shows the API's refusal", async () => {
+    // Prepare
+    const api = stubApi({
+      [`GET /api/shared-audits/${TOKEN}`]: { status: 200, body: { success: true, audit: view, expiresAt: '2026-01-02T09:59:00.000Z' } },
+      [`POST /api/audits/${view.id}/email`]: [
+        { status: 200, body: { sent: true, email: 'cfo@example.test', message: 'The report was sent to cfo@example.test.' } },
+        { status: 410, body: { error: 'share_exhausted', message: 'This share link has reached its maximum number of uses.' } },
+      ],
+    });
+    renderWithProviders(<SharedReport shareToken={TOKEN} />);
+    await advance();
+
+    // Act
+    fireEvent.click(screen.getByRole('button', { name: 'Email Report' }));
+    const dialog = screen.getByRole('dialog', { name: 'Email Report' });
+    fireEvent.change(within(dialog).getByLabelText('Email address'), { target: { value: 'cfo@example.test' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Send Report' }));
+    await advance();
+    const sent = within(dialog).getByRole('status').textContent;
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Send Report' }));
+    await advance();
+
+    // Assess
+    expect(within(dialog).getByText(SHARE_EMAIL_NOTE)).toBeTruthy();
+    expect(api.callsTo('POST', `/api/audits/${view.id}/email`).map((call) => call.body)).toEqual([
+      { email: 'cfo@example.test', shareToken: TOKEN },
+      { email: 'cfo@example.test', shareToken: TOKEN },
+    ]);
+    expect(sent).toBe('The report was sent to cfo@example.test.');
+    expect(within(dialog).getByRole('alert').textContent).toBe('This share link has reached its maximum number of uses.');
   });
 
   it("shows 'Share Link Invalid' with the server's message and the possible reasons", async () => {

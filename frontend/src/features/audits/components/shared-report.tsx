@@ -1,11 +1,12 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
-import { buttonClass } from '../../../components/ui/button';
+import { Button, buttonClass } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
 import { StatusPanel } from '../../../components/ui/status-panel';
 import { paths } from '../../../config/paths';
 import { RESULT_LIST_LIMITS, shareTokenSchema, type AuditResultView } from '../../../lib/contracts';
 import { useSharedAudit } from '../api/get-shared-audit';
+import { EmailReportDialog } from './email-report-dialog';
 import { OpenPortsCard } from './report-cards';
 import { Counters, RiskBanner, ScoreCard } from './report-overview';
 import { VulnerabilitiesList } from './vulnerabilities-list';
@@ -87,8 +88,12 @@ export function ShareLinkInvalid({ message }: { message: string }) {
   );
 }
 
-function SharedAssessment({ audit, expiresAt }: { audit: AuditResultView; expiresAt?: string }) {
+/** What emailing through the link costs: the API counts it as one use of the link, as opening it. */
+export const SHARE_EMAIL_NOTE = 'Sending it counts as one use of this share link.';
+
+function SharedAssessment({ audit, expiresAt, shareToken }: { audit: AuditResultView; expiresAt?: string; shareToken: string }) {
   const now = useNow(15_000);
+  const [emailing, setEmailing] = useState(false);
   const expiry = expiresAt ? new Date(expiresAt) : undefined;
   return (
     <article className="space-y-8">
@@ -103,15 +108,26 @@ function SharedAssessment({ audit, expiresAt }: { audit: AuditResultView; expire
             {audit.completed_at ? ` of the scan finished ${expiryFormat.format(new Date(audit.completed_at))}` : ''}
           </p>
         </div>
-        {expiresAt && (
-          <p
-            data-testid="expires-in"
-            className="rounded-full bg-slate-100 px-3 py-1 text-sm font-semibold text-slate-800 dark:bg-slate-800 dark:text-slate-200"
-          >
-            {expiresInLabel(expiresAt, now)}
-          </p>
-        )}
+        <div className="flex flex-wrap items-center gap-3">
+          {expiresAt && (
+            <p
+              data-testid="expires-in"
+              className="rounded-full bg-slate-100 px-3 py-1 text-sm font-semibold text-slate-800 dark:bg-slate-800 dark:text-slate-200"
+            >
+              {expiresInLabel(expiresAt, now)}
+            </p>
+          )}
+          {/* The link's holder may email the report: the link's token is their right to (the API checks it). */}
+          {!audit.sample && (
+            <Button variant="secondary" onClick={() => setEmailing(true)}>
+              Email Report
+            </Button>
+          )}
+        </div>
       </header>
+      {emailing && (
+        <EmailReportDialog auditId={audit.id} description={audit.host} shareToken={shareToken} note={SHARE_EMAIL_NOTE} onClose={() => setEmailing(false)} />
+      )}
 
       {expiry && !Number.isNaN(expiry.getTime()) && (
         <p
@@ -171,5 +187,5 @@ export function SharedReport({ shareToken }: { shareToken: string }) {
       </StatusPanel>
     );
   }
-  return <SharedAssessment audit={shared.data.audit} expiresAt={shared.data.expiresAt} />;
+  return <SharedAssessment audit={shared.data.audit} expiresAt={shared.data.expiresAt} shareToken={shareToken} />;
 }
