@@ -1,11 +1,11 @@
 import http from 'node:http';
-import https from 'node:https';
-import { isIP, type LookupFunction, type Socket } from 'node:net';
-import type { TLSSocket } from 'node:tls';
+import { connect as netConnect, isIP, type LookupFunction, type Socket } from 'node:net';
+import { connect as tlsConnect, type TLSSocket } from 'node:tls';
 import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import { DomainError } from '../../domain/errors.js';
 import { isLoopbackName, refusedAddress } from '../target-guard.js';
+import { readAsBrowser } from './browser-head.js';
 
 /** Header names lower-cased; every value a header was sent with, in order (set-cookie!). */
 export type HttpHeaders = Record<string, string[]>;
@@ -214,10 +214,12 @@ function exchange(
     if (lookupOptions.all) callback(null, addresses.map((address) => ({ address, family: isIP(address) })));
     else callback(null, addresses[0]!, isIP(addresses[0]!));
   };
-  const requestOptions: https.RequestOptions = {
-    protocol: url.protocol,
+  const port = Number(url.port || (secure ? 443 : 80));
+  // The socket is ours (not an agent's): its TLS state is read from it, and the client reads it through readAsBrowser.
+  let socket: Socket | TLSSocket | undefined;
+  const requestOptions: http.RequestOptions = {
     hostname: host,
-    port: url.port || (secure ? 443 : 80),
+    port,
     path: `${url.pathname}${url.search}`,
     method,
     headers: {
@@ -226,13 +228,20 @@ function exchange(
       'accept-encoding': 'gzip, deflate, br',
       ...options.headers,
     },
-    agent: false,
-    lookup,
-    ...(secure ? { rejectUnauthorized: false, servername: isIP(host) ? undefined : host, ...(options.ca ? { ca: options.ca } : {}) } : {}),
+    // Read what browsers read: llhttp's lenient mode for this response only (control characters in
+    // values, bare LF, Transfer-Encoding with Content-Length…), never process-wide, so Rampart's own
+    // servers stay strict. A desync cannot hurt a client that sends one request per socket and closes it.
+    insecureHTTPParser: true,
+    createConnection: () => {
+      socket = secure
+        ? tlsConnect({ host, port, lookup, rejectUnauthorized: false, servername: isIP(host) ? undefined : host, ...(options.ca ? { ca: options.ca } : {}) })
+        : netConnect({ host, port, lookup });
+      return readAsBrowser(socket) as Socket;
+    },
   };
 
   return new Promise<Exchanged>((resolve, reject) => {
-    const request = (secure ? https : http).request(requestOptions);
+    const request = http.request(requestOptions);
     let settled = false;
     const cleanups: (() => void)[] = [];
     const finish = (outcome: { value?: Exchanged; error?: unknown }) => {
@@ -248,9 +257,14 @@ function exchange(
     if (options.signal.aborted) return onAbort();
     options.signal.addEventListener('abort', onAbort, { once: true });
 
-    request.on('error', (error) => finish({ error }));
+    let received: http.IncomingMessage | undefined;
+    // Bytes after a complete response (past its Content-Length on a closing connection) are an error
+    // to llhttp and nothing to a browser: the response already read stands.
+    request.on('error', (error) => {
+      if (!received?.complete) finish({ error });
+    });
     request.on('response', (response) => {
-      const socket = response.socket as Socket | TLSSocket | null;
+      received = response;
       const tls = secure && socket && 'authorized' in socket ? socket : undefined;
       const base = {
         status: response.statusCode ?? 0,
