@@ -175,10 +175,11 @@ export class DynamoDbAuditRepository implements AuditRepository {
     return this.conditionalUpdate({
       Key: keys.audit(auditId),
       // Back on the unfinished index from now, so the sweeper's "stuck" clock starts at the re-run, not the first scan.
-      UpdateExpression: 'SET #status = :queued, #depth = :deep, gsi2pk = :unfinished, gsi2sk = :order REMOVE errorMessage',
+      // Paid for by a buyer who verified the domain at checkout (DECISIONS "Scan modes"): active from now.
+      UpdateExpression: 'SET #status = :queued, #depth = :deep, #mode = :active, gsi2pk = :unfinished, gsi2sk = :order REMOVE errorMessage',
       ConditionExpression: 'attribute_exists(pk) AND #status = :done',
-      ExpressionAttributeNames: { '#status': 'status', '#depth': 'depth' },
-      ExpressionAttributeValues: { ':queued': 'queued', ':deep': 'deep', ':done': 'completed', ':unfinished': keys.unfinished, ':order': `${queuedAt}#${auditId}` },
+      ExpressionAttributeNames: { '#status': 'status', '#depth': 'depth', '#mode': 'mode' },
+      ExpressionAttributeValues: { ':queued': 'queued', ':deep': 'deep', ':active': 'active', ':done': 'completed', ':unfinished': keys.unfinished, ':order': `${queuedAt}#${auditId}` },
     });
   }
 

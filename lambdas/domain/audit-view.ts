@@ -1,4 +1,5 @@
-import type { Audit, AuditStatus, CheckResult, CheckStatus, Finding, Grade, RiskLevel, Severity } from './audit.js';
+import type { Audit, AuditStatus, CheckResult, CheckStatus, Finding, Grade, RiskLevel, ScanMode, Severity } from './audit.js';
+import { type CoverageView, coverageOf, ranMode } from './coverage.js';
 import type { IssueCounts } from './emails.js';
 import { num, record, records, str, strings } from './unknown-values.js';
 import { type FreeRescanView, freeRescanView, isProAudit } from './free-rescan.js';
@@ -209,6 +210,12 @@ export interface AuditResultView {
   /** standard (free scan) or deep (the paid audit's scan). */
   scan_depth?: 'standard' | 'deep';
   /**
+   * DECISIONS "Scan modes": the mode the scan ran in, and everything it did not check with the
+   * reason (passive, an error, a timeout, the per-target limit). `partial` reports cap the score.
+   */
+  scan_mode: ScanMode;
+  coverage: CoverageView;
+  /**
    * The Pro Audit's step-by-step remediation plan (DECISIONS "What paid audits add"): completed Pro
    * Audits only. Public like the rest of the report: anyone with the report's id may read it.
    */
@@ -405,6 +412,8 @@ export function buildAuditView(audit: Audit, context: AuditViewContext = {}): Au
     plan_type: audit.planType ?? null,
     badge_eligible_until: audit.badgeEligibleUntil ?? null,
     scan_depth: audit.depth ?? 'standard',
+    scan_mode: ranMode(audit),
+    coverage: coverageOf(audit),
   };
   if (isProAudit(audit)) {
     view.free_rescan = freeRescanView(audit);

@@ -23,6 +23,8 @@ export const paymentMessages = {
   auditWithoutIssues: 'This report found no issues, so there is nothing a paid audit would add.',
   auditNotCompleted: 'This report is still being prepared. A paid audit can be bought once it has finished.',
   auditNotYours: 'This report belongs to another account.',
+  /** DECISIONS "Scan modes": a paid audit's deep scan probes the site, so the buyer proves control of its domain first. */
+  domainNotVerified: 'Verify that you control this site’s domain first (Dashboard → Domains): a paid audit’s deep scan probes the site, which needs proof of control. No payment is taken until then.',
   auditPlanOnly: 'Only a paid audit is bought for a report.',
   orderNotFound: 'Order not found',
   orderPending: 'The payment is still being confirmed.',

@@ -63,6 +63,8 @@ export async function scheduleMonitoringRescans(deps: ScheduleDeps, now: Date): 
           createdAt: now.toISOString(),
           checks: [],
           origin: 'monitoring',
+          // Only verified domains are monitored: active (DECISIONS "Scan modes").
+          mode: 'active',
         });
         await deps.scanJobs.enqueue({ auditId, kind: 'scan' });
       } catch (error) {

@@ -2,6 +2,7 @@ import type { Deps } from '../composition.js';
 import { subscriptionView } from '../domain/account.js';
 import type { Audit } from '../domain/audit.js';
 import { isIssue } from '../domain/audit-view.js';
+import { isVerifiedDomainOf } from './domains.js';
 import { parseContract } from '../domain/contract.js';
 import { ConflictError, DomainError, ForbiddenError, NotFoundError, UpstreamUnavailableError, ValidationError } from '../domain/errors.js';
 import {
@@ -36,7 +37,7 @@ import type { Caller } from './account.js';
  * runs with Stripe and with the local test checkout: only the PaymentProvider adapter differs.
  */
 
-type PaymentDeps = Pick<Deps, 'accounts' | 'audits' | 'billing' | 'payments' | 'paymentEvents' | 'scanJobs' | 'clock' | 'config' | 'log'>;
+type PaymentDeps = Pick<Deps, 'accounts' | 'audits' | 'domains' | 'billing' | 'payments' | 'paymentEvents' | 'scanJobs' | 'clock' | 'config' | 'log'>;
 
 const siteUrl = (deps: Pick<Deps, 'config'>) => deps.config.SITE_URL.replace(/\/+$/, '');
 
@@ -115,12 +116,14 @@ export async function createCheckoutSession(deps: PaymentDeps, caller: Caller, i
  * DECISIONS "What paid audits add": a paid audit deepens one of the caller's own free reports (owned,
  * or stored under the caller's email before the account existed) that has finished and found issues.
  */
-async function requireUpgradableAudit(deps: Pick<Deps, 'audits'>, auditId: string, userId: string, email: string): Promise<void> {
+async function requireUpgradableAudit(deps: Pick<Deps, 'audits' | 'domains'>, auditId: string, userId: string, email: string): Promise<void> {
   const audit = await deps.audits.getAudit(auditId);
   if (!audit) throw new NotFoundError('audit_not_found', 'Audit not found');
   if (!(await isOwnAudit(deps, audit, userId, email))) throw new ForbiddenError('audit_forbidden', paymentMessages.auditNotYours);
   if (audit.status !== 'completed') throw new ConflictError('audit_not_completed', paymentMessages.auditNotCompleted);
   if (!audit.checks.some((check) => check.findings.some(isIssue))) throw new ConflictError('audit_without_issues', paymentMessages.auditWithoutIssues);
+  // DECISIONS "Scan modes": deep scans need a verified domain; no money is taken for a scan that cannot run.
+  if (!(await isVerifiedDomainOf(deps, userId, audit.host))) throw new ForbiddenError('domain_not_verified', paymentMessages.domainNotVerified);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { Button, buttonClass } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
 import { StatusPanel } from '../../../components/ui/status-panel';
@@ -253,7 +253,10 @@ function AuditReport({
 
 /** The results view for one audit id: loading, not found, failed to load, running, finished. */
 export function AuditResults({ auditId, mode = 'public' }: { auditId: string; mode?: ResultsMode }) {
-  const auditQuery = useAudit(auditId);
+  const [search] = useSearchParams();
+  // The payment's redirect (DECISIONS "/success vs /payment-success"): read the audit again until its
+  // stored state says premium. The flag itself shows nothing: the banner and the offer follow the stored state.
+  const auditQuery = useAudit(auditId, { awaitPremium: search.get('premium') === 'true' });
 
   if (auditQuery.isPending) {
     return (

@@ -5,6 +5,7 @@ import type { Audit, AuditResultView } from '../../../lib/contracts';
 import { advance, renderWithProviders, stubApi } from '../../../testing/api-stub';
 import { AuthTestProvider, type AuthStatus } from '../../auth/auth-provider';
 import { PENDING_CHECKOUT_KEY } from '../../payments/hooks/use-checkout';
+import { AUDIT_POLL_INTERVAL_MS, PREMIUM_POLL_LIMIT } from '../api/get-audit';
 import { AuditResults, type ResultsMode } from './audit-results';
 
 const ID = '0b3c5d2e-7f41-4a8b-9c1d-2e3f4a5b6c7d';
@@ -234,8 +235,8 @@ describe('the paid audit offer on the results page', () => {
   });
 
   it("shows the 'Premium report' banner above the deep scan's progress after the payment's redirect", async () => {
-    // Prepare
-    stubApi({ [`GET ${AUDIT_PATH}`]: { status: 200, body: { audit: audit({ status: 'queued', completedAt: undefined }) } } });
+    // Prepare: as the payment's webhook leaves it, premium and queued again for the deep scan.
+    stubApi({ [`GET ${AUDIT_PATH}`]: { status: 200, body: { audit: audit({ status: 'queued', completedAt: undefined, isPremium: true, planType: 'basic' }) } } });
 
     // Act
     renderResults({ search: '?premium=true' });
@@ -247,17 +248,67 @@ describe('the paid audit offer on the results page', () => {
     expect(screen.getByRole('heading', { name: /Scanning shop\.example\.test/ })).toBeTruthy();
   });
 
-  it("shows the 'Premium report' banner and no offer on a finished report opened with ?premium=true", async () => {
-    // Prepare
-    stubApi({ [`GET ${AUDIT_PATH}`]: { status: 200, body: { audit: audit(), result: result(2) } } });
+  it.each([
+    ['finished', audit(), result(2)],
+    ['still scanning', audit({ status: 'queued', completedAt: undefined }), undefined],
+  ] as const)("shows no 'Premium report' banner on a report that is not premium (%s) opened with ?premium=true, and a finished one keeps the offer", async (state, stored, view) => {
+    // Prepare: anyone can add the flag to a report link; only the audit's stored state counts.
+    stubApi({ [`GET ${AUDIT_PATH}`]: { status: 200, body: { audit: stored, ...(view ? { result: view } : {}) } } });
 
     // Act
     renderResults({ search: '?premium=true' });
     await advance();
 
     // Assess
+    expect(screen.queryByRole('region', { name: 'Premium report' })).toBeNull();
+    expect(screen.queryByText(/This report includes your paid audit|Thank you for your purchase/)).toBeNull();
+    if (state === 'finished') expect(within(offer()!).getByRole('heading', { name: 'Go deeper with a paid audit' })).toBeTruthy();
+  });
+
+  it('after the payment\'s redirect, reads the audit again until it is stored as premium, then shows the banner instead of the offer', async () => {
+    // Prepare: the webhook marks the audit a moment after the order the payment page waited for.
+    const api = stubApi({
+      [`GET ${AUDIT_PATH}`]: [
+        { status: 200, body: { audit: audit(), result: result(2) } },
+        { status: 200, body: { audit: audit({ isPremium: true, planType: 'pro' }), result: result(2, { is_premium: true, plan_type: 'pro' }) } },
+      ],
+    });
+    renderResults({ search: '?premium=true' });
+    await advance();
+    const offeredFirst = offer() !== null;
+
+    // Act
+    await advance(AUDIT_POLL_INTERVAL_MS);
+    await advance(10 * AUDIT_POLL_INTERVAL_MS);
+
+    // Assess
+    expect(offeredFirst).toBe(true);
     expect(screen.getByRole('region', { name: 'Premium report' }).textContent).toContain('This report includes your paid audit');
     expect(offer()).toBeNull();
+    // Premium as stored: no more reads.
+    expect(api.callsTo('GET', AUDIT_PATH)).toHaveLength(2);
+  });
+
+  it(`stops asking after ${PREMIUM_POLL_LIMIT} reads when the audit never becomes premium, and never asks again without the flag`, async () => {
+    // Prepare
+    const flagged = stubApi({ [`GET ${AUDIT_PATH}`]: { status: 200, body: { audit: audit(), result: result(2) } } });
+    const withFlag = renderResults({ search: '?premium=true' });
+
+    // Act
+    await advance();
+    await advance((PREMIUM_POLL_LIMIT + 5) * AUDIT_POLL_INTERVAL_MS);
+    const flaggedReads = flagged.callsTo('GET', AUDIT_PATH).length;
+    withFlag.unmount();
+    const plain = stubApi({ [`GET ${AUDIT_PATH}`]: { status: 200, body: { audit: audit(), result: result(2) } } });
+    renderResults();
+    await advance();
+    await advance(5 * AUDIT_POLL_INTERVAL_MS);
+
+    // Assess
+    expect(flaggedReads).toBe(PREMIUM_POLL_LIMIT);
+    expect(plain.callsTo('GET', AUDIT_PATH)).toHaveLength(1);
+    expect(screen.queryByRole('region', { name: 'Premium report' })).toBeNull();
+    expect(offer()).not.toBeNull();
   });
 
   it("shows the 'Premium report' banner on a finished premium report without the flag, and none on a free one", async () => {

@@ -1,4 +1,3 @@
-import { useSearchParams } from 'react-router';
 import { buttonClass } from '../../../components/ui/button';
 import { CheckIcon } from '../../../components/ui/check-icon';
 import { Spinner } from '../../../components/ui/spinner';
@@ -7,25 +6,17 @@ import { formatPlanPrice, getPlan } from '../../../lib/catalogue';
 import type { Audit, AuditResultView } from '../../../lib/contracts';
 import { CheckoutAlert } from '../../payments/components/checkout-alert';
 import { useCheckout } from '../../payments/hooks/use-checkout';
-import { isAuditRunning } from '../api/get-audit';
+import { isAuditRunning, isPremiumReport } from '../api/get-audit';
 
 const AUDIT_PLAN_IDS = ['basic-audit', 'pro-audit'] as const;
 
 /**
- * SPEC §3's premium fields, set when a paid audit of this report is bought: `is_premium` and
- * `plan_type` on the report, `isPremium` on the audit record.
- */
-export function isPremiumReport(audit: Audit, result?: AuditResultView): boolean {
-  return result?.is_premium === true || Boolean(result?.plan_type) || audit.isPremium === true;
-}
-
-/**
- * 'Premium report' above a report bought as a paid audit, or opened from the payment's redirect
- * (`?premium=true`). While the paid deep scan runs, the report's own progress panel shows below it.
+ * 'Premium report' above a report bought as a paid audit: the audit's stored state says so, never
+ * the address (anyone can add `?premium=true` to a report link). While the paid deep scan runs, the
+ * report's own progress panel shows below it.
  */
 export function PremiumBanner({ audit, result }: { audit: Audit; result?: AuditResultView }) {
-  const [search] = useSearchParams();
-  if (search.get('premium') !== 'true' && !isPremiumReport(audit, result)) return null;
+  if (!isPremiumReport(audit, result)) return null;
   const planType = result?.plan_type ?? audit.planType;
   return (
     <section
@@ -49,15 +40,11 @@ export function PremiumBanner({ audit, result }: { audit: Audit; result?: AuditR
 
 /**
  * DECISIONS "What paid audits add": on a finished free report that found issues, the Basic and Pro
- * Audits with what each adds, each starting checkout for this audit. Not on premium, sample or
- * shared (read-only) reports, nor right after buying one (`?premium=true`).
+ * Audits with what each adds, each starting checkout for this audit. Not on premium (as stored),
+ * sample or shared (read-only) reports.
  */
 export function PaidAuditOffer({ audit, result }: { audit: Audit; result: AuditResultView }) {
-  const [search] = useSearchParams();
-  // Just paid (the payment's redirect): not offered again while the view catches up.
-  const justPaid = search.get('premium') === 'true';
-  const eligible =
-    audit.status === 'completed' && !result.sample && result.counters.totalIssues > 0 && !isPremiumReport(audit, result) && !justPaid;
+  const eligible = audit.status === 'completed' && !result.sample && result.counters.totalIssues > 0 && !isPremiumReport(audit, result);
   if (!eligible) return null;
   return <Offer auditId={audit.id} issues={result.counters.totalIssues} />;
 }

@@ -1,0 +1,40 @@
+import type { Deps } from '../composition.js';
+import { auditIdSchema } from '../domain/audit.js';
+import { ConflictError, ForbiddenError, NotFoundError } from '../domain/errors.js';
+import { siteKey } from '../domain/target.js';
+import { unlockMessages, type UnlockResponse } from '../domain/unlock.contract.js';
+import type { Caller } from './account.js';
+import { isVerifiedDomainOf } from './domains.js';
+import { isOwnAudit } from './payments.js';
+
+type UnlockDeps = Pick<Deps, 'audits' | 'domains' | 'scanJobs' | 'clock' | 'log'>;
+
+const auditNotFound = () => new NotFoundError('audit_not_found', 'Audit not found');
+
+/**
+ * `POST /api/audits/{auditId}/unlock` (DECISIONS "Scan modes"): a passive report's requester, once
+ * signed in and holding the site's domain verified by DNS TXT or file, re-runs the same report as an
+ * active scan. The caller's own report only (owned, or a lead under the account's email), once (it
+ * is active from then on), never while it runs, and never counted against the plan: it is still the
+ * free report. The per-target active budget applies in the worker like for every active scan.
+ */
+export async function unlockScan(deps: UnlockDeps, caller: Caller, rawId: unknown): Promise<UnlockResponse> {
+  const id = typeof rawId === 'string' ? rawId : '';
+  if (!auditIdSchema.safeParse(id).success) throw auditNotFound();
+  const audit = await deps.audits.getAudit(id);
+  if (!audit) throw auditNotFound();
+  if (!(await isOwnAudit(deps, audit, caller.userId, caller.email))) throw new ForbiddenError('audit_forbidden', unlockMessages.notYours);
+  if ((audit.mode ?? 'active') === 'active') throw new ConflictError('already_active', unlockMessages.alreadyActive);
+  if (audit.status === 'queued' || audit.status === 'in_progress') throw new ConflictError('audit_scan_running', unlockMessages.running);
+  if (!(await isVerifiedDomainOf(deps, caller.userId, audit.host))) {
+    throw new ForbiddenError('domain_not_verified', unlockMessages.notVerified(siteKey(audit.host)));
+  }
+  const queuedAt = deps.clock.now().toISOString();
+  if (!(await deps.audits.requeueActive(audit.id, queuedAt))) {
+    // Another request unlocked it a moment ago, or a scan started.
+    throw new ConflictError('audit_scan_running', unlockMessages.running);
+  }
+  await deps.scanJobs.enqueue({ auditId: audit.id, kind: 'scan' });
+  deps.log.info('Passive report unlocked: active scan queued', { auditId: audit.id });
+  return { auditId: audit.id, status: 'queued', mode: 'active', message: unlockMessages.started };
+}
