@@ -180,6 +180,30 @@ export async function isVerifiedDomainOf(deps: Pick<Deps, 'domains'>, userId: st
   return false;
 }
 
+/** A scan counted against the user's plan: record it once started, or give it back. */
+export interface CountedScan {
+  /** The started scan (`SCAN#` item), for history and usage. */
+  record(scan: { auditId: string; domain: string; createdAt: string }): Promise<void>;
+  /** The scan could not be started: the plan gets it back. */
+  giveBack(): Promise<void>;
+}
+
+/**
+ * DECISIONS "Scan counting": one scan the user starts, counted atomically against the plan (the
+ * trial's 3 scans, or the stored plan's limit, plus scans bought) before anything is stored; at the
+ * limit `403 scan_limit_reached` and nothing is counted. The one place scans are counted: Quick Scan,
+ * `/api/v1` scans and a signed-in user's landing-form scan of a verified domain.
+ */
+export async function countScanAgainstPlan(deps: Pick<Deps, 'domains' | 'accounts' | 'billing'>, userId: string): Promise<CountedScan> {
+  const [subscription, usage] = await Promise.all([deps.accounts.getSubscription(userId), deps.billing.getScanUsage(userId)]);
+  const limit = scansLimitOf(subscription, usage.extraScans);
+  if (!(await deps.domains.countScan(userId, limit))) throw new ForbiddenError('scan_limit_reached', SCAN_LIMIT_MESSAGE);
+  return {
+    record: (scan) => deps.domains.recordScan(userId, scan),
+    giveBack: () => deps.domains.uncountScan(userId).catch(() => undefined),
+  };
+}
+
 type QuickScanDeps = Pick<Deps, 'domains' | 'clock' | 'config' | 'audits' | 'scanJobs' | 'accounts' | 'billing' | 'supportRequests' | 'log'>;
 
 export interface QuickScanUser {
@@ -199,9 +223,7 @@ export async function startQuickScan(deps: QuickScanDeps, user: QuickScanUser, i
   const domain = parseDomainInput(body.domain);
   const record = await deps.domains.get(user.userId, domain);
   if (!record?.verified) throw new ForbiddenError('domain_not_verified', NOT_VERIFIED_MESSAGE);
-  const [subscription, usage] = await Promise.all([deps.accounts.getSubscription(user.userId), deps.billing.getScanUsage(user.userId)]);
-  const limit = scansLimitOf(subscription, usage.extraScans);
-  if (!(await deps.domains.countScan(user.userId, limit))) throw new ForbiddenError('scan_limit_reached', SCAN_LIMIT_MESSAGE);
+  const counted = await countScanAgainstPlan(deps, user.userId);
 
   const now = deps.clock.now().toISOString();
   const auditId = randomUUID();
@@ -223,10 +245,10 @@ export async function startQuickScan(deps: QuickScanDeps, user: QuickScanUser, i
       },
       audit,
     );
-    await deps.domains.recordScan(user.userId, { auditId, domain, createdAt: now });
+    await counted.record({ auditId, domain, createdAt: now });
     await deps.scanJobs.enqueue({ auditId, kind: 'scan' });
   } catch (error) {
-    await deps.domains.uncountScan(user.userId).catch(() => undefined);
+    await counted.giveBack();
     throw error;
   }
   await recordContactInteraction(deps, { email: user.email, userId: user.userId });

@@ -10,7 +10,7 @@ import { mayScanAtOnce } from '../domain/scan-authorization.js';
 import { siteKey } from '../domain/target.js';
 import { generateTemporaryPassword } from '../domain/temporary-password.js';
 import { recordContactInteraction } from './contact-retention.js';
-import { isVerifiedDomainOf } from './domains.js';
+import { countScanAgainstPlan, type CountedScan, isVerifiedDomainOf } from './domains.js';
 import { notify, type NotifyDeps } from './notifications.js';
 import { enforceLimits } from './rate-limits.js';
 
@@ -37,7 +37,7 @@ export const VERIFICATION_REQUIRED_MESSAGE =
 
 type SubmitLeadDeps = Pick<
   Deps,
-  'audits' | 'scanJobs' | 'clock' | 'config' | 'log' | 'rateLimits' | 'verifications' | 'idempotency' | 'users' | 'mailer' | 'domains' | 'supportRequests'
+  'audits' | 'scanJobs' | 'clock' | 'config' | 'log' | 'rateLimits' | 'verifications' | 'idempotency' | 'users' | 'mailer' | 'domains' | 'supportRequests' | 'accounts' | 'billing'
 > &
   NotifyDeps;
 
@@ -48,6 +48,7 @@ type StoredAnswer = { auditId: string; leadId: string; accountCreated: boolean }
  * else; the address's hourly limit; the right to scan the site (same domain, a domain the signed-in
  * caller has verified, or a verified code);
  * an equal lead within a minute gets the first answer; the email's and the site's hourly limits;
+ * a signed-in caller's scan of a domain they verified counted against their plan (as Quick Scan's);
  * the account (created, or the existing one found); then the lead and its audit are stored and a
  * scan job is queued. The answer comes at once; the scan runs in the worker.
  */
@@ -71,6 +72,7 @@ export async function submitLead(deps: SubmitLeadDeps, input: unknown, context: 
   const claim = await deps.idempotency.claim(key, answer, LEAD_IDEMPOTENCY_SECONDS);
   if (!claim.claimed) return { ...claim.value, scanned: true };
 
+  let counted: CountedScan | undefined;
   try {
     // Counted only for leads allowed to scan, so nobody can use up another's email or site by trying.
     await enforceLimits(
@@ -81,6 +83,8 @@ export async function submitLead(deps: SubmitLeadDeps, input: unknown, context: 
       ],
       'scan requests',
     );
+    // DECISIONS "Scan counting": a scan the signed-in user starts of their verified domain counts, by the same code as Quick Scan.
+    if (context.userId && (await isVerifiedDomainOf(deps, context.userId, lead.webUrl.host))) counted = await countScanAgainstPlan(deps, context.userId);
     // A signed-in caller's lead is theirs: the audit goes to their account (their dashboard and history),
     // and no account is made for the form's email, which may be a colleague's.
     const account = context.userId
@@ -89,12 +93,14 @@ export async function submitLead(deps: SubmitLeadDeps, input: unknown, context: 
         ? await ensureAccount(deps, lead)
         : { userId: undefined, accountCreated: false };
     await store(deps, lead, answer, account.userId, context);
+    await counted?.record({ auditId: answer.auditId, domain: site, createdAt: deps.clock.now().toISOString() });
     await deps.scanJobs.enqueue({ auditId: answer.auditId, kind: 'scan' });
     // A new lead is an interaction: the person's contact details are kept 3 years from it.
     await recordContactInteraction(deps, { email: lead.email, userId: account.userId });
     if (account.accountCreated) await deps.idempotency.update(key, { ...answer, accountCreated: true });
     return { ...answer, accountCreated: account.accountCreated, scanned: true };
   } catch (error) {
+    await counted?.giveBack();
     // Nothing answered for this key: an equal lead may try again at once.
     await deps.idempotency.release(key).catch((releaseError: unknown) => deps.log.warn('Could not release an idempotency key', { error: String(releaseError) }));
     throw error;
