@@ -1,9 +1,10 @@
 /**
- * `npm run scan -- <url|domain> [--json] [--ports 100|1000] [--resolver host:port]
+ * `npm run scan -- <url|domain> [--json] [--passive] [--ports 100|1000] [--resolver host:port]
  *   [--exclude-ports 2024,…] [--allow-private] [--timeout s]`
  *
- * The same scan engine the worker runs, from the command line. Exit code 0 when the scan ran
- * (whatever it found), 2 for a bad target or bad arguments.
+ * The same scan engine the worker runs, from the command line. The operator's own tool: active
+ * (full power) unless `--passive`, which reproduces what an unverified requester gets (DECISIONS
+ * "Scan modes"). Exit code 0 when the scan ran (whatever it found), 2 for a bad target or bad arguments.
  */
 import { parseArgs } from 'node:util';
 import { parseResolvers } from '../lambdas/config.js';
@@ -12,7 +13,7 @@ import { DomainError } from '../lambdas/domain/errors.js';
 import { parseWebTarget } from '../lambdas/domain/target.js';
 import { scan, type ScanReport } from '../lambdas/scanner/scan.js';
 
-const usage = 'Usage: npm run scan -- <url|domain> [--json] [--ports 100|1000] [--resolver host:port[,…]] [--exclude-ports 2024,…] [--allow-private] [--timeout seconds]';
+const usage = 'Usage: npm run scan -- <url|domain> [--json] [--passive] [--ports 100|1000] [--resolver host:port[,…]] [--exclude-ports 2024,…] [--allow-private] [--timeout seconds]';
 
 function fail(code: string, message: string): never {
   console.error(`${code}: ${message}`);
@@ -38,6 +39,9 @@ export function reportJson(report: ScanReport) {
     domain: report.domain,
     addresses: report.addresses,
     durationMs: report.durationMs,
+    mode: report.mode,
+    partial: report.partial,
+    notChecked: report.notChecked,
     score: report.score,
     grade: report.grade,
     riskLevel: report.riskLevel,
@@ -61,7 +65,7 @@ export function reportJson(report: ScanReport) {
 function printHuman(report: ScanReport) {
   const line = (text = '') => console.log(text);
   line(`${report.target.url}  (${report.addresses.join(', ') || 'no address'})`);
-  line(`Grade ${report.grade}  score ${report.score}/100  risk ${report.riskLevel}  in ${(report.durationMs / 1000).toFixed(1)} s`);
+  line(`Grade ${report.grade}${report.partial ? ' (partial)' : ''}  score ${report.score}/100  risk ${report.riskLevel}  in ${(report.durationMs / 1000).toFixed(1)} s  ·  ${report.mode} scan`);
   const { grades } = reportJson(report);
   const observatory = grades.httpObservatory?.grade ? `${grades.httpObservatory.grade} (${grades.httpObservatory.score})` : 'n/a';
   line(`TLS grade ${grades.tls ?? 'n/a'}  ·  HTTP Observatory grade ${observatory}`);
@@ -71,6 +75,11 @@ function printHuman(report: ScanReport) {
     line();
     line(`${severity.toUpperCase()} (${findings.length})`);
     for (const f of findings) line(`  - ${f.title}${f.evidence ? ` — ${f.evidence}` : ''}  [${f.id}]`);
+  }
+  if (report.notChecked.length > 0) {
+    line();
+    line(`NOT CHECKED (${report.notChecked.length})`);
+    for (const item of report.notChecked) line(`  - ${item.title}${item.part ? `: ${item.part}` : ''} — ${item.reason}`);
   }
   line();
   line('Checks:');
@@ -82,6 +91,7 @@ async function main() {
     allowPositionals: true,
     options: {
       json: { type: 'boolean', default: false },
+      passive: { type: 'boolean', default: false },
       ports: { type: 'string', default: '100' },
       resolver: { type: 'string' },
       'exclude-ports': { type: 'string' },
@@ -119,7 +129,7 @@ async function main() {
         excludePorts: parsePorts(values['exclude-ports']),
         certificateTransparencyUrl: process.env.SCAN_CT_URL || undefined,
       },
-      { deadlineMs: timeout * 1000 },
+      { deadlineMs: timeout * 1000, mode: values.passive ? 'passive' : 'active' },
     );
     if (values.json) console.log(JSON.stringify(reportJson(report), null, 2));
     else printHuman(report);

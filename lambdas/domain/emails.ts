@@ -1,4 +1,4 @@
-import type { Grade, Severity } from './audit.js';
+import type { Grade, ScanMode, Severity } from './audit.js';
 import type { EmailMessage } from './ports.js';
 
 /**
@@ -89,21 +89,34 @@ export type IssueCounts = Record<Exclude<Severity, 'info'>, number>;
 
 export function auditCompletedEmail(
   brand: EmailBrand,
-  input: { to: string; firstName?: string; host: string; auditId: string; grade: Grade; score: number; issues: IssueCounts },
+  input: {
+    to: string;
+    firstName?: string;
+    host: string;
+    auditId: string;
+    grade: Grade;
+    score: number;
+    issues: IssueCounts;
+    /** DECISIONS "Scan modes": the mode that ran, and how many checks (or parts) were not checked. */
+    coverage: { mode: ScanMode; partial: boolean; notChecked: number };
+  },
 ): EmailMessage {
   const reportUrl = siteLink(brand, `/results/${encodeURIComponent(input.auditId)}`);
   const { critical, high, medium, low } = input.issues;
   const total = critical + high + medium + low;
   const counts = `Critical: ${critical}, High: ${high}, Medium: ${medium}, Low: ${low}`;
-  const subject = `Your ${brand.productName} security report for ${input.host}: grade ${input.grade}`;
+  const partial = input.coverage.partial ? ' (partial)' : '';
+  const subject = `Your ${brand.productName} security report for ${input.host}: grade ${input.grade}${partial}`;
+  const modeLine = scanModeLine(input.coverage);
   const text = [
     greeting(input.firstName),
     '',
     `Your security report for ${input.host} is ready.`,
     '',
-    `Grade: ${input.grade}`,
+    `Grade: ${input.grade}${partial}`,
     `Score: ${input.score}/100`,
     `Issues found: ${total} (${counts})`,
+    modeLine,
     '',
     `View the full report: ${reportUrl}`,
     '',
@@ -112,10 +125,20 @@ export function auditCompletedEmail(
   const body = html(brand, [
     escapeHtml(greeting(input.firstName)),
     `Your security report for <strong>${escapeHtml(input.host)}</strong> is ready.`,
-    `Grade: <strong>${escapeHtml(input.grade)}</strong><br>Score: <strong>${input.score}/100</strong><br>Issues found: ${total} (${escapeHtml(counts)})`,
+    `Grade: <strong>${escapeHtml(input.grade)}${partial}</strong><br>Score: <strong>${input.score}/100</strong><br>Issues found: ${total} (${escapeHtml(counts)})`,
+    escapeHtml(modeLine),
     `<a href="${escapeHtml(reportUrl)}">View the full report</a>`,
   ]);
   return { to: input.to, subject, text, html: body };
+}
+
+/** What the report email says about the scan's mode (DECISIONS "Scan modes"): partial reports say what they are and how to unlock. */
+export function scanModeLine(coverage: { mode: ScanMode; partial: boolean; notChecked: number }): string {
+  const items = `${coverage.notChecked} ${coverage.notChecked === 1 ? 'check' : 'checks'}`;
+  if (coverage.mode === 'passive') {
+    return `This was a passive scan (a partial report): we only did what any visitor's browser or a mail server does, so ${items} were not run. Prove that you control the site from the report to unlock the full scan.`;
+  }
+  return coverage.partial ? `Full scan, but ${items} did not finish: the report lists them as not checked.` : 'Full scan: every check ran.';
 }
 
 /**

@@ -1,5 +1,6 @@
 import { type Color, PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from 'pdf-lib';
 import type { AuditResultView, IssueSeverity, VulnerabilityView } from '../domain/audit-view.js';
+import { PARTIAL_SCORE_CAP } from '../domain/coverage.js';
 import { REMEDIATION_EFFORT_LABELS } from '../domain/remediation-plan.js';
 
 /**
@@ -247,6 +248,7 @@ export async function renderPdfReport(view: AuditResultView, options: PdfReportO
   cover(w, view, options);
   w.newPage();
   summary(w, view);
+  notChecked(w, view);
   findings(w, view);
   remediationPlan(w, view);
   network(w, view);
@@ -275,6 +277,7 @@ function cover(w: Writer, view: AuditResultView, options: PdfReportOptions): voi
     ['Website', view.target_url],
     ...(view.business_name ? ([['Prepared for', view.business_name]] as [string, string][]) : []),
     ['Scanned', formatDate(view.completed_at ?? view.created_at)],
+    ['Scan', scanModeText(view)],
     ...(options.reportUrl ? ([['Live report', options.reportUrl]] as [string, string][]) : []),
   ]);
 
@@ -285,7 +288,7 @@ function cover(w: Writer, view: AuditResultView, options: PdfReportOptions): voi
   w.page.drawCircle({ x: MARGIN.left + 60, y: centreY, size: 55, color: colour });
   const gradeWidth = fonts.bold.widthOfTextAtSize(gradeLetter, 54);
   w.page.drawText(gradeLetter, { x: MARGIN.left + 60 - gradeWidth / 2, y: centreY - 19, size: 54, font: fonts.bold, color: rgb(1, 1, 1) });
-  w.page.drawText('Grade', { x: MARGIN.left + 145, y: centreY + 28, size: 11, font: fonts.regular, color: muted });
+  w.page.drawText(view.coverage.partial ? 'Grade (partial report)' : 'Grade', { x: MARGIN.left + 145, y: centreY + 28, size: 11, font: fonts.regular, color: muted });
   w.page.drawText(`Score ${view.risk_score ?? '-'} / 100`, { x: MARGIN.left + 145, y: centreY + 4, size: 22, font: fonts.bold, color: ink });
   w.page.drawText(`Risk level: ${(view.risk_level ?? 'unknown').toUpperCase()}`, { x: MARGIN.left + 145, y: centreY - 22, size: 13, font: fonts.bold, color: colour });
   w.y = centreY - 85;
@@ -316,9 +319,37 @@ function cover(w: Writer, view: AuditResultView, options: PdfReportOptions): voi
   w.space(6);
   w.text(
     'The score starts at 100 and loses 20 points per critical issue and 5 per other issue. ' +
-      'Grades: 90+ A, 80+ B, 70+ C, 60+ D, below 60 F. The scan is non-intrusive: it reads what the site and its ' +
+      'Grades: 90+ A, 80+ B, 70+ C, 60+ D, below 60 F. A partial report (a passive scan, or checks that did not finish) ' +
+      `scores at most ${PARTIAL_SCORE_CAP}: less checked never looks better. The scan is non-intrusive: it reads what the site and its ` +
       'servers show to anyone on the internet, without logging in, guessing passwords or changing anything.',
     { size: 9, color: muted },
+  );
+}
+
+/** DECISIONS "Scan modes": which mode ran, in the cover's words. */
+function scanModeText(view: AuditResultView): string {
+  const { coverage } = view;
+  if (coverage.mode === 'passive') {
+    return coverage.allowedMode === 'active'
+      ? 'Passive (partial report): the site had its hourly share of active scans, so this one ran passive'
+      : 'Passive (partial report): only what a visitor’s browser or a mail server does; proving control of the site unlocks the full scan';
+  }
+  return coverage.partial ? 'Full (active) scan; some checks did not finish (see "Not checked")' : 'Full (active) scan';
+}
+
+/** Every check, or part of one, that did not run, with its reason: never shown as passed. */
+function notChecked(w: Writer, view: AuditResultView): void {
+  const items = view.coverage.notChecked;
+  if (items.length === 0) return;
+  w.heading('Not checked');
+  w.text('These were not checked, so this report cannot say they are fine:', { after: 4 });
+  w.table(
+    [
+      { title: 'Check', width: 2 },
+      { title: 'What', width: 3 },
+      { title: 'Why', width: 4 },
+    ],
+    items.map((item) => [item.title, item.part ?? 'The whole check', item.reason]),
   );
 }
 
@@ -420,6 +451,10 @@ function remediationPlan(w: Writer, view: AuditResultView): void {
 function network(w: Writer, view: AuditResultView): void {
   w.heading('Network: open ports');
   const n = view.network;
+  if (n.status === 'skipped') {
+    w.text('Not checked: the port scan runs only in a full scan (see "Not checked").', { after: 6 });
+    return;
+  }
   if (n.status !== 'completed') {
     w.text(`The port scan did not complete (${n.status}).`, { after: 6 });
     return;

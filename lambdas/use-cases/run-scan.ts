@@ -3,7 +3,7 @@ import type { Deps } from '../composition.js';
 import { isIP } from 'node:net';
 import { getDomain } from 'tldts';
 import type { Audit, Finding, Grade, ScanJob, ScanMode } from '../domain/audit.js';
-import { PASSIVE_REASON } from '../domain/coverage.js';
+import { coverageOf, PASSIVE_REASON } from '../domain/coverage.js';
 import { auditCompletedEmail } from '../domain/emails.js';
 import { issueCounts } from '../domain/audit-view.js';
 import { DomainError } from '../domain/errors.js';
@@ -48,7 +48,13 @@ export async function runScan(deps: RunScanDeps, job: ScanJob): Promise<RunScanO
     // Completed by an earlier delivery that stopped before its email was stored: store and send it now (still only once).
     if (audit.status === 'completed' && audit.score !== undefined && audit.grade) {
       const lead = audit.leadId ? await deps.audits.getLead(audit.leadId) : undefined;
-      await notifyCompletion(deps, audit, lead, { score: audit.score, grade: audit.grade, findings: audit.checks.flatMap((c) => c.findings) });
+      const coverage = coverageOf(audit);
+      await notifyCompletion(deps, audit, lead, {
+        score: audit.score,
+        grade: audit.grade,
+        findings: audit.checks.flatMap((c) => c.findings),
+        coverage: { mode: coverage.mode, partial: coverage.partial, notChecked: coverage.notChecked.length },
+      });
     }
     return 'skipped';
   }
@@ -97,7 +103,10 @@ export async function runScan(deps: RunScanDeps, job: ScanJob): Promise<RunScanO
     if (completed) deps.metrics.scanCompleted(report.durationMs);
     // A rescan's owner hears about changes (alerts) and, if they asked, that it completed; a lead gets the report email.
     if (audit.origin === 'monitoring') await afterMonitoringRescan(deps, audit.id);
-    else await notifyCompletion(deps, audit, lead, report);
+    else {
+      const coverage = { mode: report.mode, partial: report.partial, notChecked: report.notChecked.length };
+      await notifyCompletion(deps, audit, lead, { score: report.score, grade: report.grade, findings: report.findings, coverage });
+    }
     return 'completed';
   } catch (error) {
     if (error instanceof DomainError) {
@@ -149,7 +158,7 @@ async function notifyCompletion(
   deps: RunScanDeps,
   audit: Audit,
   lead: LeadRecord | undefined,
-  result: { score: number; grade: Grade; findings: readonly Finding[] },
+  result: { score: number; grade: Grade; findings: readonly Finding[]; coverage: { mode: ScanMode; partial: boolean; notChecked: number } },
 ): Promise<void> {
   if (!lead) return;
   const claimedAt = deps.clock.now().toISOString();
@@ -164,6 +173,7 @@ async function notifyCompletion(
       grade: result.grade,
       score: result.score,
       issues: issueCounts(result.findings),
+      coverage: result.coverage,
     },
   );
   try {

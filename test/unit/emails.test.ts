@@ -26,12 +26,27 @@ describe('emails', () => {
   it('report a completed audit with grade, score, issues by severity (info not counted) and the report link', () => {
     const finding = (severity: Finding['severity']) => ({ severity }) as Finding;
     const issues = issueCounts([finding('critical'), finding('high'), finding('high'), finding('low'), finding('info')]);
-    const mail = auditCompletedEmail(brand, { to: 'a@b.test', host: 'shop.example.com', auditId: 'abc-123', grade: 'D', score: 65, issues });
+    const coverage = { mode: 'active' as const, partial: false, notChecked: 0 };
+    const mail = auditCompletedEmail(brand, { to: 'a@b.test', host: 'shop.example.com', auditId: 'abc-123', grade: 'D', score: 65, issues, coverage });
     expect(issues).toEqual({ critical: 1, high: 2, medium: 0, low: 1 });
     expect(mail.subject).toBe('Your Rampart security report for shop.example.com: grade D');
     expect(mail.text).toContain('Score: 65/100');
     expect(mail.text).toContain('Issues found: 4 (Critical: 1, High: 2, Medium: 0, Low: 1)');
     expect(mail.text).toContain('View the full report: https://rampart.example/results/abc-123');
+    expect(mail.text).toContain('Full scan: every check ran.');
+  });
+
+  it('say that a passive report is partial, how much was not checked, and how to unlock it (DECISIONS "Scan modes")', () => {
+    const issues = issueCounts([]);
+    const mail = auditCompletedEmail(brand, { to: 'a@b.test', host: 'shop.example.com', auditId: 'abc-123', grade: 'B', score: 89, issues, coverage: { mode: 'passive', partial: true, notChecked: 9 } });
+    expect(mail.subject).toBe('Your Rampart security report for shop.example.com: grade B (partial)');
+    expect(mail.text).toContain('Grade: B (partial)');
+    expect(mail.text).toContain('This was a passive scan (a partial report)');
+    expect(mail.text).toContain('so 9 checks were not run');
+    expect(mail.text).toContain('Prove that you control the site from the report to unlock the full scan.');
+    expect(mail.html).toContain('This was a passive scan (a partial report)');
+    const failed = auditCompletedEmail(brand, { to: 'a@b.test', host: 'shop.example.com', auditId: 'abc-123', grade: 'B', score: 89, issues, coverage: { mode: 'active', partial: true, notChecked: 1 } });
+    expect(failed.text).toContain('Full scan, but 1 check did not finish');
   });
 
   it('escape what people typed in the HTML version', () => {

@@ -77,6 +77,29 @@ describe('the PDF report', () => {
     expect(pdf.text).toContain('1 business address checked against Have I Been Pwned: none found in known breaches.');
   });
 
+  it('says a passive report is partial, lists what was not checked with why, and never calls the skipped port scan clean (DECISIONS "Scan modes")', async () => {
+    const active = sampleAudit('demo_x');
+    const audit: Audit = {
+      ...active,
+      mode: 'passive',
+      checks: active.checks.map((check) =>
+        check.name === 'ports' ? { name: 'ports', status: 'skipped', reason: 'Needs proof that you control this site.', findings: [] } : check,
+      ),
+    };
+    const pdf = await readPdf(await renderPdfReport(buildAuditView(audit), options));
+    expect(pdf.lines).toContain('Grade (partial report)');
+    expect(pdf.text).toContain('Passive (partial report)');
+    expect(pdf.lines).toContain('Not checked');
+    expect(pdf.text).toContain('Open ports and services');
+    expect(pdf.text).toContain('Needs proof that you control this site.');
+    expect(pdf.text).toContain('Not checked: the port scan runs only in a full scan');
+    expect(pdf.text).not.toContain('No open ports found.');
+    // The full report's cover says so, and has no "Not checked" section.
+    const full = await readPdf(await renderPdfReport(buildAuditView(active), options));
+    expect(full.text).toContain('Full (active) scan');
+    expect(full.lines).not.toContain('Not checked');
+  });
+
   it('gives the same bytes for the same audit (dated by the scan, not by the rendering)', async () => {
     const view = buildAuditView(sampleAudit('demo_x'), { sample: true });
     const [a, b] = await Promise.all([renderPdfReport(view, options), renderPdfReport(view, options)]);
