@@ -228,7 +228,8 @@ export async function startQuickScan(deps: QuickScanDeps, user: QuickScanUser, i
   const now = deps.clock.now().toISOString();
   const auditId = randomUUID();
   const targetUrl = `https://${domain}/`;
-  const audit: Audit = { id: auditId, ownerId: user.userId, targetUrl, host: domain, status: 'queued', createdAt: now, checks: [] };
+  // A verified domain: active (DECISIONS "Scan modes").
+  const audit: Audit = { id: auditId, ownerId: user.userId, targetUrl, host: domain, status: 'queued', createdAt: now, checks: [], mode: 'active' };
   try {
     await deps.audits.createLeadWithAudit(
       {

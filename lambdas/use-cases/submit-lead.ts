@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Deps } from '../composition.js';
-import type { Audit } from '../domain/audit.js';
+import type { Audit, ScanMode } from '../domain/audit.js';
 import { isBotUserAgent } from '../domain/bots.js';
 import { parseContract } from '../domain/contract.js';
 import { accountCreatedEmail } from '../domain/emails.js';
@@ -62,10 +62,9 @@ export async function submitLead(deps: SubmitLeadDeps, input: unknown, context: 
   const site = siteKey(lead.webUrl.host);
   await enforceLimits(deps.rateLimits, [{ scope: 'lead:ip', subject: context.sourceIp, perHour: config.RATE_LIMIT_LEADS_PER_IP }], 'scan requests');
 
-  // DECISIONS "Who may scan at once". The client's `emailVerified` is never trusted: only our records.
-  if (!(await mayScan(deps, lead, site, context.userId))) {
-    throw new ForbiddenError('verification_required', VERIFICATION_REQUIRED_MESSAGE);
-  }
+  // DECISIONS "Who may scan at once" and "Scan modes". The client's `emailVerified` is never trusted: only our records.
+  const mode = await scanModeFor(deps, lead, site, context.userId);
+  if (!mode) throw new ForbiddenError('verification_required', VERIFICATION_REQUIRED_MESSAGE);
 
   const key = idempotencyKey(lead, context.userId);
   const answer: StoredAnswer = { auditId: randomUUID(), leadId: randomUUID(), accountCreated: false };
@@ -92,7 +91,7 @@ export async function submitLead(deps: SubmitLeadDeps, input: unknown, context: 
       : lead.createAccount
         ? await ensureAccount(deps, lead)
         : { userId: undefined, accountCreated: false };
-    await store(deps, lead, answer, account.userId, context);
+    await store(deps, lead, answer, account.userId, context, mode);
     await counted?.record({ auditId: answer.auditId, domain: site, createdAt: deps.clock.now().toISOString() });
     await deps.scanJobs.enqueue({ auditId: answer.auditId, kind: 'scan' });
     // A new lead is an interaction: the person's contact details are kept 3 years from it.
@@ -107,11 +106,15 @@ export async function submitLead(deps: SubmitLeadDeps, input: unknown, context: 
   }
 }
 
-/** The email's domain matches the site, or the signed-in caller has verified the site's domain, or the email's code was verified. */
-async function mayScan(deps: SubmitLeadDeps, lead: Lead, site: string, userId: string | undefined): Promise<boolean> {
-  if (mayScanAtOnce(lead.email, lead.webUrl.host)) return true;
-  if (userId && (await isVerifiedDomainOf(deps, userId, lead.webUrl.host))) return true;
-  return deps.verifications.isVerified(lead.email, site);
+/**
+ * DECISIONS "Scan modes": proof of control of the site's domain (the email at that domain, or the
+ * signed-in caller's verified domain) gets an active scan; an emailed code to a foreign address
+ * proves only the address: passive. Nothing proven: no scan.
+ */
+async function scanModeFor(deps: SubmitLeadDeps, lead: Lead, site: string, userId: string | undefined): Promise<ScanMode | undefined> {
+  if (mayScanAtOnce(lead.email, lead.webUrl.host)) return 'active';
+  if (userId && (await isVerifiedDomainOf(deps, userId, lead.webUrl.host))) return 'active';
+  return (await deps.verifications.isVerified(lead.email, site)) ? 'passive' : undefined;
 }
 
 /** Equal leads: the same normalised fields and choices (the form's timing and honeypot aside), from the same caller. */
@@ -131,7 +134,7 @@ function idempotencyKey(lead: Lead, userId: string | undefined): string {
   return `lead:${createHash('sha256').update(JSON.stringify(fields)).digest('base64url')}`;
 }
 
-async function store(deps: SubmitLeadDeps, lead: Lead, answer: StoredAnswer, userId: string | undefined, context: SubmitLeadContext) {
+async function store(deps: SubmitLeadDeps, lead: Lead, answer: StoredAnswer, userId: string | undefined, context: SubmitLeadContext, mode: ScanMode) {
   const now = deps.clock.now().toISOString();
   const audit: Audit = {
     id: answer.auditId,
@@ -143,6 +146,7 @@ async function store(deps: SubmitLeadDeps, lead: Lead, answer: StoredAnswer, use
     status: 'queued',
     createdAt: now,
     checks: [],
+    mode,
   };
   await deps.audits.createLeadWithAudit(
     {
