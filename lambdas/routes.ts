@@ -140,6 +140,8 @@ export const routes = [
   { name: 'api-list-audits', fn: 'api-v1', method: 'GET', path: '/api/v1/audits', auth: 'api-token', uses: ['table'] },
   { name: 'api-get-audit', fn: 'api-v1', method: 'GET', path: '/api/v1/audits/{auditId}', auth: 'api-token', uses: ['table'] },
   { name: 'api-start-scan', fn: 'api-v1', method: 'POST', path: '/api/v1/scans', auth: 'api-token', uses: ['table', 'scanQueue'] },
+  // The OpenAPI 3.1 document of the routes above, generated from their zod contracts (lambdas/domain/openapi-v1.ts).
+  { name: 'get-openapi-document', fn: 'api-v1', method: 'GET', path: '/api/v1/openapi.json', auth: 'public', uses: [] },
   // The Wazuh tester's relay for managers without CORS (issue 10): signed in only, so it is no open proxy.
   { name: 'relay-wazuh-request', fn: 'account', method: 'POST', path: '/api/wazuh/relay', auth: 'user', uses: ['table'] },
   // Endpoint agents (issue 10, DECISIONS "Agents API"). Agent routes authenticate in the handler: the enrollment

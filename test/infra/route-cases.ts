@@ -494,6 +494,16 @@ export function routeCases(f: Fixtures): Record<RouteName, RouteCase> {
       badStatus: 403,
       badError: 'domain_not_verified',
     },
+    'get-openapi-document': {
+      good: () => ({}),
+      goodStatus: 200,
+      checkGood: ({ json }) =>
+        expectThat(json.openapi === '3.1.0' && Object.keys(json.paths ?? {}).includes('/api/v1/scans'), `openapi: ${JSON.stringify(json).slice(0, 300)}`),
+      // Public and without input, like health: only where it comes from can be wrong.
+      bad: () => ({ headers: { 'x-origin-verify': '' } }),
+      badStatus: 403,
+      badError: 'forbidden_origin',
+    },
     'relay-wazuh-request': {
       good: () => ({ body: { endpoint: f.wazuhEndpoint, path: '/agents', token: 'good-token' } }),
       goodStatus: 200,

@@ -1,0 +1,100 @@
+import * as z from 'zod';
+import type { AuditHistoryEntry } from './account.contract.js';
+import { auditStatuses } from './audit.js';
+
+/**
+ * The public API v1's (`/api/v1`, personal API tokens) request and answer shapes that are not
+ * shared with the dashboard's contracts: the scan request, and the answers as zod schemas so the
+ * OpenAPI document (openapi-v1.ts) is generated from them. Answers are loose objects: a field added
+ * later is no break for clients, and the document says which fields are always there.
+ */
+
+const risk = z.enum(['low', 'medium', 'high']);
+// In answers a format names what a string is, without zod's long patterns.
+const uuid = () => z.string().meta({ format: 'uuid' });
+const timestamp = () => z.string().meta({ format: 'date-time' });
+const count = () => z.number().int().nonnegative();
+const counters = () => z.looseObject({ totalIssues: count(), criticalIssues: count(), openPorts: count().nullable(), subdomains: count().nullable() });
+
+export const apiV1Messages = {
+  domain: 'Please enter a domain, for example example.com.',
+  unknownField: 'The request has a field the API does not know',
+} as const;
+
+/** `POST /api/v1/scans`: the verified domain to scan (a bare name or its URL, as the dashboard's Quick Scan takes it). */
+export const startScanRequestSchema = z.strictObject(
+  {
+    domain: z
+      .string({ error: apiV1Messages.domain })
+      // Checked before the trim, so the published schema (maxLength, pattern) says exactly what is taken.
+      .max(2048, apiV1Messages.domain)
+      .regex(/\S/, apiV1Messages.domain)
+      .trim()
+      .meta({ description: 'A domain you verified in Settings → Domains, as `example.com` or `https://example.com/`.', examples: ['example.com'] }),
+  },
+  { error: (issue) => (issue.code === 'unrecognized_keys' ? `${apiV1Messages.unknownField}: ${issue.keys.join(', ')}` : undefined) },
+);
+export type StartScanRequest = z.input<typeof startScanRequestSchema>;
+
+/** `POST /api/v1/scans` → 201. */
+export const startScanResponseSchema = z.looseObject({ auditId: uuid().meta({ description: 'Poll `GET /api/v1/audits/{auditId}` until its status is completed or failed.' }) });
+
+/** Every refusal: a stable `code` in `error`, a sentence for people in `message`, and per-field messages for a bad request. */
+export const apiErrorSchema = z.looseObject({
+  error: z.string().meta({ description: 'A stable code, such as validation_failed, invalid_token, plan_required, audit_not_found or rate_limited.' }),
+  message: z.string().meta({ description: 'What went wrong, in words for people.' }),
+  fields: z.record(z.string(), z.string()).optional().meta({ description: 'validation_failed only: the first message for each field at fault.' }),
+});
+
+
+/** SPEC §3 "Audit history entry", as `GET /api/v1/audits` (and the dashboard) lists it. */
+export const auditHistoryEntrySchema = z.looseObject({
+  id: uuid(),
+  domain: z.string(),
+  scanDate: timestamp(),
+  tier: z.enum(['basic', 'pro']).meta({ description: "'pro' once a Pro Audit of it was bought." }),
+  status: z.enum(auditStatuses),
+  riskScore: z.number().nullable(),
+  riskLevel: risk.nullable(),
+  vulnerabilities: z
+    .array(z.looseObject({ id: z.string(), title: z.string(), severity: z.enum(['critical', 'high', 'medium', 'low']) }))
+    .meta({ description: 'The issues (observations left out), worst first.' }),
+  badgeEligible: z.boolean(),
+  findings: counters(),
+  scanDuration: z.number().nullable().meta({ description: 'Seconds from start to end; null until it ends.' }),
+  reportUrl: z.string(),
+  pdfUrl: z.string(),
+}) satisfies z.ZodType<AuditHistoryEntry>;
+
+/** `GET /api/v1/audits` → 200: one page, newest first. */
+export const auditHistoryPageSchema = z.looseObject({
+  audits: z.array(auditHistoryEntrySchema),
+  nextCursor: z.string().nullable().meta({ description: 'Pass as `cursor` for the next page; null on the last page.' }),
+});
+
+/**
+ * `GET /api/v1/audits/{auditId}` → 200: the stored audit and the report as the results page shows it.
+ * Only the fields every audit has are listed; the report carries more (DNS, TLS, ports, email, breaches).
+ */
+export const auditReportSchema = z.looseObject({
+  audit: z.looseObject({
+    id: uuid(),
+    targetUrl: z.string(),
+    host: z.string(),
+    status: z.enum(auditStatuses),
+    createdAt: timestamp(),
+    completedAt: timestamp().optional(),
+    score: z.number().optional(),
+    grade: z.enum(['A', 'B', 'C', 'D', 'F']).optional(),
+    riskLevel: risk.optional(),
+    checks: z.array(z.looseObject({ name: z.string(), status: z.string() })),
+  }),
+  result: z.looseObject({
+    id: uuid(),
+    target_url: z.string(),
+    audit_status: z.enum(auditStatuses),
+    risk_score: z.number().nullable(),
+    grade: z.enum(['A', 'B', 'C', 'D', 'F']).nullable(),
+    counters: counters(),
+  }),
+});
