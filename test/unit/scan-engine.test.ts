@@ -91,3 +91,70 @@ describe('scan engine', () => {
     ]);
   });
 });
+
+describe('scan modes (DECISIONS "Scan modes")', () => {
+  const finding = (id: string) => ({ id, check: 'web', title: id, severity: 'low' as const, category: 'Web', description: '', recommendation: '' });
+  /** A check that records which network calls it was let through. */
+  const recordingNet = () => {
+    const calls: string[] = [];
+    const ok = (what: string) => async () => {
+      calls.push(what);
+      return {} as never;
+    };
+    const recorded = {
+      dns: { query: ok('dns'), axfr: ok('axfr') },
+      tcp: { probe: async (_address: string, port: number) => (calls.push(`tcp:${port}`), { state: 'closed' as const, port, durationMs: 0 }) },
+      tls: { handshake: async (_address: string, port: number) => (calls.push(`tls:${port}`), { failed: 'test', connected: false }) },
+      http: { request: ok('http') },
+      smtp: { starttls: ok('smtp') },
+    } as unknown as Parameters<typeof scan>[2] extends infer O ? NonNullable<O extends { net?: infer N } ? N : never> : never;
+    return { calls, net: recorded };
+  };
+  const prober: CheckDefinition = {
+    name: 'prober',
+    budgetMs: 1000,
+    needsAddress: true,
+    passive: 'limited',
+    run: async (ctx) => {
+      const tried = await Promise.allSettled([
+        ctx.net.tcp.probe('93.184.216.34', 22, { timeoutMs: 10 }),
+        ctx.net.dns.axfr('example.test', { host: '93.184.216.34', port: 53 }),
+        ctx.net.tls.handshake('93.184.216.34', 8443, { minVersion: 'TLSv1.2', maxVersion: 'TLSv1.3', timeoutMs: 10 }),
+        ctx.net.tls.handshake('93.184.216.34', 443, { minVersion: 'TLSv1.2', maxVersion: 'TLSv1.3', timeoutMs: 10 }),
+        ctx.net.http.request('https://shop.example.test/'),
+      ]);
+      return { findings: [], data: { refused: tried.filter((t) => t.status === 'rejected').length } };
+    },
+  };
+  const activeOnly: CheckDefinition = { name: 'ports', budgetMs: 1000, needsAddress: true, passive: 'skipped', run: async () => ({ findings: [finding('p')] }) };
+
+  it('passive: active-only checks are skipped with the reason, the network refuses active probes, and the report is partial', async () => {
+    const { calls, net: recorded } = recordingNet();
+    const report = await scan(target, settings, { resolver: resolverFor(['93.184.216.34']), net: recorded, checks: [prober, activeOnly], mode: 'passive' });
+    expect(report.mode).toBe('passive');
+    expect(report.checks.find((c) => c.name === 'ports')).toMatchObject({ status: 'skipped', findings: [] });
+    expect(report.checks.find((c) => c.name === 'prober')?.data).toEqual({ refused: 3 });
+    // Only the browser's own port and HTTP went out: no TCP connect, no AXFR, no TLS on 8443.
+    expect(calls.sort()).toEqual(['http', 'tls:443']);
+    expect(report.partial).toBe(true);
+    expect(report.notChecked).toEqual([expect.objectContaining({ check: 'ports', title: 'Open ports and services', cause: 'passive' })]);
+    // Nothing was found, but a partial report never gets the top grade.
+    expect([report.score, report.grade]).toEqual([89, 'B']);
+  });
+
+  it('active: every check runs and every probe goes out', async () => {
+    const { calls, net: recorded } = recordingNet();
+    const report = await scan(target, settings, { resolver: resolverFor(['93.184.216.34']), net: recorded, checks: [prober, activeOnly], mode: 'active' });
+    expect(calls.sort()).toEqual(['axfr', 'http', 'tcp:22', 'tls:443', 'tls:8443']);
+    expect(report.partial).toBe(false);
+    expect([report.score, report.grade]).toEqual([95, 'A']);
+  });
+
+  it('a check that ended in error or timeout counts as not checked: no A for a site whose web checks did not run', async () => {
+    const broken: CheckDefinition = { name: 'http', budgetMs: 1000, needsAddress: true, passive: 'runs', run: () => Promise.reject(Object.assign(new Error('Parse Error: Invalid header value char'), { code: 'HPE_INVALID_HEADER_TOKEN' })) };
+    const report = await scan(target, settings, { resolver: resolverFor(['93.184.216.34']), net, checks: [observe, broken], mode: 'active' });
+    expect(report.partial).toBe(true);
+    expect(report.notChecked).toEqual([expect.objectContaining({ check: 'http', cause: 'error', reason: 'HPE_INVALID_HEADER_TOKEN: Parse Error: Invalid header value char' })]);
+    expect([report.score, report.grade]).toEqual([89, 'B']);
+  });
+});
