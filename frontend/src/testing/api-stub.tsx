@@ -24,6 +24,8 @@ function fakeResponse(status: number, body: unknown): Response {
 export interface ApiCall {
   method: string;
   path: string;
+  /** The query string as sent, with its '?'; absent when there is none. */
+  query?: string;
   body: unknown;
 }
 
@@ -40,7 +42,7 @@ export function stubApi(routes: Record<string, Answer | Answer[]>) {
     const url = new URL(String(input), 'http://localhost');
     const method = init?.method ?? 'GET';
     const key = `${method} ${url.pathname}`;
-    calls.push({ method, path: url.pathname, body: init?.body ? JSON.parse(String(init.body)) : undefined });
+    calls.push({ method, path: url.pathname, ...(url.search ? { query: url.search } : {}), body: init?.body ? JSON.parse(String(init.body)) : undefined });
     const answers = routes[key];
     if (!answers) return fakeResponse(404, { error: 'route_not_found' });
     const list = Array.isArray(answers) ? answers : [answers];

@@ -207,6 +207,61 @@ describe('the Audit History section', () => {
     expect(revokeObjectURL).toHaveBeenCalledWith('blob:http://localhost/history');
   });
 
+  it('asks the server for one page of 50, and for the next only when Load older audits is pressed, with the cursor it gave', async () => {
+    // Prepare: 50 recent audits on the first server page, 5 older ones (old-1…old-5) on the second.
+    const day = (daysAgo: number) => new Date(Date.UTC(2025, 5, 30) - daysAgo * 86_400_000).toISOString();
+    const recent = Array.from({ length: 50 }, (_, index) => historyEntry({ id: `r${index}`, domain: `recent-${index}.test`, scanDate: day(index) }));
+    const older = Array.from({ length: 5 }, (_, index) => historyEntry({ id: `o${index}`, domain: `old-${index + 1}.test`, scanDate: day(60 + index) }));
+    const api = stubApi({ [AUDITS]: [{ status: 200, body: { audits: recent, nextCursor: 'QVVESVQjcGFnZS0y' } }, { status: 200, body: { audits: older, nextCursor: null } }] });
+    renderWithProviders(<HistorySection />);
+    await screen.findByRole('table');
+    const loadOlder = () => screen.queryByRole('button', { name: 'Load older audits' });
+
+    // Act
+    const firstLoad = { queries: api.callsTo('GET', '/api/me/audits').map((call) => call.query), page: pageText(), showing: screen.getByText(/^Showing/).textContent };
+    const note = screen.getByText(/most recent audits are loaded/).textContent;
+    search('old-');
+    const beforeOlder = screen.getByText(/matches this search/).textContent;
+    fireEvent.click(loadOlder()!);
+    await waitFor(() => expect(domainsShown()).toHaveLength(5));
+    const afterOlder = { queries: api.callsTo('GET', '/api/me/audits').map((call) => call.query), found: domainsShown() };
+    search('');
+
+    // Assess
+    expect(firstLoad).toEqual({ queries: ['?limit=50'], page: 'Page 1 of 5', showing: 'Showing 1–10 of 50 audits' });
+    expect(note).toBe('Your 50 most recent audits are loaded. Search, filters, sorting and the export cover these; load older audits to include them.');
+    expect(beforeOlder).toBe('No loaded audit matches this search and these filters.');
+    expect(afterOlder).toEqual({ queries: ['?limit=50', '?limit=50&cursor=QVVESVQjcGFnZS0y'], found: ['old-1.test', 'old-2.test', 'old-3.test', 'old-4.test', 'old-5.test'] });
+    // The last page: nothing more to load, every audit counted.
+    expect([pageText(), screen.getByText(/^Showing/).textContent, loadOlder(), screen.queryByText(/most recent audits are loaded/)]).toEqual(['Page 1 of 6', 'Showing 1–10 of 55 audits', null, null]);
+  });
+
+  it('keeps the loaded audits when older ones fail to load, says why, and loads them on a second press', async () => {
+    // Prepare
+    const api = stubApi({
+      [AUDITS]: [
+        { status: 200, body: { audits: sample, nextCursor: 'bmV4dA' } },
+        { status: 503, body: { error: 'unavailable', message: 'Service unavailable' } },
+        { status: 200, body: { audits: [historyEntry({ id: 'f', domain: 'older.test', scanDate: '2024-01-01T00:00:00Z' })], nextCursor: null } },
+      ],
+    });
+    renderWithProviders(<HistorySection />);
+    await screen.findByRole('table');
+
+    // Act
+    fireEvent.click(screen.getByRole('button', { name: 'Load older audits' }));
+    const alert = await screen.findByRole('alert');
+    const shownAfterFailure = domainsShown();
+    fireEvent.click(screen.getByRole('button', { name: 'Load older audits' }));
+    await waitFor(() => expect(domainsShown()).toContain('older.test'));
+
+    // Assess
+    expect(alert.textContent).toBe('Could not load older audits: Service unavailable');
+    expect(shownAfterFailure).toEqual(['zeta.test', 'blog.test', 'Shop.Example.test', 'api.example.test', 'mid.test']);
+    expect(api.callsTo('GET', '/api/me/audits').map((call) => call.query)).toEqual(['?limit=50', '?limit=50&cursor=bmV4dA', '?limit=50&cursor=bmV4dA']);
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
   it("says 'No audits found' when the user has none, with export disabled", async () => {
     // Prepare
     stubApi({ [AUDITS]: auditsPage([]) });

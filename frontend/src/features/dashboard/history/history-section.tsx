@@ -6,7 +6,7 @@ import { TextField } from '../../../components/ui/text-field';
 import { paths } from '../../../config/paths';
 import { downloadCsv } from '../../../lib/csv';
 import type { AuditHistoryEntry } from '../../../lib/contracts';
-import { useMyAudits } from '../../account/api/audits';
+import { useMyAuditPages } from '../../account/api/audits';
 import { auditStatusClass, formatDate, scoreClass } from '../../audits/components/format';
 import {
   DEFAULT_SORT,
@@ -60,17 +60,22 @@ const tierLabel: Record<AuditHistoryEntry['tier'], string> = { basic: 'Basic', p
 const isFiltered = (filters: HistoryFilters) =>
   filters.search.trim() !== '' || filters.status !== 'all' || filters.tier !== 'all' || filters.risk !== 'all';
 
-/** SPEC "Audit History page": every audit of the user, searched, filtered, sorted, paged by 10 and exported. */
+/**
+ * SPEC "Audit History page": the user's audits searched, filtered, sorted, paged by 10 and exported.
+ * They come from the server a page at a time, newest first: search, filters, sort and export cover
+ * the audits loaded so far, and the page says so while older ones remain to load.
+ */
 export function HistorySection() {
   const titleId = useId();
-  const audits = useMyAudits();
+  const audits = useMyAuditPages();
   const [filters, setFilters] = useState<HistoryFilters>(NO_FILTERS);
   const [sort, setSort] = useState<HistorySort>(DEFAULT_SORT);
   const [page, setPage] = useState(1);
 
-  const shown = useMemo(() => sortAudits(filterAudits(audits.data ?? [], filters), sort), [audits.data, filters, sort]);
+  const loaded = useMemo(() => audits.data?.pages.flatMap((serverPage) => serverPage.audits) ?? [], [audits.data]);
+  const shown = useMemo(() => sortAudits(filterAudits(loaded, filters), sort), [loaded, filters, sort]);
   const view = paginate(shown, page);
-  const refreshing = audits.isFetching && !audits.isPending;
+  const refreshing = audits.isFetching && !audits.isPending && !audits.isFetchingNextPage;
 
   // Any change to what is shown starts again on page 1.
   const changeFilter = <K extends keyof HistoryFilters>(key: K, value: HistoryFilters[K]) => {
@@ -138,13 +143,13 @@ export function HistorySection() {
         <ListLoadError title="Could not load your audit history." message={audits.error.message} onRetry={() => void audits.refetch()} retrying={audits.isFetching} />
       ) : (
         <>
-          {audits.isError && (
+          {audits.isError && !audits.isFetchNextPageError && (
             <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-4 py-2 text-sm text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200">
               Could not refresh the audit history: {audits.error.message}
             </p>
           )}
           {view.total === 0 ? (
-            <EmptyState filtered={isFiltered(filters)} onClear={clearFilters} />
+            <EmptyState filtered={isFiltered(filters)} olderToLoad={audits.hasNextPage} onClear={clearFilters} />
           ) : (
             <>
               <AuditTable audits={view.rows} sort={sort} busy={refreshing} />
@@ -166,9 +171,37 @@ export function HistorySection() {
               </nav>
             </>
           )}
+          {audits.hasNextPage && (
+            <OlderAudits
+              loaded={loaded.length}
+              loading={audits.isFetchingNextPage}
+              error={audits.isFetchNextPageError ? audits.error.message : undefined}
+              onLoad={() => void audits.fetchNextPage()}
+            />
+          )}
         </>
       )}
     </section>
+  );
+}
+
+/** The way to the older audits, and why the counts above are of the loaded ones only. */
+function OlderAudits({ loaded, loading, error, onLoad }: { loaded: number; loading: boolean; error: string | undefined; onLoad: () => void }) {
+  return (
+    <div className="flex flex-wrap items-center justify-between gap-3 rounded-xl border border-slate-200 bg-white p-4 text-sm text-slate-700 shadow-sm dark:border-slate-700 dark:bg-slate-900 dark:text-slate-300">
+      <p>
+        Your {loaded} most recent audits are loaded. Search, filters, sorting and the export cover these; load older audits to include them.
+      </p>
+      {error !== undefined && (
+        <p role="alert" className="w-full text-red-800 dark:text-red-200">
+          Could not load older audits: {error}
+        </p>
+      )}
+      <Button variant="secondary" onClick={onLoad} disabled={loading}>
+        {loading && <Spinner className="size-4" />}
+        {loading ? 'Loading...' : 'Load older audits'}
+      </Button>
+    </div>
   );
 }
 
@@ -253,12 +286,12 @@ function AuditTable({ audits, sort, busy }: { audits: AuditHistoryEntry[]; sort:
   );
 }
 
-function EmptyState({ filtered, onClear }: { filtered: boolean; onClear: () => void }) {
+function EmptyState({ filtered, olderToLoad, onClear }: { filtered: boolean; olderToLoad: boolean; onClear: () => void }) {
   return (
     <div className="rounded-xl border border-dashed border-slate-300 bg-white p-10 text-center dark:border-slate-600 dark:bg-slate-900">
       <p className="text-lg font-semibold text-slate-900 dark:text-slate-100">No audits found</p>
       <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
-        {filtered ? 'No audit matches this search and these filters.' : 'Audits you run appear here.'}
+        {filtered ? `No ${olderToLoad ? 'loaded ' : ''}audit matches this search and these filters.` : 'Audits you run appear here.'}
       </p>
       {filtered && (
         <Button variant="secondary" className="mt-4" onClick={onClear}>
