@@ -3,9 +3,11 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDeps } from '../../lambdas/composition.js';
 import { loadConfig } from '../../lambdas/config.js';
+import { type ScanMode, scanModes } from '../../lambdas/domain/audit.js';
 import { parseWebTarget } from '../../lambdas/domain/target.js';
 import type { CheckDefinition, ScanSettings } from '../../lambdas/scanner/check.js';
 import { createNet } from '../../lambdas/scanner/net/create-net.js';
+import { passiveNet } from '../../lambdas/scanner/net/passive-net.js';
 import { createResolver, type ScanResolver } from '../../lambdas/scanner/resolver.js';
 import { scan } from '../../lambdas/scanner/scan.js';
 import { offlineNet } from '../support/offline-net.js';
@@ -18,6 +20,9 @@ import { type ScriptedDns, startScriptedDns } from './support/scripted-dns.js';
  * server on loopback. Nothing here connects anywhere but loopback: accepted targets are judged at
  * the guard (no checks run), and where a connection is attempted to a public address the test
  * network guard (test/support/loopback-only.ts) stops it and tells which address it was given.
+ *
+ * Every part runs in both scan modes (DECISIONS "Scan modes"): a passive scan is refused the same
+ * targets and redirects as an active one, and its network refuses more (the last part).
  */
 const PUBLIC = '93.184.216.34';
 const ZONE = 'ssrf.test';
@@ -28,6 +33,8 @@ let resolver: ScanResolver;
 let site: http.Server;
 let port = 0;
 const hits: string[] = [];
+/** TCP connections the target's server accepted (HTTP or not). */
+let accepted = 0;
 
 beforeAll(async () => {
   dns = await startScriptedDns({
@@ -56,6 +63,10 @@ beforeAll(async () => {
     [`rebind.${ZONE}`]: (asked) => ({ a: [asked === 0 ? PUBLIC : '127.0.0.1'] }),
     [`rebind-redirect.${ZONE}`]: (asked) => ({ a: [asked === 0 ? PUBLIC : '127.0.0.1'] }),
     [`rebind-reverse.${ZONE}`]: (asked) => ({ a: [asked === 0 ? '127.0.0.1' : PUBLIC] }),
+    // The same rebinding names once more, for the passive run of the rebinding tests (each name rebinds once).
+    [`rebind-passive.${ZONE}`]: (asked) => ({ a: [asked === 0 ? PUBLIC : '127.0.0.1'] }),
+    [`rebind-reverse-passive.${ZONE}`]: (asked) => ({ a: [asked === 0 ? '127.0.0.1' : PUBLIC] }),
+    [`rebind-redirect-passive.${ZONE}`]: (asked) => ({ a: [asked === 0 ? PUBLIC : '127.0.0.1'] }),
     // Public-looking answers the guard must let through.
     [`public.${ZONE}`]: { a: [PUBLIC] },
     [`anycast.${ZONE}`]: { a: ['1.1.1.1'] },
@@ -79,6 +90,9 @@ beforeAll(async () => {
     if (to) return res.writeHead(Number(url.searchParams.get('status') ?? 302), { location: to }).end();
     res.end('the target itself');
   });
+  site.on('connection', () => {
+    accepted += 1;
+  });
   await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
   port = (site.address() as AddressInfo).port;
   expect(port).not.toBe(2024);
@@ -90,12 +104,12 @@ afterAll(async () => {
   await dns?.close();
 });
 
-/** What scan() makes of a typed target: refused at input, refused by the guard, or accepted with its addresses. */
-async function judge(input: string): Promise<{ outcome: 'not a website' | 'refused' | 'accepted' | 'other'; detail: string }> {
+/** What scan() makes of a typed target in a scan mode: refused at input, refused by the guard, or accepted with its addresses. */
+async function judge(input: string, mode: ScanMode): Promise<{ outcome: 'not a website' | 'refused' | 'accepted' | 'other'; detail: string }> {
   const target = parseWebTarget(input);
   if (!target) return { outcome: 'not a website', detail: input };
   try {
-    const report = await scan(target, settings, { checks: [], net: offlineNet, resolver });
+    const report = await scan(target, settings, { checks: [], net: offlineNet, resolver, mode });
     return { outcome: 'accepted', detail: report.addresses.join(' ') };
   } catch (error) {
     const { code, message } = error as { code?: string; message: string };
@@ -220,37 +234,47 @@ afterAll(() => {
   console.info(`SSRF corpus: ${[...tally.entries()].map(([group, n]) => `${group} ${n}`).join(', ')}; total ${[...tally.values()].reduce((a, b) => a + b, 0)}`);
 });
 
-describe('targets the scanner refuses in production configuration', () => {
+describe.each(scanModes)('targets the scanner refuses in production configuration (%s scan)', (mode) => {
   it.each(IPV4_LITERALS)('IPv4 %s (%s)', async (_label, input) => {
-    expect(await judge(input)).toMatchObject({ outcome: 'refused' });
+    expect(await judge(input, mode)).toMatchObject({ outcome: 'refused' });
     count('refused: IPv4 ranges');
   });
 
   it.each(ENCODED_IPV4)('IPv4 written as %s (%s)', async (_label, input) => {
-    expect(await judge(input)).toMatchObject({ outcome: 'refused' });
+    expect(await judge(input, mode)).toMatchObject({ outcome: 'refused' });
     count('refused: encoded IPv4');
   });
 
   it.each(IPV6_LITERALS)('IPv6 %s (%s)', async (_label, input) => {
-    expect(await judge(input)).toMatchObject({ outcome: 'refused' });
+    expect(await judge(input, mode)).toMatchObject({ outcome: 'refused' });
     count('refused: IPv6');
   });
 
-  it.each(NAMES)('%s (%s), resolved by the test DNS server', async (_label, input) => {
-    expect(await judge(input)).toMatchObject({ outcome: 'refused' });
+  // A name that rebinds does so once: the passive run asks a name of its own.
+  const names = mode === 'passive' ? NAMES.map(([label, input]): [string, string] => [label, input.replace('rebind-reverse.', 'rebind-reverse-passive.')]) : NAMES;
+  it.each(names)('%s (%s), resolved by the test DNS server', async (_label, input) => {
+    expect(await judge(input, mode)).toMatchObject({ outcome: 'refused' });
     count('refused: names resolving to private addresses');
   });
 
   it.each(LOCALHOST)('%s (%s), refused whatever DNS says', async (_label, input) => {
-    const { outcome } = await judge(input);
+    const { outcome } = await judge(input, mode);
     expect(['not a website', 'refused']).toContain(outcome);
     count('refused: localhost variants');
   });
 });
 
-describe('redirects from the target to private addresses', () => {
-  /** The scan's own HTTP client for a target on loopback (pinned, as the engine pins the guarded target). */
-  const client = () => createNet(settings, { host: `site.${ZONE}`, addresses: ['127.0.0.1'] }, resolver).http;
+/**
+ * The scan's own network for a target on loopback (pinned, as the engine pins the guarded target), as
+ * the engine hands it to checks in `mode`; the site's URL names the target server's port unless told.
+ */
+function scanNet(mode: ScanMode, siteUrl = `http://site.${ZONE}:${port}/`) {
+  const net = createNet(settings, { host: `site.${ZONE}`, addresses: ['127.0.0.1'] }, resolver);
+  return mode === 'passive' ? passiveNet(net, siteUrl) : net;
+}
+
+describe.each(scanModes)('redirects from the target to private addresses (%s scan)', (mode) => {
+  const client = () => scanNet(mode).http;
   const REDIRECTS: [string, string, number?][] = [
     ['10.0.0.1', 'http://10.0.0.1/'],
     ['the target server itself by loopback address', 'http://127.0.0.1:{port}/'],
@@ -306,7 +330,9 @@ describe('redirects from the target to private addresses', () => {
   });
 });
 
-describe('DNS rebinding: a name that answers public, then loopback', () => {
+describe.each(scanModes)('DNS rebinding: a name that answers public, then loopback (%s scan)', (mode) => {
+  const suffix = mode === 'passive' ? '-passive' : '';
+
   it('is scanned at the address that was checked: no later look-up reaches 127.0.0.1', async () => {
     const seen: string[] = [];
     const connect: CheckDefinition = {
@@ -320,9 +346,9 @@ describe('DNS rebinding: a name that answers public, then loopback', () => {
         return { findings: [] };
       },
     };
-    const name = `rebind.${ZONE}`;
+    const name = `rebind${suffix}.${ZONE}`;
 
-    const report = await scan(parseWebTarget(`http://${name}/`)!, settings, { checks: [connect], resolver });
+    const report = await scan(parseWebTarget(`http://${name}/`)!, settings, { checks: [connect], resolver, mode });
 
     expect(report.addresses).toEqual([PUBLIC]);
     // Both requests went to the checked address (the test network guard stopped them there, nothing was sent).
@@ -334,8 +360,8 @@ describe('DNS rebinding: a name that answers public, then loopback', () => {
   });
 
   it('a redirect to such a name connects to the address checked at that hop', async () => {
-    const name = `rebind-redirect.${ZONE}`;
-    const client = createNet(settings, { host: `site.${ZONE}`, addresses: ['127.0.0.1'] }, resolver).http;
+    const name = `rebind-redirect${suffix}.${ZONE}`;
+    const client = scanNet(mode).http;
 
     const attempt = client.request(`http://site.${ZONE}:${port}/redirect?to=${encodeURIComponent(`http://${name}:${port}/`)}`, { followRedirects: 5 });
 
@@ -346,7 +372,7 @@ describe('DNS rebinding: a name that answers public, then loopback', () => {
   });
 });
 
-describe('public targets are still accepted (judged at the guard: no check connects)', () => {
+describe.each(scanModes)('public targets are still accepted (judged at the guard: no check connects) (%s scan)', (mode) => {
   it.each([
     ['a name for a public IPv4 address', `http://public.${ZONE}/`, PUBLIC],
     ['a name for an anycast address', `anycast.${ZONE}`, '1.1.1.1'],
@@ -357,14 +383,52 @@ describe('public targets are still accepted (judged at the guard: no check conne
     ['a public IPv4 literal', 'http://1.1.1.1/', '1.1.1.1'],
     ['a public IPv6 literal', 'http://[2606:4700:4700::1111]/', '2606:4700:4700::1111'],
   ])('%s (%s)', async (_label, input, addresses) => {
-    expect(await judge(input)).toEqual({ outcome: 'accepted', detail: addresses });
+    expect(await judge(input, mode)).toEqual({ outcome: 'accepted', detail: addresses });
     count('accepted: public');
   });
 
   it('and every refused one above is scanned when the operator allows private targets (the guard, not the parser, refused it)', async () => {
     const open = { ...settings, allowPrivateTargets: true };
     for (const [, input] of [...IPV4_LITERALS, ...ENCODED_IPV4, ...IPV6_LITERALS]) {
-      await expect(scan(parseWebTarget(input)!, open, { checks: [], net: offlineNet, resolver })).resolves.toMatchObject({ addresses: [expect.any(String)] });
+      await expect(scan(parseWebTarget(input)!, open, { checks: [], net: offlineNet, resolver, mode })).resolves.toMatchObject({ addresses: [expect.any(String)] });
     }
+  });
+});
+
+describe('the passive net (what the checks of a passive scan are given)', () => {
+  const ADDRESSES = ['127.0.0.1', '10.0.0.7', '169.254.169.254', 'fd00:ec2::254', PUBLIC];
+
+  it.each(ADDRESSES)('refuses a port probe, a zone transfer and TLS off the browser ports to %s before connecting', async (address) => {
+    const before = accepted;
+    // A site on 443 and 80: the target server's port (on 127.0.0.1) is one of its other ports.
+    const net = scanNet('passive', `https://site.${ZONE}/`);
+    const probePort = address === '127.0.0.1' ? port : 22;
+
+    const attempts = await Promise.allSettled([
+      net.tcp.probe(address, probePort, { timeoutMs: 1000 }),
+      net.tls.handshake(address, probePort, { minVersion: 'TLSv1.2', maxVersion: 'TLSv1.3', timeoutMs: 1000 }),
+      net.dns.axfr(ZONE, { host: address, port: address === '127.0.0.1' ? dns.port : 53 }),
+    ]);
+
+    expect(attempts.map((a) => (a.status === 'rejected' ? (a.reason as { code?: string }).code : 'sent'))).toEqual(['EPASSIVE', 'EPASSIVE', 'EPASSIVE']);
+    expect(accepted).toBe(before);
+    expect(dns.queries.filter((q) => q.type === 'AXFR')).toEqual([]);
+    count('refused: passive net');
+  });
+
+  it.each(ADDRESSES.slice(1, 4))('refuses what it lets through (HTTP, TLS on 443, SMTP) to the private address %s, as the active net does', async (address) => {
+    const net = scanNet('passive');
+    const host = address.includes(':') ? `[${address}]` : address;
+
+    const [http, tls, smtp] = await Promise.allSettled([
+      net.http.request(`http://${host}/latest/meta-data/`, { timeoutMs: 1000 }),
+      net.tls.handshake(address, 443, { minVersion: 'TLSv1.2', maxVersion: 'TLSv1.3', timeoutMs: 1000 }),
+      net.smtp.starttls(address, 25, { ehloName: 'scanner.example', timeoutMs: 1000 }),
+    ]);
+
+    expect(http).toMatchObject({ status: 'rejected', reason: { code: 'target_not_allowed' } });
+    expect(tls).toMatchObject({ status: 'fulfilled', value: { code: 'target_not_allowed', connected: false } });
+    expect(smtp).toMatchObject({ status: 'rejected', reason: { code: 'target_not_allowed' } });
+    count('refused: passive net');
   });
 });

@@ -23,7 +23,7 @@ export function createNet(settings: ScanSettings, pinned: PinnedTarget, resolver
   return {
     dns: createDnsClient({ resolvers: settings.resolvers, timeoutMs: settings.dnsTimeoutMs }),
     tcp: createTcpClient({ allowPrivateTargets }),
-    tls: createTlsClient(),
+    tls: createTlsClient({ allowPrivateTargets }),
     http: createHttpClient({
       pinned: new Map([[pinned.host.replace(/^\[|\]$/g, '').toLowerCase(), pinned.addresses]]),
       resolve: async (host) => {

@@ -1,6 +1,7 @@
 import { X509Certificate } from 'node:crypto';
 import { isIP } from 'node:net';
 import { connect, type DetailedPeerCertificate, type TLSSocket } from 'node:tls';
+import { isNonPublicAddress } from '../target-guard.js';
 
 export type TlsVersion = 'TLSv1' | 'TLSv1.1' | 'TLSv1.2' | 'TLSv1.3';
 
@@ -60,6 +61,8 @@ export function isTlsFailure(result: TlsHandshake | TlsFailure): result is TlsFa
 }
 
 export interface TlsClientOptions {
+  /** Local development and tests only: handshakes with private and loopback addresses (as the other clients). */
+  allowPrivateTargets: boolean;
   /** Trust anchors instead of Node's root store (tests only: a private test CA). */
   ca?: string[];
 }
@@ -69,13 +72,18 @@ export interface TlsClientOptions {
  * sends SNI, accepts any certificate so that a broken one can still be examined, and reports
  * whether the trust store vouches for it. Always destroys its socket.
  */
-export function createTlsClient(clientOptions: TlsClientOptions = {}): TlsClient {
+export function createTlsClient(clientOptions: TlsClientOptions): TlsClient {
   return {
     handshake: (address, port, options) =>
       new Promise((resolve) => {
         const started = performance.now();
         if (options.signal?.aborted) {
           resolve({ failed: 'Aborted before connecting', code: 'ABORT_ERR', connected: false });
+          return;
+        }
+        // The checks hand it guarded addresses only; refused here too, as the TCP, HTTP and SMTP clients refuse.
+        if (!clientOptions.allowPrivateTargets && isNonPublicAddress(address)) {
+          resolve({ failed: `${address} is not a public address`, code: 'target_not_allowed', connected: false });
           return;
         }
         let settled = false;

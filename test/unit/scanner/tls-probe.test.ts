@@ -50,8 +50,8 @@ afterAll(async () => {
 });
 
 describe('TLS client on loopback', () => {
-  const client = createTlsClient();
-  const trusting = createTlsClient({ ca: [pem('root-ca.pem')] });
+  const client = createTlsClient({ allowPrivateTargets: true });
+  const trusting = createTlsClient({ allowPrivateTargets: true, ca: [pem('root-ca.pem')] });
 
   it('negotiates each version a legacy server still offers, with suite, DH group and certificate', async () => {
     const port = await legacyServer();
@@ -144,7 +144,7 @@ function context(options: { url: string; host: string; http: HttpClient; ports?:
   const net: ScanNet = {
     dns: { query: notUsed, axfr: notUsed } as unknown as ScanNet['dns'],
     tcp: { probe: notUsed },
-    tls: createTlsClient(options.ca === false ? {} : { ca: [pem('root-ca.pem')] }),
+    tls: createTlsClient({ allowPrivateTargets: true, ...(options.ca === false ? {} : { ca: [pem('root-ca.pem')] }) }),
     http: options.http,
     smtp: { starttls: notUsed } as unknown as ScanNet['smtp'],
   };
