@@ -4,6 +4,7 @@ import { LOCAL_CREDENTIALS } from '../../lambdas/composition.js';
 import type { Audit } from '../../lambdas/domain/audit.js';
 import { freeRescanMessages } from '../../lambdas/domain/free-rescan.js';
 import { paymentMessages } from '../../lambdas/domain/payments.contract.js';
+import { addDomain } from '../support/accounts.js';
 import { postJson, startTestStack, type TestStack, validLead, waitForAudit } from '../support/local-stack.js';
 
 /**
@@ -80,6 +81,8 @@ beforeAll(async () => {
   const owned = await postJson(`${t.stack.url}/api/leads`, { ...validLead, email: 'a@shop.example.test', createAccount: true });
   paidAudit = String(owned.body.auditId);
   expect((await waitForAudit(t.stack.url, paidAudit, 40_000)).status).toBe('completed');
+  // A paid audit needs the buyer's verified domain (DECISIONS "Scan modes").
+  await addDomain(t, users.a.userId, 'shop.example.test');
 
   // The Pro Audit through the local test checkout: Pay sends the signed webhook events.
   const checkout = await fetch(`${t.stack.url}/api/checkout-sessions`, {

@@ -6,6 +6,7 @@ import { LOCAL_WEBHOOK_SECRET } from '../../lambdas/config.js';
 import type { Audit } from '../../lambdas/domain/audit.js';
 import { paymentMessages } from '../../lambdas/domain/payments.contract.js';
 import { LOCAL_CHECKOUT_LABEL } from '../../bin/local/test-payments.js';
+import { addDomain } from '../support/accounts.js';
 import { readPdf } from '../support/pdf-text.js';
 import { postJson, startTestStack, type TestStack, validLead, waitForAudit } from '../support/local-stack.js';
 import { tableItems } from '../support/table.js';
@@ -111,6 +112,8 @@ beforeAll(async () => {
   leadAudit = String(unowned.body.auditId);
   expect((await waitForAudit(t.stack.url, ownedAudit, 40_000)).status).toBe('completed');
   expect((await waitForAudit(t.stack.url, leadAudit, 40_000)).status).toBe('completed');
+  // A paid audit's deep scan needs the buyer's verified domain (DECISIONS "Scan modes"): A proved shop.example.test.
+  await addDomain(t, users.a.userId, 'shop.example.test');
 }, 120_000);
 
 afterAll(async () => {
@@ -159,6 +162,26 @@ describe('POST /api/checkout-sessions', () => {
     await t.stack.deps.audits.complete(audit.id, { score: 100, grade: 'A', riskLevel: 'low', completedAt: now });
     const reply = await call('POST', '/api/checkout-sessions', users.b.token, { planId: 'pro-audit', auditId: audit.id });
     expect([reply.status, reply.body.error, reply.body.message]).toEqual([409, 'audit_without_issues', paymentMessages.auditWithoutIssues]);
+  });
+
+  it('refuses a paid audit of a domain the buyer has not verified (403 domain_not_verified) before any checkout session exists', async () => {
+    const now = new Date().toISOString();
+    const audit: Audit = { id: '33333333-3333-4333-8333-333333333333', ownerId: users.c.userId, targetUrl: 'https://unproven.example.test/', host: 'unproven.example.test', status: 'queued', createdAt: now, checks: [], mode: 'passive' };
+    await t.stack.deps.audits.createLeadWithAudit(
+      { id: '44444444-4444-4444-8444-444444444444', firstName: 'Cy', lastName: 'Payer', businessName: 'Unproven', email: 'c@example.test', mobileNumber: '', webUrl: audit.targetUrl, host: audit.host, userId: users.c.userId, createdAt: now },
+      audit,
+    );
+    await t.stack.deps.audits.markInProgress(audit.id, now);
+    await t.stack.deps.audits.saveCheck(audit.id, { name: 'http', status: 'ok', findings: [{ id: 'http.csp', check: 'http', title: 'No CSP', severity: 'medium', category: 'headers', description: 'x', recommendation: 'y' }] });
+    await t.stack.deps.audits.complete(audit.id, { score: 89, grade: 'B', riskLevel: 'low', completedAt: now });
+    // The caller's profile is made on their first signed-in request, whatever it asks: not part of the comparison.
+    const withoutProfiles = async () => (await scanTable()).filter((item) => !item.includes('"sk":"#PROFILE"'));
+    const before = await withoutProfiles();
+    const reply = await call('POST', '/api/checkout-sessions', users.c.token, { planId: 'basic-audit', auditId: audit.id });
+    expect([reply.status, reply.body.error, reply.body.message]).toEqual([403, 'domain_not_verified', paymentMessages.domainNotVerified]);
+    // Nothing written: no order, no billing account.
+    expect(await withoutProfiles()).toEqual(before);
+    // A's verified domain goes to checkout: 'buys a Pro Audit' below.
   });
 
   it('answers 409 for Manage Billing before the first purchase', async () => {
