@@ -2,9 +2,10 @@ const DAY_SECONDS = 86_400;
 
 /**
  * How long each kind of item is kept, in seconds: the one table of retention periods (SPEC §9
- * "Privacy and retention", DECISIONS "Retention and rights"; the privacy page states the same in
- * frontend/src/config/content.ts). Items carry `expiresAt` (epoch seconds, the table's TTL) computed
- * from these; test/integration/retention.test.ts reads each kind's value back from the table.
+ * "Privacy and retention", DECISIONS "Retention and rights"; the privacy page states its periods
+ * from these values, frontend/src/features/legal/components/privacy-policy.tsx). Items carry
+ * `expiresAt` (epoch seconds, the table's TTL) computed from these;
+ * test/integration/retention.test.ts reads each kind's value back from the table.
  */
 export const RETENTION_SECONDS = {
   /** Audits, their check results, the owner's index of them and started scans; alerts sent: 12 months. */
@@ -28,4 +29,18 @@ export const RETENTION_SECONDS = {
    * is sent or given up (hours at most), then the attempt record alone (kind, attempts, outcome) for 30 days.
    */
   notifications: 30 * DAY_SECONDS,
+} as const;
+
+/**
+ * How long the stack (lib/) keeps its logs, in days, each a value CloudWatch accepts: the privacy
+ * page states these figures from this table, and test/infra/log-retention.test.ts reads them back
+ * from the synthesized template, so the two cannot drift apart.
+ */
+export const LOG_RETENTION_DAYS = {
+  /** Each Lambda function's own log group (its errors and request logs): 1 month. */
+  functionLogs: 30,
+  /** The HTTP API's access log (source address, time, route, status, user agent): 3 months. */
+  apiAccessLogs: 90,
+  /** The access-log bucket: CloudFront's standard logs of the site and the report bucket's S3 access logs: 3 months. */
+  siteAccessLogs: 90,
 } as const;

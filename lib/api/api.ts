@@ -16,6 +16,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import type { Config } from '../../lambdas/config.js';
+import { LOG_RETENTION_DAYS } from '../../lambdas/domain/retention.js';
 import { type ApiFunctionName, apiFunctions, type RouteAuth, type RouteDefinition } from '../../lambdas/routes.js';
 import type { Bindings } from '../constructs/bindings.js';
 import { type FunctionDefaults, ProjectFunction } from '../constructs/project-function.js';
@@ -65,7 +66,7 @@ export class Api extends Construct {
     });
 
     const accessLogs = new LogGroup(this, 'AccessLogs', {
-      retention: RetentionDays.THREE_MONTHS,
+      retention: LOG_RETENTION_DAYS.apiAccessLogs satisfies RetentionDays,
       removalPolicy: RemovalPolicy.DESTROY,
     });
     new HttpStage(this, 'DefaultStage', {

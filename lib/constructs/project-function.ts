@@ -2,6 +2,7 @@ import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import { Architecture, Code, Function as LambdaFunction, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
+import { LOG_RETENTION_DAYS } from '../../lambdas/domain/retention.js';
 import { apiFunctions, workerFunctions } from '../../lambdas/routes.js';
 import { type FunctionName, functionBundles } from './bundles.js';
 
@@ -42,12 +43,12 @@ export const FUNCTION_RUNTIME = Runtime.NODEJS_22_X;
  * environment together.
  */
 export class ProjectFunction extends LambdaFunction {
-  /** The function's own log group (one month retention). */
+  /** The function's own log group (LOG_RETENTION_DAYS.functionLogs: one month). */
   readonly logs: LogGroup;
 
   constructor(scope: Construct, id: string, props: ProjectFunctionProps) {
     const logGroup = new LogGroup(scope, `${id}Logs`, {
-      retention: RetentionDays.ONE_MONTH,
+      retention: LOG_RETENTION_DAYS.functionLogs satisfies RetentionDays,
       removalPolicy: RemovalPolicy.DESTROY,
     });
     const definition: { description: string; memorySize?: number; timeoutSeconds: number } = { ...apiFunctions, ...workerFunctions }[props.bundle];

@@ -1,10 +1,11 @@
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
+import { LOG_RETENTION_DAYS } from '../../lambdas/domain/retention.js';
 
 /** How long report PDFs are kept. Audits outlive them; a report can be generated again. */
 export const REPORT_RETENTION_DAYS = 365;
-export const ACCESS_LOG_RETENTION_DAYS = 90;
+export const ACCESS_LOG_RETENTION_DAYS = LOG_RETENTION_DAYS.siteAccessLogs;
 
 /**
  * Buckets: one for access logs (S3 server access logs and CloudFront standard logs), one for the

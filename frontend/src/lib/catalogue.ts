@@ -1,6 +1,6 @@
 /**
  * The second door to lambdas/domain, beside contracts.ts: the zod-free modules the landing page
- * needs (the plan catalogue and the scoring formula). Kept apart so the first bundle carries no zod
+ * needs (the plan catalogue and the scoring formula), and the retention periods the legal pages state. Kept apart so the first bundle carries no zod
  * schemas — importing contracts.ts evaluates every schema it re-exports.
  */
 export {
@@ -17,3 +17,4 @@ export {
 } from '../../../lambdas/domain/plans';
 export { grade, riskLevel, riskScore } from '../../../lambdas/domain/scoring';
 export type { Grade, RiskLevel, Severity } from '../../../lambdas/domain/audit';
+export { LOG_RETENTION_DAYS, RETENTION_SECONDS } from '../../../lambdas/domain/retention';

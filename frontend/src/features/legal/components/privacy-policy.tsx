@@ -1,13 +1,17 @@
 import { content } from '../../../config/content';
+import { retained } from '../retention';
 import { formatLegalDate, LegalPage, type LegalSection } from './legal-page';
 
 const link = 'text-blue-700 underline underline-offset-4 dark:text-blue-400';
 
-/** SPEC §9 "Privacy and retention": how long each kind of record is kept. */
+/** SPEC §9 "Privacy and retention": how long each kind of record is kept, from the periods the product keeps them by. */
 export const retentionPeriods = [
-  ['Contact information', '3 years after your last interaction with us'],
-  ['Audit results', '12 months'],
-  ['Technical logs', '6 months'],
+  ['Contact information', `${retained.contactDetails} after your last interaction with us`],
+  ['Audit results', retained.auditResults],
+  ['Technical logs: server logs (errors, and the requests our services handled)', retained.functionLogs],
+  ['Technical logs: API access logs (address, time, route and browser of each request)', retained.apiAccessLogs],
+  ['Technical logs: website access logs (address, time, page and browser of each request)', retained.siteAccessLogs],
+  ['Technical logs: endpoint agent reports, agent install progress and text message delivery records', retained.agentAndDeliveryRecords],
   ['Marketing preferences', 'Until you unsubscribe or withdraw consent'],
   ['Legal and financial records', 'Typically 7 years, as the law requires'],
 ] as const;

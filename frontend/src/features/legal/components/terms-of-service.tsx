@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import { content } from '../../../config/content';
 import { paths } from '../../../config/paths';
+import { retained } from '../retention';
 import { formatLegalDate, LegalPage, type LegalSection } from './legal-page';
 
 const link = 'text-blue-700 underline underline-offset-4 dark:text-blue-400';
@@ -99,8 +100,9 @@ export function TermsOfService() {
       body: (
         <>
           <p>
-            We keep audit results for 12 months, technical logs for 6 months and your contact details for 3 years after your last
-            interaction with us, unless the law requires us to keep records longer. The{' '}
+            We keep audit results for {retained.auditResults}, server logs for {retained.functionLogs}, access logs for{' '}
+            {retained.accessLogs} and your contact details for {retained.contactDetails} after your last interaction with us, unless the
+            law requires us to keep records longer. The{' '}
             <Link to={paths.privacy.getHref()} className={link}>
               Privacy Policy
             </Link>{' '}
