@@ -119,6 +119,7 @@ export const routes = [
   { name: 'get-billing', fn: 'payments', method: 'GET', path: '/api/me/billing', auth: 'user', uses: ['table'] },
   { name: 'create-billing-portal-session', fn: 'payments', method: 'POST', path: '/api/me/billing-portal', auth: 'user', uses: ['table', 'payments'] },
   { name: 'rescan-paid-audit', fn: 'account', method: 'POST', path: '/api/audits/{auditId}/rescans', auth: 'user', uses: ['table', 'scanQueue'] },
+  { name: 'unlock-scan', fn: 'account', method: 'POST', path: '/api/audits/{auditId}/unlock', auth: 'user', uses: ['table', 'scanQueue'] },
   // API Gateway path variables are whole segments: the handler requires `{domain}.svg` (badgeUrl in lambdas/domain/badge.ts).
   { name: 'get-badge', fn: 'badge', method: 'GET', path: '/badge/{badgeFile}', auth: 'public', uses: ['table'] },
   { name: 'get-badge-status', fn: 'badge', method: 'GET', path: '/api/badges/{domain}', auth: 'public', uses: ['table'] },

@@ -57,6 +57,8 @@ export interface Fixtures {
   ownerAudit: string;
   /** A completed audit of the owner's with a Pro grant: the free re-scan is open. */
   proAudit: string;
+  /** A passive report of the owner's verified domain (a foreign-address lead's, say) that ended: unlock-scan re-runs it active. */
+  passiveAudit: string;
   /** A pending domain of the owner's whose TXT record the zone publishes. */
   provable: string;
   unsubscribeToken: string;
@@ -357,6 +359,15 @@ export function routeCases(f: Fixtures): Record<RouteName, RouteCase> {
       bad: () => ({ params: { auditId: UNKNOWN_AUDIT } }),
       badStatus: 404,
       badError: 'audit_not_found',
+    },
+    'unlock-scan': {
+      good: () => ({ params: { auditId: f.passiveAudit } }),
+      goodStatus: 202,
+      checkGood: ({ json }) => expectThat(json.mode === 'active' && json.status === 'queued', `unlock: ${JSON.stringify(json)}`),
+      // The owner's report that already ran active.
+      bad: () => ({ params: { auditId: f.ownerAudit } }),
+      badStatus: 409,
+      badError: 'already_active',
     },
     'get-badge': {
       good: () => ({ params: { badgeFile: `${SHOP}.svg` } }),

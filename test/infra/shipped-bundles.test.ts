@@ -157,6 +157,11 @@ beforeAll(async () => {
     badgeEligibleUntil: new Date(Date.now() + 90 * 86_400_000).toISOString(),
     updatedAt: new Date().toISOString(),
   });
+  // A passive report of SHOP that ended (its lead proved only an address), for unlock-scan.
+  const passiveAudit = randomUUID();
+  await t.stack.deps.audits.createAudit({ id: passiveAudit, ownerId: owner.userId, targetUrl: `https://${SHOP}/`, host: SHOP, status: 'queued', createdAt: new Date().toISOString(), checks: [], mode: 'passive' });
+  expect(await t.stack.deps.audits.markInProgress(passiveAudit, new Date().toISOString())).toBe(true);
+  expect(await t.stack.deps.audits.fail(passiveAudit, 'Stopped for the test', new Date().toISOString())).toBe(true);
   // From here the queue is the bundles' alone: the scan worker's bundle takes a job from it below.
   await t.stack.stopWorker();
 
@@ -181,6 +186,7 @@ beforeAll(async () => {
     stranger,
     ownerAudit,
     proAudit,
+    passiveAudit,
     provable,
     unsubscribeToken: new URL(await unsubscribeUrl(t.stack.deps, owner.userId)).searchParams.get('token') ?? '',
     monthlyReportFile: pdfPath.split('/').at(-1)!,
