@@ -127,8 +127,10 @@ export async function pdfReportUrl(deps: Pick<Deps, 'audits' | 'reports' | 'conf
   // A paid audit's deep scan replaces the free report, and a Pro Audit's free re-scan (or a later Pro
   // purchase, which adds the remediation plan) replaces that: each is a new object, never a stale one.
   const deepKey = () => `reports/${audit.id}-deep-${audit.planType ?? 'basic'}-${Date.parse(audit.completedAt ?? audit.createdAt)}.pdf`;
-  // A passive report unlocked into a full scan (DECISIONS "Scan modes") is the same audit: a new object too.
-  const standardKey = () => `reports/${audit.id}${view.scan_mode === 'passive' ? '-passive' : ''}.pdf`;
+  // A passive report unlocked into a full scan (DECISIONS "Scan modes") is the same audit: a new object too. So is
+  // each passive completion: an unlocked rescan past the site's hourly budget of active scans runs passive again, for another reason.
+  const standardKey = () =>
+    view.scan_mode === 'passive' ? `reports/${audit.id}-passive-${Date.parse(audit.completedAt ?? audit.createdAt)}.pdf` : `reports/${audit.id}.pdf`;
   const key = view.sample ? SAMPLE_PDF_KEY : audit.depth === 'deep' ? deepKey() : standardKey();
   if (!(await deps.reports.exists(key))) {
     const siteUrl = deps.config.SITE_URL.replace(/\/+$/, '');
