@@ -7,6 +7,7 @@ import { API_PATH_PREFIXES } from '../../lib/site/viewer-request-function.js';
 import { signIn, type TestUser } from '../support/accounts.js';
 import { startHibpServer, type HibpServer } from '../support/hibp-server.js';
 import { startTestStack, type TestStack, validLead, waitForAudit, postJson } from '../support/local-stack.js';
+import { mailbox } from '../support/post-from.js';
 import { badBody, brokenSeed, contentType, oddPathSegment, oddQuery, oversizedBody } from './support/bad-input.js';
 import { badAuthorization, badCredentialHeaders, forgedAuthorizations } from './support/credentials.js';
 import { classOf, describeRoute, manifest, pathParams, rawPath, type RouteClass, routesOfClass } from './support/manifest.js';
@@ -59,6 +60,13 @@ const seeds: Record<string, Seed> = {
 };
 
 /**
+ * Routes that act on a report without reading a body: their path takes the real reports too, so that
+ * the scan-mode rules are what refuses them (the unlock of the fuzzer's own passive report: its domain
+ * is not verified; of the active one: not the fuzzer's).
+ */
+const REAL_ID_ROUTES = new Set(['unlock-scan']);
+
+/**
  * How a route treats a body, found by asking it (a throwaway user, a made-up id): `reads` refuses
  * `{` and `{}`; `ignores` acts without one (an action such as DELETE /api/me), so only its
  * credentials and path can be bad; `refuses` turns the made-up id away before any body matters.
@@ -76,7 +84,8 @@ let hibp: HibpServer;
 let t: TestStack;
 let fuzzer: TestUser;
 let forged: string[];
-let realIds: Record<string, string | undefined>;
+/** Real ids by path parameter: the audits of both scan modes. */
+let realIds: Record<string, string[]>;
 const bodyUse = new Map<string, BodyUse>();
 const tally = new Map<string, { cases: number; statuses: Map<number, number> }>();
 
@@ -109,12 +118,20 @@ beforeAll(async () => {
   fuzzer = user;
   forged = await forgedAuthorizations(t, fuzzer.token);
 
-  // A real report, so that routes which look an audit up first can be reached with a bad body.
+  // Real reports in both scan modes (DECISIONS "Scan modes"), so that routes which look an audit up first can be
+  // reached with a bad body: a same-domain lead's (active), and the fuzzer's own from a foreign address proved by code (passive).
   const lead = await postJson(`${t.stack.url}/api/leads`, validLead);
   expect(lead.status).toBe(201);
-  const auditId = String(lead.body.auditId);
-  realIds = { auditId };
-  expect((await waitForAudit(t.stack.url, auditId)).status).toBe('failed');
+  const foreign = { email: 'fuzzer@gmail.test', webUrl: validLead.webUrl };
+  expect((await postJson(`${t.stack.url}/api/verification-codes`, { ...foreign, firstName: 'Fuzz' })).status).toBe(201);
+  const code = /is: (\d{6})/.exec((await mailbox(t.stack.mailboxUrl, foreign.email)).at(-1)?.body.text ?? '')?.[1];
+  expect((await postJson(`${t.stack.url}/api/verification-codes/verify`, { ...foreign, verificationCode: code })).status).toBe(200);
+  const passiveLead = await postJson(`${t.stack.url}/api/leads`, { ...validLead, email: foreign.email }, { authorization: `Bearer ${fuzzer.token}` });
+  expect(passiveLead.status).toBe(201);
+  const auditIds = [String(lead.body.auditId), String(passiveLead.body.auditId)];
+  realIds = { auditId: auditIds };
+  for (const auditId of auditIds) expect((await waitForAudit(t.stack.url, auditId)).status).toBe('failed');
+  expect(await Promise.all(auditIds.map(async (id) => (await t.stack.deps.audits.getAudit(id))?.mode))).toEqual(['active', 'passive']);
 
   // Ask each route how it treats a body (DELETE last: it may remove the throwaway user).
   const acting = manifest.filter((route) => route.method !== 'GET' && classOf(route) !== 'credentialed');
@@ -129,8 +146,10 @@ beforeAll(async () => {
 
   // Reads that create something on first use (the profile on the first GET /api/me) do so now, before the snapshot.
   for (const route of manifest.filter((r) => r.method === 'GET')) {
-    const params = Object.fromEntries(pathParams(route).map((name) => [name, realIds[name] ?? 'warm-up']));
-    await rawRequest(t.stack.url, { method: 'GET', path: rawPath(route, params), headers: { authorization: `Bearer ${fuzzer.token}` } });
+    for (const pick of [0, 1]) {
+      const params = Object.fromEntries(pathParams(route).map((name) => [name, realIds[name]?.[pick] ?? 'warm-up']));
+      await rawRequest(t.stack.url, { method: 'GET', path: rawPath(route, params), headers: { authorization: `Bearer ${fuzzer.token}` } });
+    }
   }
 }, 120_000);
 
@@ -149,8 +168,8 @@ function casesFor(route: RouteDefinition): fc.Arbitrary<Case> {
   const seed = seeds[route.name];
   const use = bodyUse.get(route.name);
   const paramValue = (name: string) => {
-    const real = realIds[name];
-    return seed?.realParams && real ? fc.oneof(fc.constant(real), oddPathSegment) : oddPathSegment;
+    const real = realIds[name] ?? [];
+    return (seed?.realParams || REAL_ID_ROUTES.has(route.name)) && real.length > 0 ? fc.oneof(...real.map((id) => fc.constant(id)), oddPathSegment) : oddPathSegment;
   };
   const path = fc.record(Object.fromEntries(names.map((name) => [name, paramValue(name)]))).map((values) => rawPath(route, values as Record<string, string>));
   const query = fc.option(oddQuery, { nil: undefined, freq: 3 });

@@ -1,8 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDeps } from '../../lambdas/composition.js';
+import { unlockMessages } from '../../lambdas/domain/unlock.contract.js';
 import type { RouteDefinition } from '../../lambdas/routes.js';
 import { make as makeScheduler } from '../../lambdas/workers/monitoring-scheduler.js';
-import { api, setSubscription, signIn, type TestUser } from '../support/accounts.js';
+import { addDomain, api, setSubscription, signIn, type TestUser } from '../support/accounts.js';
 import { postJson, startTestStack, type TestStack, validLead, waitForAudit } from '../support/local-stack.js';
 import { describeRoute, pathParams, rawPath, routesOfClass } from './support/manifest.js';
 import { closeRawAgent, type RawReply, rawRequest } from './support/raw-http.js';
@@ -12,7 +14,8 @@ import { type Item, tableItems } from './support/table.js';
  * Tenancy: user A has something behind every feature (profile, domains, audits, a share, an order,
  * a subscription, API tokens, policies, support requests, agents, a monthly report); user B, signed
  * in with their own account, calls every `user` route of the manifest with A's ids in the path and
- * in the body. A's ids are not listed here: they are harvested from the table (every item that
+ * in the body. A's reports are of both scan modes (DECISIONS "Scan modes"): a passive one of a site
+ * whose domain B has verified, so that B's proof of the domain cannot unlock A's report. A's ids are not listed here: they are harvested from the table (every item that
  * names A) and from A's own answers, so a feature added later is attacked with its own ids.
  *
  * What must hold: B never gets a 5xx, never reads anything of A's (no A value in any answer), a path
@@ -32,6 +35,9 @@ let bOwn: Set<string>;
 const tally = { requests: 0, routes: 0, refused: 0 };
 
 const SHOP = 'shop.example.test';
+/** A's passive report is of this site; B verifies its domain (never a parent of SHOP, which would make SHOP's policies B's to set). */
+const PASSIVE_SITE = { host: 'www.unlock.test', domain: 'unlock.test' };
+let passiveAuditId: string;
 const ID_LIKE = /^[A-Za-z0-9][\w.:@+-]{2,199}$/;
 
 /** Every string inside a JSON value, with the key it was found under. */
@@ -89,6 +95,17 @@ beforeAll(async () => {
   expect(quick.status).toBe(201);
   expect((await waitForAudit(t.stack.url, auditId, 40_000)).status).toBe('completed');
   await waitForAudit(t.stack.url, String(quick.body.auditId), 40_000);
+  // A's passive report (a foreign address's lead, proved by code), ended; B proves its domain.
+  passiveAuditId = randomUUID();
+  const passiveAt = new Date().toISOString();
+  const passiveLeadId = randomUUID();
+  await t.stack.deps.audits.createLeadWithAudit(
+    { id: passiveLeadId, firstName: 'Ada', lastName: 'Private', businessName: 'Ada Unlock Pty Ltd', email: a.email, mobileNumber: '+61412999111', webUrl: `https://${PASSIVE_SITE.host}/`, host: PASSIVE_SITE.host, userId: a.userId, createdAt: passiveAt },
+    { id: passiveAuditId, leadId: passiveLeadId, ownerId: a.userId, businessName: 'Ada Unlock Pty Ltd', targetUrl: `https://${PASSIVE_SITE.host}/`, host: PASSIVE_SITE.host, status: 'queued', createdAt: passiveAt, checks: [], mode: 'passive' },
+  );
+  expect(await t.stack.deps.audits.markInProgress(passiveAuditId, passiveAt)).toBe(true);
+  expect(await t.stack.deps.audits.complete(passiveAuditId, { score: 80, grade: 'B', riskLevel: 'medium', completedAt: passiveAt })).toBe(true);
+  await addDomain(t, b.userId, PASSIVE_SITE.domain);
   const optional = [
     await api(t, 'POST', `/api/audits/${auditId}/shares`),
     await as('POST', '/api/checkout-sessions', { planId: 'pro-audit', auditId }),
@@ -113,7 +130,7 @@ beforeAll(async () => {
   console.info(`tenancy: A's optional features: ${optional.map((r) => r.status).join(' ')}`);
 
   // Harvest: the items naming A, and A's own answers.
-  aMarkers = [a.userId, a.email, auditId];
+  aMarkers = [a.userId, a.email, auditId, passiveAuditId];
   const harvested: [string, string][] = [];
   for (const item of (await tableItems(t)).filter(mentionsA)) {
     strings(item, '', harvested);
@@ -192,6 +209,25 @@ async function asB(method: string, path: string, body?: unknown): Promise<RawRep
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
 }
+
+describe("A's passive report, whose domain B has verified", () => {
+  it('B can neither unlock it (403, the report stays passive) nor read who asked for it; A can', async () => {
+    const before = await itemsOfA();
+
+    const unlock = await asB('POST', `/api/audits/${passiveAuditId}/unlock`);
+    const asReadByB = await asB('GET', `/api/audits/${passiveAuditId}`);
+    const asReadByA = await api(t, 'GET', `/api/audits/${passiveAuditId}`, a.token);
+
+    expect([unlock.status, json(unlock)]).toEqual([403, { error: 'audit_forbidden', message: unlockMessages.notYours }]);
+    expect(await itemsOfA()).toEqual(before);
+    expect((await t.stack.deps.audits.getAudit(passiveAuditId))?.mode).toBe('passive');
+    expect(asReadByB.status).toBe(200);
+    expect(asReadByB.text).not.toContain(a.email);
+    const view = (json(asReadByB) as { result: Record<string, unknown> }).result;
+    expect([view.scan_mode, 'leads' in view]).toEqual(['passive', false]);
+    expect(asReadByA.body.result.leads).toMatchObject({ email: a.email });
+  });
+});
 
 // delete-me goes last (B's own account); everything else in manifest order.
 const userRoutes = routesOfClass('user').filter((route) => route.name !== 'delete-me');
