@@ -1,3 +1,4 @@
+import { coverageOf } from '../../lambdas/domain/coverage.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Deps } from '../../lambdas/composition.js';
 import type { MonitoringChange } from '../../lambdas/domain/monitoring-diff.js';
@@ -91,7 +92,9 @@ describe('the notification outbox', () => {
       const [first, second] = await Promise.all([sweepAfter(waiting), sweepAfter(waiting)]);
 
       expect(first.notifications.sent + second.notifications.sent).toBe(2);
-      expect(await subjects(email)).toEqual(['Your Rampart account: login details', 'Your Rampart security report for shop.example.test: grade ' + String((await t.stack.deps.audits.getAudit(auditId))?.grade)]);
+      const stored = (await t.stack.deps.audits.getAudit(auditId))!;
+      const partial = coverageOf(stored).partial ? ' (partial)' : '';
+      expect(await subjects(email)).toEqual(['Your Rampart account: login details', `Your Rampart security report for shop.example.test: grade ${String(stored.grade)}${partial}`]);
       const credentials = (await mailbox(t.stack.mailboxUrl, email)).find((mail) => mail.subject.endsWith('login details'));
       expect(credentials?.body.text).toMatch(/password/i);
       const sent = await outboxItems(mine);
