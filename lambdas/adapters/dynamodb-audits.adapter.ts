@@ -187,7 +187,8 @@ export class DynamoDbAuditRepository implements AuditRepository {
     return this.conditionalUpdate({
       Key: keys.audit(auditId),
       UpdateExpression: 'SET #status = :queued, #mode = :active, gsi2pk = :unfinished, gsi2sk = :order REMOVE errorMessage',
-      ConditionExpression: 'attribute_exists(pk) AND #status IN (:done, :failed) AND #mode = :passive',
+      // Passive by proof, or active by proof but run passive under the per-target limit (ranPassiveBecause).
+      ConditionExpression: 'attribute_exists(pk) AND #status IN (:done, :failed) AND (#mode = :passive OR attribute_exists(ranPassiveBecause))',
       ExpressionAttributeNames: { '#status': 'status', '#mode': 'mode' },
       ExpressionAttributeValues: {
         ':queued': 'queued',

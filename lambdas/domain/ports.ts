@@ -73,7 +73,7 @@ export interface AuditRepository {
   markPremium(auditId: string, premium: { planType: 'basic' | 'pro'; paymentSessionId: string; badgeEligibleUntil: string; updatedAt: string }): Promise<boolean>;
   /** A completed audit queued again for its paid deep scan (DECISIONS "What paid audits add"); false when it is not completed. */
   requeueDeep(auditId: string, queuedAt: string): Promise<boolean>;
-  /** DECISIONS "Scan modes": a passive audit whose requester has since proved control is queued again as active; false unless it was a finished passive audit. */
+  /** DECISIONS "Scan modes": a passive audit whose requester has since proved control is queued again as active; false unless it was a finished audit that ran passive. */
   requeueActive(auditId: string, queuedAt: string): Promise<boolean>;
   /**
    * The Pro Audit's free re-scan (lambdas/domain/free-rescan.ts), claimed and queued deep in one

@@ -1,6 +1,7 @@
 import type { Deps } from '../composition.js';
 import { auditIdSchema } from '../domain/audit.js';
 import { ConflictError, ForbiddenError, NotFoundError } from '../domain/errors.js';
+import { ranMode } from '../domain/coverage.js';
 import { siteKey } from '../domain/target.js';
 import { unlockMessages, type UnlockResponse } from '../domain/unlock.contract.js';
 import type { Caller } from './account.js';
@@ -16,7 +17,8 @@ const auditNotFound = () => new NotFoundError('audit_not_found', 'Audit not foun
  * signed in and holding the site's domain verified by DNS TXT or file, re-runs the same report as an
  * active scan. The caller's own report only (owned, or a lead under the account's email), once (it
  * is active from then on), never while it runs, and never counted against the plan: it is still the
- * free report. The per-target active budget applies in the worker like for every active scan.
+ * free report. The per-target active budget applies in the worker like for every active scan; a
+ * report whose scan ran passive under it may be unlocked again.
  */
 export async function unlockScan(deps: UnlockDeps, caller: Caller, rawId: unknown): Promise<UnlockResponse> {
   const id = typeof rawId === 'string' ? rawId : '';
@@ -24,7 +26,8 @@ export async function unlockScan(deps: UnlockDeps, caller: Caller, rawId: unknow
   const audit = await deps.audits.getAudit(id);
   if (!audit) throw auditNotFound();
   if (!(await isOwnAudit(deps, audit, caller.userId, caller.email))) throw new ForbiddenError('audit_forbidden', unlockMessages.notYours);
-  if ((audit.mode ?? 'active') === 'active') throw new ConflictError('already_active', unlockMessages.alreadyActive);
+  // A report whose active scan ran passive under the per-target limit may be unlocked again (later).
+  if (ranMode(audit) === 'active') throw new ConflictError('already_active', unlockMessages.alreadyActive);
   if (audit.status === 'queued' || audit.status === 'in_progress') throw new ConflictError('audit_scan_running', unlockMessages.running);
   if (!(await isVerifiedDomainOf(deps, caller.userId, audit.host))) {
     throw new ForbiddenError('domain_not_verified', unlockMessages.notVerified(siteKey(audit.host)));

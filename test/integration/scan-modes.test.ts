@@ -318,6 +318,16 @@ describe('the other abuse paths', () => {
     expect(view.coverage).toMatchObject({ mode: 'passive', allowedMode: 'active', partial: true });
     expect(causes(view.coverage.notChecked as NotCheckedItem[])).toEqual(['limit']);
     expect(modeLine(await pdfText(auditId))).toEqual(['limited']);
+
+    // A report that ran passive under the limit may be unlocked again (later): not 409 already_active.
+    let again: Awaited<ReturnType<typeof api>> | undefined;
+    await scanned(async () => {
+      again = await api(t, 'POST', `/api/audits/${auditId}/unlock`, owner.token);
+      return auditId;
+    });
+    expect(again!.status).toBe(202);
+    // Still within the hour: passive again, and it says why.
+    expect(causes((await report(auditId)).coverage.notChecked as NotCheckedItem[])).toEqual(['limit']);
   });
 
   it('reads ?premium=true on a report address as nothing: the stored premium state answers', async () => {
