@@ -18,6 +18,8 @@ export interface ZoneServerOptions {
   truncate?: string[];
   /** Names (or suffixes, with a leading dot) the server never answers, to exercise timeouts. */
   silent?: string[];
+  /** Questions (name without the final dot, lower case; type) the server never answers, for a timeout of one type only. */
+  silentWhen?: (name: string, type: string) => boolean;
   /** Names answered REFUSED, like an authoritative-only server asked about someone else's zone. */
   refuse?: string[];
   /** Records per AXFR message, so transfers span several messages. */
@@ -80,7 +82,7 @@ export async function startZoneServer(options: ZoneServerOptions): Promise<ZoneS
     const opt = query.additionals?.find((a): a is dnsPacket.OptAnswer => a.type === 'OPT');
     const dnssec = Boolean(opt && opt.flags & dnsPacket.DNSSEC_OK);
     queries.push({ name, type: question.type, transport, dnssec, id: query.id ?? 0 });
-    if (matches(name, options.silent)) return undefined;
+    if (matches(name, options.silent) || options.silentWhen?.(name, question.type)) return undefined;
 
     const reply = (rcode: number, answers: ZoneRecord[], extra: Partial<dnsPacket.Packet> = {}, flags = 0) =>
       dnsPacket.encode({

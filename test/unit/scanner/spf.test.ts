@@ -34,6 +34,26 @@ describe('SPF record parsing', () => {
     ]);
   });
 
+  it.each([
+    ['v=spf1 a:111.222.33.44 -all', '"111.222.33.44" is not a domain name (it must end in a dot and a top label such as .com) in "a:111.222.33.44"'],
+    ['v=spf1 a:example.com:8080 -all', '"example.com:8080" is not a domain name (it must end in a dot and a top label such as .com) in "a:example.com:8080"'],
+    ['v=spf1 a/33 -all', 'IPv4 prefix above /32 in "a/33"'],
+    ['v=spf1 ip4:1.2.3.4//32 -all', 'Invalid IPv4 address in "ip4:1.2.3.4//32"'],
+    ['v=spf1 ip4:1.2.3.4/032 -all', 'Invalid IPv4 prefix length /032 in "ip4:1.2.3.4/032"'],
+    ['v=spf1 exists:%(ir).sbl.example.com ?all', 'Invalid macro "%(ir)." (a literal % is written %%) in "exists:%(ir).sbl.example.com"'],
+    ['v=spf1 exists:foo%.sbl.example.com ?all', 'Invalid macro "%.sbl." (a literal % is written %%) in "exists:foo%.sbl.example.com"'],
+    ['v=spf1 -all exp=%{r}.example.com', 'Macro letter "r" is not allowed here in "exp=%{r}.example.com"'],
+    ['v=spf1 a:mail.example.com\rptr -all', 'Character "\\r" is not allowed (printable ASCII only, terms separated by spaces) in "a:mail.example.com\rptr"'],
+  ])('rejects %j as RFC 7208 does', (record, error) => {
+    expect(parseSpf(record).errors).toEqual([error]);
+  });
+
+  it('accepts a "/" and a ":" inside a domain, and macros in domains', () => {
+    const { terms, errors } = parseSpf('v=spf1 a:foo:bar/baz.example.com mx:mail.example.com/24//64 exists:%{i}.%{l2r-}.user.%{d2} a:macro%%percent%_%-x.example.com -all');
+    expect(errors).toEqual([]);
+    expect(terms.map((t) => t.value)).toEqual(['foo:bar/baz.example.com', 'mail.example.com', '%{i}.%{l2r-}.user.%{d2}', 'macro%%percent%_%-x.example.com', undefined]);
+  });
+
   it('collects unknown terms, bad addresses and repeated redirects as errors', () => {
     expect(parseSpf('v=spf1 ip4:192.0.2.300 inlcude:x.example ip6:2001:db8::/129 redirect=a.example redirect=b.example -all').errors).toEqual([
       'Invalid IPv4 address in "ip4:192.0.2.300"',
@@ -132,6 +152,22 @@ describe('SPF evaluation and analysis', () => {
     const { evaluation, findings } = await judged('example.test', spfFixtures.range);
     expect([evaluation.record, evaluation.lookups, evaluation.voidLookups, evaluation.allQualifier]).toEqual(['v=spf1 mx a ~all', 2, 0, '~']);
     expect(findings).toEqual([['email.spf.softfail', 'low']]);
+  });
+
+  it('reports an include that times out as a temporary error', async () => {
+    // Prepare
+    const dns: SpfDns = {
+      txt: async (name) => (name === 'slow-include.example' ? { rcode: 'NOERROR', values: ['v=spf1 include:_spf.slow.example -all'] } : { error: 'ETIMEOUT' }),
+      addresses: async () => ({ rcode: 'NOERROR', values: [] }),
+      mx: async () => ({ rcode: 'NOERROR', values: [] }),
+    };
+
+    // Act
+    const evaluation = await evaluateSpf('slow-include.example', dns);
+
+    // Assess
+    expect(analyzeSpf(evaluation, { dmarcEnforced: false }).map((f) => [f.id, f.severity])).toEqual([['email.spf.temporary-error', 'low']]);
+    expect(evaluation.errors).toEqual([{ code: 'dns-error', message: 'include:_spf.slow.example: ETIMEOUT' }]);
   });
 
   it('reports a failed TXT lookup as unknown, not as missing', async () => {

@@ -62,10 +62,11 @@ export async function probeEmail(input: EmailProbeInput): Promise<EmailSnapshot>
   return { domain, spf, dmarc, dkim, mx, queries };
 }
 
-type Ask = (name: string, type: 'TXT' | 'MX' | 'A' | 'AAAA' | 'TLSA') => ReturnType<typeof tryQuery>;
+/** One DNS question of the email probe, its failure returned as a value. */
+export type Ask = (name: string, type: 'TXT' | 'MX' | 'A' | 'AAAA' | 'TLSA') => ReturnType<typeof tryQuery>;
 
 /** SPF's DNS port over the scanner's client; answers are cached, as a receiver's resolver would. */
-function spfDns(ask: Ask): SpfDns {
+export function spfDns(ask: Ask): SpfDns {
   const cache = new Map<string, Promise<SpfDnsResult>>();
   const cached = (key: string, run: () => Promise<SpfDnsResult>) => {
     if (!cache.has(key)) cache.set(key, run());

@@ -2,30 +2,16 @@
  * SPF (RFC 7208) judged as checkdmarc and internet.nl judge it: exactly one `v=spf1` record; the
  * `all` qualifier (following `redirect=`); include and redirect followed recursively; at most 10
  * DNS-querying terms (include, a, mx, ptr, exists, redirect) and 2 void lookups over the whole
- * tree; loops and duplicate includes caught; `ptr` discouraged. The walk asks DNS through the
- * small SpfDns port, so it runs the same on a fixture map as on the network.
+ * tree; loops and duplicate includes caught; `ptr` discouraged; a failed lookup inside the tree is
+ * a temporary error. The record grammar is in spf-syntax.ts. The walk asks DNS through the small
+ * SpfDns port, so it runs the same on a fixture map as on the network. Measured against the RFC
+ * 7208 test suite by test/unit/conformance/spf-rfc7208.test.ts.
  */
-import { isIPv4, isIPv6 } from 'node:net';
 import type { Finding } from '../../../domain/audit.js';
 import { findingsFor } from '../../check.js';
+import { hasMacro, isSpfRecord, parseSpf, type Qualifier } from './spf-syntax.js';
 
-export type Qualifier = '+' | '-' | '~' | '?';
-
-export interface SpfTerm {
-  kind: 'mechanism' | 'modifier';
-  /** Mechanisms only; `+` when the record leaves it out. */
-  qualifier?: Qualifier;
-  /** Lower-cased mechanism or modifier name: all, include, a, mx, ptr, ip4, ip6, exists, redirect, exp … */
-  name: string;
-  /** The domain-spec, address or modifier value, when there is one. */
-  value?: string;
-  raw: string;
-}
-
-export interface ParsedSpf {
-  terms: SpfTerm[];
-  errors: string[];
-}
+export { isSpfRecord, parseSpf, type ParsedSpf, type Qualifier, type SpfTerm } from './spf-syntax.js';
 
 /** A DNS answer for the SPF walk: the values, or why there are none. */
 export type SpfDnsResult = { rcode: string; values: string[] } | { error: string };
@@ -89,73 +75,6 @@ export const SPF_VOID_LOOKUP_LIMIT = 2;
 const MAX_DEPTH = 10;
 const MAX_EXPANDED_LOOKUPS = 40;
 
-const MECHANISMS = new Set(['all', 'include', 'a', 'mx', 'ptr', 'ip4', 'ip6', 'exists']);
-
-/** True when a TXT string is an SPF record: `v=spf1` alone or followed by a space (RFC 7208 §4.5). */
-export function isSpfRecord(txt: string): boolean {
-  return /^v=spf1(\s|$)/i.test(txt.trim());
-}
-
-/** Parses one SPF record into terms; syntax errors are collected, not thrown. */
-export function parseSpf(record: string): ParsedSpf {
-  const [version, ...rest] = record.trim().split(/\s+/);
-  const errors: string[] = [];
-  if (!version || version.toLowerCase() !== 'v=spf1') errors.push(`The record does not start with v=spf1: "${record.slice(0, 40)}"`);
-  const terms: SpfTerm[] = [];
-  const seenModifiers = new Set<string>();
-  for (const raw of rest) {
-    const modifier = /^([a-z][a-z0-9_.-]*)=(.*)$/i.exec(raw);
-    if (modifier) {
-      const name = modifier[1]!.toLowerCase();
-      if ((name === 'redirect' || name === 'exp') && seenModifiers.has(name)) errors.push(`"${name}=" appears more than once`);
-      if ((name === 'redirect' || name === 'exp') && !modifier[2]) errors.push(`"${raw}" has no domain`);
-      seenModifiers.add(name);
-      terms.push({ kind: 'modifier', name, value: modifier[2], raw });
-      continue;
-    }
-    const mechanism = /^([+\-~?]?)([a-z0-9]+)(?::([^/]*))?((?:\/\d+)?(?:\/\/\d+)?)$/i.exec(raw);
-    const name = mechanism?.[2]?.toLowerCase();
-    if (!mechanism || !name || !MECHANISMS.has(name)) {
-      errors.push(`Unknown term "${raw}"`);
-      continue;
-    }
-    const qualifier = (mechanism[1] || '+') as Qualifier;
-    const value = mechanism[3];
-    const cidr = mechanism[4] ?? '';
-    const problem = mechanismProblem(name, value, cidr);
-    if (problem) errors.push(`${problem} in "${raw}"`);
-    terms.push({ kind: 'mechanism', qualifier, name, ...(value !== undefined ? { value } : {}), raw });
-  }
-  return { terms, errors };
-}
-
-function mechanismProblem(name: string, value: string | undefined, cidr: string): string | undefined {
-  switch (name) {
-    case 'all':
-      return value !== undefined || cidr ? 'all takes no argument' : undefined;
-    case 'include':
-    case 'exists':
-      return value ? undefined : `${name} needs a domain`;
-    case 'ip4': {
-      const [address, prefix] = [value ?? '', cidr.replace(/^\//, '')];
-      if (!isIPv4(address)) return 'Invalid IPv4 address';
-      return prefix && Number(prefix) > 32 ? 'IPv4 prefix above /32' : undefined;
-    }
-    case 'ip6': {
-      const [address, prefix] = [value ?? '', cidr.replace(/^\//, '')];
-      if (!isIPv6(address)) return 'Invalid IPv6 address';
-      return prefix && Number(prefix) > 128 ? 'IPv6 prefix above /128' : undefined;
-    }
-    default:
-      return undefined;
-  }
-}
-
-/** A domain-spec with macros (%{i} …) depends on the message being checked: it cannot be looked up here. */
-function hasMacro(spec: string): boolean {
-  return spec.includes('%');
-}
-
 const isVoid = (result: SpfDnsResult) => !('error' in result) && (result.rcode === 'NXDOMAIN' || (result.rcode === 'NOERROR' && result.values.length === 0));
 
 /**
@@ -190,7 +109,7 @@ export async function evaluateSpf(domain: string, dns: SpfDns): Promise<SpfEvalu
     let all: Qualifier | undefined;
     for (const term of parsed.terms) {
       if (term.kind === 'modifier') continue;
-      const target = (term.value ?? name).toLowerCase();
+      const target = (term.value ?? name).toLowerCase().replace(/\.$/, '');
       switch (term.name) {
         case 'all':
           all ??= term.qualifier;
@@ -247,7 +166,7 @@ export async function evaluateSpf(domain: string, dns: SpfDns): Promise<SpfEvalu
       }
     }
     // redirect= applies only when no `all` ended the record (RFC 7208 §6.1).
-    const redirect = parsed.terms.find((t) => t.kind === 'modifier' && t.name === 'redirect')?.value?.toLowerCase();
+    const redirect = parsed.terms.find((t) => t.kind === 'modifier' && t.name === 'redirect')?.value?.toLowerCase().replace(/\.$/, '');
     if (all || !redirect) return all;
     lookups++;
     const child: SpfInclude = { via: 'redirect', domain: redirect, record: undefined, includes: [] };
@@ -371,6 +290,21 @@ export function analyzeSpf(evaluation: SpfEvaluation, context: { dmarcEnforced: 
           id === 'email.spf.too-many-lookups'
             ? 'Remove includes for services you no longer use, replace a and mx terms with ip4/ip6 ranges, or use a flattening service, until the whole tree needs at most 10 lookups.'
             : 'Correct the record (an SPF validator shows the exact term) so that it evaluates without errors.',
+      }),
+    );
+  }
+  const temporary = errorsOf('dns-error');
+  if (temporary.length > 0) {
+    findings.push(
+      finding({
+        id: 'email.spf.temporary-error',
+        title: 'Part of the SPF record could not be looked up',
+        severity: 'low',
+        category,
+        evidence: `${temporary.join('; ')} (record: "${evaluation.record}")`,
+        description:
+          'A DNS lookup the record needs failed (a timeout or a server failure). Receivers that meet the same failure get a temporary error (RFC 7208 temperror) and usually defer the mail, so while it lasts your mail may be delayed or refused.',
+        recommendation: 'Check that the name servers of every domain the record names answer TXT and address queries; if the next scan no longer shows it, it was a passing failure.',
       }),
     );
   }
