@@ -9,13 +9,16 @@
  *   rating (said per record), CISA KEV, EPSS, fixed versions and at most two references;
  * - PROVENANCE.md: sources, their hashes and commits, counts per product, every normalisation made;
  * - js-libraries.json + JS-PROVENANCE.md: retire.js's file-name, URI and file-content extractors of the
- *   knowledge base's JavaScript libraries (software check).
+ *   knowledge base's JavaScript libraries (software check);
+ * - hsts-preload.json + HSTS-PROVENANCE.md: Chromium's HSTS preload list from ../shared/data/hsts-preload
+ *   (or --hsts-source DIR), by bin/build-hsts-preload.ts (HTTP and TLS checks).
  * The output is sorted and carries no build time, so rebuilding from the same input gives the same bytes.
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import * as z from 'zod';
+import { buildHstsPreload } from './build-hsts-preload.js';
 import { aliasKey, PRODUCT_CATALOG, retireProductId } from '../lambdas/scanner/vulndb/products.js';
 import { isAffected, isEmptyRange, prepareRange, toStoredRange } from '../lambdas/scanner/vulndb/range.js';
 import type {
@@ -36,6 +39,7 @@ const option = (name: string) => {
   return index >= 0 ? args[index + 1] : undefined;
 };
 const source = resolve(option('--source') ?? '../shared/data/vulndb');
+const hstsSource = resolve(option('--hsts-source') ?? join(source, '../hsts-preload'));
 const out = resolve(option('--out') ?? 'lambdas/scanner/data');
 const started = performance.now();
 mkdirSync(out, { recursive: true });
@@ -1096,6 +1100,7 @@ writeFileSync(join(out, 'vulndb.json'), json);
 const bytes = Buffer.byteLength(json);
 writeFileSync(join(out, 'PROVENANCE.md'), provenance({ stored, sourceCounts, kev, retireLibraries, csvRows, bytes }));
 const jsLibraries = buildJsLibraries(stored);
+const hstsPreload = buildHstsPreload(hstsSource, out);
 
 const counts = {
   topPorts,
@@ -1104,6 +1109,8 @@ const counts = {
   vulndbBytes: bytes,
   jsLibraries: jsLibraries.libraries,
   jsLibrariesBytes: jsLibraries.bytes,
+  hstsPreloadNames: hstsPreload.names,
+  hstsPreloadBytes: hstsPreload.bytes,
   ms: Math.round(performance.now() - started),
 };
 console.log(`Knowledge base written to ${relative(process.cwd(), out) || '.'}:`, counts);
