@@ -4,6 +4,7 @@ import type { CheckDefinition, CheckOutput } from '../check.js';
 import type { TcpClient, TcpProbeResult } from '../net/tcp-client.js';
 import { analyzeExposure, firewallVerdict, type OpenPort, portRisk, type PortScanSummary } from './ports/exposure.js';
 import { HTTP_NUDGE, IMPLICIT_TLS_PORTS, identifyService } from './ports/services.js';
+import { type SweepOptions, type SweepStats, sweepPorts } from './ports/sweep.js';
 
 const TOP_PORTS = (topPortsData as unknown as { ports: [number, string][] }).ports.map(([port]) => port);
 
@@ -13,9 +14,10 @@ export function portsToScan(count: number, exclude: readonly number[] = []): num
   return TOP_PORTS.slice(0, Math.max(1, Math.min(count, TOP_PORTS.length))).filter((port) => !excluded.has(port));
 }
 
+/** Banner grabs go to ports known to be open: long enough for one SYN retransmission (1 s) on a lossy path. */
 const CONNECT_TIMEOUT_MS = 1500;
 const BANNER_TIMEOUT_MS = 1500;
-const CONCURRENCY = 128;
+const IDENTIFY_CONCURRENCY = 16;
 
 /** Runs `work` over `items` with at most `limit` in flight; stops starting new work once aborted. */
 async function pool<T, R>(items: readonly T[], limit: number, signal: AbortSignal, work: (item: T) => Promise<R>): Promise<R[]> {
@@ -68,27 +70,27 @@ function trimBanner(banner: string): string {
     .slice(0, 600);
 }
 
+/**
+ * The adaptive sweep (ports/sweep.ts), then a banner from each open port. `options.first` puts the
+ * site's own port first, so the sweep learns the host's round-trip time from its first answer.
+ */
 export async function scanPorts(
   tcp: TcpClient,
   address: string,
   ports: readonly number[],
   servername: string | undefined,
   signal: AbortSignal,
-): Promise<PortScanSummary> {
-  const probes = await pool(ports, CONCURRENCY, signal, (port) => tcp.probe(address, port, { timeoutMs: CONNECT_TIMEOUT_MS, signal }));
-  const openPorts = probes.filter((p) => p.state === 'open').map((p) => p.port);
-  const open = await pool(openPorts, 16, signal, (port) => identify(tcp, address, port, servername, signal));
+  options: SweepOptions = {},
+): Promise<PortScanSummary & { sweep: SweepStats }> {
+  const { states, stats } = await sweepPorts(tcp, address, ports, signal, options);
+  const openPorts = [...states].filter(([, state]) => state === 'open').map(([port]) => port);
+  const open = await pool(openPorts, IDENTIFY_CONCURRENCY, signal, (port) => identify(tcp, address, port, servername, signal));
   open.sort((a, b) => a.port - b.port);
-  return {
-    address,
-    scanned: probes.length,
-    open,
-    closed: probes.filter((p) => p.state === 'closed').length,
-    filtered: probes.filter((p) => p.state === 'filtered').length,
-  };
+  const count = (wanted: string) => [...states.values()].filter((state) => state === wanted).length;
+  return { address, scanned: states.size, open, closed: count('closed'), filtered: count('filtered'), sweep: stats };
 }
 
-export function analyzePorts(summary: PortScanSummary): CheckOutput {
+export function analyzePorts(summary: PortScanSummary & { sweep?: SweepStats }): CheckOutput {
   return {
     findings: analyzeExposure(summary),
     data: {
@@ -98,14 +100,22 @@ export function analyzePorts(summary: PortScanSummary): CheckOutput {
       filtered: summary.filtered,
       firewall: firewallVerdict(summary),
       open: summary.open.map((port) => ({ ...port, risk: portRisk(port) })),
+      ...(summary.sweep ? { sweep: summary.sweep } : {}),
     },
   };
 }
 
+/** The site's own port: open (it is the site), so probed first to seed the sweep's RTT. */
+function webPort(url: string): number {
+  const parsed = new URL(url);
+  return parsed.port ? Number(parsed.port) : parsed.protocol === 'http:' ? 80 : 443;
+}
+
 /**
  * The port scan: a TCP connect to nmap's most common ports (100 for the free scan, 1000 for paid
- * audits) on the target's first address, then banners from the open ones. Non-intrusive: one
- * connection per port, one HEAD at most, nothing guessed.
+ * audits) on the target's first address, paced by the round-trip times the host shows, then
+ * banners from the open ones. Non-intrusive: a connection per port (two for a silent one), one
+ * HEAD at most, nothing guessed.
  */
 export const portsCheck: CheckDefinition = {
   name: 'ports',
@@ -115,7 +125,8 @@ export const portsCheck: CheckDefinition = {
   async run({ target, addresses, settings, net, signal }) {
     const address = addresses.find((a) => isIPv4(a)) ?? addresses[0]!;
     const servername = /^[\d.]+$|:/.test(target.host) ? undefined : target.host;
-    const summary = await scanPorts(net.tcp, address, portsToScan(settings.topPorts ?? 100, settings.excludePorts), servername, signal);
+    const ports = portsToScan(settings.topPorts ?? 100, settings.excludePorts);
+    const summary = await scanPorts(net.tcp, address, ports, servername, signal, { first: [webPort(target.url)] });
     return analyzePorts(summary);
   },
 };

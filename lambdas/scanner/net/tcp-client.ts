@@ -12,6 +12,12 @@ export interface TcpProbeResult {
   /** The connection was wrapped in TLS (the `tls` option) and the handshake succeeded. */
   tls?: boolean;
   rttMs?: number;
+  /**
+   * The socket error behind a closed or filtered result (ECONNREFUSED, EHOSTUNREACH, EMFILE …);
+   * absent when the port simply did not answer in time. Lets a sweep tell a host's answer from a
+   * local shortage.
+   */
+  error?: string;
 }
 
 export interface TcpProbeOptions {
@@ -64,7 +70,7 @@ function probe(address: string, port: number, options: TcpProbeOptions): Promise
     const raw = netConnect({ host: address, port });
     let socket: Socket = raw;
 
-    const finish = (state: PortState) => {
+    const finish = (state: PortState, error?: string) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
@@ -77,6 +83,7 @@ function probe(address: string, port: number, options: TcpProbeOptions): Promise
         port,
         state,
         ...(state === 'open' ? { rttMs: Math.round(rtt), banner, ...(options.tls ? { tls: tlsOk } : {}) } : {}),
+        ...(state !== 'open' && error ? { error } : {}),
       });
     };
     let rtt = 0;
@@ -88,7 +95,7 @@ function probe(address: string, port: number, options: TcpProbeOptions): Promise
     // `on`, not `once`: a reset can follow the first error, and an unheard error would crash the process.
     raw.on('error', (error: NodeJS.ErrnoException) => {
       if (connected) return finish('open');
-      finish(error.code === 'ECONNREFUSED' ? 'closed' : 'filtered');
+      finish(error.code === 'ECONNREFUSED' ? 'closed' : 'filtered', error.code);
     });
     raw.once('connect', () => {
       connected = true;
