@@ -16,13 +16,21 @@ export const paths = {
   auth: {
     root: { path: '/auth', getHref: () => '/auth' },
     login: { path: '/auth/login', getHref: (returnUrl?: string) => withQuery('/auth/login', { returnUrl }) },
-    signup: { path: '/auth/signup', getHref: () => '/auth/signup' },
+    signup: { path: '/auth/signup', getHref: (returnUrl?: string) => withQuery('/auth/signup', { returnUrl }) },
     resetPassword: { path: '/auth/reset-password', getHref: () => '/auth/reset-password' },
   },
   dashboard: {
     root: { path: '/dashboard', getHref: () => '/dashboard' },
     section: { path: '/dashboard/:section', getHref: (section: string) => `/dashboard/${segment(section)}` },
     audit: { path: '/dashboard/audits/:auditId', getHref: (auditId: string) => `/dashboard/audits/${segment(auditId)}` },
+    /**
+     * Settings → Domains with a domain to verify filled in, and what the verification is for: `unlock`
+     * a passive report's full scan, or go back to a report's paid audit `offer` (DECISIONS "Scan modes").
+     */
+    verifyDomain: {
+      getHref: (domain: string, purpose: { unlock?: string; offer?: string } = {}) =>
+        withQuery('/dashboard/settings', { tab: 'domains', add: domain, unlock: purpose.unlock, offer: purpose.offer }),
+    },
   },
   results: {
     path: '/results/:auditId',

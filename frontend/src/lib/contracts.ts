@@ -16,6 +16,7 @@ export {
   type Finding,
   type Grade,
   type RiskLevel,
+  type ScanMode,
   type Severity,
 } from '../../../lambdas/domain/audit';
 export {
@@ -28,6 +29,14 @@ export {
   type TechnologyView,
   type VulnerabilityView,
 } from '../../../lambdas/domain/audit-view';
+export {
+  PARTIAL_SCORE_CAP,
+  PASSIVE_REASON,
+  type CoverageView,
+  type NotCheckedCause,
+  type NotCheckedItem,
+} from '../../../lambdas/domain/coverage';
+export { unlockMessages, type UnlockResponse } from '../../../lambdas/domain/unlock.contract';
 export {
   VERIFICATION,
   verificationMessages,

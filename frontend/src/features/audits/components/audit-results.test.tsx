@@ -41,6 +41,8 @@ const result: AuditResultView = {
   target_url: audit.targetUrl,
   audit_status: 'completed',
   error_message: null,
+  scan_mode: 'active',
+  coverage: { mode: 'active', allowedMode: 'active', partial: false, notChecked: [] },
   created_at: audit.createdAt,
   completed_at: audit.completedAt!,
   risk_level: 'high',

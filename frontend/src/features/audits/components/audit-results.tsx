@@ -4,6 +4,7 @@ import { Button, buttonClass } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
 import { StatusPanel } from '../../../components/ui/status-panel';
 import { paths } from '../../../config/paths';
+import { scanModeContent } from '../../../config/scan-modes';
 import { ApiError } from '../../../lib/api-client';
 import { RESULT_LIST_LIMITS, type Audit, type AuditResultView } from '../../../lib/contracts';
 import { useCreateShare } from '../api/create-share';
@@ -17,7 +18,9 @@ import { PaidAuditOffer, PremiumBanner } from './paid-audit-offer';
 import { RemediationPlan } from './remediation-plan';
 import { BreachesCard, OpenPortsCard, Recommendations, SubdomainsCard } from './report-cards';
 import { Counters, RiskBanner, ScoreCard } from './report-overview';
+import { NotCheckedList, notRun, ScanModeNotice } from './scan-coverage';
 import { ShareButton, ShareLinkPanel } from './share-report';
+import { UnlockPanel } from './unlock-panel';
 import { VulnerabilitiesList } from './vulnerabilities-list';
 
 /**
@@ -37,8 +40,9 @@ function StartNewAssessment() {
   );
 }
 
-function ScanProgress({ audit }: { audit: Audit }) {
+function ScanProgress({ audit, result }: { audit: Audit; result?: AuditResultView }) {
   const finished = audit.checks.filter((check) => isCheckFinished(check.status));
+  const mode = result?.scan_mode ?? audit.mode;
   return (
     <section
       aria-labelledby="progress-heading"
@@ -48,6 +52,7 @@ function ScanProgress({ audit }: { audit: Audit }) {
         <Spinner className="size-4" />
         Scanning {audit.host}
       </h2>
+      {mode && <p className="mt-1 text-sm font-semibold">{scanModeContent.scanning[mode]}</p>}
       <p role="status" className="mt-1 text-sm">
         {finished.length === 0
           ? 'Waiting for the first check to finish…'
@@ -58,7 +63,7 @@ function ScanProgress({ audit }: { audit: Audit }) {
         <ul className="mt-3 flex flex-wrap gap-2" aria-label="Finished checks">
           {finished.map((check) => (
             <li key={check.name} className="rounded-full bg-white px-3 py-0.5 font-mono text-xs text-blue-900 ring-1 ring-blue-200 dark:bg-blue-900 dark:text-blue-100 dark:ring-blue-700">
-              {check.name} ✓
+              {check.name} {check.status === 'ok' ? '✓' : `· ${statusLabel(check.status)}`}
             </li>
           ))}
         </ul>
@@ -149,15 +154,19 @@ function CompletedReport({ audit, result, mode }: { audit: Audit; result: AuditR
       {emailing && <EmailReportDialog auditId={audit.id} description={audit.host} onClose={() => setEmailing(false)} />}
       {!readOnly && <ShareLinkPanel share={share} />}
 
-      <RiskBanner riskLevel={result.risk_level} />
+      <ScanModeNotice coverage={result.coverage} />
+      <RiskBanner riskLevel={result.risk_level} partial={result.coverage.partial} />
       <ScoreCard result={result} />
-      <Counters counters={result.counters} />
+      <Counters counters={result.counters} coverage={result.coverage} />
+      <NotCheckedList coverage={result.coverage} />
+      {!readOnly && <UnlockPanel audit={audit} result={result} />}
 
       <VulnerabilitiesList
         vulnerabilities={result.vulnerability_summary.vulnerabilities}
         technologies={result.technologies}
         limit={RESULT_LIST_LIMITS.vulnerabilities}
         policies={policies}
+        partial={result.coverage.partial}
       />
 
       {!readOnly && <PaidAuditOffer audit={audit} result={result} />}
@@ -168,13 +177,14 @@ function CompletedReport({ audit, result, mode }: { audit: Audit; result: AuditR
         <OpenPortsCard
           ports={result.port_scan_results}
           measured={result.counters.openPorts !== null}
+          notChecked={notRun(result.coverage, 'ports')}
           limit={RESULT_LIST_LIMITS.openPorts}
         />
-        <SubdomainsCard dns={result.dns_results} />
+        <SubdomainsCard dns={result.dns_results} coverage={result.coverage} />
         <BreachesCard breaches={result.breaches} />
       </div>
 
-      <Recommendations recommendations={result.vulnerability_summary.recommendations} />
+      <Recommendations recommendations={result.vulnerability_summary.recommendations} partial={result.coverage.partial} />
 
       {result.observations.length > 0 && (
         <section aria-labelledby="observations-heading" className="space-y-2">
@@ -227,7 +237,7 @@ function AuditReport({
           Could not refresh the results: {refreshError}. Showing the last results received.
         </p>
       )}
-      {isAuditRunning(audit.status) && <ScanProgress audit={audit} />}
+      {isAuditRunning(audit.status) && <ScanProgress audit={audit} result={result} />}
       {audit.status === 'failed' && (
         <section role="alert" className="rounded-xl border border-red-200 bg-red-50 p-5 text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100">
           <h2 className="font-semibold">The scan could not finish</h2>

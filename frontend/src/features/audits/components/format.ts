@@ -1,8 +1,11 @@
 import type { AuditStatus, CheckStatus, Grade, Severity } from '../../../lib/contracts';
 
-/** SPEC §4 "Scan status display": in_progress is shown with the underscore replaced by a space. */
+/**
+ * SPEC §4 "Scan status display": in_progress is shown with the underscore replaced by a space. A
+ * skipped check reads "not checked" (DECISIONS "Scan modes"), never as if it had passed.
+ */
 export const statusLabel = (status: AuditStatus | CheckStatus): string =>
-  status === 'ok' ? 'OK' : status.replaceAll('_', ' ');
+  status === 'ok' ? 'OK' : status === 'skipped' ? 'not checked' : status.replaceAll('_', ' ');
 
 export const severityOrder: readonly Severity[] = ['critical', 'high', 'medium', 'low', 'info'];
 

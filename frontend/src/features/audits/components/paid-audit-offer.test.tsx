@@ -32,6 +32,8 @@ function result(totalIssues: number, extra: Record<string, unknown> = {}): Audit
     target_url: 'https://shop.example.test/',
     audit_status: 'completed',
     error_message: null,
+    scan_mode: 'active',
+    coverage: { mode: 'active', allowedMode: 'active', partial: false, notChecked: [] },
     created_at: '2026-01-01T00:00:00.000Z',
     completed_at: '2026-01-01T00:00:20.000Z',
     risk_level: 'medium',

@@ -1,9 +1,12 @@
+import { Link } from 'react-router';
 import { buttonClass } from '../../../components/ui/button';
 import { CheckIcon } from '../../../components/ui/check-icon';
 import { Spinner } from '../../../components/ui/spinner';
 import { content } from '../../../config/content';
+import { paths } from '../../../config/paths';
+import { scanModeContent } from '../../../config/scan-modes';
 import { formatPlanPrice, getPlan } from '../../../lib/catalogue';
-import type { Audit, AuditResultView } from '../../../lib/contracts';
+import { siteKey, type Audit, type AuditResultView } from '../../../lib/contracts';
 import { CheckoutAlert } from '../../payments/components/checkout-alert';
 import { useCheckout } from '../../payments/hooks/use-checkout';
 import { isAuditRunning, isPremiumReport } from '../api/get-audit';
@@ -46,11 +49,28 @@ export function PremiumBanner({ audit, result }: { audit: Audit; result?: AuditR
 export function PaidAuditOffer({ audit, result }: { audit: Audit; result: AuditResultView }) {
   const eligible = audit.status === 'completed' && !result.sample && result.counters.totalIssues > 0 && !isPremiumReport(audit, result);
   if (!eligible) return null;
-  return <Offer auditId={audit.id} issues={result.counters.totalIssues} />;
+  return <Offer auditId={audit.id} domain={siteKey(audit.host)} issues={result.counters.totalIssues} />;
 }
 
-function Offer({ auditId, issues }: { auditId: string; issues: number }) {
-  const { processingPlanId, error, startCheckout } = useCheckout();
+/**
+ * DECISIONS "Scan modes": checkout refused a paid audit of a domain the buyer has not verified (no
+ * money is taken for a scan that cannot run): the API's reason, and the way to verify it, after
+ * which Settings → Domains leads back to this offer.
+ */
+function VerifyFirst({ auditId, domain, message }: { auditId: string; domain: string; message: string }) {
+  return (
+    <div role="alert" data-testid="verify-first" className="mt-4 rounded-md border border-amber-300 bg-amber-50 p-4 text-sm text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100">
+      <p className="font-semibold">{scanModeContent.checkout.verifyFirstHeading(domain)}</p>
+      <p className="mt-1">{message}</p>
+      <Link to={paths.dashboard.verifyDomain.getHref(domain, { offer: auditId })} className={`mt-3 ${buttonClass('primary')}`}>
+        {scanModeContent.checkout.verifyFirst(domain)}
+      </Link>
+    </div>
+  );
+}
+
+function Offer({ auditId, domain, issues }: { auditId: string; domain: string; issues: number }) {
+  const { processingPlanId, error, errorCode, startCheckout } = useCheckout();
   return (
     <section
       aria-labelledby="paid-audit-heading"
@@ -64,7 +84,11 @@ function Offer({ auditId, issues }: { auditId: string; issues: number }) {
         This free report found {issues} {issues === 1 ? 'issue' : 'issues'}. A paid audit scans this site in depth and tells you how to
         fix what it finds. {content.pricing.subscriberDiscount}
       </p>
-      <CheckoutAlert message={error} className="mt-4" />
+      {errorCode === 'domain_not_verified' && error ? (
+        <VerifyFirst auditId={auditId} domain={domain} message={error} />
+      ) : (
+        <CheckoutAlert message={error} className="mt-4" />
+      )}
       <ul className="mt-4 grid gap-4 md:grid-cols-2">
         {AUDIT_PLAN_IDS.map((planId) => {
           const plan = getPlan(planId);

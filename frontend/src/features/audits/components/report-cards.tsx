@@ -1,23 +1,41 @@
 import { useState } from 'react';
-import type { AuditResultView, BreachesView, PortScanResultView, RecommendationView } from '../../../lib/contracts';
+import { scanModeContent } from '../../../config/scan-modes';
+import type { AuditResultView, BreachesView, CoverageView, NotCheckedItem, PortScanResultView, RecommendationView } from '../../../lib/contracts';
 import { severityClass } from './format';
+import { notRun, partsNotChecked } from './scan-coverage';
 
 const card = 'rounded-xl border border-slate-200 bg-white p-5 shadow-sm dark:border-slate-700 dark:bg-slate-900';
 const cardTitle = 'text-lg font-bold text-slate-900 dark:text-slate-100';
 const muted = 'text-sm text-slate-600 dark:text-slate-400';
 
+/** "Not checked" and the backend's reason, where a card's check did not run. */
+function NotCheckedNote({ item, summary }: { item: NotCheckedItem; summary: string }) {
+  return (
+    <div className="mt-2 space-y-1" data-testid="not-checked">
+      <p className="text-sm font-semibold text-slate-700 dark:text-slate-300">
+        {scanModeContent.notChecked} · {scanModeContent.cause[item.cause]}
+      </p>
+      <p className={muted}>{summary}</p>
+      <p className={muted}>{item.reason}</p>
+    </div>
+  );
+}
+
 /**
  * SPEC §2: open ports, the first `limit`; `expandable` offers the rest, otherwise (the shared page)
- * an 'and N more' line counts them. `measured` false: the port scan did not finish.
+ * an 'and N more' line counts them. `measured` false: the port scan did not finish; `notChecked`:
+ * it did not run (a passive scan, an error, a timeout), which says "Not checked", never "none open".
  */
 export function OpenPortsCard({
   ports,
   measured,
+  notChecked,
   limit,
   expandable = true,
 }: {
   ports: PortScanResultView[];
   measured: boolean;
+  notChecked?: NotCheckedItem;
   limit: number;
   expandable?: boolean;
 }) {
@@ -29,7 +47,9 @@ export function OpenPortsCard({
       <h2 id="ports-heading" className={cardTitle}>
         Open Ports
       </h2>
-      {!measured ? (
+      {notChecked ? (
+        <NotCheckedNote item={notChecked} summary={scanModeContent.ports.notRun} />
+      ) : !measured ? (
         <p className={`mt-2 ${muted}`}>The port scan did not finish, so open ports are not known.</p>
       ) : ports.length === 0 ? (
         <p className="mt-2 text-sm text-green-800 dark:text-green-300">No concerning open ports detected</p>
@@ -70,15 +90,20 @@ export function OpenPortsCard({
   );
 }
 
-/** SPEC §2 subdomains card: measured counts only (DECISIONS "Active subdomains"). */
-export function SubdomainsCard({ dns }: { dns: AuditResultView['dns_results'] }) {
+/** SPEC §2 subdomains card: measured counts only (DECISIONS "Active subdomains"); what was not checked says so. */
+export function SubdomainsCard({ dns, coverage }: { dns: AuditResultView['dns_results']; coverage: CoverageView }) {
   const measured = dns.subdomainsFound !== null;
+  const notRunItem = notRun(coverage, 'subdomains');
+  // A passive scan finds names but does not probe which of them answer on the web.
+  const activeNotChecked = dns.activeSubdomains === null && partsNotChecked(coverage, 'subdomains').length > 0;
   return (
     <section aria-labelledby="subdomains-heading" className={card}>
       <h2 id="subdomains-heading" className={cardTitle}>
         Subdomains
       </h2>
-      {measured ? (
+      {notRunItem ? (
+        <NotCheckedNote item={notRunItem} summary="Subdomains were not searched in this scan." />
+      ) : measured ? (
         <dl className="mt-3 grid grid-cols-2 gap-3">
           <div>
             <dt className={muted}>Found</dt>
@@ -86,7 +111,11 @@ export function SubdomainsCard({ dns }: { dns: AuditResultView['dns_results'] })
           </div>
           <div>
             <dt className={muted}>Active</dt>
-            <dd className="text-2xl font-bold text-slate-900 dark:text-slate-100">{dns.activeSubdomains ?? '—'}</dd>
+            {activeNotChecked ? (
+              <dd className="text-lg font-bold text-slate-600 dark:text-slate-400">{scanModeContent.notChecked}</dd>
+            ) : (
+              <dd className="text-2xl font-bold text-slate-900 dark:text-slate-100">{dns.activeSubdomains ?? '—'}</dd>
+            )}
           </div>
         </dl>
       ) : (
@@ -94,6 +123,7 @@ export function SubdomainsCard({ dns }: { dns: AuditResultView['dns_results'] })
           {dns.status === 'failed' ? 'The subdomain search did not finish.' : 'Subdomains were not searched in this scan.'}
         </p>
       )}
+      {measured && !notRunItem && activeNotChecked && <p className={`mt-2 ${muted}`}>{scanModeContent.subdomains.activeNotChecked}</p>}
       <p className={`mt-3 ${muted}`}>
         Active subdomains answer on the web. Every one is a door into your business: remove the ones you no longer use.
       </p>
@@ -149,7 +179,7 @@ export function BreachesCard({ breaches }: { breaches: BreachesView }) {
 }
 
 /** SPEC §2: the first 4 immediate actions (from the findings) and the 4 long-term ones. */
-export function Recommendations({ recommendations }: { recommendations: RecommendationView[] }) {
+export function Recommendations({ recommendations, partial = false }: { recommendations: RecommendationView[]; partial?: boolean }) {
   const immediate = recommendations.filter((r) => r.priority === 'immediate').slice(0, 4);
   const longTerm = recommendations.filter((r) => r.priority === 'long-term').slice(0, 4);
   const list = (items: RecommendationView[]) => (
@@ -178,7 +208,7 @@ export function Recommendations({ recommendations }: { recommendations: Recommen
       <div className="grid gap-4 md:grid-cols-2">
         <div className={card}>
           <h3 className="font-bold text-slate-900 dark:text-slate-100">Immediate actions</h3>
-          {immediate.length > 0 ? list(immediate) : <p className={`mt-2 ${muted}`}>Nothing needs fixing right now.</p>}
+          {immediate.length > 0 ? list(immediate) : <p className={`mt-2 ${muted}`}>{partial ? scanModeContent.nothingToFixPartial : 'Nothing needs fixing right now.'}</p>}
         </div>
         <div className={card}>
           <h3 className="font-bold text-slate-900 dark:text-slate-100">Long-term security</h3>

@@ -1,5 +1,7 @@
-import type { AuditResultView, RiskLevel } from '../../../lib/contracts';
+import { scanModeContent } from '../../../config/scan-modes';
+import type { AuditResultView, CoverageView, RiskLevel } from '../../../lib/contracts';
 import { gradeClass, scoreClass } from './format';
+import { notRun } from './scan-coverage';
 
 const riskBanner: Record<RiskLevel, { box: string; label: string; text: string }> = {
   low: {
@@ -19,21 +21,28 @@ const riskBanner: Record<RiskLevel, { box: string; label: string; text: string }
   },
 };
 
-/** SPEC §2: the risk level as a banner, above the score. */
-export function RiskBanner({ riskLevel }: { riskLevel: RiskLevel | null }) {
+/** SPEC §2: the risk level as a banner, above the score; a partial report's says what it rests on. */
+export function RiskBanner({ riskLevel, partial = false }: { riskLevel: RiskLevel | null; partial?: boolean }) {
   if (!riskLevel) return null;
   const banner = riskBanner[riskLevel];
   return (
     <div data-testid="risk-banner" className={`rounded-xl border px-5 py-4 ${banner.box}`}>
       <p className="text-lg font-extrabold tracking-wide">{banner.label}</p>
-      <p className="mt-1 text-sm">{banner.text}</p>
+      <p className="mt-1 text-sm">
+        {banner.text}
+        {partial && ` ${scanModeContent.riskPartial}`}
+      </p>
     </div>
   );
 }
 
-/** Score and grade with the spec's colours (SPEC §9 "Scoring"). */
+/**
+ * Score and grade with the spec's colours (SPEC §9 "Scoring"). A partial report's grade is marked
+ * partial ("B · partial") and says why its score stops short of an A (DECISIONS "Scan modes").
+ */
 export function ScoreCard({ result }: { result: AuditResultView }) {
   const score = result.risk_score;
+  const partial = result.coverage.partial && result.grade !== null;
   return (
     <div className="flex flex-wrap items-center gap-6 rounded-xl border border-slate-200 bg-white p-5 shadow-sm dark:border-slate-700 dark:bg-slate-900">
       <div>
@@ -45,10 +54,18 @@ export function ScoreCard({ result }: { result: AuditResultView }) {
       </div>
       <div>
         <p className="text-sm font-medium text-slate-600 dark:text-slate-400">Grade</p>
-        <p data-testid="grade" className={`text-5xl font-extrabold ${result.grade ? gradeClass[result.grade] : 'text-slate-500'}`}>
-          {result.grade ?? '—'}
+        <p className="flex items-baseline gap-2">
+          <span data-testid="grade" className={`text-5xl font-extrabold ${result.grade ? gradeClass[result.grade] : 'text-slate-500'}`}>
+            {result.grade ?? '—'}
+          </span>
+          {partial && (
+            <span data-testid="grade-partial" className="text-xl font-semibold text-slate-600 dark:text-slate-400">
+              · {scanModeContent.grade.partial}
+            </span>
+          )}
         </p>
       </div>
+      {partial && <p className="w-full text-sm text-slate-600 dark:text-slate-400">{scanModeContent.scoreCap}</p>}
       {result.vulnerability_summary.riskFactors.length > 0 && (
         <div className="min-w-0 flex-1 basis-64">
           <p className="text-sm font-medium text-slate-600 dark:text-slate-400">Risk factors</p>
@@ -63,30 +80,48 @@ export function ScoreCard({ result }: { result: AuditResultView }) {
   );
 }
 
-function Counter({ label, value, tone, note }: { label: string; value: number | null; tone?: string; note?: string }) {
+function Counter({ label, value, tone, note, notChecked }: { label: string; value: number | null; tone?: string; note?: string; notChecked?: string }) {
   return (
     <div className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm dark:border-slate-700 dark:bg-slate-900">
       <dt className="text-sm font-medium text-slate-600 dark:text-slate-400">{label}</dt>
-      <dd className={`mt-1 text-3xl font-bold tracking-tight ${value === null ? 'text-slate-500' : (tone ?? 'text-slate-900 dark:text-slate-100')}`}>
-        {value ?? '—'}
-      </dd>
-      {value === null && note && <dd className="text-xs text-slate-500 dark:text-slate-400">{note}</dd>}
+      {notChecked !== undefined ? (
+        <>
+          <dd className="mt-1 text-xl font-bold tracking-tight text-slate-600 dark:text-slate-400">{scanModeContent.notChecked}</dd>
+          <dd className="text-xs text-slate-500 dark:text-slate-400">{notChecked}</dd>
+        </>
+      ) : (
+        <>
+          <dd className={`mt-1 text-3xl font-bold tracking-tight ${value === null ? 'text-slate-500' : (tone ?? 'text-slate-900 dark:text-slate-100')}`}>
+            {value ?? '—'}
+          </dd>
+          {value === null && note && <dd className="text-xs text-slate-500 dark:text-slate-400">{note}</dd>}
+        </>
+      )}
     </div>
   );
 }
 
-/** SPEC §2: total issues, critical issues, open ports, subdomains. A count not measured shows '—'. */
-export function Counters({ counters }: { counters: AuditResultView['counters'] }) {
+/**
+ * SPEC §2: total issues, critical issues, open ports, subdomains. A count whose check did not run
+ * says "Not checked" and why (never a zero); one not measured otherwise shows '—'.
+ */
+export function Counters({ counters, coverage }: { counters: AuditResultView['counters']; coverage: CoverageView }) {
+  const cause = (check: string) => {
+    const item = notRun(coverage, check);
+    return item ? scanModeContent.cause[item.cause] : undefined;
+  };
+  // No issues in a partial report is no all-clear: not green.
+  const none = coverage.partial ? 'text-slate-900 dark:text-slate-100' : 'text-green-700 dark:text-green-400';
   return (
     <section aria-labelledby="counters-heading">
       <h2 id="counters-heading" className="sr-only">
         Summary
       </h2>
       <dl className="grid grid-cols-2 gap-3 md:grid-cols-4">
-        <Counter label="Total Issues" value={counters.totalIssues} tone={counters.totalIssues > 0 ? 'text-orange-700 dark:text-orange-400' : 'text-green-700 dark:text-green-400'} />
-        <Counter label="Critical Issues" value={counters.criticalIssues} tone={counters.criticalIssues > 0 ? 'text-red-700 dark:text-red-400' : 'text-green-700 dark:text-green-400'} />
-        <Counter label="Open Ports" value={counters.openPorts} note="port scan did not finish" />
-        <Counter label="Subdomains" value={counters.subdomains} note="not measured" />
+        <Counter label="Total Issues" value={counters.totalIssues} tone={counters.totalIssues > 0 ? 'text-orange-700 dark:text-orange-400' : none} />
+        <Counter label="Critical Issues" value={counters.criticalIssues} tone={counters.criticalIssues > 0 ? 'text-red-700 dark:text-red-400' : none} />
+        <Counter label="Open Ports" value={counters.openPorts} note="port scan did not finish" notChecked={cause('ports')} />
+        <Counter label="Subdomains" value={counters.subdomains} note="not measured" notChecked={cause('subdomains')} />
       </dl>
     </section>
   );

@@ -30,6 +30,8 @@ const view = {
     recommendations: [],
   },
   technologies: [],
+  scan_mode: 'active',
+  coverage: { mode: 'active', allowedMode: 'active', partial: false, notChecked: [] },
 } as unknown as AuditResultView;
 
 describe('the shared report page', () => {

@@ -9,6 +9,7 @@ import { useSharedAudit } from '../api/get-shared-audit';
 import { EmailReportDialog } from './email-report-dialog';
 import { OpenPortsCard } from './report-cards';
 import { Counters, RiskBanner, ScoreCard } from './report-overview';
+import { NotCheckedList, notRun, ScanModeNotice } from './scan-coverage';
 import { VulnerabilitiesList } from './vulnerabilities-list';
 
 /** SPEC §5 "Other": a share route without a token. */
@@ -138,18 +139,22 @@ function SharedAssessment({ audit, expiresAt, shareToken }: { audit: AuditResult
         </p>
       )}
 
-      <RiskBanner riskLevel={audit.risk_level} />
+      <ScanModeNotice coverage={audit.coverage} />
+      <RiskBanner riskLevel={audit.risk_level} partial={audit.coverage.partial} />
       <ScoreCard result={audit} />
-      <Counters counters={audit.counters} />
+      <Counters counters={audit.counters} coverage={audit.coverage} />
+      <NotCheckedList coverage={audit.coverage} />
       <VulnerabilitiesList
         vulnerabilities={audit.vulnerability_summary.vulnerabilities}
         technologies={audit.technologies}
         limit={RESULT_LIST_LIMITS.vulnerabilities}
         expandable={false}
+        partial={audit.coverage.partial}
       />
       <OpenPortsCard
         ports={audit.port_scan_results}
         measured={audit.counters.openPorts !== null}
+        notChecked={notRun(audit.coverage, 'ports')}
         limit={RESULT_LIST_LIMITS.openPorts}
         expandable={false}
       />

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { scanModeContent } from '../../../config/scan-modes';
 import type { CveView, TechnologyView, VulnerabilityView } from '../../../lib/contracts';
 import { FindingDisclosure } from './finding-disclosure';
 import { FindingPolicyPanel, PolicyChip, type ReportPolicies } from './finding-policy';
@@ -79,6 +80,7 @@ export function VulnerabilitiesList({
   limit,
   expandable = true,
   policies,
+  partial = false,
 }: {
   vulnerabilities: VulnerabilityView[];
   technologies: TechnologyView[];
@@ -86,6 +88,8 @@ export function VulnerabilitiesList({
   expandable?: boolean;
   /** The owner's report in the dashboard only: each finding's custom security policy and its controls. */
   policies?: ReportPolicies;
+  /** A partial report (DECISIONS "Scan modes"): none found is no all-clear, so not the green state. */
+  partial?: boolean;
 }) {
   const [showAll, setShowAll] = useState(false);
   const cves = cveDetails(technologies);
@@ -96,7 +100,11 @@ export function VulnerabilitiesList({
       <h2 id="vulnerabilities-heading" className="text-xl font-bold text-slate-900 dark:text-slate-100">
         Vulnerabilities <span className="font-normal text-slate-600 dark:text-slate-400">({vulnerabilities.length})</span>
       </h2>
-      {vulnerabilities.length === 0 ? (
+      {vulnerabilities.length === 0 && partial ? (
+        <p className="rounded-xl border border-slate-200 bg-white p-4 text-slate-800 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-200">
+          {scanModeContent.noVulnerabilitiesPartial}
+        </p>
+      ) : vulnerabilities.length === 0 ? (
         <p className="rounded-xl border border-green-200 bg-green-50 p-4 text-green-900 dark:border-green-800 dark:bg-green-950 dark:text-green-100">
           No vulnerabilities detected
         </p>

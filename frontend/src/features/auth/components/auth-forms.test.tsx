@@ -1,6 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Route, Routes } from 'react-router';
+import { Route, Routes, useLocation } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderWithProviders, stubApi } from '../../../testing/api-stub';
 import { AuthTestProvider, type AuthContextValue } from '../auth-provider';
@@ -171,6 +171,41 @@ describe('SignupForm', () => {
     expect(refresh).toHaveBeenCalled();
     // The check was unreachable (502): signup went on, as "where reachable" asks.
     expect(api.callsTo('GET', '/api/pwned-passwords/F057C')).toHaveLength(1);
+  });
+
+  it('keeps the returnUrl in its sign-in link and goes there once the account is confirmed', async () => {
+    // Prepare: a passive report's unlock sends the visitor here on the way to verifying its domain.
+    const back = '/dashboard/settings?tab=domains&add=shop.example.test&unlock=0b3c5d2e-7f41-4a8b-9c1d-2e3f4a5b6c7d';
+    stubApi({
+      'GET /api/pwned-passwords/F057C': { status: 200, body: { suffixes: [] } },
+      'PUT /api/me': { status: 200, body: {} },
+    });
+    const session = fakeSession();
+    function Where() {
+      const location = useLocation();
+      return <p data-testid="where">{`${location.pathname}${location.search}`}</p>;
+    }
+    renderWithProviders(
+      <AuthTestProvider value={{ status: 'signed-out', user: undefined, session: async () => session, refresh: vi.fn(async () => undefined) }}>
+        <Routes>
+          <Route path="/auth/*" element={<SignupForm />} />
+          <Route path="/dashboard/*" element={<Where />} />
+        </Routes>
+      </AuthTestProvider>,
+      { route: `/auth/signup?returnUrl=${encodeURIComponent(back)}` },
+    );
+    const signInHref = screen.getByRole('link', { name: 'Sign in' }).getAttribute('href');
+
+    // Act
+    await fill({ 'First name': 'Ada', 'Last name': 'Lead', Email: 'ada@gmail.test', Company: 'Example Shop', Password: GOOD_PASSWORD, 'Confirm password': GOOD_PASSWORD });
+    await userEvent.click(screen.getByRole('checkbox'));
+    await userEvent.click(screen.getByRole('button', { name: 'Create Account' }));
+    await userEvent.type(await screen.findByLabelText('Confirmation code'), '123456');
+    await userEvent.click(screen.getByRole('button', { name: 'Confirm' }));
+
+    // Assess
+    expect(signInHref).toBe(`/auth/login?returnUrl=${encodeURIComponent(back)}`);
+    expect((await screen.findByTestId('where')).textContent).toBe(back);
   });
 });
 

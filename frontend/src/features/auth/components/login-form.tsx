@@ -88,7 +88,7 @@ export function LoginForm() {
       intro={
         <>
           No account yet?{' '}
-          <Link to={paths.auth.signup.getHref()} className={linkClass}>
+          <Link to={paths.auth.signup.getHref(searchParams.get('returnUrl') ?? undefined)} className={linkClass}>
             Create one
           </Link>
         </>

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { Button } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
 import { FormMessage, TextField } from '../../../components/ui/text-field';
@@ -7,6 +7,7 @@ import { paths } from '../../../config/paths';
 import { apiPut } from '../../../lib/api-client';
 import { routePath } from '../../../lib/contracts';
 import { useAuth } from '../auth-provider';
+import { safeReturnUrl } from '../return-url';
 import { AuthCard, authErrorMessage, linkClass } from './auth-card';
 import { ConfirmCodeForm } from './confirm-code-form';
 import { passwordProblems, PasswordPolicyHint } from './password-policy-hint';
@@ -55,6 +56,9 @@ async function validate(fields: Fields, terms: boolean): Promise<Errors> {
 export function SignupForm() {
   const { session, refresh } = useAuth();
   const navigate = useNavigate();
+  // Where the visitor was headed (a report's unlock, say): kept through the confirmation code.
+  const [searchParams] = useSearchParams();
+  const returnUrl = searchParams.get('returnUrl') ?? undefined;
   const [fields, setFields] = useState<Fields>(EMPTY);
   const [terms, setTerms] = useState(false);
   const [errors, setErrors] = useState<Errors>({});
@@ -94,7 +98,7 @@ export function SignupForm() {
     // The profile is saved before the app learns it is signed in, so the dashboard opens on the full name.
     await apiPut(routePath('update-me'), { firstName: fields.firstName.trim(), lastName: fields.lastName.trim(), company: fields.company.trim() });
     await refresh();
-    await navigate(paths.dashboard.root.getHref(), { replace: true });
+    await navigate(safeReturnUrl(returnUrl), { replace: true });
   }
 
   if (confirming) {
@@ -111,7 +115,7 @@ export function SignupForm() {
       intro={
         <>
           Already have an account?{' '}
-          <Link to={paths.auth.login.getHref()} className={linkClass}>
+          <Link to={paths.auth.login.getHref(returnUrl)} className={linkClass}>
             Sign in
           </Link>
         </>

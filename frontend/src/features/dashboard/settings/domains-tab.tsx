@@ -9,6 +9,7 @@ import { useAddDomain, useDeleteDomain, useDomains, useVerifyDomain, type Domain
 import { CopyableValue } from './copyable-value';
 import { domainInputProblem } from './lib/domain-input';
 import { DangerButton, LoadingState, SettingsPanel } from './panel';
+import { useVerifyPurpose, VerifyPurposePanel } from './verify-purpose';
 
 type Message = { tone: 'error' | 'success'; text: string };
 
@@ -39,14 +40,22 @@ const scoreTone = (score: number): string =>
       ? 'bg-yellow-100 text-yellow-800 dark:bg-yellow-900 dark:text-yellow-200'
       : 'bg-red-100 text-red-800 dark:bg-red-900 dark:text-red-200';
 
-/** Settings → Domains: add, prove ownership (DNS TXT or a file), re-check, delete. */
+/**
+ * Settings → Domains: add, prove ownership (DNS TXT or a file), re-check, delete. Opened to verify a
+ * domain for something (a report's unlock, a paid audit's checkout), it fills the domain in and
+ * leads through to that.
+ */
 export function DomainsTab() {
   const domains = useDomains();
   const audits = useMyAudits();
+  const purpose = useVerifyPurpose();
+  const listed = purpose !== undefined && domains.data?.some((entry) => entry.domain === purpose.domain) === true;
 
   return (
     <div className="space-y-6">
-      <AddDomainForm />
+      {purpose && <VerifyPurposePanel purpose={purpose} domains={domains.data} />}
+      {/* Filled in with the domain to verify until it is listed (then afresh, empty). */}
+      <AddDomainForm key={listed ? 'listed' : 'unlisted'} initial={purpose && !listed ? purpose.domain : ''} />
       <SettingsPanel
         title="Your domains"
         description="Scans run only on domains you have proven you own. Verified domains can be scanned from the dashboard."
@@ -69,9 +78,9 @@ export function DomainsTab() {
   );
 }
 
-function AddDomainForm() {
+function AddDomainForm({ initial }: { initial: string }) {
   const add = useAddDomain();
-  const [input, setInput] = useState('');
+  const [input, setInput] = useState(initial);
   const [error, setError] = useState<string | undefined>();
   const [added, setAdded] = useState<string | undefined>();
 

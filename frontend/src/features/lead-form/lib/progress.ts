@@ -48,7 +48,7 @@ export function checkOutcome(check: CheckResult): string {
       return issues === 0 ? 'no issues' : `${issues} ${issues === 1 ? 'issue' : 'issues'}`;
     }
     case 'skipped':
-      return 'skipped';
+      return 'not checked';
     case 'timeout':
       return 'timed out';
     case 'error':

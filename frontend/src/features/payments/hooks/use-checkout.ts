@@ -64,9 +64,10 @@ function takeChoice(path: string): CheckoutChoice | undefined {
 /**
  * A checkout button's states (SPEC §4 "Checkout button", DECISIONS "Checkout UI"): idle, then
  * 'Processing...' on the chosen plan (every plan disabled) until the browser leaves for the
- * checkout; back to idle with `error` set when the checkout could not start. Checkout needs a
- * signed-in session (SPEC §6): a signed-out visitor goes to /auth/login with a returnUrl back here
- * (`hash` names the section to come back to), and the choice resumes once on their return.
+ * checkout; back to idle with `error` (and the API's `errorCode`, when it explained the refusal)
+ * set when the checkout could not start. Checkout needs a signed-in session (SPEC §6): a
+ * signed-out visitor goes to /auth/login with a returnUrl back here (`hash` names the section to
+ * come back to), and the choice resumes once on their return.
  */
 export function useCheckout({ hash }: { hash?: string } = {}) {
   const { status } = useAuth();
@@ -74,6 +75,8 @@ export function useCheckout({ hash }: { hash?: string } = {}) {
   const location = useLocation();
   const [processingPlanId, setProcessingPlanId] = useState<PlanId | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // The API's code for a refusal it explains (domain_not_verified leads to verification instead).
+  const [errorCode, setErrorCode] = useState<string | null>(null);
   // A ref as well as state: two clicks in one frame must not start two checkouts.
   const busy = useRef(false);
 
@@ -91,6 +94,7 @@ export function useCheckout({ hash }: { hash?: string } = {}) {
       busy.current = true;
       setProcessingPlanId(choice.planId);
       setError(null);
+      setErrorCode(null);
       try {
         const { url } = await createCheckoutSession(choice);
         // Stays 'Processing...' while the browser leaves for the checkout.
@@ -104,7 +108,8 @@ export function useCheckout({ hash }: { hash?: string } = {}) {
           goToLogin(choice);
           return;
         }
-        console.error('Starting checkout failed', cause);
+        // An unverified domain is a step of the way (verification first), not a failure to report.
+        if (!(cause instanceof ApiError && cause.code === 'domain_not_verified')) console.error('Starting checkout failed', cause);
         // A refusal the API explains (another account's report, one not finished) is shown as it
         // says; trying again would not help. Anything else is the spec's alert.
         const refused = cause instanceof ApiError && cause.status >= 400 && cause.status < 500 && cause.code !== `http_${cause.status}`;
@@ -112,6 +117,7 @@ export function useCheckout({ hash }: { hash?: string } = {}) {
         busy.current = false;
         setProcessingPlanId(null);
         setError(message);
+        setErrorCode(refused ? cause.code : null);
       }
     },
     [goToLogin],
@@ -138,5 +144,5 @@ export function useCheckout({ hash }: { hash?: string } = {}) {
     if (pending) void checkout(pending, true);
   }, [status, location.pathname, checkout]);
 
-  return { processingPlanId, error, startCheckout };
+  return { processingPlanId, error, errorCode, startCheckout };
 }
