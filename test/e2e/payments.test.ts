@@ -7,8 +7,9 @@ import { startE2eStack, TARGET_HOST, type E2eStack } from './support/stack.js';
 /**
  * Issue 8's journeys in Chromium with the local test checkout (no Stripe key): the same webhook
  * handler as production receives signed events. A lead-created account signs in with its emailed
- * temporary password, buys a Pro Audit for its free report (premium report, deep scan), subscribes
- * to Monitor Lite (plan box and limits follow), then cancels in the local customer portal.
+ * temporary password, is led to verify its site's domain by DNS TXT before a paid audit (DECISIONS
+ * "Scan modes"), buys a Pro Audit for its free report (premium report, deep scan), subscribes to
+ * Monitor Lite (plan box and limits follow), then cancels in the local customer portal.
  */
 
 const EMAIL = 'owner@example.test';
@@ -79,8 +80,29 @@ describe.skipIf(!chromiumAvailable)('payments in Chromium with the local test ch
     await page.getByText('0 / 3 scans used').waitFor();
   }, 60_000);
 
-  it('buys a Pro Audit for the free report: local checkout, premium report, deep scan', async () => {
+  it('is led to verify the domain first when buying a Pro Audit for an unverified site, then back to the offer', async () => {
     await page.goto(`${appUrl}/results/${auditId}`);
+    await page.getByTestId('audit-status').filter({ hasText: /^completed$/ }).waitFor({ timeout: 60_000 });
+    await page.getByTestId('offer-pro-audit').getByRole('button', { name: 'Get the Pro Audit' }).click();
+    // DECISIONS "Scan modes": no checkout for a deep scan that could not run; the way to verification instead.
+    const verifyFirst = page.getByTestId('verify-first');
+    await verifyFirst.waitFor();
+    expect(page.url()).toBe(`${appUrl}/results/${auditId}`);
+    await expect(verifyFirst.textContent()).resolves.toContain(`Verify ${TARGET_HOST} first`);
+    await verifyFirst.getByRole('link', { name: `Verify ${TARGET_HOST}` }).click();
+    await page.waitForURL(`${appUrl}/dashboard/settings?tab=domains&add=${TARGET_HOST}&offer=${auditId}`);
+    await page.getByText('No domains yet.', { exact: false }).waitFor();
+    await page.getByRole('button', { name: 'Add Domain' }).click();
+    const row = page.getByRole('listitem', { name: TARGET_HOST });
+    await row.getByText('Pending').waitFor();
+    stack.zone.add({ name: TARGET_HOST, type: 'TXT', ttl: 60, data: (await row.getByText(/^rampart-verification=/).first().textContent())!.trim() });
+    await row.getByRole('button', { name: 'Check verification' }).click();
+    await page.getByTestId('verify-purpose').getByRole('link', { name: 'Back to the paid audit offer' }).click();
+    await page.waitForURL(`${appUrl}/results/${auditId}`);
+    await page.getByTestId('offer-pro-audit').waitFor();
+  }, 60_000);
+
+  it('buys a Pro Audit for the free report: local checkout, premium report, deep scan', async () => {
     await page.getByTestId('audit-status').filter({ hasText: /^completed$/ }).waitFor({ timeout: 60_000 });
     const offer = page.getByTestId('offer-pro-audit');
     await offer.getByRole('button', { name: 'Get the Pro Audit' }).click();
@@ -130,7 +152,8 @@ describe.skipIf(!chromiumAvailable)('payments in Chromium with the local test ch
     await page.waitForURL(`${appUrl}/dashboard/subscription`);
     await page.getByText(/cancelled/i).first().waitFor({ timeout: 15_000 });
     await page.screenshot({ path: artifactPath('subscription-cancelled.png'), fullPage: true });
-    expect(consoleOutput).toEqual([]);
+    // The browser's own line for the checkout's 403 (domain not verified yet) is the only one.
+    expect(consoleOutput).toEqual(['console.error: Failed to load resource: the server responded with a status of 403 (Forbidden)']);
   }, 60_000);
 
   it('keeps the ids it saw well-formed', () => {
