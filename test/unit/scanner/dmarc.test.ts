@@ -86,7 +86,25 @@ describe('DMARC analysis', () => {
     ]);
   });
 
-  it('ignores TXT records at _dmarc that are not DMARC', () => {
-    expect(judged(['some-verification=1', 'v=DMARC1; p=reject; rua=mailto:d@example.com']).findings).toEqual([]);
+  it('applies the DMARC record beside other TXT records at _dmarc, and reports those as low', () => {
+    const { evaluation, findings } = judged(['some-verification=1', 'v=DMARC1; p=reject; rua=mailto:d@example.com']);
+    expect([evaluation.effectivePolicy, evaluation.unrelated]).toEqual(['reject', ['some-verification=1']]);
+    expect(findings).toEqual([['email.dmarc.unrelated-records', 'low']]);
+  });
+
+  it('reads an upper-case V= tag name, but not a record that starts with whitespace', () => {
+    expect(judged(['V=DMARC1; p=reject; rua=mailto:d@example.com']).evaluation.effectivePolicy).toBe('reject');
+    const indented = judged([' v=DMARC1; p=reject; rua=mailto:d@example.com']);
+    expect([indented.evaluation.effectivePolicy, indented.findings]).toEqual([undefined, [['email.dmarc.invalid', 'medium']]]);
+    expect(judged(['v=dmarc1; p=reject']).findings).toEqual([['email.dmarc.missing', 'medium']]);
+  });
+
+  it('reports bad fo, np and psd values as tag errors', () => {
+    expect(parseDmarc('v=DMARC1; p=reject; fo=0:1:d; np=quarantine; psd=n').warnings).toEqual([]);
+    expect(parseDmarc('v=DMARC1; p=reject; fo=x; np=invalid; psd=x').warnings).toEqual([
+      'fo=x is not a colon-separated list of 0, 1, d and s',
+      'np=invalid is not none, quarantine or reject',
+      'psd=x is not y, n or u',
+    ]);
   });
 });

@@ -2,7 +2,8 @@
  * DMARC (RFC 7489, with DMARCbis's `t=` tag) judged as internet.nl judges it: one record at
  * `_dmarc.<domain>`, `p=quarantine` or `p=reject` (p=none is monitoring only), `t=y` one level
  * weaker, `pct` below 100 applies the policy to part of the mail, and reports sent to another
- * domain need that domain's authorisation record (RFC 7489 §7.1).
+ * domain need that domain's authorisation record (RFC 7489 §7.1). Measured against checkdmarc's
+ * record cases by test/unit/conformance/dmarc-checkdmarc.test.ts.
  */
 import { getDomain } from 'tldts';
 import type { Finding } from '../../../domain/audit.js';
@@ -36,6 +37,8 @@ export interface DmarcEvaluation {
   record: string | undefined;
   /** Every TXT record at _dmarc.<domain> that starts with v=DMARC1. */
   records: string[];
+  /** The other TXT records at _dmarc.<domain>: receivers skip them, but they are a publishing mistake. */
+  unrelated: string[];
   tags: Record<string, string>;
   policy: DmarcPolicy | undefined;
   subdomainPolicy: DmarcPolicy | undefined;
@@ -51,9 +54,12 @@ export interface DmarcEvaluation {
 
 const POLICIES = new Set<DmarcPolicy>(['none', 'quarantine', 'reject']);
 
-/** True when a TXT string is a DMARC record: it starts with exactly `v=DMARC1` (RFC 7489 §6.6.3). */
+/**
+ * True when a TXT string is a DMARC record: it starts with the v tag (its name in either case, as
+ * ABNF strings are) and the value DMARC1 as written (%x44 %x4d …), nothing before it (RFC 7489 §6.4, §6.6.3).
+ */
 export function isDmarcRecord(txt: string): boolean {
-  return /^v\s*=\s*DMARC1\s*(;|$)/.test(txt.trim());
+  return /^[vV][ \t]*=[ \t]*DMARC1[ \t]*(;|$)/.test(txt);
 }
 
 export function parseDmarc(record: string): ParsedDmarc {
@@ -82,6 +88,10 @@ export function parseDmarc(record: string): ParsedDmarc {
     if (tags[tag] !== undefined && !/^[rs]$/i.test(tags[tag])) warnings.push(`${tag}=${tags[tag]} is not r or s`);
   }
   if (tags.t !== undefined && !/^[yn]$/i.test(tags.t)) warnings.push(`t=${tags.t} is not y or n`);
+  if (tags.fo !== undefined && !/^[01ds]([ \t]*:[ \t]*[01ds])*$/i.test(tags.fo)) warnings.push(`fo=${tags.fo} is not a colon-separated list of 0, 1, d and s`);
+  // DMARCbis (RFC 9989) tags: receivers that know them ignore a bad value, which is rarely what was meant.
+  if (tags.np !== undefined && !POLICIES.has(tags.np.toLowerCase() as DmarcPolicy)) warnings.push(`np=${tags.np} is not none, quarantine or reject`);
+  if (tags.psd !== undefined && !/^[ynu]$/i.test(tags.psd)) warnings.push(`psd=${tags.psd} is not y, n or u`);
   for (const tag of ['rua', 'ruf'] as const) {
     for (const uri of splitUris(tags[tag])) {
       if (!/^mailto:[^@\s]+@[^@\s]+$/i.test(uri.replace(/!\d+[kmgt]?$/i, ''))) warnings.push(`${tag} destination "${uri}" is not a mailto: address`);
@@ -105,8 +115,13 @@ function weaker(policy: DmarcPolicy): DmarcPolicy {
 /** Builds the evaluation from the TXT strings found at `_dmarc.<domain>` (authorisation not yet asked). */
 export function evaluateDmarc(domain: string, txt: readonly string[]): DmarcEvaluation {
   const records = txt.filter(isDmarcRecord);
-  const empty = { domain, records, tags: {}, policy: undefined, subdomainPolicy: undefined, pct: 100, testing: false, effectivePolicy: undefined, reporting: [], warnings: [] };
-  if (records.length === 0) return { ...empty, record: undefined, fatal: [] };
+  const unrelated = txt.filter((t) => !isDmarcRecord(t));
+  const empty = { domain, records, unrelated, tags: {}, policy: undefined, subdomainPolicy: undefined, pct: 100, testing: false, effectivePolicy: undefined, reporting: [], warnings: [] };
+  if (records.length === 0) {
+    // " v=DMARC1; p=reject" looks like a policy, but receivers do not recognise it: say why, rather than "missing".
+    const indented = unrelated.filter((t) => isDmarcRecord(t.replace(/^\s+/, '')));
+    return { ...empty, record: undefined, fatal: indented.map((t) => `"${t}" starts with whitespace, so receivers do not read it as a DMARC record (it must begin with v=DMARC1)`) };
+  }
   if (records.length > 1) return { ...empty, record: undefined, fatal: [`${records.length} DMARC records: receivers ignore them all`] };
   const record = records[0]!;
   const parsed = parseDmarc(record);
@@ -127,6 +142,7 @@ export function evaluateDmarc(domain: string, txt: readonly string[]): DmarcEval
     domain,
     record,
     records,
+    unrelated,
     tags: parsed.tags,
     policy,
     subdomainPolicy,
@@ -170,6 +186,19 @@ export function analyzeDmarc(evaluation: DmarcEvaluation): Finding[] {
       }),
     ];
   }
+  if (evaluation.records.length === 0 && evaluation.fatal.length > 0) {
+    return [
+      finding({
+        id: 'email.dmarc.invalid',
+        title: 'The DMARC record is invalid',
+        severity: 'medium',
+        category,
+        evidence: `${at}: ${evaluation.fatal.join('; ')}`,
+        description: 'Receivers do not recognise the record as DMARC: the domain has no policy.',
+        recommendation: 'Start the record with `v=DMARC1; p=quarantine;` (or reject), with nothing before it.',
+      }),
+    ];
+  }
   if (evaluation.records.length === 0) {
     return [
       finding({
@@ -177,7 +206,7 @@ export function analyzeDmarc(evaluation: DmarcEvaluation): Finding[] {
         title: 'No DMARC policy',
         severity: 'medium',
         category,
-        evidence: `No TXT record starting with v=DMARC1 at ${at}`,
+        evidence: `No TXT record starting with v=DMARC1 at ${at}${evaluation.unrelated.length > 0 ? `; found ${evaluation.unrelated.map((t) => `"${t}"`).join(', ')}` : ''}`,
         description: 'DMARC tells receivers what to do with mail that claims to come from your domain but fails SPF and DKIM. Without it, forged mail in your name is usually delivered, and you get no reports about it.',
         recommendation: `Publish \`${at} TXT "v=DMARC1; p=none; rua=mailto:dmarc@${domain}"\`, read the reports for a few weeks, then move to p=quarantine and p=reject.`,
       }),
@@ -287,6 +316,19 @@ export function analyzeDmarc(evaluation: DmarcEvaluation): Finding[] {
         evidence: unauthorised.map((r) => `${r.kind}=${r.uri}: no v=DMARC1 record at ${domain}._report._dmarc.${r.domain}`).join('; '),
         description: 'Receivers send reports to another domain only when that domain publishes an authorisation record (RFC 7489 §7.1); these reports are silently dropped.',
         recommendation: `Ask the receiving domain to publish ${domain}._report._dmarc.<their domain> TXT "v=DMARC1", or send reports to an address in your own domain.`,
+      }),
+    );
+  }
+  if (evaluation.unrelated.length > 0) {
+    findings.push(
+      finding({
+        id: 'email.dmarc.unrelated-records',
+        title: 'Other TXT records sit beside the DMARC record',
+        severity: 'low',
+        category,
+        evidence: `${at} also holds ${evaluation.unrelated.map((t) => `"${t}"`).join(', ')}`,
+        description: 'Receivers that follow RFC 7489 §6.6.3 skip TXT records at _dmarc that are not DMARC, but some do not expect other records there, and validators such as checkdmarc reject the set. Such a record is usually one meant for another name.',
+        recommendation: `Keep only the DMARC record at ${at}, and publish the other records where they belong.`,
       }),
     );
   }
