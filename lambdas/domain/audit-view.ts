@@ -1,5 +1,6 @@
-import type { Audit, AuditStatus, CheckResult, CheckStatus, Finding, Grade, RiskLevel, ScanMode, Severity } from './audit.js';
+import type { Audit, AuditStatus, CheckResult, CheckStatus, CveDetail, Finding, Grade, RiskLevel, ScanMode, Severity } from './audit.js';
 import { type CoverageView, coverageOf, ranMode } from './coverage.js';
+import { cveDetailsOf, readCveDetails, softwareCveRecords } from './cve-details.js';
 import type { IssueCounts } from './emails.js';
 import { num, record, records, str, strings } from './unknown-values.js';
 import { type FreeRescanView, freeRescanView, isProAudit } from './free-rescan.js';
@@ -32,6 +33,8 @@ export interface VulnerabilityView {
   evidence?: string;
   cvssScore?: number;
   cves?: string[];
+  /** DECISIONS "Per-CVE detail": a software finding's vulnerabilities, known exploited first (also from reports stored before the finding carried them). */
+  cveDetails?: CveDetail[];
 }
 
 export interface ObservationView {
@@ -87,14 +90,8 @@ export interface VulnerabilitySummaryView {
   recommendations: RecommendationView[];
 }
 
-export interface CveView {
-  id: string;
-  cvssScore?: number;
-  severity?: string;
-  /** In CISA's Known Exploited Vulnerabilities catalogue. */
-  exploited?: boolean;
-  fixedIn?: string;
-}
+/** A CVE of a technology: what the report knows of it (any field but the id may be missing in an older report). */
+export type CveView = Pick<CveDetail, 'id'> & Partial<Omit<CveDetail, 'id'>>;
 
 export interface TechnologyView {
   name: string;
@@ -334,6 +331,7 @@ export function buildAuditView(audit: Audit, context: AuditViewContext = {}): Au
   const counts = countBySeverity(findings);
   const ended = audit.status === 'completed' || audit.status === 'failed';
   const check = (name: string) => audit.checks.find((c) => c.name === name);
+  const softwareCves = softwareCveRecords(audit.checks);
 
   const subdomains = check('subdomains');
   const subdomainsData = record(subdomains?.data);
@@ -375,7 +373,7 @@ export function buildAuditView(audit: Audit, context: AuditViewContext = {}): Au
     },
     port_scan_results: portScanResults,
     vulnerability_summary: {
-      vulnerabilities: issues.map(toVulnerability),
+      vulnerabilities: issues.map((finding) => toVulnerability(finding, softwareCves)),
       totalIssues: issues.length,
       criticalIssues: counts.critical,
       subdomainsScanned: subdomainsFound,
@@ -397,7 +395,7 @@ export function buildAuditView(audit: Audit, context: AuditViewContext = {}): Au
     observations: findings.filter((f) => !isIssue(f)).map(toObservation),
     grades: { tls: str(record(check('tls')?.data)?.grade) ?? null, httpObservatory: observatoryGrade(check('http')) },
     breaches: breachesView(check('breaches'), audit.status),
-    technologies: technologiesView(check('software')),
+    technologies: technologiesView(check('software'), softwareCves),
     tls: tlsView(check('tls'), audit.status),
     email_security: emailView(check('email'), audit.status),
     network: {
@@ -432,7 +430,8 @@ export function buildAuditView(audit: Audit, context: AuditViewContext = {}): Au
   return view;
 }
 
-function toVulnerability(finding: Finding): VulnerabilityView {
+function toVulnerability(finding: Finding, softwareCves: ReadonlyMap<string, unknown>): VulnerabilityView {
+  const cveDetails = cveDetailsOf(finding, softwareCves);
   return {
     id: finding.id,
     title: finding.title,
@@ -443,6 +442,7 @@ function toVulnerability(finding: Finding): VulnerabilityView {
     ...(finding.evidence ? { evidence: finding.evidence } : {}),
     ...(finding.cvssScore !== undefined ? { cvssScore: finding.cvssScore } : {}),
     ...(finding.cves?.length ? { cves: finding.cves } : {}),
+    ...(cveDetails ? { cveDetails } : {}),
   };
 }
 
@@ -496,23 +496,14 @@ function breachesView(check: CheckResult | undefined, auditStatus: AuditStatus):
 /** CVEs listed per product: enough for the report; the finding carries the full list. */
 const MAX_CVES_PER_TECHNOLOGY = 20;
 
-function technologiesView(check: CheckResult | undefined): TechnologyView[] {
+function technologiesView(check: CheckResult | undefined, softwareCves: ReadonlyMap<string, unknown>): TechnologyView[] {
   const data = record(check?.data);
   const vulnerabilities = records(data?.vulnerabilities);
   return records(data?.technologies)
     .filter((t) => str(t.name))
     .map((t) => {
       const match = vulnerabilities.find((v) => str(v.findingId) !== undefined && v.findingId === t.findingId);
-      const cves: CveView[] = records(match?.vulnerabilities)
-        .filter((v) => str(v.id))
-        .slice(0, MAX_CVES_PER_TECHNOLOGY)
-        .map((v) => ({
-          id: str(v.id)!,
-          ...(num(v.cvssScore) !== undefined ? { cvssScore: num(v.cvssScore) } : {}),
-          ...(str(v.severity) ? { severity: str(v.severity) } : {}),
-          ...(typeof v.exploited === 'boolean' ? { exploited: v.exploited } : {}),
-          ...(str(v.fixedIn) ? { fixedIn: str(v.fixedIn) } : {}),
-        }));
+      const cves: CveView[] = readCveDetails(str(match?.findingId) ? softwareCves.get(str(match?.findingId)!) : undefined).slice(0, MAX_CVES_PER_TECHNOLOGY);
       return {
         name: str(t.name)!,
         version: str(t.version) ?? null,

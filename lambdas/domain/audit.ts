@@ -20,7 +20,41 @@ export interface Finding {
   description: string;
   recommendation: string;
   cvssScore?: number;
+  /** CVE ids: the software finding's (known exploited first) and a TLS finding's named attack. Monitoring, diffs and KEV checks compare by them. */
   cves?: string[];
+  /**
+   * DECISIONS "Per-CVE detail": a software finding's vulnerabilities as the knowledge base knows them,
+   * known exploited first (same order as `cves`). Absent on findings of other checks and on software
+   * findings stored before it existed: readers fall back to the software check's data (audit-view.ts).
+   */
+  cveDetails?: CveDetail[];
+}
+
+/** A CVE's severity: the CVSS v3 band where there is a score, else the vendor's rating; `unknown` when neither exists. */
+export type CveSeverity = 'critical' | 'high' | 'medium' | 'low' | 'unknown';
+
+/** One vulnerability of a software finding (DECISIONS "Per-CVE detail"). */
+export interface CveDetail {
+  /** The CVE id; a GHSA or retire.js id for the few JavaScript library advisories that have no CVE. */
+  id: string;
+  /** CVSS v3.x base score. */
+  cvssScore?: number;
+  /** `CVSS:3.1/AV:N/…`, where the source gives it (many NVD-only scores come without one). */
+  cvssVector?: string;
+  severity: CveSeverity;
+  /** In CISA's Known Exploited Vulnerabilities catalog. */
+  exploited: boolean;
+  /** YYYY-MM-DD: when CISA added it to the catalog. */
+  kevDateAdded?: string;
+  /** CISA: known to be used in ransomware campaigns. */
+  ransomware?: boolean;
+  /** FIRST EPSS: probability of exploitation in the next 30 days (0–1), and its percentile (0–1). */
+  epss?: number;
+  epssPercentile?: number;
+  /** The lowest known version above the detected one that this CVE does not affect. */
+  fixedIn?: string;
+  /** One or two sentences, at most 200 characters (the knowledge base's summary); the scanner always sets it. */
+  summary?: string;
 }
 
 export interface CheckResult {

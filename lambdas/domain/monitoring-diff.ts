@@ -1,6 +1,7 @@
 import type { Audit, CheckResult, Finding, Grade, Severity } from './audit.js';
 import { num, record, records, str } from './unknown-values.js';
 import { compareFindings, type IssueSeverity, isIssue } from './audit-view.js';
+import { softwareCveRecords } from './cve-details.js';
 import { DomainError } from './errors.js';
 import { siteKey } from './target.js';
 
@@ -353,11 +354,14 @@ interface ExploitedMatch {
 /** The known-exploited vulnerabilities the scan's software check matched, per product and version. */
 function exploitedMatches(scan: MonitoredScan): ExploitedMatch[] {
   const matches: ExploitedMatch[] = [];
-  for (const group of records(okCheck(scan, 'software')?.data?.vulnerabilities)) {
-    const [product, version] = [str(group.product), str(group.version)];
+  const software = okCheck(scan, 'software');
+  // Each CVE's detail is on its finding (older audits: in the group itself).
+  const cveRecords = softwareCveRecords(software ? [software] : []);
+  for (const group of records(software?.data?.vulnerabilities)) {
+    const [product, version, findingId] = [str(group.product), str(group.version), str(group.findingId)];
     if (!product || !version) continue;
     const distribution = str(group.distribution);
-    for (const vulnerability of records(group.vulnerabilities)) {
+    for (const vulnerability of records(findingId ? cveRecords.get(findingId) : group.vulnerabilities)) {
       const candidate = kevCandidate(vulnerability);
       if (!candidate?.exploited) continue;
       matches.push({ product, productName: str(group.productName) ?? product, version, ...(distribution ? { distribution } : {}), vulnerability: candidate });

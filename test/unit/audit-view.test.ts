@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { Audit, CheckResult, Finding } from '../../lambdas/domain/audit.js';
+import type { Audit, CheckResult, CveDetail, Finding } from '../../lambdas/domain/audit.js';
 import { auditFindings, buildAuditView, immediateRecommendations, LONG_TERM_RECOMMENDATIONS } from '../../lambdas/domain/audit-view.js';
 import { isSampleAuditId, SAMPLE_BUSINESS_NAME, sampleAudit } from '../../lambdas/domain/sample-report.js';
 import { grade, riskLevel, riskScore } from '../../lambdas/domain/scoring.js';
@@ -142,7 +142,14 @@ describe('the audit view of a completed scan (range WordPress site)', () => {
     const openssl = view.technologies.find((t) => t.name === 'OpenSSL')!;
     expect(openssl).toMatchObject({ fixedVersion: '3.0.21' });
     expect(openssl.cves).toHaveLength(16);
-    expect(openssl.cves[0]).toEqual({ id: 'CVE-2026-45447', cvssScore: 8.8, severity: 'high', exploited: false, fixedIn: '3.0.21' });
+    expect(openssl.cves[0]).toEqual({
+      id: 'CVE-2026-45447',
+      cvssScore: 8.8,
+      cvssVector: 'CVSS:3.1/AV:N/AC:L/PR:L/UI:N/S:U/C:H/I:H/A:H',
+      severity: 'high',
+      exploited: false,
+      fixedIn: '3.0.21',
+    });
   });
 
   it('gives the public no contact details: no leads block, no lead reference', () => {
@@ -216,6 +223,89 @@ describe('the audit view while a scan runs or when data is missing', () => {
   it('keeps one copy of a finding reported twice under the same id', () => {
     const twice = finding('dup', 'high');
     expect(auditFindings(auditWith([{ name: 'a', status: 'ok', findings: [twice] }, { name: 'b', status: 'ok', findings: [twice] }]))).toHaveLength(1);
+  });
+});
+
+describe('per-CVE detail in the view (DECISIONS "Per-CVE detail")', () => {
+  const softwareFinding = (cveDetails?: CveDetail[]): Finding =>
+    finding('cve.apache_http_server', 'critical', {
+      check: 'software',
+      category: 'Vulnerabilities',
+      cvssScore: 9.8,
+      cves: ['CVE-2021-41773', 'CVE-2026-44631'],
+      ...(cveDetails ? { cveDetails } : {}),
+    });
+  const exploited: CveDetail = {
+    id: 'CVE-2021-41773',
+    cvssScore: 9.8,
+    severity: 'critical',
+    exploited: true,
+    kevDateAdded: '2021-11-03',
+    ransomware: true,
+    epss: 0.99992,
+    epssPercentile: 0.99986,
+    fixedIn: '2.4.50',
+    summary: 'A flaw was found in a change made to path normalization in Apache HTTP Server 2.4.49.',
+  };
+  const unexploited: CveDetail = {
+    id: 'CVE-2026-44631',
+    cvssScore: 9.8,
+    cvssVector: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H',
+    severity: 'critical',
+    exploited: false,
+    fixedIn: '2.4.68',
+    summary: 'Buffer Underwrite vulnerability in Apache HTTP Server on crafted regular expressions in the configuration.',
+  };
+  const softwareData = {
+    technologies: [{ name: 'Apache HTTP Server', version: '2.4.49', category: 'web-server', knownVulnerabilities: 2, findingId: 'cve.apache_http_server' }],
+    vulnerabilities: [{ findingId: 'cve.apache_http_server', product: 'apache_http_server', version: '2.4.49', fixedVersion: '2.4.68', exploited: 1 }],
+  };
+
+  it("carries a software finding's CVEs as objects, known exploited first, in the vulnerability list and the technology", () => {
+    // Prepare: stored in the wrong order, to see the view order them.
+    const audit = auditWith([{ name: 'software', status: 'ok', findings: [softwareFinding([unexploited, exploited])], data: softwareData }]);
+
+    // Act
+    const view = buildAuditView(audit);
+
+    // Assess
+    const [vulnerability] = view.vulnerability_summary.vulnerabilities;
+    expect(vulnerability!.cves).toEqual(['CVE-2021-41773', 'CVE-2026-44631']);
+    expect(vulnerability!.cveDetails).toEqual([exploited, unexploited]);
+    expect(view.technologies).toEqual([
+      { name: 'Apache HTTP Server', version: '2.4.49', category: 'web-server', knownVulnerabilities: 2, fixedVersion: '2.4.68', cves: [exploited, unexploited] },
+    ]);
+  });
+
+  it('reads the detail of a report stored before findings carried it from the check data, and claims none for bare ids', () => {
+    // Act: the range fixture is such a report (records in data, no summaries kept).
+    const view = buildAuditView(rangeAudit);
+
+    // Assess
+    const openssl = view.vulnerability_summary.vulnerabilities.find((v) => v.id === 'cve.openssl')!;
+    expect(openssl.cveDetails!.map((c) => c.id)).toEqual(openssl.cves);
+    expect(openssl.cveDetails![0]).toEqual({
+      id: 'CVE-2026-45447',
+      cvssScore: 8.8,
+      cvssVector: 'CVSS:3.1/AV:N/AC:L/PR:L/UI:N/S:U/C:H/I:H/A:H',
+      severity: 'high',
+      exploited: false,
+      fixedIn: '3.0.21',
+    });
+    const tls10 = view.vulnerability_summary.vulnerabilities.find((v) => v.id === 'tls.protocol.tls10')!;
+    expect([tls10.cves, 'cveDetails' in tls10]).toEqual([['CVE-2011-3389'], false]);
+  });
+
+  it('reads stored records defensively: no id, no record; an unknown severity is unknown; a wrong-typed fact is left out', () => {
+    // Prepare
+    const odd = [{ cvssScore: 5 }, 'CVE-2020-0001', { id: 'CVE-2020-0002', severity: 'dreadful', exploited: 'yes', epss: '0.5', kevDateAdded: 20200101 }];
+    const audit = auditWith([{ name: 'software', status: 'ok', findings: [softwareFinding(odd as unknown as CveDetail[])], data: softwareData }]);
+
+    // Act
+    const [vulnerability] = buildAuditView(audit).vulnerability_summary.vulnerabilities;
+
+    // Assess
+    expect(vulnerability!.cveDetails).toEqual([{ id: 'CVE-2020-0002', severity: 'unknown', exploited: false }]);
   });
 });
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { Audit, CheckResult, Finding } from '../../lambdas/domain/audit.js';
+import type { Audit, CheckResult, CveDetail, Finding } from '../../lambdas/domain/audit.js';
 import {
   type CertificateExpiringChange,
   certificateThreshold,
@@ -342,6 +342,35 @@ describe('monitoring diff: known exploited vulnerabilities', () => {
         detectedBy: 'rescan',
       },
     ]);
+  });
+
+  /** As the scanner stores a scan now: each CVE's detail on its finding (`cveDetails`), none repeated in the check's data. */
+  const detailsOnFindings = (audit: Audit) => {
+    const software = check(audit, 'software');
+    for (const group of data(audit, 'software').vulnerabilities) {
+      const owner = software.findings.find((f) => f.id === group.findingId)!;
+      owner.cveDetails = group.vulnerabilities.map(({ id, cvssScore, severity, exploited, fixedIn }: CveDetail) => ({ id, cvssScore, severity, exploited, fixedIn, summary: `About ${id}.` }));
+      delete group.vulnerabilities;
+    }
+  };
+
+  it("reads a newly exploited CVE from the finding's cveDetails in a scan stored now, against an older scan that kept records in its data", () => {
+    // Prepare
+    const previous = scan();
+    const current = scan((a) => {
+      detailsOnFindings(a);
+      const detail = check(a, 'software').findings.find((f) => f.id === 'cve.openssl')!.cveDetails!.find((c) => c.id === 'CVE-2026-45447')!;
+      Object.assign(detail, { exploited: true, kevDateAdded: '2026-11-20', ransomware: true });
+    });
+
+    // Act
+    const changes = ofType(diffScans({ previous, current }), 'kev_match');
+    const again = ofType(diffScans({ previous: current, current: scan((a) => detailsOnFindings(a)) }), 'kev_match');
+
+    // Assess
+    expect(changes).toEqual([expect.objectContaining({ cveId: 'CVE-2026-45447', product: 'openssl', version: '3.0.19', kevDateAdded: '2026-11-20', ransomware: true, cvssScore: 8.8, summary: 'About CVE-2026-45447.' })]);
+    expect(knownExploitedIds(current)).toEqual(new Set(['CVE-2026-45447']));
+    expect(again).toEqual([]);
   });
 
   it('does not report a CVE that was already known-exploited at the previous scan', () => {

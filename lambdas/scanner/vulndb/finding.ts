@@ -1,8 +1,9 @@
 /**
- * Many CVEs of one product become one finding, so a report stays readable: the list goes into the
- * check's data, the finding carries the count, the worst severity, the top five and the advice.
+ * Many CVEs of one product become one finding, so a report stays readable: the finding carries the
+ * count, the worst severity, the top five, the advice and each CVE's detail (DECISIONS "Per-CVE
+ * detail"); the check's data says what was matched (product, version, confidence, fix).
  */
-import type { Finding, Severity } from '../../domain/audit.js';
+import type { CveDetail, Finding, Severity } from '../../domain/audit.js';
 import { distributionPatchLevel } from './backport.js';
 import type { MatchedVulnerability, MatchResult, VulnSeverity } from './types.js';
 
@@ -19,7 +20,12 @@ export interface GroupOptions {
 /** How sure the match is: by version alone, or by version from a package whose distribution may have backported fixes. */
 export type MatchConfidence = 'version-match' | 'backport-possible';
 
-/** The full list, for the check's `data`: the Finding type has no place for per-CVE details. */
+/**
+ * The match behind a finding, for the check's `data`. Each vulnerability's detail is on the finding
+ * (`cveDetails`), stored once: a MySQL with 900 CVEs must still fit a 400 KB DynamoDB item. Audits
+ * stored before that also have `vulnerabilities` here (the full records); lambdas/domain/cve-details.ts
+ * reads both.
+ */
 export interface VulnerabilityFindingData {
   findingId: string;
   product: string;
@@ -30,9 +36,8 @@ export interface VulnerabilityFindingData {
   distribution?: string;
   fixedVersion?: string;
   fixedVersionScope?: MatchResult['fixedVersionScope'];
+  /** How many of the matched vulnerabilities are known exploited (CISA KEV). */
   exploited: number;
-  /** Every matched vulnerability, known exploited first (as in the finding). */
-  vulnerabilities: MatchedVulnerability[];
   /** The product's vulnerabilities without version data (could apply, not checked). */
   unranged: string[];
   endOfLife?: string;
@@ -91,6 +96,30 @@ function oneLine(summary: string): string {
   return `${head.slice(0, 139).replace(/\s+\S*$/, '')}…`;
 }
 
+/**
+ * What a report shows of one matched vulnerability: scores, CISA KEV, EPSS, fixed version and
+ * summary; not its references, aliases or ranges, which stay in the check's data.
+ */
+export function cveDetail(vulnerability: MatchedVulnerability): CveDetail {
+  const v = vulnerability;
+  return {
+    id: v.id,
+    ...(v.cvssScore !== undefined ? { cvssScore: v.cvssScore } : {}),
+    ...(v.cvssVector ? { cvssVector: v.cvssVector } : {}),
+    severity: v.severity,
+    exploited: v.exploited,
+    ...(v.kevDateAdded ? { kevDateAdded: v.kevDateAdded } : {}),
+    ...(v.ransomware !== undefined ? { ransomware: v.ransomware } : {}),
+    ...(v.epss !== undefined ? { epss: v.epss } : {}),
+    ...(v.epssPercentile !== undefined ? { epssPercentile: v.epssPercentile } : {}),
+    ...(v.fixedIn ? { fixedIn: v.fixedIn } : {}),
+    summary: v.summary,
+  };
+}
+
+/** Known exploited (CISA KEV) first, the given order kept otherwise (the matcher's: score, then EPSS). */
+const exploitedFirst = (vulnerabilities: readonly MatchedVulnerability[]) => [...vulnerabilities].sort((a, b) => Number(b.exploited) - Number(a.exploited));
+
 /** `cve.<product id>` with characters outside [a-z0-9._-] replaced: stable across scans. */
 export function vulnerabilityFindingId(product: string): string {
   return `cve.${product.toLowerCase().replace(/[^a-z0-9._-]+/g, '-')}`;
@@ -100,10 +129,11 @@ export function vulnerabilityFindingId(product: string): string {
  * Groups a match into one finding (`cve.<product>`, check `cve`, category Vulnerabilities), or
  * undefined when nothing matched. Title like "Apache HTTP Server 2.4.49 has 12 known vulnerabilities
  * (1 exploited in the wild)"; the description names the top five with score and one line each;
- * the recommendation is "Upgrade to X or later" plus the KEV note. `data` holds the full list.
+ * the recommendation is "Upgrade to X or later" plus the KEV note; `cves` and `cveDetails` list every
+ * matched vulnerability, known exploited first. `data` says what was matched.
  */
 export function groupAsFinding(product: string, version: string, match: MatchResult, options: GroupOptions = {}): GroupedFinding | undefined {
-  const { vulnerabilities } = match;
+  const vulnerabilities = exploitedFirst(match.vulnerabilities);
   if (vulnerabilities.length === 0) return undefined;
   const id = match.product ?? product;
   const name = match.productName;
@@ -158,6 +188,7 @@ export function groupAsFinding(product: string, version: string, match: MatchRes
     recommendation: `${fix}${unfixed}${kev}${distro}`,
     ...(cvss.length ? { cvssScore: Math.max(...cvss) } : {}),
     ...(cves.length ? { cves } : {}),
+    cveDetails: vulnerabilities.map(cveDetail),
   };
   return {
     finding,
@@ -170,7 +201,6 @@ export function groupAsFinding(product: string, version: string, match: MatchRes
       ...(distribution ? { distribution } : {}),
       ...(match.fixedVersion ? { fixedVersion: match.fixedVersion, fixedVersionScope: match.fixedVersionScope } : {}),
       exploited: exploited.length,
-      vulnerabilities,
       unranged: match.unranged.map((v) => v.id),
       ...(match.endOfLife ? { endOfLife: match.endOfLife.summary } : {}),
     },

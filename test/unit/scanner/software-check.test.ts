@@ -112,9 +112,11 @@ describe('software check against a loopback server and a port scan result', () =
       ['cve.bootstrap', 'software', 'Vulnerabilities', 'medium', 'Bootstrap 3.3.7 has 8 known vulnerabilities'],
     ]);
     const byId = new Map(data.vulnerabilities.map((v) => [v.findingId, v]));
+    // Each CVE's detail is on its finding (DECISIONS "Per-CVE detail"), exploited first.
+    const cvesOf = (id: string) => result.findings.find((f) => f.id === id)!.cveDetails!;
 
     const apache = byId.get('cve.apache_http_server')!;
-    expect(apache.vulnerabilities.slice(0, 3).map((v) => [v.id, v.exploited, v.cvssScore, v.fixedIn])).toEqual([
+    expect(cvesOf('cve.apache_http_server').slice(0, 3).map((v) => [v.id, v.exploited, v.cvssScore, v.fixedIn])).toEqual([
       ['CVE-2021-41773', true, 9.8, '2.4.50'],
       ['CVE-2021-42013', true, 9.8, '2.4.51'],
       ['CVE-2024-38475', true, 9.1, '2.4.60'],
@@ -123,7 +125,7 @@ describe('software check against a loopback server and a port scan result', () =
     expect(result.findings[0]!.recommendation).toContain('Upgrade Apache HTTP Server to 2.4.68 or later.');
 
     const jquery = byId.get('cve.jquery')!;
-    expect(jquery.vulnerabilities.map((v) => [v.id, v.exploited, v.fixedIn])).toEqual([
+    expect(cvesOf('cve.jquery').map((v) => [v.id, v.exploited, v.fixedIn])).toEqual([
       ['CVE-2020-11023', true, '3.5.0'],
       ['CVE-2020-7656', false, '1.9.0'],
       ['CVE-2019-11358', false, '3.4.0'],
@@ -135,11 +137,11 @@ describe('software check against a loopback server and a port scan result', () =
     expect(result.findings[1]!.description).toContain("The version was read from the script's file name");
 
     const bootstrap = byId.get('cve.bootstrap')!;
-    expect([bootstrap.fixedVersion, bootstrap.exploited, bootstrap.vulnerabilities[0]!.id]).toEqual(['3.4.2', 0, 'CVE-2024-6485']);
+    expect([bootstrap.fixedVersion, bootstrap.exploited, cvesOf('cve.bootstrap')[0]!.id]).toEqual(['3.4.2', 0, 'CVE-2024-6485']);
 
     const openssh = byId.get('cve.openssh')!;
     expect([openssh.confidence, openssh.distribution, openssh.fixedVersion, openssh.exploited]).toEqual(['backport-possible', 'Ubuntu (4ubuntu2.8)', '10.5', 0]);
-    expect(openssh.vulnerabilities.slice(0, 2).map((v) => [v.id, v.cvssScore, v.fixedIn])).toEqual([
+    expect(cvesOf('cve.openssh').slice(0, 2).map((v) => [v.id, v.cvssScore, v.fixedIn])).toEqual([
       ['CVE-2023-51385', 9.8, '9.6'],
       ['CVE-2023-38408', 9.8, '9.4'],
     ]);

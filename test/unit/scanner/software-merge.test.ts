@@ -77,7 +77,7 @@ describe('CVE findings from technologies', () => {
 
     expect(outcome.findings.map((f) => [f.id, f.check, f.category, f.severity])).toEqual([['cve.apache_http_server', 'software', 'Vulnerabilities', 'critical']]);
     expect(outcome.findings[0]!.evidence).toBe('Apache HTTP Server 2.4.49 (seen in Server header on https://example.test/; HTTP Server header on port 80)');
-    expect(outcome.vulnerabilities[0]!.vulnerabilities.slice(0, 2).map((v) => [v.id, v.exploited, v.fixedIn])).toEqual([
+    expect(outcome.findings[0]!.cveDetails!.slice(0, 2).map((v) => [v.id, v.exploited, v.fixedIn])).toEqual([
       ['CVE-2021-41773', true, '2.4.50'],
       ['CVE-2021-42013', true, '2.4.51'],
     ]);

@@ -43,8 +43,8 @@ describe('one finding per product', () => {
       'Upgrade Apache HTTP Server to 2.4.68 or later. 3 of these are being exploited in the wild (CISA KEV): patch now and check the server for signs of compromise.',
     );
     expect(data).toMatchObject({ findingId: 'cve.apache_http_server', product: 'apache_http_server', confidence: 'version-match', fixedVersion: '2.4.68', exploited: 3 });
-    expect(data.vulnerabilities).toHaveLength(61);
-    expect(data.vulnerabilities[0]).toMatchObject({ id: 'CVE-2021-41773', exploited: true, fixedIn: '2.4.50' });
+    expect(finding.cveDetails).toHaveLength(61);
+    expect(finding.cveDetails![0]).toMatchObject({ id: 'CVE-2021-41773', exploited: true, fixedIn: '2.4.50' });
   });
 
   it('OpenSSH 9.2p1 Debian-2+deb12u10: says fixes may be backported and lowers the severity one level', () => {
@@ -85,7 +85,7 @@ describe('one finding per product', () => {
     );
     expect(grouped.finding.description).toContain('jQuery 1.x and 2.x are End-of-Life');
     expect(grouped.finding.description).toContain('CVE-2019-11358 (rated medium by the vendor)');
-    expect(grouped.data.vulnerabilities.map((v) => v.id)).toContain('RETIRE-jquery-issue-11974');
+    expect(grouped.finding.cveDetails!.map((v) => v.id)).toContain('RETIRE-jquery-issue-11974');
   });
 
   it('WordPress 6.1.9: severity from the one rated CVE; unrated ones said so', () => {
@@ -115,6 +115,94 @@ describe('one finding per product', () => {
     expect(vulnerabilityFindingId('apache_http_server')).toBe('cve.apache_http_server');
     expect(vulnerabilityFindingId('angular-core')).toBe('cve.angular-core');
     expect(vulnerabilityFindingId('moment.js')).toBe('cve.moment.js');
+  });
+});
+
+describe('per-CVE detail on the finding (DECISIONS "Per-CVE detail")', () => {
+  it('Apache 2.4.49: every CVE as an object, the three known exploited first, with CVSS, KEV, EPSS, fix and summary from the knowledge base', () => {
+    // Act
+    const { finding } = groupAsFinding('Apache', '2.4.49', matchVulnerabilities('Apache', '2.4.49'))!;
+    const details = finding.cveDetails!;
+
+    // Assess
+    expect(details.map((c) => c.id)).toEqual(finding.cves);
+    expect(details.map((c) => c.exploited).lastIndexOf(true)).toBe(2);
+    expect(details.slice(3).every((c) => !c.exploited)).toBe(true);
+    // CVE-2021-41773 (path traversal, KEV since 2021-11-03, used by ransomware): the source has its NVD score but no vector.
+    expect(details[0]).toEqual({
+      id: 'CVE-2021-41773',
+      cvssScore: 9.8,
+      severity: 'critical',
+      exploited: true,
+      kevDateAdded: '2021-11-03',
+      ransomware: true,
+      epss: 0.99992,
+      epssPercentile: 0.99986,
+      fixedIn: '2.4.50',
+      summary: 'A flaw was found in a change made to path normalization in Apache HTTP Server 2.4.49.',
+    });
+    expect(details[2]).toMatchObject({
+      id: 'CVE-2024-38475',
+      cvssScore: 9.1,
+      cvssVector: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:N',
+      exploited: true,
+      kevDateAdded: '2025-05-01',
+      ransomware: false,
+      fixedIn: '2.4.60',
+    });
+    // Not exploited: no KEV facts, EPSS only where the data has it (KEV CVEs).
+    expect(details[3]).toEqual({
+      id: 'CVE-2026-44631',
+      cvssScore: 9.8,
+      cvssVector: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H',
+      severity: 'critical',
+      exploited: false,
+      fixedIn: '2.4.68',
+      summary: expect.stringMatching(/^Buffer Underwrite vulnerability in Apache HTTP Server/),
+    });
+    // Short: no references, aliases or ranges; summaries of at most 200 characters.
+    expect(new Set(details.flatMap((c) => Object.keys(c)))).toEqual(
+      new Set(['id', 'cvssScore', 'cvssVector', 'severity', 'exploited', 'kevDateAdded', 'ransomware', 'epss', 'epssPercentile', 'fixedIn', 'summary']),
+    );
+    expect(Math.max(...details.map((c) => c.summary!.length))).toBeLessThanOrEqual(200);
+  });
+
+  it('puts known exploited ones first whatever order the match gives, keeping the rest in order', () => {
+    // Prepare
+    const match = {
+      productName: 'Example',
+      version: '1.0',
+      vulnerabilities: [
+        vulnerability({ id: 'CVE-2024-0001', cvssScore: 9.8, severity: 'critical' }),
+        vulnerability({ id: 'CVE-2024-0002', cvssScore: 5.0, exploited: true, kevDateAdded: '2024-02-01', ransomware: false, epss: 0.5, epssPercentile: 0.97 }),
+        vulnerability({ id: 'CVE-2024-0003', cvssScore: 7.0, severity: 'high' }),
+        vulnerability({ id: 'GHSA-aaaa-bbbb-cccc', severity: 'low', scoreSource: 'vendor-severity', fixedIn: '1.2' }),
+      ],
+      unfixed: [],
+      unranged: [],
+    };
+
+    // Act
+    const { finding, data } = groupAsFinding('example', '1.0', match)!;
+
+    // Assess
+    expect(finding.cveDetails!.map((c) => c.id)).toEqual(['CVE-2024-0002', 'CVE-2024-0001', 'CVE-2024-0003', 'GHSA-aaaa-bbbb-cccc']);
+    expect(finding.cves).toEqual(['CVE-2024-0002', 'CVE-2024-0001', 'CVE-2024-0003']);
+    expect(finding.cveDetails![0]).toEqual({
+      id: 'CVE-2024-0002',
+      cvssScore: 5,
+      severity: 'medium',
+      exploited: true,
+      kevDateAdded: '2024-02-01',
+      ransomware: false,
+      epss: 0.5,
+      epssPercentile: 0.97,
+      summary: 'Something bad.',
+    });
+    expect(finding.description).toMatch(/^Example 1\.0 matches 4 known vulnerabilities in the vulnerability data, 1 of them known to be exploited in the wild \(CISA KEV\)\. Most serious: CVE-2024-0002 /);
+    // Stored once: the check's data says what was matched, the finding carries the list.
+    expect(data).not.toHaveProperty('vulnerabilities');
+    expect(data.exploited).toBe(1);
   });
 });
 
