@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import type { AuditHistoryEntry } from './account.contract.js';
-import { auditStatuses } from './audit.js';
+import { auditStatuses, type CveDetail } from './audit.js';
 
 /**
  * The public API v1's (`/api/v1`, personal API tokens) request and answer shapes that are not
@@ -72,6 +72,36 @@ export const auditHistoryPageSchema = z.looseObject({
   nextCursor: z.string().nullable().meta({ description: 'Pass as `cursor` for the next page; null on the last page.' }),
 });
 
+const probability = () => z.number().min(0).max(1);
+
+/** DECISIONS "Per-CVE detail": one vulnerability of a software finding. */
+export const cveDetailSchema = z
+  .looseObject({
+    id: z.string().meta({ description: 'The CVE id; a GHSA or retire.js id for a JavaScript library advisory without a CVE.', examples: ['CVE-2021-41773'] }),
+    cvssScore: z.number().min(0).max(10).optional().meta({ description: 'CVSS v3.x base score.' }),
+    cvssVector: z.string().optional().meta({ description: 'The CVSS v3.x vector, where the source gives one.', examples: ['CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H'] }),
+    severity: z.enum(['critical', 'high', 'medium', 'low', 'unknown']).meta({ description: "The CVSS band, else the vendor's rating; unknown when neither exists." }),
+    exploited: z.boolean().meta({ description: "In CISA's Known Exploited Vulnerabilities (KEV) catalog." }),
+    kevDateAdded: z.string().optional().meta({ description: 'When CISA added it to the KEV catalog (YYYY-MM-DD).', examples: ['2021-11-03'] }),
+    ransomware: z.boolean().optional().meta({ description: 'CISA: known to be used in ransomware campaigns (KEV CVEs only).' }),
+    epss: probability().optional().meta({ description: 'FIRST EPSS: probability of exploitation in the next 30 days.' }),
+    epssPercentile: probability().optional().meta({ description: 'The EPSS score’s percentile among all scored CVEs.' }),
+    fixedIn: z.string().optional().meta({ description: 'The lowest known version above the detected one that this CVE does not affect.' }),
+    summary: z.string().optional().meta({ description: 'One or two sentences, at most 200 characters (missing only where a stored report has none).' }),
+  })
+  .meta({ description: 'Known exploited ones come first in every list.' }) satisfies z.ZodType<CveDetail>;
+
+/** An issue of the report (observations left out), worst first; a software finding lists its CVEs in `cveDetails`. */
+const reportVulnerabilitySchema = z.looseObject({
+  id: z.string(),
+  title: z.string(),
+  severity: z.enum(['critical', 'high', 'medium', 'low']),
+  category: z.string(),
+  cvssScore: z.number().optional(),
+  cves: z.array(z.string()).optional().meta({ description: 'CVE ids, known exploited first.' }),
+  cveDetails: z.array(cveDetailSchema).optional().meta({ description: 'Each vulnerability of a software finding (one finding per product and version), known exploited first.' }),
+});
+
 /**
  * `GET /api/v1/audits/{auditId}` → 200: the stored audit and the report as the results page shows it.
  * Only the fields every audit has are listed; the report carries more (DNS, TLS, ports, email, breaches).
@@ -87,7 +117,15 @@ export const auditReportSchema = z.looseObject({
     score: z.number().optional(),
     grade: z.enum(['A', 'B', 'C', 'D', 'F']).optional(),
     riskLevel: risk.optional(),
-    checks: z.array(z.looseObject({ name: z.string(), status: z.string() })),
+    checks: z.array(
+      z.looseObject({
+        name: z.string(),
+        status: z.string(),
+        findings: z
+          .array(z.looseObject({ id: z.string(), severity: z.string(), cves: z.array(z.string()).optional(), cveDetails: z.array(cveDetailSchema).optional() }))
+          .optional(),
+      }),
+    ),
   }),
   result: z.looseObject({
     id: uuid(),
@@ -96,5 +134,6 @@ export const auditReportSchema = z.looseObject({
     risk_score: z.number().nullable(),
     grade: z.enum(['A', 'B', 'C', 'D', 'F']).nullable(),
     counters: counters(),
+    vulnerability_summary: z.looseObject({ vulnerabilities: z.array(reportVulnerabilitySchema) }),
   }),
 });

@@ -6,6 +6,7 @@ import {
   auditHistoryEntrySchema,
   auditHistoryPageSchema,
   auditReportSchema,
+  cveDetailSchema,
   startScanRequestSchema,
   startScanResponseSchema,
 } from './api-v1.contract.js';
@@ -27,6 +28,7 @@ const responseSchemas = {
   AuditHistoryEntry: auditHistoryEntrySchema,
   AuditHistoryPage: auditHistoryPageSchema,
   AuditReport: auditReportSchema,
+  CveDetail: cveDetailSchema,
   Error: apiErrorSchema,
 } as const;
 type SchemaName = keyof typeof requestSchemas | keyof typeof responseSchemas;

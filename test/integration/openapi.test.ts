@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScanRequestSchema } from '../../lambdas/domain/api-v1.contract.js';
 import { routes } from '../../lambdas/routes.js';
+import { groupAsFinding, matchVulnerabilities } from '../../lambdas/scanner/vulndb/index.js';
 import { addDomain, api, setSubscription, signIn, type TestUser } from '../support/accounts.js';
 import { startTestStack, type TestStack, waitForAudit } from '../support/local-stack.js';
 
@@ -164,5 +165,44 @@ describe('GET /api/v1/openapi.json', () => {
     expect(Object.keys(doc.paths['/api/v1/audits/{auditId}'].get.responses)).toEqual(expect.arrayContaining(['200', '401', '404']));
     // And a wrong answer would not pass: the schemas hold their required fields.
     expect(component('AuditHistoryPage')({ audits: [{ id: auditId }], nextCursor: null })).toBe(false);
+  });
+
+  it("returns a software finding's CVEs as documented objects, known exploited first (DECISIONS \"Per-CVE detail\")", async () => {
+    // Prepare: the scanner's own finding for an Apache 2.4.49 banner, stored as the software check of the owner's audit.
+    const list = await api(t, 'GET', '/api/v1/audits?limit=5', secret);
+    const auditId = list.body.audits[0]?.id as string;
+    const { finding, data } = groupAsFinding('Apache', '2.4.49', matchVulnerabilities('Apache', '2.4.49'))!;
+    await t.stack.deps.audits.saveCheck(auditId, { name: 'software', status: 'ok', findings: [{ ...finding, check: 'software' }], data: { technologies: [], vulnerabilities: [data] } });
+
+    // Act
+    const report = await api(t, 'GET', `/api/v1/audits/${auditId}`, secret);
+
+    // Assess
+    expect(report.status).toBe(200);
+    const issue = report.body.result.vulnerability_summary.vulnerabilities.find((v: { id: string }) => v.id === 'cve.apache_http_server');
+    expect(issue.cves.slice(0, 3)).toEqual(['CVE-2021-41773', 'CVE-2021-42013', 'CVE-2024-38475']);
+    expect(issue.cveDetails).toHaveLength(61);
+    expect(issue.cveDetails.map((c: { exploited: boolean }) => c.exploited).lastIndexOf(true)).toBe(2);
+    expect(issue.cveDetails[0]).toEqual({
+      id: 'CVE-2021-41773',
+      cvssScore: 9.8,
+      severity: 'critical',
+      exploited: true,
+      kevDateAdded: '2021-11-03',
+      ransomware: true,
+      epss: 0.99992,
+      epssPercentile: 0.99986,
+      fixedIn: '2.4.50',
+      summary: 'A flaw was found in a change made to path normalization in Apache HTTP Server 2.4.49.',
+    });
+    const stored = report.body.audit.checks.find((c: { name: string }) => c.name === 'software');
+    expect(stored.findings[0].cveDetails).toEqual(issue.cveDetails);
+    // The document says so: the report validates, with CveDetail a named schema; a wrong detail does not.
+    expect(component('AuditReport')(report.body), JSON.stringify(component('AuditReport').errors)).toBe(true);
+    expect(doc.components.schemas.CveDetail.required).toEqual(['id', 'severity', 'exploited']);
+    const broken = structuredClone(report.body);
+    broken.result.vulnerability_summary.vulnerabilities.find((v: { id: string }) => v.id === 'cve.apache_http_server').cveDetails[0].exploited = 'yes';
+    expect(component('AuditReport')(broken)).toBe(false);
+    expect(component('CveDetail')({ id: 'CVE-2021-41773', severity: 'critical', exploited: true, epss: 1.5 })).toBe(false);
   });
 });
