@@ -8,10 +8,11 @@
  */
 import { parseArgs } from 'node:util';
 import { parseResolvers } from '../lambdas/config.js';
-import type { CheckResult, Finding } from '../lambdas/domain/audit.js';
+import type { Finding } from '../lambdas/domain/audit.js';
 import { DomainError } from '../lambdas/domain/errors.js';
 import { parseWebTarget } from '../lambdas/domain/target.js';
 import { scan, type ScanReport } from '../lambdas/scanner/scan.js';
+import { reportJson, severityOrder } from './scan-report.js';
 
 const usage = 'Usage: npm run scan -- <url|domain> [--json] [--passive] [--ports 100|1000] [--resolver host:port[,…]] [--exclude-ports 2024,…] [--allow-private] [--timeout seconds]';
 
@@ -28,38 +29,14 @@ function parsePorts(list: string | undefined): number[] {
   return ports;
 }
 
-const severityOrder: Finding['severity'][] = ['critical', 'high', 'medium', 'low', 'info'];
-
-/** JSON: the whole report, with counts by severity. */
-export function reportJson(report: ScanReport) {
-  const counts = Object.fromEntries(severityOrder.map((s) => [s, report.findings.filter((f) => f.severity === s).length]));
-  const dataOf = (name: string) => report.checks.find((c) => c.name === name)?.data;
-  return {
-    target: report.target,
-    domain: report.domain,
-    addresses: report.addresses,
-    durationMs: report.durationMs,
-    mode: report.mode,
-    partial: report.partial,
-    notChecked: report.notChecked,
-    score: report.score,
-    grade: report.grade,
-    riskLevel: report.riskLevel,
-    /** Per-area grades shown beside the headline score: SSL Labs-style (TLS) and the HTTP Observatory's. */
-    grades: {
-      tls: (dataOf('tls') as { grade?: string } | undefined)?.grade,
-      httpObservatory: (dataOf('http') as { observatory?: { grade?: string; score?: number } } | undefined)?.observatory,
-    },
-    counts,
-    findings: [...report.findings].sort((a, b) => severityOrder.indexOf(a.severity) - severityOrder.indexOf(b.severity)),
-    ports: dataOf('ports'),
-    tls: dataOf('tls'),
-    http: dataOf('http'),
-    dns: dataOf('dns'),
-    email: dataOf('email'),
-    subdomains: dataOf('subdomains'),
-    checks: report.checks.map((c: CheckResult) => ({ name: c.name, status: c.status, durationMs: c.durationMs, reason: c.reason })),
-  };
+/** A software finding's known exploited CVEs, one line each: "CVE-2021-41773 (CVSS 9.8, KEV since 2021-11-03, ransomware)". */
+function exploitedCves(finding: Finding): string[] {
+  return (finding.cveDetails ?? [])
+    .filter((cve) => cve.exploited)
+    .map((cve) => {
+      const facts = [cve.cvssScore !== undefined ? `CVSS ${cve.cvssScore.toFixed(1)}` : '', cve.kevDateAdded ? `KEV since ${cve.kevDateAdded}` : 'KEV', cve.ransomware ? 'ransomware' : ''];
+      return `${cve.id} (${facts.filter(Boolean).join(', ')})${cve.fixedIn ? ` fixed in ${cve.fixedIn}` : ''}`;
+    });
 }
 
 function printHuman(report: ScanReport) {
@@ -74,7 +51,10 @@ function printHuman(report: ScanReport) {
     if (findings.length === 0) continue;
     line();
     line(`${severity.toUpperCase()} (${findings.length})`);
-    for (const f of findings) line(`  - ${f.title}${f.evidence ? ` — ${f.evidence}` : ''}  [${f.id}]`);
+    for (const f of findings) {
+      line(`  - ${f.title}${f.evidence ? ` — ${f.evidence}` : ''}  [${f.id}]`);
+      for (const cve of exploitedCves(f)) line(`      exploited: ${cve}`);
+    }
   }
   if (report.notChecked.length > 0) {
     line();
