@@ -1,10 +1,9 @@
 import type { Deps } from '../composition.js';
-import { auditIdSchema } from '../domain/audit.js';
 import { ConflictError, ForbiddenError, NotFoundError } from '../domain/errors.js';
 import { type FreeRescanRefusal, freeRescanMessages, freeRescanRefusal, freeRescanRefusalMessages, type FreeRescanResponse } from '../domain/free-rescan.js';
 import { paymentMessages } from '../domain/payments.contract.js';
 import type { Caller } from './account.js';
-import { isOwnAudit } from './payments.js';
+import { callersOwnAudit } from './payments.js';
 
 type RescanDeps = Pick<Deps, 'audits' | 'scanJobs' | 'clock' | 'log'>;
 
@@ -23,11 +22,7 @@ function refusalError(refusal: FreeRescanRefusal) {
  * report, and never counted against the plan's scans (it goes nowhere near the scan allowance).
  */
 export async function rescanPaidAudit(deps: RescanDeps, caller: Caller, rawId: unknown): Promise<FreeRescanResponse> {
-  const id = typeof rawId === 'string' ? rawId : '';
-  if (!auditIdSchema.safeParse(id).success) throw auditNotFound();
-  const audit = await deps.audits.getAudit(id);
-  if (!audit) throw auditNotFound();
-  if (!(await isOwnAudit(deps, audit, caller.userId, caller.email))) throw new ForbiddenError('audit_forbidden', paymentMessages.auditNotYours);
+  const audit = await callersOwnAudit(deps, caller, rawId, paymentMessages.auditNotYours);
 
   const now = deps.clock.now();
   const refusal = freeRescanRefusal(audit, now);

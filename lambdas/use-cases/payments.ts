@@ -1,6 +1,6 @@
 import type { Deps } from '../composition.js';
 import { subscriptionView } from '../domain/account.js';
-import type { Audit } from '../domain/audit.js';
+import { type Audit, auditIdSchema } from '../domain/audit.js';
 import { isIssue } from '../domain/audit-view.js';
 import { isVerifiedDomainOf } from './domains.js';
 import { parseContract } from '../domain/contract.js';
@@ -131,6 +131,21 @@ async function requireUpgradableAudit(deps: Pick<Deps, 'audits' | 'domains'>, au
  * email address (a lead from before the account existed). Who may buy a paid audit of it, and who
  * may use the Pro Audit's free re-scan.
  */
+/**
+ * The caller's own audit by the id from the path (`isOwnAudit`): 404 `audit_not_found` for a
+ * malformed or unknown id, 403 `audit_forbidden` with `notYours` for another's. For the routes that
+ * act on a report (the free re-scan, the unlock).
+ */
+export async function callersOwnAudit(deps: Pick<Deps, 'audits'>, caller: { userId: string; email: string }, rawId: unknown, notYours: string): Promise<Audit> {
+  const id = typeof rawId === 'string' ? rawId : '';
+  const notFound = () => new NotFoundError('audit_not_found', 'Audit not found');
+  if (!auditIdSchema.safeParse(id).success) throw notFound();
+  const audit = await deps.audits.getAudit(id);
+  if (!audit) throw notFound();
+  if (!(await isOwnAudit(deps, audit, caller.userId, caller.email))) throw new ForbiddenError('audit_forbidden', notYours);
+  return audit;
+}
+
 export async function isOwnAudit(deps: Pick<Deps, 'audits'>, audit: Audit, userId: string, email: string): Promise<boolean> {
   if (audit.ownerId !== undefined) return audit.ownerId === userId;
   if (!audit.leadId || !email) return false;

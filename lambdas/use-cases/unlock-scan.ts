@@ -1,16 +1,13 @@
 import type { Deps } from '../composition.js';
-import { auditIdSchema } from '../domain/audit.js';
-import { ConflictError, ForbiddenError, NotFoundError } from '../domain/errors.js';
+import { ConflictError, ForbiddenError } from '../domain/errors.js';
 import { ranMode } from '../domain/coverage.js';
 import { siteKey } from '../domain/target.js';
 import { unlockMessages, type UnlockResponse } from '../domain/unlock.contract.js';
 import type { Caller } from './account.js';
 import { isVerifiedDomainOf } from './domains.js';
-import { isOwnAudit } from './payments.js';
+import { callersOwnAudit } from './payments.js';
 
 type UnlockDeps = Pick<Deps, 'audits' | 'domains' | 'scanJobs' | 'clock' | 'log'>;
-
-const auditNotFound = () => new NotFoundError('audit_not_found', 'Audit not found');
 
 /**
  * `POST /api/audits/{auditId}/unlock` (DECISIONS "Scan modes"): a passive report's requester, once
@@ -21,11 +18,7 @@ const auditNotFound = () => new NotFoundError('audit_not_found', 'Audit not foun
  * report whose scan ran passive under it may be unlocked again.
  */
 export async function unlockScan(deps: UnlockDeps, caller: Caller, rawId: unknown): Promise<UnlockResponse> {
-  const id = typeof rawId === 'string' ? rawId : '';
-  if (!auditIdSchema.safeParse(id).success) throw auditNotFound();
-  const audit = await deps.audits.getAudit(id);
-  if (!audit) throw auditNotFound();
-  if (!(await isOwnAudit(deps, audit, caller.userId, caller.email))) throw new ForbiddenError('audit_forbidden', unlockMessages.notYours);
+  const audit = await callersOwnAudit(deps, caller, rawId, unlockMessages.notYours);
   // A report whose active scan ran passive under the per-target limit may be unlocked again (later).
   if (ranMode(audit) === 'active') throw new ConflictError('already_active', unlockMessages.alreadyActive);
   if (audit.status === 'queued' || audit.status === 'in_progress') throw new ConflictError('audit_scan_running', unlockMessages.running);
