@@ -1,4 +1,5 @@
 import { type Color, PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from 'pdf-lib';
+import type { CveDetail } from '../domain/audit.js';
 import type { AuditResultView, IssueSeverity, VulnerabilityView } from '../domain/audit-view.js';
 import { PARTIAL_SCORE_CAP } from '../domain/coverage.js';
 import { REMEDIATION_EFFORT_LABELS } from '../domain/remediation-plan.js';
@@ -393,9 +394,39 @@ function finding(w: Writer, v: VulnerabilityView | (Omit<VulnerabilityView, 'sev
   if (v.evidence) w.text(`Evidence: ${v.evidence}`, { font: 'mono', size: 8, color: muted, indent: 8, lineGap: 0.5 });
   w.text(v.description, { size: 9.5, indent: 8 });
   w.text(`Recommendation: ${v.recommendation}`, { size: 9.5, indent: 8 });
-  const rating = [v.cvssScore !== undefined ? `CVSS ${v.cvssScore}` : '', v.cves?.length ? `CVEs: ${v.cves.join(', ')}` : ''].filter(Boolean).join('  |  ');
+  const details = 'cveDetails' in v ? v.cveDetails : undefined;
+  const rating = [v.cvssScore !== undefined ? `CVSS ${v.cvssScore}` : '', v.cves?.length && !details ? `CVEs: ${v.cves.join(', ')}` : ''].filter(Boolean).join('  |  ');
   if (rating) w.text(rating, { size: 8.5, color: muted, indent: 8 });
+  if (details) cveTable(w, details);
   w.space(8);
+}
+
+/** Rows of a finding's CVE table in print: every known exploited one, then the rest up to this many. */
+const PRINTED_CVES = 15;
+
+const percent = (p: number) => `${(p * 100).toFixed(p >= 0.1 ? 0 : 1)}%`;
+
+/** DECISIONS "Per-CVE detail": id, CVSS, exploited (CISA KEV) with its date and ransomware use, EPSS, fixed version; exploited first. */
+function cveTable(w: Writer, details: readonly CveDetail[]): void {
+  const shown = details.slice(0, Math.max(PRINTED_CVES, details.filter((c) => c.exploited).length));
+  w.space(2);
+  w.table(
+    [
+      { title: 'CVE', width: 1.5 },
+      { title: 'CVSS', width: 0.8 },
+      { title: 'Exploited (CISA KEV)', width: 1.9 },
+      { title: 'EPSS (percentile)', width: 1.3 },
+      { title: 'Fixed in', width: 1 },
+    ],
+    shown.map((c) => [
+      c.id,
+      c.cvssScore !== undefined ? c.cvssScore.toFixed(1) : c.severity === 'unknown' ? 'not rated' : c.severity,
+      c.exploited ? `EXPLOITED${c.kevDateAdded ? ` since ${c.kevDateAdded}` : ''}${c.ransomware ? ', ransomware' : ''}` : '-',
+      c.epss !== undefined ? `${percent(c.epss)}${c.epssPercentile !== undefined ? ` (${Math.floor(c.epssPercentile * 1000) / 10})` : ''}` : '-',
+      c.fixedIn ?? '-',
+    ]),
+  );
+  if (details.length > shown.length) w.text(`and ${details.length - shown.length} more CVEs, listed in the online report`, { size: 8.5, color: muted, indent: 8 });
 }
 
 function findings(w: Writer, view: AuditResultView): void {
@@ -571,7 +602,12 @@ function technologies(w: Writer, view: AuditResultView): void {
     w.heading(`${t.name} ${t.version ?? ''}`.trim(), 3);
     const more = t.knownVulnerabilities - t.cves.length;
     const list = t.cves.map((c) =>
-      [c.id, c.cvssScore !== undefined ? `CVSS ${c.cvssScore}` : c.severity && c.severity !== 'unknown' ? c.severity : 'not rated', c.exploited ? 'known exploited' : '', c.fixedIn ? `fixed in ${c.fixedIn}` : '']
+      [
+        c.id,
+        c.cvssScore !== undefined ? `CVSS ${c.cvssScore}` : c.severity && c.severity !== 'unknown' ? c.severity : 'not rated',
+        c.exploited ? `known exploited${c.kevDateAdded ? ` (CISA KEV since ${c.kevDateAdded}${c.ransomware ? ', ransomware' : ''})` : ''}` : '',
+        c.fixedIn ? `fixed in ${c.fixedIn}` : '',
+      ]
         .filter(Boolean)
         .join(', '),
     );

@@ -10,6 +10,7 @@ import { buildAuditView } from '../../../lambdas/domain/audit-view.js';
 import { SAMPLE_BUSINESS_NAME, sampleAudit } from '../../../lambdas/domain/sample-report.js';
 import { renderPdfReport } from '../../../lambdas/reports/pdf-report.js';
 import { bundleSettings as bundlingOptions } from '../../../lib/constructs/bundles.js';
+import { groupAsFinding, matchVulnerabilities } from '../../../lambdas/scanner/vulndb/index.js';
 import { readPdf } from '../../support/pdf-text.js';
 
 const rangeAudit = JSON.parse(readFileSync(new URL('../../fixtures/audits/range-wordpress.json', import.meta.url), 'utf8')) as Audit;
@@ -98,6 +99,33 @@ describe('the PDF report', () => {
     const full = await readPdf(await renderPdfReport(buildAuditView(active), options));
     expect(full.text).toContain('Full (active) scan');
     expect(full.lines).not.toContain('Not checked');
+  });
+
+  it('lists a software finding\'s CVEs in a table under it: exploited ones first with the KEV date and ransomware use, CVSS, EPSS, fixed in (DECISIONS "Per-CVE detail")', async () => {
+    // Prepare: the scanner's finding for an Apache 2.4.49 banner (61 CVEs, 3 in CISA KEV).
+    const { finding, data } = groupAsFinding('Apache', '2.4.49', matchVulnerabilities('Apache', '2.4.49'))!;
+    const audit: Audit = {
+      ...sampleAudit('demo_x'),
+      checks: [{ name: 'software', status: 'ok', findings: [{ ...finding, check: 'software' }], data: { technologies: [], vulnerabilities: [data] } }],
+    };
+
+    // Act
+    const pdf = await readPdf(await renderPdfReport(buildAuditView(audit), options));
+
+    // Assess
+    const header = pdf.lines.indexOf('Exploited (CISA KEV)');
+    expect(pdf.lines.slice(header - 2, header + 3)).toEqual(['CVE', 'CVSS', 'Exploited (CISA KEV)', 'EPSS (percentile)', 'Fixed in']);
+    // A cell wraps onto a second line where it is long.
+    expect(pdf.lines.slice(header + 3, header + 27)).toEqual([
+      'CVE-2021-41773', '9.8', 'EXPLOITED since 2021-11-03,', 'ransomware', '100% (99.9)', '2.4.50',
+      'CVE-2021-42013', '9.8', 'EXPLOITED since 2021-11-03,', 'ransomware', '100% (99.9)', '2.4.51',
+      'CVE-2024-38475', '9.1', 'EXPLOITED since 2025-05-01', '100% (99.9)', '2.4.60',
+      'CVE-2026-44631', '9.8', '-', '-', '2.4.68',
+      'CVE-2026-29167', '9.8',
+    ]);
+    // 15 rows in print, the rest counted; the ids are in the table, not repeated in a line.
+    expect(pdf.lines).toContain('and 46 more CVEs, listed in the online report');
+    expect(pdf.text).not.toContain('CVEs: CVE-2021-41773');
   });
 
   it('gives the same bytes for the same audit (dated by the scan, not by the rendering)', async () => {
