@@ -37,17 +37,40 @@ export const rangeLayout = {
       ports: { dns: 53 },
     },
   },
+  /**
+   * A small-business server behind a firewall that drops, not refuses: its own network namespace
+   * (not loopback) whose nftables input chain has policy drop for TCP except `ports`, and drops
+   * `lossPercent` of the packets reaching it at random. nginx (80, 443) and OpenSSH (22) listen
+   * inside. Reached over a veth pair; `hostSide` is this machine's end of it and is never a target
+   * (its address reaches the machine's own services).
+   */
+  firewalled: {
+    netns: 'rampart-fw',
+    address: '10.203.19.2',
+    prefixLength: 24,
+    link: 'rampart-fw1',
+    hostSide: { address: '10.203.19.1', link: 'rampart-fw0' },
+    ports: { ssh: 22, http: 80, https: 443 },
+    lossPercent: 2,
+    /** Where the firewall says nothing: a port no listener has and the rules drop. */
+    droppedPort: 8080,
+  },
 } as const;
 
 export type RangeLayout = typeof rangeLayout;
 export type RangeHostName = keyof RangeLayout['hosts'];
 export type RangeHost = RangeLayout['hosts'][RangeHostName];
 
-/** Every TCP port the range opens, per address (DNS also answers on UDP 53). */
+/** Every TCP port the range opens on loopback, per address (DNS also answers on UDP 53); the firewalled host's are in `rangeLayout.firewalled`. */
 export function rangeTcpPorts(): { host: RangeHostName; address: string; port: number; service: string }[] {
   return (Object.entries(rangeLayout.hosts) as [RangeHostName, RangeHost][]).flatMap(([host, { address, ports }]) =>
     Object.entries(ports).map(([service, port]) => ({ host, address, port, service })),
   );
+}
+
+/** The firewalled host's open ports, ascending: what a sweep of it must find, no more and no fewer. */
+export function firewalledOpenPorts(): number[] {
+  return Object.values(rangeLayout.firewalled.ports).sort((a, b) => a - b);
 }
 
 /**

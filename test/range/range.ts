@@ -1,6 +1,7 @@
 /**
  * The scan range: real Debian servers, deliberately misconfigured (scan-range.md), started on
- * loopback addresses with configs generated into one run folder, and stopped by their PIDs.
+ * loopback addresses with configs generated into one run folder, and stopped by their PIDs; and one
+ * firewalled, lossy host in its own network namespace (firewalled-host.ts sets up its network).
  *
  *   npx tsx test/range/range.ts up | down [--clean] | status
  *
@@ -16,9 +17,10 @@ import { closeSync, openSync, promises as fs } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureFirewalledNetwork, firewalledLinkUp, inNamespace, removeFirewalledNetwork } from './firewalled-host.js';
 import { rangeLayout } from './layout.js';
 
-export { rangeFacts, rangeLayout, rangeTcpPorts, rangeTlsEndpoints } from './layout.js';
+export { firewalledOpenPorts, rangeFacts, rangeLayout, rangeTcpPorts, rangeTlsEndpoints } from './layout.js';
 export type { RangeHost, RangeHostName, RangeLayout } from './layout.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -38,13 +40,15 @@ const LOOPBACK_RECORD = 'loopback-addresses';
 const START_TIMEOUT_MS = 60_000;
 const STOP_WAIT_MS = 10_000;
 
-export type ServiceName = 'nginx' | 'apache' | 'mariadb' | 'named' | 'sshd' | 'postfix';
+export type ServiceName = 'nginx' | 'apache' | 'mariadb' | 'named' | 'sshd' | 'postfix' | 'fw-nginx' | 'fw-sshd';
 
 export interface ServiceStatus {
   name: ServiceName;
   pid: number | undefined;
   /** Each TCP port of the service and whether it accepted a connection. */
   ports: { address: string; port: number; open: boolean }[];
+  /** Behind the firewalled host's rules: a port they drop, and whether it stayed silent (no reset). */
+  dropped?: { address: string; port: number; silent: boolean };
   up: boolean;
 }
 
@@ -67,9 +71,12 @@ interface ServiceSpec {
   ports: { address: string; port: number }[];
   /** Executable (or folder of executables, ending in /) of its processes, for ending leftovers. */
   executable: string;
+  /** Runs inside the firewalled host's network namespace (its ports are behind the lossy firewall). */
+  firewalled?: boolean;
 }
 
 const { nginx, apache, mail, ssh, dns } = rangeLayout.hosts;
+const { firewalled } = rangeLayout;
 const SERVICES: readonly ServiceSpec[] = [
   { name: 'nginx', pidFile: 'nginx/nginx.pid', logFile: 'nginx/error.log', ports: [{ address: nginx.address, port: 80 }, { address: nginx.address, port: 443 }], executable: '/usr/sbin/nginx' },
   { name: 'apache', pidFile: 'apache/run/apache2.pid', logFile: 'apache/error.log', ports: [{ address: apache.address, port: 80 }, { address: apache.address, port: 443 }], executable: '/usr/sbin/apache2' },
@@ -83,7 +90,15 @@ const SERVICES: readonly ServiceSpec[] = [
     ports: [{ address: mail.address, port: 25 }, { address: mail.address, port: 587 }],
     executable: '/usr/lib/postfix/sbin/',
   },
+  { name: 'fw-nginx', pidFile: 'firewalled/nginx/nginx.pid', logFile: 'firewalled/nginx/error.log', ports: [{ address: firewalled.address, port: 80 }, { address: firewalled.address, port: 443 }], executable: '/usr/sbin/nginx', firewalled: true },
+  { name: 'fw-sshd', pidFile: 'firewalled/ssh/sshd.pid', logFile: 'firewalled/ssh/sshd.log', ports: [{ address: firewalled.address, port: 22 }], executable: '/usr/sbin/sshd', firewalled: true },
 ];
+
+/**
+ * A connect through the firewalled host's 2% loss may lose its SYN; the kernel sends it again
+ * after 1 s, so its ports get 3 s before they count as closed.
+ */
+const FIREWALLED_CONNECT_MS = 3_000;
 
 /** Executables the range runs, with the Debian package that brings each. */
 const REQUIRED: readonly { path: string; pkg: string }[] = [
@@ -101,6 +116,8 @@ const REQUIRED: readonly { path: string; pkg: string }[] = [
   { path: '/usr/bin/ssh-keygen', pkg: 'openssh-client' },
   { path: '/usr/sbin/postfix', pkg: 'postfix' },
   { path: '/usr/bin/openssl', pkg: 'openssl' },
+  { path: '/usr/sbin/ip', pkg: 'iproute2' },
+  { path: '/usr/sbin/nft', pkg: 'nftables' },
 ];
 
 
@@ -168,13 +185,29 @@ export async function stopRange(options: { lease?: string; force?: boolean } = {
 
 /** Each server's PID (when ours and alive) and whether each of its ports answers. */
 export async function rangeStatus(): Promise<ServiceStatus[]> {
+  // Without the link the firewalled host's address would route off the machine: no connect then.
+  const linkUp = await firewalledLinkUp();
+  const dropped = (linkUp ? tcpSilent(firewalled.address, firewalled.droppedPort) : Promise.resolve(false)).then((silent) => ({
+    address: firewalled.address,
+    port: firewalled.droppedPort,
+    silent,
+  }));
   return Promise.all(
     SERVICES.map(async (spec) => {
       const pid = await ownPid(spec);
-      const ports = await Promise.all(spec.ports.map(async (p) => ({ ...p, open: await tcpOpen(p.address, p.port) })));
-      return { name: spec.name, pid, ports, up: pid !== undefined && ports.every((p) => p.open) };
+      const reachable = !spec.firewalled || linkUp;
+      const ports = await Promise.all(spec.ports.map(async (p) => ({ ...p, open: reachable && (await portAnswers(spec, p)) })));
+      const up = pid !== undefined && ports.every((p) => p.open);
+      if (!spec.firewalled) return { name: spec.name, pid, ports, up };
+      // A listener that answers while the firewall is gone is not the firewalled host.
+      const wall = await dropped;
+      return { name: spec.name, pid, ports, dropped: wall, up: up && wall.silent };
     }),
   );
+}
+
+function portAnswers(spec: ServiceSpec, { address, port }: { address: string; port: number }): Promise<boolean> {
+  return tcpOpen(address, port, spec.firewalled ? FIREWALLED_CONNECT_MS : undefined);
 }
 
 /** Throws unless every server of the range is up (for tests that expect the global setup to have run). */
@@ -196,11 +229,15 @@ async function bringUp(): Promise<Range> {
   const toStart = SERVICES.filter((s) => !running.has(s.name));
 
   // A port held by something that is not ours would make the server fail to bind: say so plainly.
+  // The firewalled host's address is checked only while its link is up: without the link it would
+  // route off the machine (and only the range's own namespace can hold that address anyway).
+  const linkUp = await firewalledLinkUp();
   for (const spec of toStart) {
     // A half-started server of ours (PID alive, a port silent), or children that outlived it
     // (an nginx worker keeps listening after its master is killed).
     await stopService(spec);
     await endLeftovers([spec]);
+    if (spec.firewalled && !linkUp) continue;
     for (const { address, port } of spec.ports) {
       if (await tcpOpen(address, port)) {
         throw new RangeError(`${address}:${port} is already in use by a process the range did not start; ${spec.name} cannot listen there.`);
@@ -209,6 +246,10 @@ async function bringUp(): Promise<Range> {
   }
   if (running.size === 0) await cleanRunDir();
   await addLoopbackAddresses();
+  if (toStart.some((s) => s.firewalled)) {
+    await fs.mkdir(path.join(RANGE_DIR, 'firewalled'), { recursive: true, mode: 0o755 });
+    await ensureFirewalledNetwork(path.join(RANGE_DIR, 'firewalled', 'firewall.nft'));
+  }
 
   const timed = <T>(name: keyof Range['timings'], work: () => Promise<T>) => async () => {
     const t0 = performance.now();
@@ -226,6 +267,8 @@ async function bringUp(): Promise<Range> {
     startIf('named', startNamed),
     startIf('sshd', startSshd),
     startIf('postfix', startPostfix),
+    startIf('fw-nginx', startFirewalledNginx),
+    startIf('fw-sshd', startFirewalledSshd),
     dbReady,
     starting.has('mariadb') || starting.has('apache') ? Promise.all([dbReady, wpFiles]).then(timed('wordpress', installWordpress)) : Promise.resolve(),
     wpFiles.then(() => startIf('apache', startApache)),
@@ -409,6 +452,33 @@ async function startPostfix(): Promise<void> {
   await waitUp(spec('postfix'));
 }
 
+/** The firewalled host's web server: a plain nginx site on 80 and 443 inside the namespace. */
+async function startFirewalledNginx(): Promise<void> {
+  const dir = await freshDir('firewalled/nginx');
+  await fs.mkdir(path.join(dir, 'temp'));
+  await fs.mkdir(path.join(dir, 'html'));
+  await fs.writeFile(path.join(dir, 'html', 'index.html'), '<!doctype html><title>Firewalled shop</title><p>Open: 22, 80, 443. Everything else is dropped.</p>\n');
+  await selfSigned(dir, 'shop.example.test', ['shop.example.test']);
+  await fs.chmod(path.join(dir, 'key.pem'), 0o600);
+  await render('firewalled-nginx.conf', path.join(dir, 'nginx.conf'));
+  const { command, args } = inNamespace('/usr/sbin/nginx', ['-c', path.join(dir, 'nginx.conf'), '-e', path.join(dir, 'error.log')]);
+  await runStarter('fw-nginx', command, args, path.join(dir, 'start.log'));
+  await waitUp(spec('fw-nginx'));
+}
+
+/** The firewalled host's OpenSSH (default algorithms: the planted faults are on 127.0.0.5). */
+async function startFirewalledSshd(): Promise<void> {
+  const dir = await freshDir('firewalled/ssh');
+  await fs.mkdir('/run/sshd', { recursive: true, mode: 0o755 });
+  await run('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'rampart-range-fw', '-f', path.join(dir, 'ssh_host_ed25519_key')]);
+  const config = path.join(dir, 'sshd_config');
+  await render('firewalled-sshd_config', config);
+  await run('/usr/sbin/sshd', ['-t', '-f', config]);
+  const { command, args } = inNamespace('/usr/sbin/sshd', ['-f', config, '-E', path.join(dir, 'sshd.log')]);
+  await runStarter('fw-sshd', command, args, path.join(dir, 'start.log'));
+  await waitUp(spec('fw-sshd'));
+}
+
 /** A self-signed RSA-2048 / SHA-256 certificate valid for a year: cert.pem and key.pem in `dir`. */
 async function selfSigned(dir: string, commonName: string, names: string[]): Promise<void> {
   await run('openssl', [
@@ -425,6 +495,7 @@ async function stopAll(): Promise<void> {
   await Promise.all(SERVICES.map((s) => stopService(s)));
   await endLeftovers(SERVICES);
   await removeLoopbackAddresses();
+  await removeFirewalledNetwork();
 }
 
 async function stopService(service: ServiceSpec): Promise<void> {
@@ -443,14 +514,17 @@ async function stopService(service: ServiceSpec): Promise<void> {
 
 /**
  * Ends processes of the given services that outlived their parent: only those running one of the
- * services' executables and working in (or configured from) the run folder, each by its PID.
+ * services' executables and working in (or configured from) the run folder, each by its PID. Two
+ * services share nginx and sshd: the network namespace tells the firewalled host's from loopback's.
  */
 async function endLeftovers(services: readonly ServiceSpec[]): Promise<void> {
   const pids = (await fs.readdir('/proc')).filter((e) => /^\d+$/.test(e)).map(Number);
+  const ownNet = await fs.readlink('/proc/self/ns/net').catch(() => '');
   for (const pid of pids) {
     if (pid === process.pid) continue;
     const exe = await fs.readlink(`/proc/${pid}/exe`).catch(() => '');
-    const ours = services.some((s) => (s.executable.endsWith('/') ? exe.startsWith(s.executable) : exe === s.executable));
+    const elsewhere = (await fs.readlink(`/proc/${pid}/ns/net`).catch(() => ownNet)) !== ownNet;
+    const ours = services.some((s) => (s.executable.endsWith('/') ? exe.startsWith(s.executable) : exe === s.executable) && Boolean(s.firewalled) === elsewhere);
     if (ours && (await belongsToRange(pid))) {
       signal(pid, 'SIGKILL');
       await waitGone(pid, 2_000);
@@ -516,6 +590,7 @@ async function zombie(pid: number): Promise<boolean> {
 
 /** Resolves when every port of the service accepts a connection (bounded). */
 async function waitUp(service: ServiceSpec, ms = START_TIMEOUT_MS): Promise<void> {
+  if (service.firewalled && !(await firewalledLinkUp())) throw new RangeError(`${service.name}: the firewalled host's link is not up; not connecting to ${firewalled.address}`);
   for (let waited = 0; waited < ms; waited += 100) {
     const open = await Promise.all(service.ports.map((p) => tcpOpen(p.address, p.port)));
     if (open.every(Boolean) && (await ownPid(service)) !== undefined) return;
@@ -540,6 +615,24 @@ export function tcpOpen(address: string, port: number, timeoutMs = 500): Promise
     socket.setTimeout(timeoutMs, () => done(false));
     socket.once('connect', () => done(true));
     socket.once('error', () => done(false));
+  });
+}
+
+/**
+ * True when address:port neither accepts nor refuses within `ms`: a firewall dropped the SYN. One
+ * lost SYN cannot fake it (a drop is what it looks for); a missing firewall answers with a reset.
+ */
+export function tcpSilent(address: string, port: number, ms = 400): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: address, port });
+    const done = (silent: boolean) => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(silent);
+    };
+    const timer = setTimeout(() => done(true), ms);
+    socket.once('connect', () => done(false));
+    socket.once('error', (error: NodeJS.ErrnoException) => done(error.code === 'ETIMEDOUT'));
   });
 }
 
@@ -590,6 +683,7 @@ async function render(template: string, target: string, extra: Record<string, st
     MAIL_ADDR: mail.address,
     SSH_ADDR: ssh.address,
     DNS_ADDR: dns.address,
+    FW_ADDR: firewalled.address,
     ...extra,
   };
   const text = await fs.readFile(path.join(TEMPLATES, template), 'utf8');
@@ -678,7 +772,10 @@ function checkedRunDir(dir: string): string {
 
 function printStatus(services: ServiceStatus[]): void {
   for (const s of services) {
-    const ports = s.ports.map((p) => `${p.address}:${p.port} ${p.open ? 'open' : 'closed'}`).join(', ');
+    const ports = [
+      ...s.ports.map((p) => `${p.address}:${p.port} ${p.open ? 'open' : 'closed'}`),
+      ...(s.dropped ? [`${s.dropped.address}:${s.dropped.port} ${s.dropped.silent ? 'dropped' : 'NOT DROPPED'}`] : []),
+    ].join(', ');
     console.log(`${s.up ? 'up  ' : 'DOWN'} ${s.name.padEnd(8)} pid ${String(s.pid ?? '-').padEnd(8)} ${ports}`);
   }
 }
