@@ -1,10 +1,11 @@
 import { useState } from 'react';
 import { scanModeContent } from '../../../config/scan-modes';
 import type { CveView, TechnologyView, VulnerabilityView } from '../../../lib/contracts';
+import { CveList } from './cve-list';
 import { FindingDisclosure } from './finding-disclosure';
 import { FindingPolicyPanel, PolicyChip, type ReportPolicies } from './finding-policy';
 
-/** Every CVE the report knows details of (CVSS, in CISA's exploited catalogue), by id. */
+/** Every CVE the report's technologies know details of, by id: for a finding that names CVEs without carrying their detail. */
 function cveDetails(technologies: readonly TechnologyView[]): Map<string, CveView> {
   const byId = new Map<string, CveView>();
   for (const technology of technologies) for (const cve of technology.cves) if (!byId.has(cve.id)) byId.set(cve.id, cve);
@@ -43,7 +44,9 @@ function VulnerabilityItem({ vulnerability, cves, policies }: { vulnerability: V
           <p className="text-xs font-semibold tracking-wide text-slate-600 uppercase dark:text-slate-400">How to fix</p>
           <p className={`mt-1 ${panelText}`}>{vulnerability.recommendation}</p>
         </div>
-        {vulnerability.cves && vulnerability.cves.length > 0 && (
+        {vulnerability.cveDetails && vulnerability.cveDetails.length > 0 ? (
+          <CveList cves={vulnerability.cveDetails} />
+        ) : vulnerability.cves && vulnerability.cves.length > 0 && (
           <div>
             <p className="text-xs font-semibold tracking-wide text-slate-600 uppercase dark:text-slate-400">
               Known vulnerabilities (CVEs)
