@@ -19,8 +19,8 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import * as z from 'zod';
 import { buildHstsPreload } from './build-hsts-preload.js';
-import { aliasKey, PRODUCT_CATALOG, retireProductId } from '../lambdas/scanner/vulndb/products.js';
-import { isAffected, isEmptyRange, prepareRange, toStoredRange } from '../lambdas/scanner/vulndb/range.js';
+import { aliasKey, PRODUCT_CATALOG, retireProductId, versionSchemeOf } from '../lambdas/scanner/vulndb/products.js';
+import { isAffected, isEmptyRange, prepareRangeFor, toStoredRange } from '../lambdas/scanner/vulndb/range.js';
 import type {
   ProductKind,
   ScoreSource,
@@ -31,7 +31,7 @@ import type {
   VersionRange,
   VulnSeverity,
 } from '../lambdas/scanner/vulndb/types.js';
-import { compareVersions, parseVersion, successorVersion } from '../lambdas/scanner/vulndb/version.js';
+import { compareVersions, parseVersion, successorVersion, type VersionScheme } from '../lambdas/scanner/vulndb/version.js';
 
 const args = process.argv.slice(2);
 const option = (name: string) => {
@@ -582,8 +582,8 @@ function naturalIdOrder(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-function byVersion(a: string, b: string): number {
-  return compareVersions(a, b) || (a < b ? -1 : a > b ? 1 : 0);
+function byVersion(a: string, b: string, scheme: VersionScheme = 'vendor'): number {
+  return compareVersions(a, b, scheme) || (a < b ? -1 : a > b ? 1 : 0);
 }
 
 /** Versions tied to an operating system or a build scheme, where "the next number" is not a release (IIS 7.5 → 8.0). */
@@ -596,12 +596,13 @@ const NO_PREDICTED_RELEASES = new Set(['iis', 'exchange']);
  * shows it went on past that end, or a CVE from the product's last two CVE years names it, or it is the
  * product's newest line. An end-of-life line (Apache 2.2.34, MySQL 5.7.44) so gets no made-up release.
  * Pre-releases are never advice. Equal versions written differently are kept once, shortest spelling.
+ * Versions order by the product's scheme (SemVer for JavaScript libraries).
  */
-function fixCandidates(productId: string, vulnerabilities: Draft[]): string[] {
+function fixCandidates(productId: string, vulnerabilities: Draft[], scheme: VersionScheme): string[] {
   const known = new Set<string>();
   const advisable = new Set<string>();
   const inclusiveEnds = new Set<string>();
-  const lineOf = (version: string) => parseVersion(version)!.release.slice(0, -1).join('.');
+  const lineOf = (version: string) => parseVersion(version, scheme)!.release.slice(0, -1).join('.');
   const year = (id: string) => Number(/^CVE-(\d{4})-/.exec(id)?.[1] ?? 0);
   const lastYear = Math.max(0, ...vulnerabilities.map((vulnerability) => year(vulnerability.id)));
   const liveLines = new Set<string>();
@@ -621,21 +622,21 @@ function fixCandidates(productId: string, vulnerabilities: Draft[]): string[] {
     for (const fixed of vulnerability.fixedIn) advisable.add(fixed);
   }
   for (const version of advisable) known.add(version);
-  const newestLine = [...known].sort(byVersion).map(lineOf).at(-1);
+  const newestLine = [...known].sort((a, b) => byVersion(a, b, scheme)).map(lineOf).at(-1);
   const candidates = new Set(advisable);
   for (const end of NO_PREDICTED_RELEASES.has(productId) ? [] : inclusiveEnds) {
-    const next = successorVersion(end);
+    const next = successorVersion(end, scheme);
     if (!next) continue;
     const line = lineOf(end);
-    const lineWentOn = [...known].some((version) => lineOf(version) === line && compareVersions(version, end) > 0);
+    const lineWentOn = [...known].some((version) => lineOf(version) === line && compareVersions(version, end, scheme) > 0);
     if (lineWentOn || liveLines.has(line) || line === newestLine) candidates.add(next);
   }
   const usable = [...candidates].filter((version) => {
-    const parsed = parseVersion(version);
-    return parsed !== undefined && parsed.rest === '' && !parsed.qualifiers.some((qualifier) => qualifier[0] === -1);
+    const parsed = parseVersion(version, scheme);
+    return parsed !== undefined && parsed.rest === '' && parsed.prerelease.length === 0 && !parsed.qualifiers.some((qualifier) => qualifier[0] === -1);
   });
-  const sorted = usable.sort((a, b) => compareVersions(a, b) || a.length - b.length || (a < b ? -1 : 1));
-  return sorted.filter((version, index) => index === 0 || compareVersions(sorted[index - 1]!, version) !== 0);
+  const sorted = usable.sort((a, b) => compareVersions(a, b, scheme) || a.length - b.length || (a < b ? -1 : 1));
+  return sorted.filter((version, index) => index === 0 || compareVersions(sorted[index - 1]!, version, scheme) !== 0);
 }
 
 function buildVulndb() {
@@ -766,6 +767,7 @@ function buildVulndb() {
     for (const name of [product.id, product.name, ...(catalog[product.id]?.aliases ?? [])]) claim(name, true);
     const extraNames = [...product.names].sort().filter((name) => name !== product.id && name !== product.name && claim(name, false));
     const drafts = [...product.vulnerabilities.values()].sort((a, b) => naturalIdOrder(a.id, b.id));
+    const scheme = versionSchemeOf(product.kind);
     const dedupe = (ranges: VersionRange[]) => {
       const seen = new Map(ranges.map((range) => [JSON.stringify(toStoredRange(range)), range]));
       return [...seen.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, range]) => range);
@@ -773,13 +775,14 @@ function buildVulndb() {
     for (const draft of drafts) {
       draft.affected = dedupe(draft.affected);
       draft.unaffected = dedupe(draft.unaffected);
-      draft.fixedIn = [...new Set(draft.fixedIn)].sort(byVersion);
+      draft.fixedIn = [...new Set(draft.fixedIn)].sort((a, b) => byVersion(a, b, scheme));
     }
-    const candidates = fixCandidates(product.id, drafts);
+    const candidates = fixCandidates(product.id, drafts, scheme);
     const options = { portableSuffix: product.portableSuffix };
-    const prepared = drafts.map((draft) => ({ affected: draft.affected.map(prepareRange), unaffected: draft.unaffected.map(prepareRange) }));
+    const prepare = prepareRangeFor(scheme);
+    const prepared = drafts.map((draft) => ({ affected: draft.affected.map(prepare), unaffected: draft.unaffected.map(prepare) }));
     const safe = candidates.filter((version) => {
-      const parsed = parseVersion(version)!;
+      const parsed = parseVersion(version, scheme)!;
       return !prepared.some((vulnerability) => isAffected(parsed, vulnerability.affected, vulnerability.unaffected, options));
     });
     stored.push({

@@ -8,4 +8,4 @@ export { knowledgeBaseFingerprint } from './knowledge-base.js';
 export { knownProducts, matchVulnerabilities, resolveProduct } from './match.js';
 export { type CoreProductId, PRODUCT_CATALOG, type ProductId } from './products.js';
 export type * from './types.js';
-export { compareVersions, parseVersion, type ParsedVersion } from './version.js';
+export { compareVersions, parseVersion, type ParsedVersion, type VersionScheme } from './version.js';

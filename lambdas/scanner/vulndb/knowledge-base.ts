@@ -5,8 +5,8 @@
  */
 import { createHash } from 'node:crypto';
 import data from '../data/vulndb.json' with { type: 'json' };
-import { aliasKey, PRODUCT_CATALOG } from './products.js';
-import { type PreparedRange, prepareRange, type RangeOptions, toVersionRange } from './range.js';
+import { aliasKey, PRODUCT_CATALOG, versionSchemeOf } from './products.js';
+import { type PreparedRange, prepareRangeFor, type RangeOptions, toVersionRange } from './range.js';
 import type {
   EndOfLifeNotice,
   ProductInfo,
@@ -18,7 +18,7 @@ import type {
   Vulnerability,
   VulnSeverity,
 } from './types.js';
-import { mustParseVersion, type ParsedVersion } from './version.js';
+import { mustParseVersion, type ParsedVersion, type VersionScheme } from './version.js';
 
 /** A vulnerability with its ranges parsed once. */
 export interface PreparedVulnerability {
@@ -40,6 +40,8 @@ export interface VersionPoint {
 /** One product, ready for matching. */
 export interface ProductData {
   readonly info: ProductInfo;
+  /** How its versions order: every version matched against it must be parsed by this scheme. */
+  readonly scheme: VersionScheme;
   readonly options: RangeOptions;
   readonly vulnerabilities: readonly PreparedVulnerability[];
   /** Sorted ascending. */
@@ -127,19 +129,22 @@ export function productData(id: string): ProductData | undefined {
   if (cached) return cached;
   const stored = storedById.get(id);
   if (!stored) return undefined;
-  const point = (text: string): VersionPoint => ({ text, parsed: mustParseVersion(text) });
+  const scheme = versionSchemeOf(stored.kind as ProductKind);
+  const point = (text: string): VersionPoint => ({ text, parsed: mustParseVersion(text, scheme) });
+  const prepare = prepareRangeFor(scheme);
   const vulnerabilities = stored.vulnerabilities.map(expand);
   const product: ProductData = {
     info: infoOf(stored),
+    scheme,
     options: stored.portableSuffix ? { portableSuffix: true } : {},
     vulnerabilities: vulnerabilities.map((vulnerability) => {
       const { affected, unaffected, fixedIn: _fixedIn, ...reported } = vulnerability;
-      return { vulnerability, reported, sortKey: sortKeyOf(vulnerability), affected: affected.map(prepareRange), unaffected: unaffected.map(prepareRange) };
+      return { vulnerability, reported, sortKey: sortKeyOf(vulnerability), affected: affected.map(prepare), unaffected: unaffected.map(prepare) };
     }),
     fixCandidates: stored.fixCandidates.map(point),
     safeVersions: stored.safeVersions.map(point),
     endOfLife: (stored.endOfLife ?? []).map((entry) => ({
-      range: prepareRange(toVersionRange(entry.range)),
+      range: prepare(toVersionRange(entry.range)),
       notice: { summary: entry.summary, severity: entry.severity },
     })),
     unranged: vulnerabilities

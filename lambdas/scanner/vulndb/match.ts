@@ -102,7 +102,7 @@ function fixedInFor(product: ProductData, entry: PreparedVulnerability, above: n
 export function matchVulnerabilities(product: ProductId, version: string): MatchResult {
   const id = resolveProduct(product);
   const data = id === undefined ? undefined : productData(id);
-  const parsed = parseVersion(version);
+  const parsed = parseVersion(version, data?.scheme);
   const base: MatchResult = {
     ...(data ? { product: data.info.id } : {}),
     productName: data?.info.name ?? product,

@@ -3,6 +3,7 @@
  * fingerprints call them. retire.js libraries add their names from the data (npm and bower names).
  */
 import type { ProductKind } from './types.js';
+import type { VersionScheme } from './version.js';
 
 interface CatalogEntry {
   name: string;
@@ -58,4 +59,9 @@ export function aliasKey(name: string): string {
 /** The product id for a retire.js library name: lower case, `@` dropped, `/` → `-` (`@angular/core` → `angular-core`). */
 export function retireProductId(library: string): string {
   return library.toLowerCase().replace(/^@/, '').replace(/\//g, '-');
+}
+
+/** npm-ecosystem versions (JavaScript libraries, from retire.js and npm advisories) order as SemVer; the rest by vendor rules (DECISIONS "Version order"). */
+export function versionSchemeOf(kind: ProductKind): VersionScheme {
+  return kind === 'javascript-library' ? 'semver' : 'vendor';
 }

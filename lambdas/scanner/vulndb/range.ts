@@ -3,7 +3,7 @@
  * version falls in them.
  */
 import type { StoredRange, VersionRange } from './types.js';
-import { compareParsed, hasPostRelease, mustParseVersion, type ParsedVersion, versionCore, withoutPostRelease } from './version.js';
+import { compareParsed, hasPostRelease, mustParseVersion, type ParsedVersion, versionCore, type VersionScheme, withoutPostRelease } from './version.js';
 
 /** A range with its bounds parsed once, for matching many versions. */
 export interface PreparedRange {
@@ -42,16 +42,20 @@ export function toStoredRange(range: VersionRange): StoredRange {
   };
 }
 
-/** Parses a range's bounds; throws on a bound that is not a version. */
-export function prepareRange(range: VersionRange): PreparedRange {
-  return {
-    ...(range.startIncluding !== undefined ? { startIncluding: mustParseVersion(range.startIncluding) } : {}),
-    ...(range.startExcluding !== undefined ? { startExcluding: mustParseVersion(range.startExcluding) } : {}),
-    ...(range.endIncluding !== undefined ? { endIncluding: mustParseVersion(range.endIncluding) } : {}),
-    ...(range.endExcluding !== undefined ? { endExcluding: mustParseVersion(range.endExcluding) } : {}),
-    ...(range.exact !== undefined ? { exact: mustParseVersion(range.exact) } : {}),
-  };
+/** Parses a range's bounds by `scheme` (the product's); throws on a bound that is not a version. */
+export function prepareRangeFor(scheme: VersionScheme): (range: VersionRange) => PreparedRange {
+  const parse = (bound: string) => mustParseVersion(bound, scheme);
+  return (range) => ({
+    ...(range.startIncluding !== undefined ? { startIncluding: parse(range.startIncluding) } : {}),
+    ...(range.startExcluding !== undefined ? { startExcluding: parse(range.startExcluding) } : {}),
+    ...(range.endIncluding !== undefined ? { endIncluding: parse(range.endIncluding) } : {}),
+    ...(range.endExcluding !== undefined ? { endExcluding: parse(range.endExcluding) } : {}),
+    ...(range.exact !== undefined ? { exact: parse(range.exact) } : {}),
+  });
 }
+
+/** Parses a range's bounds as vendor versions; throws on a bound that is not a version. */
+export const prepareRange: (range: VersionRange) => PreparedRange = prepareRangeFor('vendor');
 
 /** True when the range says nothing (no bound at all): it must not match every version by accident. */
 export function isEmptyRange(range: VersionRange): boolean {

@@ -1,7 +1,13 @@
 /**
- * Version strings as vendors write them, made comparable.
+ * Version strings made comparable, by one of two schemes (DECISIONS "Version order"):
+ * - `semver`, for npm-ecosystem versions (JavaScript libraries, retire.js data): SemVer 2.0 as
+ *   node-semver reads it (loose), pre-release rules included: `1.2.3-4` < `1.2.3`,
+ *   `16.0.0-beta.1` < `16.0.0-canary.0` (identifiers compare as ASCII), build metadata ignored.
+ *   Versions SemVer cannot read but npm-ecosystem data still writes (`1.4`, `0.9.7.1`,
+ *   `1.0.0.beta.3`, `1.0RC2`) keep SemVer's rules over any number of release parts;
+ * - `vendor` (the default), for everything else, described below.
  *
- * A version is a numeric release (`2.4.49`, `15.01.2507.039`) followed by qualifiers:
+ * A vendor version is a numeric release (`2.4.49`, `15.01.2507.039`) followed by qualifiers:
  * - pre-releases sort below the release: `dev`/`canary`/`next` < `alpha`/`a1` < `beta`/`b1` < `M1`/`pre` < `rc1`
  *   (`3.0.0-beta1` < `3.0.0-rc.1` < `3.0.0`, Tomcat `9.0.0.M1` < `9.0.0`, jQuery `1.9.0b1` < `1.9.0`);
  * - post-releases sort above it: OpenSSL and ProFTPD letters attached to the number
@@ -11,13 +17,20 @@
  * Whatever follows and is not a known qualifier (`-log`, `-aem`, `+deb12u1`) is kept as `rest`:
  * it only breaks ties, and the matcher drops it from a detected version.
  */
+import semver from 'semver';
+
+/** Which rules order a version: SemVer 2.0 for npm-ecosystem versions, the vendors' own otherwise. */
+export type VersionScheme = 'vendor' | 'semver';
 
 export interface ParsedVersion {
+  readonly scheme: VersionScheme;
   /** Numeric release parts: `2.4.49` → [2, 4, 49]. */
   readonly release: readonly number[];
-  /** Qualifier sort keys in order; a release without qualifiers compares as [0]. */
+  /** Vendor qualifier sort keys in order; a release without qualifiers compares as [0]. Empty for SemVer. */
   readonly qualifiers: readonly (readonly number[])[];
-  /** The part that was understood, as written (lower-cased): `5.7.19-log` → `5.7.19`. */
+  /** SemVer pre-release identifiers (`1.2.3-rc.1` → ['rc', 1]); empty for a release and for vendor versions. */
+  readonly prerelease: readonly (string | number)[];
+  /** The part that was understood, as written (vendor: lower-cased, `5.7.19-log` → `5.7.19`; SemVer: normalised, `v1.9.0rc1` → `1.9.0-rc1`). */
   readonly text: string;
   /** Unrecognised trailing text, lower-cased: `5.7.19-log` → `-log`. */
   readonly rest: string;
@@ -44,10 +57,36 @@ function letterValue(letters: string): number {
 }
 
 /**
- * Parses a version string; undefined when it does not start with a number (after an optional `v`).
- * Examples: `1.0.2k`, `9.2p1`, `3.0.0-beta1`, `9.0.0.M11`, `15.1.2507.6`, `10.11.6`.
+ * Parses a version string by `scheme`; undefined when it does not start with a number (after an
+ * optional `v`). Vendor examples: `1.0.2k`, `9.2p1`, `3.0.0-beta1`, `9.0.0.M11`, `15.1.2507.6`.
  */
-export function parseVersion(input: string): ParsedVersion | undefined {
+export function parseVersion(input: string, scheme: VersionScheme = 'vendor'): ParsedVersion | undefined {
+  return scheme === 'semver' ? parseSemver(input) : parseVendor(input);
+}
+
+/** Release parts and pre-release of a version SemVer cannot read: `1.0.0.beta.3`, `1.0RC2`, `0.9.7.1`, `1.4`. */
+const NEAR_SEMVER = /^[v=\s]*(\d+(?:\.\d+)*)(?:[-.]?([0-9a-z-]+(?:\.[0-9a-z-]+)*))?(?:\+[0-9a-z-]+(?:\.[0-9a-z-]+)*)?/i;
+
+function parseSemver(input: string): ParsedVersion | undefined {
+  const version = semver.parse(input.trim(), { loose: true });
+  if (version) {
+    return { scheme: 'semver', release: [version.major, version.minor, version.patch], qualifiers: [], prerelease: version.prerelease, text: version.version, rest: '' };
+  }
+  const near = NEAR_SEMVER.exec(input.trim());
+  if (!near) return undefined;
+  const [whole, release = '', pre] = near;
+  const prerelease = pre === undefined ? [] : pre.split('.').map((part) => (/^\d+$/.test(part) ? Number(part) : part));
+  return {
+    scheme: 'semver',
+    release: release.split('.').map(Number),
+    qualifiers: [],
+    prerelease,
+    text: pre === undefined ? release : `${release}-${pre}`,
+    rest: input.trim().slice(whole.length),
+  };
+}
+
+function parseVendor(input: string): ParsedVersion | undefined {
   const text = input.trim().toLowerCase().replace(/^v(?=\d)/, '');
   const core = /^\d+(?:\.\d+)*/.exec(text);
   if (!core) return undefined;
@@ -72,7 +111,7 @@ export function parseVersion(input: string): ParsedVersion | undefined {
     }
     position += whole.length;
   }
-  return { release, qualifiers, text: text.slice(0, position), rest: text.slice(position) };
+  return { scheme: 'vendor', release, qualifiers, prerelease: [], text: text.slice(0, position), rest: text.slice(position) };
 }
 
 function compareNumberLists(a: readonly number[], b: readonly number[]): number {
@@ -84,10 +123,30 @@ function compareNumberLists(a: readonly number[], b: readonly number[]): number 
   return 0;
 }
 
-/** Orders two parsed versions: negative when a < b, 0 when equal, positive when a > b. */
+/**
+ * SemVer 2.0 §11 pre-release order: a release above its pre-releases; identifiers one by one with
+ * node-semver's rule (numbers numerically and below words, words in ASCII order); a longer list
+ * above its own prefix.
+ */
+function comparePrerelease(a: readonly (string | number)[], b: readonly (string | number)[]): number {
+  if (a.length === 0 || b.length === 0) return Math.sign(b.length - a.length);
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    const order = semver.compareIdentifiers(String(a[i]), String(b[i]));
+    if (order !== 0) return order;
+  }
+  return Math.sign(a.length - b.length);
+}
+
+/** Orders two parsed versions of one scheme: negative when a < b, 0 when equal, positive when a > b. */
 export function compareParsed(a: ParsedVersion, b: ParsedVersion): number {
+  if (a.scheme !== b.scheme) throw new Error(`Cannot order a ${a.scheme} version (${a.text}) against a ${b.scheme} one (${b.text})`);
   const byRelease = compareNumberLists(a.release, b.release);
   if (byRelease !== 0) return byRelease;
+  if (a.scheme === 'semver') {
+    const byPrerelease = comparePrerelease(a.prerelease, b.prerelease);
+    if (byPrerelease !== 0) return byPrerelease;
+    return a.rest === b.rest ? 0 : a.rest < b.rest ? -1 : 1;
+  }
   const length = Math.max(a.qualifiers.length, b.qualifiers.length);
   for (let i = 0; i < length; i++) {
     const byQualifier = compareNumberLists(a.qualifiers[i] ?? RELEASE_MARKER, b.qualifiers[i] ?? RELEASE_MARKER);
@@ -97,15 +156,15 @@ export function compareParsed(a: ParsedVersion, b: ParsedVersion): number {
 }
 
 /** Parses or throws: for versions that must be valid (the knowledge base's own data, tests). */
-export function mustParseVersion(input: string): ParsedVersion {
-  const parsed = parseVersion(input);
+export function mustParseVersion(input: string, scheme: VersionScheme = 'vendor'): ParsedVersion {
+  const parsed = parseVersion(input, scheme);
   if (!parsed) throw new Error(`Not a version: "${input}"`);
   return parsed;
 }
 
-/** Orders two version strings (see the module comment); throws on a string that is not a version. */
-export function compareVersions(a: string, b: string): number {
-  return compareParsed(mustParseVersion(a), mustParseVersion(b));
+/** Orders two version strings by `scheme` (see the module comment); throws on a string that is not a version. */
+export function compareVersions(a: string, b: string, scheme: VersionScheme = 'vendor'): number {
+  return compareParsed(mustParseVersion(a, scheme), mustParseVersion(b, scheme));
 }
 
 /** The version without unrecognised trailing text: how the matcher reads a detected version. */
@@ -129,11 +188,11 @@ export function withoutPostRelease(parsed: ParsedVersion): ParsedVersion {
  * The next release after `input` when it can be told from the string alone: the last number plus one
  * (`2.4.48` → `2.4.49`, `7.3` → `7.4`) or the next OpenSSL letter (`1.0.2k` → `1.0.2l`,
  * `0.9.8z` → `0.9.8za`). Undefined for pre-releases, OpenSSH `pN` and vendor suffixes, whose
- * successor is not predictable (7.2p2 was followed by 7.3p1).
+ * successor is not predictable (7.2p2 was followed by 7.3p1). SemVer letters are pre-releases.
  */
-export function successorVersion(input: string): string | undefined {
-  const parsed = parseVersion(input);
-  if (!parsed || parsed.rest !== '') return undefined;
+export function successorVersion(input: string, scheme: VersionScheme = 'vendor'): string | undefined {
+  const parsed = parseVersion(input, scheme);
+  if (!parsed || parsed.rest !== '' || parsed.prerelease.length > 0) return undefined;
   const release = parsed.release.join('.');
   if (parsed.qualifiers.length === 0) {
     const next = [...parsed.release];

@@ -1,5 +1,7 @@
+import fc from 'fast-check';
+import semver from 'semver';
 import { describe, expect, it } from 'vitest';
-import { compareVersions, parseVersion, successorVersion, versionCore, withoutPostRelease } from '../../../lambdas/scanner/vulndb/version.js';
+import { compareParsed, compareVersions, parseVersion, successorVersion, versionCore, withoutPostRelease } from '../../../lambdas/scanner/vulndb/version.js';
 
 /** [lower, higher]: each pair must order that way, both directions. */
 const ascending: [string, string][] = [
@@ -133,5 +135,53 @@ describe('version comparator', () => {
     ['1.12.4-aem', undefined],
   ])('predicts the release after %s as %s', (version, next) => {
     expect(successorVersion(version)).toBe(next);
+  });
+});
+
+describe('SemVer scheme (npm-ecosystem versions, DECISIONS "Version order")', () => {
+  it.each([
+    ['1.2.3-4', '1.2.3'],
+    ['16.0.0-beta.1', '16.0.0-canary.0'],
+    ['1.2.3-R2', '1.2.3-r100'],
+    ['1.2.3-a.5', '1.2.3-a.b'],
+    ['1.0.2k', '1.0.2'],
+    ['1.6.0-rc.1', '1.6.0-rc.1.1'],
+    ['1.6.0-rc.1.1', '1.6.0'],
+    ['1.0.0.beta.3', '1.0.0'],
+    ['1.0RC2', '1.0'],
+    ['1.5.1', '1.5.1.2'],
+    ['1.5.1.2', '1.5.2'],
+    ['1.9.0b1', '1.9.0rc1'],
+  ])('%s < %s', (lower, higher) => {
+    expect([compareVersions(lower, higher, 'semver'), compareVersions(higher, lower, 'semver')]).toEqual([-1, 1]);
+  });
+
+  it('keeps vendor rules where the scheme is not given: OpenSSL letters after the release, canary before beta', () => {
+    expect(compareVersions('1.0.2k', '1.0.2')).toBe(1);
+    expect(compareVersions('16.0.0-canary.0', '16.0.0-beta.1')).toBe(-1);
+    expect(compareVersions('1.2.3-4', '1.2.3')).toBe(1);
+  });
+
+  it('reads loose npm spellings and ignores build metadata', () => {
+    expect(compareVersions(' = v1.2.3-beta+build', '1.2.3-beta', 'semver')).toBe(0);
+    expect(compareVersions('1.4', '1.4.0', 'semver')).toBe(0);
+    expect(parseVersion('v1.9.0rc1', 'semver')).toMatchObject({ scheme: 'semver', release: [1, 9, 0], prerelease: ['rc1'], text: '1.9.0-rc1', rest: '' });
+  });
+
+  it('refuses to order a SemVer version against a vendor one', () => {
+    expect(() => compareParsed(parseVersion('1.0.0', 'semver')!, parseVersion('1.0.0')!)).toThrow(/Cannot order a semver version/);
+  });
+
+  it('orders 2,000 generated SemVer pairs exactly as node-semver does', () => {
+    const identifier = fc.oneof(fc.nat({ max: 20 }).map(String), fc.stringMatching(/^[0-9A-Za-z-]{1,6}$/).filter((s) => !/^\d+$/.test(s) || !/^0\d/.test(s)));
+    const version = fc
+      .tuple(fc.nat({ max: 3 }), fc.nat({ max: 3 }), fc.nat({ max: 3 }), fc.array(identifier, { maxLength: 3 }))
+      .map(([major, minor, patch, pre]) => `${major}.${minor}.${patch}${pre.length ? `-${pre.join('.')}` : ''}`);
+    fc.assert(
+      fc.property(version, version, (a, b) => {
+        expect(compareVersions(a, b, 'semver')).toBe(semver.compare(a, b));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
