@@ -31,6 +31,7 @@ describe('JavaScript libraries in URLs and files', () => {
   it.each([
     ['https://example.test/js/jquery-1.8.3.min.js', [['jquery', '1.8.3', 'script-filename']]],
     ['https://code.jquery.com/jquery-3.4.1.js', [['jquery', '3.4.1', 'script-filename']]],
+    ['https://code.jquery.com/jquery-3.6.0.slim.min.js', [['jquery', '3.6.0', 'script-filename']]],
     ['https://ajax.googleapis.com/ajax/libs/jquery/1.12.4/jquery.min.js', [['jquery', '1.12.4', 'script-uri']]],
     ['https://cdnjs.cloudflare.com/ajax/libs/twitter-bootstrap/3.3.7/js/bootstrap.min.js', [['bootstrap', '3.3.7', 'script-uri']]],
     ['https://example.test/js/bootstrap.min.js', []],

@@ -52,9 +52,13 @@ function libraries(): CompiledLibrary[] {
   return compiled;
 }
 
-/** retire.js drops a trailing `.min`/`-min` the version pattern swallowed (`jquery-1.8.3.min.js`); stray separators go too. */
+/**
+ * retire.js drops a trailing `.min`/`-min` the version pattern swallowed (`jquery-1.8.3.min.js`);
+ * so do we, and the other build flavours too (`jquery-3.6.0.slim.min.js` is 3.6.0, not a "slim"
+ * pre-release of it under SemVer); stray separators go too.
+ */
 function cleanVersion(raw: string): string | undefined {
-  const version = raw.replace(/(\.|-)min$/, '').replace(/[._-]+$/, '');
+  const version = raw.replace(/(?:[.-](?:min|slim|pack))+$/i, '').replace(/[._-]+$/, '');
   return /^\d+(?:\.\d+)*/.test(version) ? version : undefined;
 }
 
