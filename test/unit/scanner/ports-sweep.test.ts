@@ -122,6 +122,21 @@ describe('adaptive sweep', () => {
     expect(stats.timeoutMs).toBeLessThan(FAST.rtt.initialMs);
   });
 
+  it("sends the site's own port alone first, so the first RTT is the host's and not the time to open a wave of sockets", async () => {
+    // Prepare
+    const host = simulate({ open: [443], filtered: (port) => port !== 443, rttMs: 30 });
+    const sentAt: number[] = [];
+    const timed: TcpClient = { probe: (address, port, options) => (sentAt.push(performance.now()), host.probe(address, port, options)) };
+
+    // Act
+    const { stats } = await sweepPorts(timed, '203.0.113.7', portsToScan(100), signal(), { ...FAST, first: [443] });
+
+    // Assess
+    expect(host.connects[0]).toBe(443);
+    expect(sentAt[1]! - sentAt[0]!).toBeGreaterThanOrEqual(25);
+    expect(stats.rttMs).toBeGreaterThanOrEqual(29);
+  });
+
   it('tries a silent port only twice when nothing was lost, and learns its timeout from the answers', async () => {
     // Prepare
     const ports = portsToScan(100);

@@ -135,6 +135,8 @@ const UNREACHABLE = new Set(['EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN', 'ENETDO
 /** Answers to most probes make a silence suspicious: above this share (recent answers), a timeout is a loss. */
 const ANSWERING_HOST = 0.5;
 const ANSWER_SMOOTHING = 1 / 16;
+/** Connects opened in one turn of the event loop, at most (opening one costs this process a fraction of a millisecond). */
+const BURST = 16;
 /** A first try and two retries at most (nmap allows up to ten; a scan has a budget). */
 const MAX_ATTEMPTS = 3;
 
@@ -172,6 +174,9 @@ export function sweepPorts(tcp: TcpClient, address: string, ports: readonly numb
   let mostAttemptsAnswered = 1;
   let timer: NodeJS.Timeout | undefined;
   let expiring = false;
+  let pumpQueued = false;
+  const seeds = fresh.length > 0 ? firstSet.size : 0;
+  let seeding = seeds > 0;
   let failed = false;
 
   return new Promise<PortSweep>((resolve, reject) => {
@@ -229,6 +234,7 @@ export function sweepPorts(tcp: TcpClient, address: string, ports: readonly numb
       }
       probe.settled = true;
       inFlight.delete(probe);
+      seeding = false;
       const answered = result.state !== 'filtered' || (result.error !== undefined && UNREACHABLE.has(result.error));
       if (answered) {
         rtt.sample(now - probe.sentAt);
@@ -251,6 +257,7 @@ export function sweepPorts(tcp: TcpClient, address: string, ports: readonly numb
     const expire = (probe: InFlight, now: number) => {
       probe.settled = true;
       inFlight.delete(probe);
+      seeding = false;
       if (answerShare > ANSWERING_HOST) lose(probe, now);
       answerShare -= answerShare * ANSWER_SMOOTHING;
       silence(probe);
@@ -291,9 +298,21 @@ export function sweepPorts(tcp: TcpClient, address: string, ports: readonly numb
     };
 
     const pump = () => {
-      while (!signal.aborted && !failed && inFlight.size < window.limit) {
+      pumpQueued = false;
+      // Until the first answer (or timeout) only the seed ports go out: their RTT is the host's
+      // alone, not the host's plus the time this process takes to open a hundred sockets.
+      const limit = seeding ? Math.min(window.limit, seeds) : window.limit;
+      let burst = 0;
+      while (!signal.aborted && !failed && inFlight.size < limit) {
+        if (burst === BURST) {
+          // The rest after the event loop has read what arrived meanwhile (fair RTTs, timely expiry).
+          if (!pumpQueued) setImmediate(pump);
+          pumpQueued = true;
+          break;
+        }
         const work = take();
         if (!work) break;
+        burst++;
         attempts.set(work.port, work.attempt);
         const probe: InFlight = { port: work.port, attempt: work.attempt, sentAt: performance.now(), controller: new AbortController(), settled: false };
         inFlight.set(probe, true);
