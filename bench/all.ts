@@ -94,8 +94,22 @@ function summary(results: {
   for (const r of results.range?.ratios.filter((x) => x.what.startsWith('ALL')) ?? []) {
     lines.push(`| ${r.what} | ${fixed(r.rampartSeconds)} s | ${r.peer}: ${fixed(r.peerSeconds)} s | ${fixed(r.ratio, 3)}${r.target === undefined ? '' : ` (≤ ${r.target})`} |`);
   }
+  const fw = results.range?.firewalled;
+  if (fw?.median.rampartSweep !== undefined && fw.median.nmap !== undefined && fw.ratio !== undefined) {
+    const runs = Math.max(...fw.runs.map((r) => r.run));
+    lines.push(`| firewalled lossy host ${fw.address}: deep-scan port sweep, median of ${runs} | ${fixed(fw.median.rampartSweep)} s | nmap -sT top-1000: ${fixed(fw.median.nmap)} s | ${fixed(fw.ratio, 3)} (≤ ${fw.target}) |`);
+  }
   if (!results.range) lines.push('| scan range vs peers | not run | | |');
   lines.push('');
+  if (fw) {
+    const found = (tool: 'nmap' | 'rampart') => {
+      const runs = fw.runs.filter((r) => r.tool === tool);
+      const sets = [...new Set(runs.map((r) => (r.ok ? r.open.join(', ') || 'none' : 'failed')))];
+      return `${tool} ${sets.join(' / ')} (${runs.length} runs)`;
+    };
+    lines.push(`Firewalled host (open ${fw.truth.join(', ')}, the rest dropped, ${fw.lossPercent}% loss): open ports found by ${found('nmap')}, ${found('rampart')}; same in every run: ${fw.sameOpenPorts ? 'yes' : 'no'}; Rampart with banners ${fw.median.rampartCheck === undefined ? 'n/a' : `${fixed(fw.median.rampartCheck)} s`}; load average ${fixed(fw.load.before)} → ${fixed(fw.load.after)} on ${results.machine.cpus} CPUs.`);
+    lines.push('');
+  }
   if (results.range) {
     lines.push(`Recall on the range's planted facts: ${results.range.recall.map((r) => `${r.tool} ${[r.ports && `ports ${r.ports}`, r.protocols && `protocols ${r.protocols}`, r.certFaults && `certificate faults ${r.certFaults}`].filter(Boolean).join(', ')}`).join('; ')}.`);
     lines.push('');

@@ -2,6 +2,7 @@
  * The bench's tables: wall times, ratios against the targets of issue 3, and recall (what each
  * tool found of the planted truth). Pure: builds text from the results object.
  */
+import type { SweepStats } from '../lambdas/scanner/checks/ports/sweep.js';
 import { CERT_FAULTS, type PortFact, type TlsFact } from './parsers.js';
 
 export interface ToolRun {
@@ -36,6 +37,41 @@ export interface Ratio {
   target?: number;
 }
 
+/** One run on the firewalled host: nmap -sT or Rampart's sweep, each in its own process. */
+export interface FirewalledRun {
+  run: number;
+  tool: 'nmap' | 'rampart';
+  /** nmap: the process's wall time. Rampart: the sweep's own time (the ports check's first step). */
+  seconds: number;
+  ok: boolean;
+  open: number[];
+  filtered?: number;
+  closed?: number;
+  /** Rampart: the sweep and the banners of the open ports (the whole ports check). */
+  checkSeconds?: number;
+  /** Wall time of the whole process (Rampart's includes starting Node and tsx). */
+  processSeconds: number;
+  /** Rampart: what the sweep learned (RTT, timeout, retries, window). */
+  sweep?: SweepStats;
+  note?: string;
+}
+
+/** The deep-scan sweep of the firewalled, lossy host against nmap -sT, over several runs. */
+export interface FirewalledBench {
+  address: string;
+  lossPercent: number;
+  truth: number[];
+  runs: FirewalledRun[];
+  median: { nmap?: number; rampartSweep?: number; rampartCheck?: number };
+  /** Median Rampart sweep / median nmap; the target is at most `target`. */
+  ratio?: number;
+  target: number;
+  /** Every run of both tools found exactly the planted open ports. */
+  sameOpenPorts: boolean;
+  /** 1-minute load average before and after the runs (2 shared CPUs: the figures are noisy). */
+  load: { before: number; after: number };
+}
+
 export interface BenchResults {
   startedAt: string;
   machine: { cpus: number; node: string };
@@ -51,6 +87,58 @@ export interface BenchResults {
   missedByRampart: string[];
   /** What a tool reported beyond the planted truth (a peer's name check against a bare IP, say). */
   beyondTruth: string[];
+  firewalled?: FirewalledBench;
+}
+
+export function median(values: number[]): number | undefined {
+  if (values.length === 0) return undefined;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/** The medians, the ratio and whether every run found exactly the truth. */
+export function summarizeFirewalled(bench: Omit<FirewalledBench, 'median' | 'ratio' | 'sameOpenPorts'>): FirewalledBench {
+  const ok = (tool: FirewalledRun['tool']) => bench.runs.filter((r) => r.tool === tool && r.ok);
+  const nmap = median(ok('nmap').map((r) => r.seconds));
+  const rampartSweep = median(ok('rampart').map((r) => r.seconds));
+  const rampartCheck = median(ok('rampart').flatMap((r) => (r.checkSeconds === undefined ? [] : [r.checkSeconds])));
+  const truth = [...bench.truth].sort((a, b) => a - b).join(',');
+  const sameOpenPorts = bench.runs.length > 0 && bench.runs.every((r) => r.ok && [...r.open].sort((a, b) => a - b).join(',') === truth);
+  return {
+    ...bench,
+    median: { nmap, rampartSweep, rampartCheck },
+    ...(nmap && rampartSweep !== undefined ? { ratio: rampartSweep / nmap } : {}),
+    sameOpenPorts,
+  };
+}
+
+/** The firewalled host's table: each run, then the medians and the ratio against the target. */
+export function renderFirewalled(bench: FirewalledBench): string {
+  const out: string[] = [];
+  const runs = Math.max(0, ...bench.runs.map((r) => r.run));
+  out.push(
+    `Firewalled lossy host ${bench.address} (policy drop but ${bench.truth.join(', ')}; ${bench.lossPercent}% of packets dropped): deep-scan port sweep vs nmap -n -sT --top-ports 1000, ${runs} runs, load ${bench.load.before.toFixed(2)} → ${bench.load.after.toFixed(2)}`,
+  );
+  out.push(
+    table(
+      ['run', 'tool', 'seconds', 'process s', 'open ports found', 'filtered', 'status'],
+      bench.runs.map((r) => [
+        String(r.run),
+        r.tool === 'nmap' ? 'nmap -sT' : 'rampart sweep',
+        r.seconds.toFixed(2),
+        r.processSeconds.toFixed(2),
+        r.ok ? r.open.join(', ') || '(none)' : 'n/a',
+        r.filtered === undefined ? '' : String(r.filtered),
+        r.ok ? 'ok' : `FAILED ${r.note ?? ''}`.trim(),
+      ]),
+    ),
+  );
+  const s = (n?: number) => (n === undefined ? 'n/a' : `${n.toFixed(2)} s`);
+  out.push(
+    `median: nmap ${s(bench.median.nmap)}, Rampart sweep ${s(bench.median.rampartSweep)} (with banners ${s(bench.median.rampartCheck)}); ratio ${bench.ratio === undefined ? 'n/a' : bench.ratio.toFixed(3)} (target <= ${bench.target}: ${bench.ratio !== undefined && bench.ratio <= bench.target ? 'met' : 'MISSED'}); same open ports in every run: ${bench.sameOpenPorts ? 'yes' : 'NO'}`,
+  );
+  return out.join('\n');
 }
 
 function table(headers: string[], rows: string[][]): string {
@@ -192,6 +280,8 @@ export function renderReport(results: BenchResults): string {
       ),
     );
   }
+
+  if (results.firewalled) out.push('', renderFirewalled(results.firewalled));
 
   out.push('', 'Recall against the planted truth');
   out.push(table(['tool', 'open ports', 'protocols', 'cert faults'], results.recall.map((r) => [r.tool, r.ports ?? '', r.protocols ?? '', r.certFaults ?? ''])));

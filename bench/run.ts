@@ -1,31 +1,50 @@
 /**
- * `npm run bench [-- --skip testssl,whatweb]`: Rampart's engine against nmap, testssl, sslscan
- * and whatweb on the scan range, one tool at a time, wall seconds each, plus ratios and recall.
- * Brings the range up (and down again when it started it), writes bench/results/latest.json.
+ * `npm run bench [-- --skip testssl,whatweb] [--firewalled-runs 3]`: Rampart's engine against
+ * nmap, testssl, sslscan and whatweb on the scan range, one tool at a time, wall seconds each, plus
+ * ratios and recall; then the deep-scan port sweep against nmap -sT on the firewalled, lossy host,
+ * alternating, `--firewalled-runs` times each (medians). Brings the range up (and down again when
+ * it started it), writes bench/results/latest.json.
  *
- * Every command runs with a bounded timeout, its arguments as an array (no shell), against
- * loopback addresses only, with port 2024 excluded and the range's bind9 as the only resolver.
+ * Every command runs with a bounded timeout, its arguments as an array (no shell), against the
+ * range's loopback addresses and its firewalled host's namespace only (while its link is up), with
+ * port 2024 excluded and the range's bind9 as the only resolver.
  */
 import { existsSync, promises as fs, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { rangeLayout, rangeTcpPorts, rangeTlsEndpoints, type RangeHost } from '../test/range/layout.js';
+import type { SweepStats } from '../lambdas/scanner/checks/ports/sweep.js';
+import { firewalledLinkUp } from '../test/range/firewalled-host.js';
+import { firewalledOpenPorts, rangeLayout, rangeTcpPorts, rangeTlsEndpoints, type RangeHost } from '../test/range/layout.js';
 import { startRange, stopRange } from '../test/range/range.js';
 import { onPath, removeRangeResolvConf, runTool } from './exec.js';
 import { parseNmapXml, parseRampartJson, parseSslscanXml, parseTestsslJson, parseWhatwebJson, type RampartFacts } from './parsers.js';
-import { computeRecall, renderReport, type BenchResults, type PortsRow, type Ratio, type TlsRow, type ToolRun } from './report.js';
+import {
+  computeRecall,
+  renderReport,
+  summarizeFirewalled,
+  type BenchResults,
+  type FirewalledBench,
+  type FirewalledRun,
+  type PortsRow,
+  type Ratio,
+  type TlsRow,
+  type ToolRun,
+} from './report.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const RESULTS = path.join(ROOT, 'bench', 'results', 'latest.json');
-const TOOLS = ['nmap', 'testssl', 'sslscan', 'whatweb', 'rampart'] as const;
+const TOOLS = ['nmap', 'testssl', 'sslscan', 'whatweb', 'rampart', 'firewalled'] as const;
 type Tool = (typeof TOOLS)[number];
 
 /** Issue 3's targets: top-1000 ports + banners in at most half nmap's time; TLS per port in at most a fifth of testssl --fast's. */
 const PORTS_TARGET = 0.5;
 const TLS_TARGET = 0.2;
+/** Issue 19: the deep-scan sweep of a firewalled, lossy host in at most half nmap -sT's time (medians). */
+const FIREWALLED_TARGET = 0.5;
+const FIREWALLED_RUNS = 3;
 
-const TIMEOUT_MS: Record<Tool, number> = { nmap: 600_000, testssl: 300_000, sslscan: 120_000, whatweb: 180_000, rampart: 180_000 };
+const TIMEOUT_MS: Record<Tool, number> = { nmap: 600_000, testssl: 300_000, sslscan: 120_000, whatweb: 180_000, rampart: 180_000, firewalled: 120_000 };
 const EXCLUDE = rangeLayout.excludePorts.join(',');
 
 function parseSkip(argv: string[]): Set<Tool> {
@@ -41,6 +60,52 @@ function hostName(host: RangeHost): string {
   return host.names.find((n) => n.split('.').length > 2) ?? host.names[0]!;
 }
 
+function parseRuns(argv: string[]): number {
+  const at = argv.indexOf('--firewalled-runs');
+  if (at < 0) return FIREWALLED_RUNS;
+  const runs = Number(argv[at + 1]);
+  if (!Number.isInteger(runs) || runs < 1 || runs > 20) throw new Error('--firewalled-runs takes a number from 1 to 20');
+  return runs;
+}
+
+/**
+ * nmap -sT and Rampart's sweep on the firewalled host, alternating so that both see the same
+ * machine load, `runs` times each. Each in its own process, under the range-only resolver.
+ */
+async function benchFirewalled(runs: number, log: (line: string) => void): Promise<FirewalledBench> {
+  const { address, lossPercent } = rangeLayout.firewalled;
+  if (!(await firewalledLinkUp())) throw new Error(`the firewalled host's link is down; not scanning ${address}`);
+  const results: FirewalledRun[] = [];
+  const before = os.loadavg()[0]!;
+  for (let run = 1; run <= runs; run++) {
+    const nmap = await runTool('nmap', ['-n', '-sT', '--top-ports', '1000', '--exclude-ports', EXCLUDE, '-oX', '-', address], { timeoutMs: TIMEOUT_MS.firewalled });
+    const nmapOk = nmap.code === 0 && nmap.stdout.includes('</nmaprun>');
+    const nmapOpen = nmapOk ? (parseNmapXml(nmap.stdout).get(address) ?? []).map((f) => f.port) : [];
+    const filtered = /<extraports state="filtered" count="(\d+)"/.exec(nmap.stdout)?.[1];
+    results.push({
+      run, tool: 'nmap', seconds: nmap.seconds, processSeconds: nmap.seconds, ok: nmapOk, open: nmapOpen,
+      ...(filtered ? { filtered: Number(filtered) } : {}),
+      ...(nmapOk ? {} : { note: nmap.stderr.trim().slice(0, 200) }),
+    });
+    log(`bench: nmap -sT  ${address} run ${run} ${nmap.seconds.toFixed(2).padStart(7)} s  open ${nmapOpen.join(',')}`);
+
+    const sweep = await runTool(path.join(ROOT, 'node_modules', '.bin', 'tsx'), [path.join(ROOT, 'bench', 'port-sweep.ts')], { timeoutMs: TIMEOUT_MS.firewalled, cwd: ROOT });
+    let parsed: { sweepSeconds: number; checkSeconds: number; open: number[]; filtered: number; closed: number; sweep: SweepStats } | undefined;
+    try {
+      parsed = sweep.code === 0 ? JSON.parse(sweep.stdout.trim().split('\n').at(-1) ?? '') : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    results.push(
+      parsed
+        ? { run, tool: 'rampart', seconds: parsed.sweepSeconds, checkSeconds: parsed.checkSeconds, processSeconds: sweep.seconds, ok: true, open: parsed.open, filtered: parsed.filtered, closed: parsed.closed, sweep: parsed.sweep }
+        : { run, tool: 'rampart', seconds: sweep.seconds, processSeconds: sweep.seconds, ok: false, open: [], note: (sweep.stderr.trim() || sweep.stdout.trim()).slice(0, 200) },
+    );
+    log(`bench: rampart   ${address} run ${run} ${(parsed?.sweepSeconds ?? sweep.seconds).toFixed(2).padStart(7)} s  open ${parsed?.open.join(',') ?? 'FAILED'}`);
+  }
+  return summarizeFirewalled({ address, lossPercent, truth: firewalledOpenPorts(), runs: results, target: FIREWALLED_TARGET, load: { before, after: os.loadavg()[0]! } });
+}
+
 function rampartAvailable(): boolean {
   if (!existsSync(path.join(ROOT, 'bin', 'scan.ts'))) return false;
   const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
@@ -49,6 +114,7 @@ function rampartAvailable(): boolean {
 
 async function main(): Promise<number> {
   const skip = parseSkip(process.argv.slice(2));
+  const firewalledRuns = parseRuns(process.argv.slice(2));
   const missing: string[] = [];
   for (const [tool, command] of [['nmap', 'nmap'], ['testssl', 'testssl'], ['sslscan', 'sslscan'], ['whatweb', 'whatweb'], ['rampart', 'unshare']] as const) {
     if (!skip.has(tool) && !(await onPath(command))) missing.push(command);
@@ -162,6 +228,15 @@ async function main(): Promise<number> {
         }
       }
       results.tls.push(row);
+    }
+
+    // The firewalled, lossy host: the deep-scan sweep against nmap -sT, medians of several runs.
+    if (!skip.has('firewalled') && !skip.has('nmap')) {
+      results.firewalled = await benchFirewalled(firewalledRuns, (line) => console.log(line));
+      const { median, ratio: sweepRatio } = results.firewalled;
+      if (median.nmap && median.rampartSweep !== undefined && sweepRatio !== undefined) {
+        results.ratios.push(ratio(`firewalled ${rangeLayout.firewalled.address}: deep-scan port sweep (median of ${firewalledRuns})`, median.rampartSweep, 'nmap -sT top-1000', median.nmap, FIREWALLED_TARGET));
+      }
     }
 
     // Web software: whatweb -a 3 on each web host (issue 4 will compare Rampart's fingerprinting).

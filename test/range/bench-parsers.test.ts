@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseNmapXml, parseRampartJson, parseSslscanXml, parseTestsslJson, parseWhatwebJson } from '../../bench/parsers.js';
-import { computeRecall } from '../../bench/report.js';
+import { computeRecall, type FirewalledRun, summarizeFirewalled } from '../../bench/report.js';
 
 const NMAP_XML = `<?xml version="1.0"?><nmaprun scanner="nmap">
 <host starttime="1" endtime="2"><status state="up"/><address addr="127.0.0.3" addrtype="ipv4"/><ports><extraports state="closed" count="996"/>
@@ -141,5 +141,22 @@ describe('bench parsers', () => {
       { tool: 'rampart', protocols: '2/4', certFaults: '0/1' },
     ]);
     expect(missedByRampart).toEqual(['127.0.0.3:443 TLSv1 offered (testssl)', '127.0.0.3:443 TLSv1.1 offered (testssl)', '127.0.0.3:443 certificate expired (testssl)']);
+  });
+
+  it("takes each tool's median on the firewalled host, the ratio, and whether every run found exactly the open ports", () => {
+    // Prepare
+    const run = (n: number, tool: FirewalledRun['tool'], seconds: number, open = [22, 80, 443]): FirewalledRun => ({ run: n, tool, seconds, processSeconds: seconds, ok: true, open });
+    const base = { address: '10.203.19.2', lossPercent: 2, truth: [443, 22, 80], target: 0.5, load: { before: 1, after: 1 } };
+    const runs = [run(1, 'nmap', 5.2), run(1, 'rampart', 1.7), run(2, 'nmap', 11.1), run(2, 'rampart', 1.9), run(3, 'nmap', 4.8), run(3, 'rampart', 3.5)];
+
+    // Act
+    const all = summarizeFirewalled({ ...base, runs });
+    const missed = summarizeFirewalled({ ...base, runs: [...runs.slice(0, 5), run(3, 'rampart', 1.6, [22, 80])] });
+
+    // Assess
+    expect(all.median).toEqual({ nmap: 5.2, rampartSweep: 1.9, rampartCheck: undefined });
+    expect(all.ratio).toBeCloseTo(1.9 / 5.2, 6);
+    expect(all.sameOpenPorts).toBe(true);
+    expect(missed.sameOpenPorts).toBe(false);
   });
 });
