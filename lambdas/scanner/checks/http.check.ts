@@ -6,6 +6,7 @@
  */
 import type { Finding } from '../../domain/audit.js';
 import { type CheckContext, type CheckDefinition, type CheckOutput, notCheckedInPassive } from '../check.js';
+import { loadHstsPreload, NOT_PRELOADED, type PreloadLookup } from '../hsts-preload.js';
 import type { HttpClient, HttpResponse } from '../net/http-client.js';
 import { cookiesFindings, cookiesTest } from './http/cookies.js';
 import { CORS_PROBE_ORIGIN, corsFindings, corsTest } from './http/cors.js';
@@ -70,8 +71,11 @@ export function isGradeable(status: number): boolean {
   return (status >= 200 && status < 400) || status === 401 || status === 403;
 }
 
-/** Analyze: the Observatory tests, their score and grade, and the findings for the site owner. */
-export function analyzeHttp(probe: HttpProbe): CheckOutput {
+/**
+ * Analyze: the Observatory tests, their score and grade, and the findings for the site owner.
+ * `preloaded` is the HSTS preload list (the check passes the knowledge base's).
+ */
+export function analyzeHttp(probe: HttpProbe, preloaded: PreloadLookup = NOT_PRELOADED): CheckOutput {
   const { retrieved } = probe;
   const page = analyzed(retrieved);
   if (!page) {
@@ -85,10 +89,10 @@ export function analyzeHttp(probe: HttpProbe): CheckOutput {
 
   if (isGradeable(page.status)) {
     const csp = cspTest(retrieved);
-    const hsts = hstsTest(retrieved);
+    const hsts = hstsTest(retrieved, preloaded);
     const cookies = cookiesTest(retrieved, hsts.pass);
     const cors = corsTest(retrieved);
-    const redirection = redirectionTest(retrieved);
+    const redirection = redirectionTest(retrieved, preloaded);
     const referrer = referrerPolicyTest(retrieved);
     const sri = sriTest(retrieved);
     const xcto = xContentTypeOptionsTest(retrieved);
@@ -200,7 +204,7 @@ export async function probeHttp(client: HttpClient, target: { url: string; host:
       followRedirects: MAX_REDIRECTS,
       headers: { origin: CORS_PROBE_ORIGIN, 'access-control-request-method': 'GET' },
     }),
-    // Only for the cookies it may set, as the Observatory does.
+    // Asked as the Observatory's retriever asks it; its cookies do not count there (see http/cookies.ts), nor here.
     client.request(new URL('/robots.txt', sessionStart).href, { ...extra, followRedirects: MAX_REDIRECTS, headers: { accept: 'text/plain,*/*;q=0.8' } }),
     // Browsers never send TRACE: only an active scan asks.
     options.passive ? Promise.reject(new Error('not sent in a passive scan')) : client.request(session.url, { ...extra, method: 'TRACE' }),
@@ -228,7 +232,8 @@ export const httpCheck: CheckDefinition = {
   needsAddress: true,
   passive: 'limited',
   run: async (context: CheckContext) => {
-    const output = analyzeHttp(await probeHttp(context.net.http, context.target, context.signal, { passive: context.mode === 'passive' }));
+    const [probe, preloaded] = await Promise.all([probeHttp(context.net.http, context.target, context.signal, { passive: context.mode === 'passive' }), loadHstsPreload()]);
+    const output = analyzeHttp(probe, preloaded);
     return { ...output, data: { ...output.data, ...notCheckedInPassive(context.mode, ['Whether the server answers TRACE (cross-site tracing)']) } };
   },
 };

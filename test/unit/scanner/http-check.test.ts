@@ -9,6 +9,7 @@ import type { ObservatoryData, SessionData } from '../../../lambdas/scanner/chec
 import { createHttpClient } from '../../../lambdas/scanner/net/http-client.js';
 import type { ScanNet } from '../../../lambdas/scanner/net/net.js';
 import { runCheck } from '../../../lambdas/scanner/scan.js';
+import { selfSignedCertificate } from '../../support/self-signed.js';
 
 const fixtures = new URL('../../fixtures/http/', import.meta.url);
 const cert = readFileSync(new URL('self-signed.cert.pem', fixtures), 'utf8');
@@ -73,13 +74,13 @@ afterAll(async () => {
   await loopback.closeAll();
 });
 
-function contextFor(url: string, resolve: (host: string) => Promise<string[]> = async () => [], trust: string[] = [cert]): Omit<CheckContext, 'signal'> {
+function contextFor(url: string, resolve: (host: string) => Promise<string[]> = async () => [], trust: string[] = [cert], site = SITE): Omit<CheckContext, 'signal'> {
   // The test certificate is trusted as a real site's would be, so HSTS and redirection are judged on their own.
-  const client = createHttpClient({ pinned: new Map([[SITE, ['127.0.0.1']]]), resolve, allowPrivateTargets: false, ca: trust });
+  const client = createHttpClient({ pinned: new Map([[site, ['127.0.0.1']]]), resolve, allowPrivateTargets: false, ca: trust });
   return {
     mode: 'active',
-    target: { url, host: SITE },
-    domain: 'rampart.test',
+    target: { url, host: site },
+    domain: site.split('.').slice(-2).join('.'),
     addresses: ['127.0.0.1'],
     subject: { emails: [], verifiedDomains: [] },
     settings: { resolvers: [], dnsTimeoutMs: 1000, allowPrivateTargets: false },
@@ -99,6 +100,8 @@ describe('http check against loopback servers', () => {
     // CSP -25, session cookie without Secure (no HSTS) -40, HSTS -20, XCTO -5: 100 - 90 = 10.
     expect([observatory.graded, observatory.score, observatory.grade]).toEqual([true, 10, 'F']);
     expect(observatory.tests.find((t) => t.name === 'redirection')?.result).toBe('redirection-to-https');
+    // shop.rampart.test is not on the HSTS preload list.
+    expect((result.data?.details as Record<string, { preloaded?: unknown }>)['strict-transport-security']?.preloaded).toBeNull();
     expect(result.findings.map((f) => [f.id, f.severity])).toEqual([
       ['http.csp.missing', 'medium'],
       ['http.cookies.session-without-secure', 'medium'],
@@ -122,6 +125,25 @@ describe('http check against loopback servers', () => {
     expect(responses.http.redirects).toEqual([
       { url: `http://${SITE}:${apache.port}/`, status: 301, location: `https://${SITE}:${apache.port}/`, headers: expect.objectContaining({ location: [`https://${SITE}:${apache.port}/`] }) },
     ]);
+  });
+
+  it("credits a host on the knowledge base's HSTS preload list: +5 for HSTS and a passing redirection, with the list's entry in the details", async () => {
+    // Prepare: shop.rampart.dev is covered by the list's entry "dev" (with its subdomains); it sends
+    // no HSTS header and answers over plain HTTP without redirecting.
+    const site = 'shop.rampart.dev';
+    const tls = selfSignedCertificate(site);
+    const port = await listen(serveBoth(tls, () => (_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<p>Shop</p>')));
+
+    // Act
+    const result = await runHttp(contextFor(`https://${site}:${port}/`, undefined, [tls.cert], site));
+
+    // Assess
+    const observatory = result.data?.observatory as ObservatoryData;
+    expect(observatory.tests.filter((t) => ['redirection', 'strict-transport-security'].includes(t.name)).map((t) => [t.result, t.pass, t.modifier])).toEqual([
+      ['redirection-all-redirects-preloaded', true, 0],
+      ['hsts-preloaded', true, 5],
+    ]);
+    expect((result.data?.details as Record<string, { preloaded?: unknown }>)['strict-transport-security']?.preloaded).toEqual({ name: 'dev', includeSubDomains: true });
   });
 
   it('counts an untrusted certificate against HSTS and redirection', async () => {

@@ -19,7 +19,7 @@ describe('Set-Cookie parsing and the jar', () => {
     expect(parseSetCookie('no-equals-sign; Secure')).toBeUndefined();
   });
 
-  it('keeps the last of the same name, drops expired ones and refuses foreign domains', () => {
+  it('keeps the last of the same name, keeps a deletion marked expired, and refuses foreign and public-suffix domains', () => {
     const jar = cookieJar(
       [
         { url: 'https://shop.example/', text: 'a=1' },
@@ -30,14 +30,33 @@ describe('Set-Cookie parsing and the jar', () => {
         { url: 'https://shop.example/', text: 'tld=1; Domain=example' },
         { url: 'https://www.shop.example/', text: 'parent=1; Domain=shop.example' },
         { url: 'https://shop.example/', text: 'heroku-session-affinity=x' },
+        // github.io is a public suffix of the list's private section: the Observatory's jar refuses it too.
+        { url: 'https://me.github.io/', text: 'pages=1; Domain=github.io' },
       ],
       now,
     );
 
-    expect(jar.map((c) => [c.name, c.domain, c.secure])).toEqual([
-      ['a', 'shop.example', true],
-      ['parent', 'shop.example', false],
+    expect(jar.map((c) => [c.name, c.domain, c.secure, c.expired ?? false])).toEqual([
+      ['a', 'shop.example', true, false],
+      ['gone', 'shop.example', false, true],
+      ['parent', 'shop.example', false, false],
     ]);
+  });
+
+  it('refuses cookies that break their prefix: __Secure- without Secure, __Host- without Secure, with a Domain or off path /', () => {
+    const jar = cookieJar(
+      [
+        { url: 'https://shop.example/', text: '__Secure-a=1' },
+        { url: 'https://shop.example/', text: '__Secure-b=1; Secure' },
+        { url: 'https://shop.example/', text: '__Host-c=1; Path=/' },
+        { url: 'https://shop.example/', text: '__Host-d=1; Secure; Domain=shop.example; Path=/' },
+        { url: 'https://shop.example/', text: '__Host-e=1; Secure; Path=/app' },
+        { url: 'https://shop.example/account', text: '__Host-f=1; Secure' },
+      ],
+      now,
+    );
+
+    expect(jar.map((c) => c.name)).toEqual(['__Secure-b', '__Host-f']);
   });
 });
 
@@ -77,14 +96,21 @@ describe('cookies test', () => {
     expect(withCookies(['SESSIONID=1; HttpOnly', 'pref=1'], true).result).toBe('cookies-session-without-secure-flag-but-protected-by-hsts');
   });
 
-  it('collects cookies from redirect hops and robots.txt of the analyzed session', () => {
+  it("collects cookies from the analyzed session's redirect hops, not from robots.txt (the Observatory's jar never sees those)", () => {
     const https = page({}, { redirects: [{ url: 'https://shop.example/old', status: 301, headers: { 'set-cookie': ['SESSIONID=1; Secure'] } }] });
     const robots = page({ 'set-cookie': 'tracker=1' }, { url: 'https://shop.example/robots.txt' });
 
     const outcome = cookiesTest(site(https, { robots }), false, now);
 
-    expect(outcome.cookies.map((c) => c.name)).toEqual(['SESSIONID', 'tracker']);
+    expect(outcome.cookies.map((c) => c.name)).toEqual(['SESSIONID']);
     expect(outcome.result).toBe('cookies-session-without-httponly-flag');
+  });
+
+  it('judges a cookie set already expired, as the Observatory does, but raises no finding for it', () => {
+    const outcome = withCookies(['SESSIONID=; Max-Age=0']);
+
+    expect([outcome.result, outcome.cookies[0]?.expired]).toEqual(['cookies-session-without-secure-flag', true]);
+    expect(cookiesFindings(outcome, false)).toEqual([]);
   });
 });
 

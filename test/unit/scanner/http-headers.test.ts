@@ -9,7 +9,14 @@ import { referrerPolicyFindings, referrerPolicyTest } from '../../../lambdas/sca
 import { sriFindings, sriTest } from '../../../lambdas/scanner/checks/http/sri.js';
 import { xContentTypeOptionsFindings, xContentTypeOptionsTest } from '../../../lambdas/scanner/checks/http/x-content-type-options.js';
 import { xFrameOptionsFindings, xFrameOptionsTest } from '../../../lambdas/scanner/checks/http/x-frame-options.js';
+import type { PreloadLookup } from '../../../lambdas/scanner/hsts-preload.js';
 import { page, site } from './http-support.js';
+
+/** A preload list holding these names, all with include_subdomains (the real one is tested in hsts-preload.test.ts). */
+const preloadList = (...names: string[]): PreloadLookup => (host) => {
+  const name = names.find((listed) => host === listed || host.endsWith(`.${listed}`));
+  return name ? { name, includeSubDomains: true } : null;
+};
 
 const scored = <R extends keyof typeof SCORE_TABLE>(outcome: { result: R; pass: boolean }) => [outcome.result, outcome.pass, SCORE_TABLE[outcome.result]];
 
@@ -65,8 +72,9 @@ describe('X-Frame-Options', () => {
   };
 
   it.each([
-    [{ 'x-frame-options': 'DENY' }, 'x-frame-options-sameorigin-or-deny', true, 0],
-    [{ 'x-frame-options': 'sameorigin' }, 'x-frame-options-sameorigin-or-deny', true, 0],
+    // +5 since the Observatory's algorithm 5, as much as frame-ancestors earns (mdn/mdn-http-observatory#332).
+    [{ 'x-frame-options': 'DENY' }, 'x-frame-options-sameorigin-or-deny', true, 5],
+    [{ 'x-frame-options': 'sameorigin' }, 'x-frame-options-sameorigin-or-deny', true, 5],
     [{ 'x-frame-options': 'ALLOW-FROM https://partner.example' }, 'x-frame-options-allow-from-origin', true, 0],
     [{ 'x-frame-options': 'allowall' }, 'x-frame-options-header-invalid', false, -20],
     [{}, 'x-frame-options-not-implemented', false, -20],
@@ -131,8 +139,23 @@ describe('HSTS', () => {
 
   it('records the directives', () => {
     expect(hstsTest(site(page({ 'strict-transport-security': 'max-age=31536000; includeSubDomains; preload' })))).toMatchObject({
-      maxAge: 31536000, includeSubDomains: true, preload: true,
+      maxAge: 31536000, includeSubDomains: true, preload: true, preloaded: null,
     });
+  });
+
+  it('credits a host on the preload list with +5, whatever its header, even over an untrusted certificate', () => {
+    const listed = preloadList('shop.example');
+    const withoutHeader = hstsTest(site(page({})), listed);
+    const untrusted = hstsTest(site(page({ 'strict-transport-security': 'max-age=0' }, { certificateTrusted: false })), listed);
+
+    expect(scored(withoutHeader)).toEqual(['hsts-preloaded', true, 5]);
+    expect(withoutHeader).toMatchObject({ preloaded: { name: 'shop.example', includeSubDomains: true }, includeSubDomains: true });
+    expect(scored(untrusted)).toEqual(['hsts-preloaded', true, 5]);
+  });
+
+  it('gives no preload credit to a host off the list, nor to a site without HTTPS', () => {
+    expect(hstsTest(site(page({})), preloadList('other.example')).result).toBe('hsts-not-implemented');
+    expect(hstsTest(site(null, { http: page({}, { url: 'http://shop.example/' }) }), preloadList('shop.example')).result).toBe('hsts-not-implemented-no-https');
   });
 });
 
@@ -155,6 +178,15 @@ describe('redirection', () => {
     ['a first redirect to HTTPS on another host', 'https://www.shop.example/', [hop('http://shop.example/')], 'redirection-off-host-from-http', -5],
   ] as const)('judges %s', (_label, finalUrl, hops, result, modifier) => {
     expect(scored(fromHttp(finalUrl, [...hops]))).toEqual([result, false, modifier]);
+  });
+
+  it('passes a chain whose every host is preloaded, redirecting or not, since browsers never request it over HTTP', () => {
+    const stays = redirectionTest(site(page({}), { http: page({}, { url: 'http://shop.example/' }) }), preloadList('shop.example'));
+    const offHost = redirectionTest(site(page({}), { http: page({}, { url: 'https://www.shop.example/', redirects: [hop('http://shop.example/')] }) }), preloadList('shop.example'));
+    const partly = redirectionTest(site(page({}), { http: page({}, { url: 'https://cdn.other.example/', redirects: [hop('http://shop.example/')] }) }), preloadList('shop.example'));
+
+    expect([stays.result, offHost.result, partly.result]).toEqual(['redirection-all-redirects-preloaded', 'redirection-all-redirects-preloaded', 'redirection-off-host-from-http']);
+    expect(scored(stays)).toEqual(['redirection-all-redirects-preloaded', true, 0]);
   });
 
   it('fails a chain that ends on an untrusted certificate, and passes a site without plain HTTP', () => {

@@ -1,9 +1,10 @@
 /**
- * Observatory test "cookies": every cookie the analyzed session was given (redirect hops, the
- * page, robots.txt), kept as a cookie jar would keep them, judged on Secure, HttpOnly for session
- * cookies and SameSite.
+ * Observatory test "cookies": every cookie the analyzed session was given (its redirect hops and
+ * the page), kept as the Observatory's cookie jar keeps them, judged on Secure, HttpOnly for
+ * session cookies and SameSite. robots.txt's cookies do not count: the Observatory asks for it
+ * "to gather additional cookies", but its request does not go through the session's jar.
  */
-import { getPublicSuffix } from 'tldts';
+import { getDomain } from 'tldts';
 import type { Finding } from '../../../domain/audit.js';
 import { findingsFor } from '../../check.js';
 import { analyzed, CATEGORY, chain, type Retrieved, type TestOutcome } from './retrieved.js';
@@ -30,6 +31,11 @@ export interface Cookie {
   sameSite?: 'strict' | 'lax' | 'none';
   /** When the cookie expires; undefined for a cookie that lasts the browser session. */
   expires?: string;
+  /**
+   * Set already expired: a deletion. Browsers drop it, so the findings leave it out; the
+   * Observatory's jar (tough-cookie) keeps it and its test judges it, so the score does too.
+   */
+  expired?: true;
 }
 
 export interface CookiesOutcome extends TestOutcome<'cookies', CookiesResult> {
@@ -67,8 +73,7 @@ export function cookiesTest(retrieved: Retrieved, hstsPasses: boolean, now = new
   const invalidSameSite = (response?.headers['set-cookie'] ?? []).filter(hasInvalidSameSite);
   let result: CookiesResult | undefined = invalidSameSite.length > 0 ? 'cookies-samesite-flag-invalid' : undefined;
 
-  const sources = [...chain(response), ...chain(retrieved.robots)];
-  const cookies = cookieJar(sources.flatMap(({ url, headers }) => (headers['set-cookie'] ?? []).map((text) => ({ url, text }))), now);
+  const cookies = cookieJar(chain(response).flatMap(({ url, headers }) => (headers['set-cookie'] ?? []).map((text) => ({ url, text }))), now);
   if (cookies.length === 0) {
     return { name: 'cookies', result: 'cookies-not-found', pass: true, cookies, sameSite: false, invalidSameSite };
   }
@@ -161,9 +166,11 @@ export function parseSetCookie(text: string): Omit<ParsedSetCookie, 'domain' | '
 }
 
 /**
- * The cookies a browser would hold after these Set-Cookie headers, in order: a cookie for a
- * domain the response may not set is refused, a later cookie replaces one of the same name,
- * domain and path, and an expired one deletes it.
+ * The cookies after these Set-Cookie headers, in order, as the Observatory's jar (tough-cookie,
+ * RFC 6265 with the cookie prefixes) keeps them: a Domain that is a public suffix (private ones,
+ * like github.io, included) or that the response's host is not in is refused; a `__Secure-` cookie
+ * needs Secure, a `__Host-` one Secure, no Domain and the path /; a later cookie replaces one of
+ * the same name, domain and path; a cookie set already expired is kept, marked `expired`.
  */
 export function cookieJar(setCookies: readonly { url: string; text: string }[], now: Date): Cookie[] {
   const jar = new Map<string, Cookie>();
@@ -174,21 +181,28 @@ export function cookieJar(setCookies: readonly { url: string; text: string }[], 
     const host = requestUrl.hostname.replace(/^\[|\]$/g, '').toLowerCase();
     const domain = parsed.domainAttribute ?? host;
     if (parsed.domainAttribute) {
-      const matches = host === domain || host.endsWith(`.${domain}`);
-      if (!matches || (getPublicSuffix(domain) === domain && domain !== host)) continue;
+      if (!isIPv6(domain) && getDomain(domain, { allowPrivateDomains: true }) === null) continue;
+      if (host !== domain && (isIP(host) || !host.endsWith(`.${domain}`))) continue;
     }
     const path = parsed.pathAttribute ?? defaultPath(requestUrl.pathname);
+    if (parsed.name.startsWith('__Secure-') && !parsed.secure) continue;
+    if (parsed.name.startsWith('__Host-') && !(parsed.secure && !parsed.domainAttribute && path === '/')) continue;
     const key = `${parsed.name}\u0000${domain}\u0000${path}`;
     const expiresAt = parsed.maxAge !== undefined ? now.getTime() + parsed.maxAge * 1000 : parsed.expires ? Date.parse(parsed.expires) : undefined;
-    if (expiresAt !== undefined && expiresAt <= now.getTime()) {
-      jar.delete(key);
-      continue;
-    }
     const { maxAge: _maxAge, domainAttribute: _domain, pathAttribute: _path, expires: _expires, ...rest } = parsed;
-    jar.set(key, { ...rest, domain, path, ...(expiresAt !== undefined ? { expires: new Date(expiresAt).toISOString() } : {}) });
+    jar.set(key, {
+      ...rest,
+      domain,
+      path,
+      ...(expiresAt !== undefined ? { expires: new Date(Math.min(Math.max(expiresAt, -8.64e15), 8.64e15)).toISOString() } : {}),
+      ...(expiresAt !== undefined && expiresAt <= now.getTime() ? { expired: true as const } : {}),
+    });
   }
   return [...jar.values()];
 }
+
+const isIPv6 = (name: string) => name.includes(':');
+const isIP = (name: string) => isIPv6(name) || /^\d+\.\d+\.\d+\.\d+$/.test(name);
 
 function defaultPath(pathname: string): string {
   if (!pathname.startsWith('/') || pathname.lastIndexOf('/') === 0) return '/';
@@ -211,8 +225,10 @@ const names = (cookies: readonly Cookie[]) => cookies.map((c) => c.name).join(',
 /** Findings per kind of problem, naming the cookies, so one fix closes one finding. */
 export function cookiesFindings(outcome: CookiesOutcome, hstsPasses: boolean): Finding[] {
   const findings: Finding[] = [];
-  const sessions = outcome.cookies.filter((c) => looksLikeSessionCookie(c.name));
-  const others = outcome.cookies.filter((c) => !looksLikeSessionCookie(c.name));
+  // A cookie set already expired is a deletion: no browser keeps it, so it is no one's problem.
+  const kept = outcome.cookies.filter((c) => !c.expired);
+  const sessions = kept.filter((c) => looksLikeSessionCookie(c.name));
+  const others = kept.filter((c) => !looksLikeSessionCookie(c.name));
 
   const sessionInsecure = sessions.filter((c) => !c.secure);
   if (sessionInsecure.length > 0) {
@@ -261,7 +277,7 @@ export function cookiesFindings(outcome: CookiesOutcome, hstsPasses: boolean): F
       }),
     );
   }
-  const sameSiteNoneInsecure = outcome.cookies.filter((c) => c.sameSite === 'none' && !c.secure).map((c) => c.name);
+  const sameSiteNoneInsecure = kept.filter((c) => c.sameSite === 'none' && !c.secure).map((c) => c.name);
   if (outcome.invalidSameSite.length > 0 || sameSiteNoneInsecure.length > 0) {
     const invalid = outcome.invalidSameSite.map((text) => text.split('=')[0]!.trim());
     findings.push(
@@ -281,7 +297,7 @@ export function cookiesFindings(outcome: CookiesOutcome, hstsPasses: boolean): F
       }),
     );
   }
-  const csrf = outcome.cookies.filter((c) => isAntiCsrfCookie(c.name) && !c.sameSite);
+  const csrf = kept.filter((c) => isAntiCsrfCookie(c.name) && !c.sameSite);
   if (csrf.length > 0) {
     findings.push(
       finding({
@@ -295,7 +311,7 @@ export function cookiesFindings(outcome: CookiesOutcome, hstsPasses: boolean): F
       }),
     );
   }
-  const noSameSite = outcome.cookies.filter((c) => !c.sameSite && !(isAntiCsrfCookie(c.name)));
+  const noSameSite = kept.filter((c) => !c.sameSite && !(isAntiCsrfCookie(c.name)));
   if (noSameSite.length > 0) {
     findings.push(
       finding({

@@ -1,9 +1,10 @@
 /**
  * Observatory test "strict-transport-security": the HSTS header of the HTTPS response. It counts
  * in the Observatory score, but its findings belong to the TLS check, so this file has none.
- * The HSTS preload list is not consulted (the scanner works offline): "hsts-preloaded" is never
- * given, so a preloaded site without its own header scores lower here than on the Observatory.
+ * A site on the browsers' HSTS preload list (the knowledge base's copy of Chromium's) gets
+ * "hsts-preloaded" whatever its header says, as on the Observatory: browsers use HTTPS for it anyway.
  */
+import { NOT_PRELOADED, type PreloadEntry, type PreloadLookup } from '../../hsts-preload.js';
 import { header, type Retrieved, type TestOutcome } from './retrieved.js';
 
 export type HstsResult =
@@ -19,25 +20,38 @@ export interface HstsOutcome extends TestOutcome<'strict-transport-security', Hs
   header: string | null;
   maxAge: number | null;
   includeSubDomains: boolean;
+  /** The header's preload directive (a request to be listed, not a listing). */
   preload: boolean;
+  /** The preload list's entry covering the scanned host, or null when it is not listed. */
+  preloaded: PreloadEntry | null;
 }
 
 /** 15768000 s is six months; many sites use 15552000 (180 days), which the Observatory accepts too. */
 export const SIX_MONTHS_SECONDS = 15_552_000;
 
-/** Runs the HSTS test on the HTTPS response (redirects followed). */
-export function hstsTest(retrieved: Retrieved): HstsOutcome {
-  const outcome = (result: HstsResult, rest: Partial<HstsOutcome> = {}): HstsOutcome => ({
-    name: 'strict-transport-security',
-    result,
-    pass: result === 'hsts-implemented-max-age-at-least-six-months' || result === 'hsts-preloaded',
-    header: null,
-    maxAge: null,
-    includeSubDomains: false,
-    preload: false,
-    ...rest,
-  });
+/**
+ * Runs the HSTS test on the HTTPS response (redirects followed); `preloaded` looks the scanned host
+ * up on the preload list. The Observatory lets the list override any answer over HTTPS (even an
+ * untrusted certificate), taking include_subdomains from the list.
+ */
+export function hstsTest(retrieved: Retrieved, preloaded: PreloadLookup = NOT_PRELOADED): HstsOutcome {
   const response = retrieved.https;
+  const listed = response ? preloaded(retrieved.host) : null;
+  const outcome = (result: HstsResult, rest: Partial<HstsOutcome> = {}): HstsOutcome => {
+    const final = listed ? 'hsts-preloaded' : result;
+    return {
+      name: 'strict-transport-security',
+      result: final,
+      pass: final === 'hsts-implemented-max-age-at-least-six-months' || final === 'hsts-preloaded',
+      header: null,
+      maxAge: null,
+      includeSubDomains: false,
+      preload: false,
+      ...rest,
+      ...(listed ? { includeSubDomains: listed.includeSubDomains } : {}),
+      preloaded: listed,
+    };
+  };
   if (!response) return outcome('hsts-not-implemented-no-https');
   // Browsers ignore HSTS from a site whose certificate they do not trust.
   if (response.certificateTrusted === false) return outcome('hsts-invalid-cert');

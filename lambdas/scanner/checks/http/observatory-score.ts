@@ -2,8 +2,11 @@
  * The MDN HTTP Observatory's points, in one table (its src/grader/charts.js), and its grading:
  * baseline 100; penalties always count; bonuses count only when 100 + penalties ≥ 90; never below
  * 0; the grade comes from the score rounded down to a multiple of 5 (100 and above is A+).
- * COOP and COEP (Observatory algorithm version 6) earn +10 for their protective values, −5 when
- * unreadable, as CORP does.
+ * The table is the Observatory's current algorithm, ahead of its last npm release (1.4.8,
+ * algorithm 4): X-Frame-Options DENY/SAMEORIGIN earns +5 as frame-ancestors does (algorithm 5,
+ * mdn/mdn-http-observatory#332), and COOP and COEP (algorithm 6, #498) earn +10 for their
+ * protective values, −5 when unreadable, as CORP does. test/unit/conformance/observatory-differential
+ * compares the rest with the released package.
  */
 import type { CookiesResult } from './cookies.js';
 import type { CorsResult } from './cors.js';
@@ -97,7 +100,7 @@ export const SCORE_TABLE: Readonly<Record<ObservatoryResult, number>> = {
   'x-content-type-options-header-invalid': -5,
   // X-Frame-Options
   'x-frame-options-implemented-via-csp': 5,
-  'x-frame-options-sameorigin-or-deny': 0,
+  'x-frame-options-sameorigin-or-deny': 5,
   'x-frame-options-allow-from-origin': 0,
   'x-frame-options-not-implemented': -20,
   'x-frame-options-header-invalid': -20,

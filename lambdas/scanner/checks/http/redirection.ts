@@ -1,8 +1,10 @@
 /**
  * Observatory test "redirection": where http://host/ leads. It counts in the Observatory score,
- * but the HTTP→HTTPS findings belong to the TLS check, so this file has none. The HSTS preload
- * list is not consulted ("redirection-all-redirects-preloaded" is never given).
+ * but the HTTP→HTTPS findings belong to the TLS check, so this file has none. When every host of
+ * the chain is on the HSTS preload list, browsers never make those plain-HTTP requests at all:
+ * "redirection-all-redirects-preloaded", as on the Observatory.
  */
+import { NOT_PRELOADED, type PreloadLookup } from '../../hsts-preload.js';
 import { chain, type Retrieved, type TestOutcome } from './retrieved.js';
 
 export type RedirectionResult =
@@ -22,8 +24,8 @@ export interface RedirectionOutcome extends TestOutcome<'redirection', Redirecti
   statusCode: number | null;
 }
 
-/** Runs the redirection test on the http:// session's chain. */
-export function redirectionTest(retrieved: Retrieved): RedirectionOutcome {
+/** Runs the redirection test on the http:// session's chain; `preloaded` looks hosts up on the preload list. */
+export function redirectionTest(retrieved: Retrieved, preloaded: PreloadLookup = NOT_PRELOADED): RedirectionOutcome {
   const response = retrieved.http;
   const route = chain(response).map(({ url, status }) => ({ url: new URL(url), status }));
   const outcome = (result: RedirectionResult, statusCode = response?.status ?? null): RedirectionOutcome => ({
@@ -36,6 +38,7 @@ export function redirectionTest(retrieved: Retrieved): RedirectionOutcome {
   });
   if (!response) return outcome('redirection-not-needed-no-http');
   if (response.certificateTrusted === false) return outcome('redirection-invalid-cert');
+  if (route.every(({ url }) => preloaded(url.hostname) !== null)) return outcome('redirection-all-redirects-preloaded');
   if (route.length === 1) return outcome('redirection-missing');
   const [first, second] = route;
   if (route.at(-1)!.url.protocol !== 'https:') return outcome('redirection-not-to-https');

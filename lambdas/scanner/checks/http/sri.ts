@@ -56,7 +56,8 @@ export function sriTest(retrieved: Retrieved): SriOutcome {
   const response = analyzed(retrieved);
   if (!response) return outcome('sri-not-implemented-but-no-scripts-loaded');
   const type = mediaType(response.headers);
-  if (type && !HTML_TYPES.has(type)) return outcome('sri-not-implemented-response-not-html');
+  // As the Observatory: a page without a Content-Type is not HTML (no sniffing).
+  if (!type || !HTML_TYPES.has(type)) return outcome('sri-not-implemented-response-not-html');
 
   const siteDomain = getDomain(retrieved.host);
   const secureSession = sessionUrl(retrieved)?.protocol === 'https:';
