@@ -125,6 +125,12 @@ export interface TlsView {
   grade: string | null;
   ports: TlsPortView[];
   hsts: { enabled: boolean; maxAge: number | null } | null;
+  /**
+   * The browsers' HSTS preload list covers the host (`entry` is the listed name: the host or a parent
+   * listed with its subdomains), so browsers use HTTPS for it before any request; null when it does
+   * not; absent in reports from before the list was in the knowledge base.
+   */
+  hstsPreload?: { entry: string; includeSubDomains: boolean } | null;
   httpsRedirect: boolean | null;
 }
 
@@ -547,8 +553,14 @@ function tlsView(check: CheckResult | undefined, auditStatus: AuditStatus): TlsV
         };
       }),
     hsts: hsts && !('error' in hsts) ? { enabled: hsts.valid === true, maxAge: num(hsts.maxAge) ?? null } : null,
+    ...(data && 'hstsPreload' in data ? { hstsPreload: hstsPreloadView(data.hstsPreload) } : {}),
     httpsRedirect: redirect && typeof redirect.endsOnHttps === 'boolean' ? redirect.endsOnHttps : null,
   };
+}
+
+function hstsPreloadView(value: unknown): TlsView['hstsPreload'] {
+  const entry = record(value);
+  return entry && str(entry.name) ? { entry: str(entry.name)!, includeSubDomains: entry.includeSubDomains === true } : null;
 }
 
 function emailView(check: CheckResult | undefined, auditStatus: AuditStatus): EmailSecurityView {

@@ -525,6 +525,9 @@ function tls(w: Writer, view: AuditResultView): void {
   w.keyValues([
     ['TLS grade', t.grade ? describeTlsGrade(t.grade) : 'not graded (no port speaks TLS)'],
     ['HSTS', t.hsts ? (t.hsts.enabled ? `enabled (max-age ${t.hsts.maxAge ?? '-'} s)` : 'not enabled') : 'not checked'],
+    ...(t.hstsPreload === undefined
+      ? []
+      : ([['HSTS preload list', t.hstsPreload ? `yes: browsers always use HTTPS (listed as ${t.hstsPreload.entry}${t.hstsPreload.includeSubDomains ? ', with its subdomains' : ''})` : 'no']] as [string, string][])),
     ['HTTP to HTTPS redirect', t.httpsRedirect === null ? 'not checked' : t.httpsRedirect ? 'yes' : 'no'],
   ]);
   for (const port of t.ports) {

@@ -207,6 +207,14 @@ describe('the audit view while a scan runs or when data is missing', () => {
     expect(failed.breaches).toEqual({ status: 'error', checked: null, breached: null });
   });
 
+  it("says whether the host is on the browsers' HSTS preload list, and says nothing for a report from before the list", () => {
+    const tls = (data: Record<string, unknown>) => buildAuditView(auditWith([{ name: 'tls', status: 'ok', findings: [], data }])).tls;
+
+    expect(tls({ hstsPreload: { name: 'dev', includeSubDomains: true } }).hstsPreload).toEqual({ entry: 'dev', includeSubDomains: true });
+    expect(tls({ hstsPreload: null }).hstsPreload).toBeNull();
+    expect('hstsPreload' in tls({})).toBe(false);
+  });
+
   it('de-duplicates immediate actions and skips observations when choosing them', () => {
     const picked = immediateRecommendations([
       finding('low.one', 'low'),

@@ -5,6 +5,7 @@
  */
 import { isIP, isIPv4 } from 'node:net';
 import { type CheckContext, type CheckDefinition, notCheckedInPassive } from '../check.js';
+import { loadHstsPreload, type PreloadEntry } from '../hsts-preload.js';
 import type { HttpResponse } from '../net/http-client.js';
 import { TLS_VERSIONS, type TlsHandshakeOptions, type TlsVersion } from '../net/tls-client.js';
 import { tlsFindings } from './tls/findings.js';
@@ -41,6 +42,8 @@ export interface TlsCheckData extends Record<string, unknown> {
   gradeIgnoringTrust: LetterGrade | null;
   ports: TlsPortData[];
   hsts: ({ url: string } & HstsPolicy) | { url: string; error: string };
+  /** The browsers' HSTS preload list entry covering the host (browsers use HTTPS for it, header or not); null when it is not listed. */
+  hstsPreload: PreloadEntry | null;
   redirect: RedirectReport | { from: string; error: string };
   /** Whether the port scan's TLS ports were included. */
   portScan: 'used' | 'no result' | 'not finished in time' | 'not run (passive scan)' | `failed: ${string}`;
@@ -179,7 +182,7 @@ export function createTlsCheck(options: TlsCheckOptions = {}): CheckDefinition {
       // Leave room after waiting for the port scan for two rounds of handshakes before the budget ends.
       const portScanWaitMs = budgetMs - 2 * handshakeTimeoutMs - 1_000;
 
-      const [primary, https, plain, extra] = await Promise.all([
+      const [primary, https, plain, extra, preloaded] = await Promise.all([
         probePort(primaryPort, handshake),
         attempt(() => net.http.request(httpsUrl, { method: 'GET', followRedirects: 0, maxBodyBytes: 1024, timeoutMs: httpTimeoutMs, signal: probing })),
         attempt(() => net.http.request(httpUrl, { method: 'GET', followRedirects: 5, maxBodyBytes: 1024, timeoutMs: httpTimeoutMs, signal: probing })),
@@ -187,6 +190,7 @@ export function createTlsCheck(options: TlsCheckOptions = {}): CheckDefinition {
           status,
           probes: await Promise.all(ports.filter((port) => port !== primaryPort).slice(0, maxExtraPorts).map((port) => probePort(port, handshake))),
         })),
+        loadHstsPreload(),
       ]);
 
       const analysis = analyzeTls({
@@ -196,6 +200,7 @@ export function createTlsCheck(options: TlsCheckOptions = {}): CheckDefinition {
         extra: extra.probes,
         https: { url: httpsUrl, response: https },
         plain: { url: httpUrl, response: plain },
+        hstsPreload: preloaded(bareHost),
       });
       const data: TlsCheckData = {
         address,
@@ -219,6 +224,8 @@ export interface TlsAnalysisInput {
   extra: PortProbe[];
   https: { url: string; response: Attempt<HttpResponse> };
   plain: { url: string; response: Attempt<HttpResponse> };
+  /** The HSTS preload list's entry for the host (the knowledge base's lookup); null or absent when not listed. */
+  hstsPreload?: PreloadEntry | null;
 }
 
 /** Pure analysis of everything the probe retrieved: port reports, grades and findings. */
@@ -260,6 +267,7 @@ export function analyzeTls(input: TlsAnalysisInput) {
       gradeIgnoringTrust,
       ports: analysed.map((a) => a.report),
       hsts: input.https.response.ok ? { url: input.https.url, ...hsts! } : { url: input.https.url, error: input.https.response.error },
+      hstsPreload: input.hstsPreload ?? null,
       redirect: redirect ?? { from: input.plain.url, error: input.plain.response.ok ? 'no response' : input.plain.response.error },
     },
   };

@@ -128,6 +128,20 @@ describe('the PDF report', () => {
     expect(pdf.text).not.toContain('CVEs: CVE-2021-41773');
   });
 
+  it("says in the TLS section when the host is on the browsers' HSTS preload list", async () => {
+    // Prepare: the range scan, as if its host were covered by a listed parent.
+    const audit = structuredClone(rangeAudit);
+    const tls = audit.checks.find((check) => check.name === 'tls')!;
+    tls.data = { ...tls.data, hstsPreload: { name: 'example.test', includeSubDomains: true } };
+
+    // Act
+    const pdf = await readPdf(await renderPdfReport(buildAuditView(audit), options));
+
+    // Assess
+    expect(pdf.lines).toContain('HSTS preload list');
+    expect(pdf.text.replace(/\s+/g, ' ')).toContain('yes: browsers always use HTTPS (listed as example.test, with its subdomains)');
+  });
+
   it('gives the same bytes for the same audit (dated by the scan, not by the rendering)', async () => {
     const view = buildAuditView(sampleAudit('demo_x'), { sample: true });
     const [a, b] = await Promise.all([renderPdfReport(view, options), renderPdfReport(view, options)]);

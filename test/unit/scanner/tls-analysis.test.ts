@@ -429,6 +429,20 @@ describe('TLS findings across ports', () => {
     expect([data.grade, data.hsts]).toEqual([null, { url: 'https://shop.example.test/', error: 'ECONNREFUSED: connect ECONNREFUSED' }]);
   });
 
+  it("records the HSTS preload list's entry covering the host, and null off the list", () => {
+    const input = {
+      name: 'shop.example.test',
+      now,
+      primary: legacyProbe(443),
+      extra: [],
+      https: { url: 'https://shop.example.test/', response: ok('https://shop.example.test/') },
+      plain: { url: 'http://shop.example.test/', response: ok('http://shop.example.test/') },
+    };
+
+    expect(analyzeTls({ ...input, hstsPreload: { name: 'example.test', includeSubDomains: true } }).data.hstsPreload).toEqual({ name: 'example.test', includeSubDomains: true });
+    expect(analyzeTls(input).data.hstsPreload).toBeNull();
+  });
+
   it('fails rather than passes a site that answers neither HTTPS nor HTTP', () => {
     const probe: PortProbe = { port: 443, versions: { TLSv1: refused, 'TLSv1.1': refused, 'TLSv1.2': refused, 'TLSv1.3': refused }, restricted: {} };
     const failed = { ok: false as const, error: 'ECONNREFUSED' };
