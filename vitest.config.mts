@@ -13,7 +13,17 @@ export default defineConfig({
   test: {
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', AWS_SDK_JS_SUPPRESS_MAINTENANCE_MODE_MESSAGE: '1' },
     projects: [
-      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], environment: 'node', setupFiles } },
+      {
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts'],
+          environment: 'node',
+          setupFiles,
+          // The Observatory differential runs MDN's own scan() on captured responses: its retriever is
+          // replaced (vi.mock), which reaches a dependency's inner imports only when Vite loads it.
+          server: { deps: { inline: ['@mdn/mdn-http-observatory'] } },
+        },
+      },
       {
         test: {
           name: 'integration',
