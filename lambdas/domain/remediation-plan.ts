@@ -552,6 +552,10 @@ const DNS_COMMANDS: Record<string, (domain: string) => string> = {
   'dns.dnssec.unsigned': (domain) => `dig +short DS ${domain}`,
   'dns.dnssec.no-ds': (domain) => `dig +short DS ${domain}`,
   'dns.dnssec.broken': (domain) => `dig +dnssec +multi SOA ${domain}`,
+  'dns.dnssec.signature-expired': (domain) => `dig +dnssec +multi DNSKEY ${domain}   # RRSIG expiration must lie ahead`,
+  'dns.dnssec.signature-not-yet-valid': (domain) => `dig +dnssec +multi DNSKEY ${domain}   # RRSIG inception must lie behind`,
+  'dns.dnssec.denial-unproven': (domain) => `dig +dnssec no-such-name.${domain} A   # NSEC or NSEC3 with RRSIG in the authority section`,
+  'dns.dnssec.deprecated-algorithm': (domain) => `dig +short DNSKEY ${domain}   # third field: 13 (ECDSA P-256) wanted, not 5 or 7`,
   'dns.caa.missing': (domain) => `dig +short CAA ${domain}`,
 };
 

@@ -21,6 +21,11 @@ export interface ScanSettings {
   certificateTransparencyUrl?: string;
   /** Port the email check speaks SMTP on (default 25; tests use a random loopback port). */
   smtpPort?: number;
+  /**
+   * DS records (zone-file form) DNSSEC validation starts from; default the root's (ROOT_TRUST_ANCHORS).
+   * The scan range anchors its own parent zone `test.` here.
+   */
+  dnssecTrustAnchors?: string[];
 }
 
 /** What a check gets: the target, its pinned addresses and the network, all bounded by `signal`. */

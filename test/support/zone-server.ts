@@ -1,6 +1,7 @@
 import dgram from 'node:dgram';
 import { createServer, type Server, type Socket } from 'node:net';
 import dnsPacket from 'dns-packet';
+import { signedAnswer, zoneFor, type ZoneTextRecord } from './zone-text.js';
 
 /** A record as the zone server holds it: dns-packet's answer shape, name without the final dot. */
 export type ZoneRecord = dnsPacket.Answer;
@@ -24,6 +25,12 @@ export interface ZoneServerOptions {
   refuse?: string[];
   /** Records per AXFR message, so transfers span several messages. */
   axfrRecordsPerMessage?: number;
+  /**
+   * Really signed zones (test/fixtures/dns/dnssec, read with zone-text.ts): a name that none of
+   * `records`' zones holds is answered from these as their own server would, with RRSIGs and
+   * NSEC/NSEC3 proofs when the query sets DO.
+   */
+  dnssecZones?: ZoneTextRecord[];
 }
 
 export interface ZoneServer {
@@ -31,7 +38,7 @@ export interface ZoneServer {
   /** The same port number serves UDP and TCP. */
   port: number;
   /** Every question received, in order. */
-  queries: { name: string; type: string; transport: 'udp' | 'tcp'; dnssec: boolean; id: number }[];
+  queries: { name: string; type: string; transport: 'udp' | 'tcp'; dnssec: boolean; checkingDisabled: boolean; id: number }[];
   /** Serves one more record from now on (a TXT record a test publishes mid-way, say). */
   add(record: ZoneRecord): void;
   close(): Promise<void>;
@@ -81,7 +88,7 @@ export async function startZoneServer(options: ZoneServerOptions): Promise<ZoneS
     const name = norm(question.name);
     const opt = query.additionals?.find((a): a is dnsPacket.OptAnswer => a.type === 'OPT');
     const dnssec = Boolean(opt && opt.flags & dnsPacket.DNSSEC_OK);
-    queries.push({ name, type: question.type, transport, dnssec, id: query.id ?? 0 });
+    queries.push({ name, type: question.type, transport, dnssec, checkingDisabled: ((query.flags ?? 0) & dnsPacket.CHECKING_DISABLED) !== 0, id: query.id ?? 0 });
     if (matches(name, options.silent) || options.silentWhen?.(name, question.type)) return undefined;
 
     const reply = (rcode: number, answers: ZoneRecord[], extra: Partial<dnsPacket.Packet> = {}, flags = 0) =>
@@ -96,6 +103,23 @@ export async function startZoneServer(options: ZoneServerOptions): Promise<ZoneS
       });
 
     if (matches(name, options.refuse)) return [reply(RCODE.REFUSED, [])];
+
+    if (options.dnssecZones && question.type !== 'AXFR' && !zoneOf(name) && zoneFor(options.dnssecZones, name, question.type) !== undefined) {
+      const outcome = signedAnswer(options.dnssecZones, name, question.type);
+      if (!outcome.ok) return undefined;
+      const dnssecOnly = new Set(['RRSIG', 'NSEC', 'NSEC3']);
+      const keep = (r: ZoneRecord) => dnssec || !dnssecOnly.has(r.type) || r.type === question.type;
+      // The zone tag is the fixture's bookkeeping, not part of the record.
+      const strip = (r: ZoneRecord): ZoneRecord => {
+        const { zone: _zone, ...record } = r as ZoneTextRecord;
+        return record as ZoneRecord;
+      };
+      const rcode = outcome.rcode === 'NXDOMAIN' ? RCODE.NXDOMAIN : outcome.rcode === 'REFUSED' ? RCODE.REFUSED : RCODE.NOERROR;
+      const message = reply(rcode, outcome.answers.filter(keep).map(strip), { authorities: outcome.authorities.filter(keep).map(strip) });
+      const limit = opt ? opt.udpPayloadSize : 512;
+      if (transport === 'udp' && message.length > limit) return [reply(rcode, [], {}, dnsPacket.TRUNCATED_RESPONSE)];
+      return [message];
+    }
 
     if (question.type === 'AXFR') {
       const soa = records.find((r) => r.type === 'SOA' && r.name === name);

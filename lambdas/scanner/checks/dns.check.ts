@@ -3,8 +3,10 @@ import { type CheckDefinition, type CheckOutput, findingsFor, notCheckedInPassiv
 import { analyzeAxfr } from './dns/axfr.js';
 import { analyzeCaa } from './dns/caa.js';
 import { analyzeDnssec, dnssecStatus } from './dns/dnssec.js';
+import { validateDnssec } from './dns/dnssec-chain.js';
 import { analyzeNameservers } from './dns/nameservers.js';
 import { analyzeWildcard } from './dns/wildcard.js';
+import { parseTrustAnchor, ROOT_TRUST_ANCHORS } from './dns/trust-anchors.js';
 import { probeZone, type ZoneSnapshot } from './dns/zone.probe.js';
 
 const finding = findingsFor('dns');
@@ -49,6 +51,7 @@ export function analyzeAddresses(host: string, addresses: readonly string[]): Ch
  */
 export function analyzeZone(snapshot: ZoneSnapshot, addresses: CheckOutput): CheckOutput {
   const { host, domain } = snapshot;
+  const validation = validateDnssec(snapshot.dnssecMaterial, snapshot.probedAt);
   const records = { ...snapshot.records };
   const pinned = addresses.data as { ipv4: string[]; ipv6: string[] };
   records[host] = {
@@ -73,7 +76,7 @@ export function analyzeZone(snapshot: ZoneSnapshot, addresses: CheckOutput): Che
       names: allowed ? names : [],
       ...(error ? { error } : {}),
     })),
-    dnssec: { status: dnssecStatus(snapshot.dnssec), ...snapshot.dnssec },
+    dnssec: { status: dnssecStatus(snapshot.dnssec, validation), ...snapshot.dnssec, validation },
     caa: snapshot.caa,
     wildcard: { detected: snapshot.wildcard.addresses.length > 0 || snapshot.wildcard.cnames.length > 0, ...snapshot.wildcard },
     errors: snapshot.errors,
@@ -83,7 +86,7 @@ export function analyzeZone(snapshot: ZoneSnapshot, addresses: CheckOutput): Che
     findings: [
       ...addresses.findings,
       ...analyzeAxfr(domain, snapshot.axfr),
-      ...analyzeDnssec(domain, snapshot.dnssec),
+      ...analyzeDnssec(domain, snapshot.dnssec, validation),
       ...analyzeNameservers(domain, snapshot.nameservers),
       ...analyzeCaa(host, snapshot.caa),
       ...analyzeWildcard(domain, snapshot.wildcard),
@@ -94,7 +97,8 @@ export function analyzeZone(snapshot: ZoneSnapshot, addresses: CheckOutput): Che
 
 /**
  * The dns check: the target's addresses (pinned at the start of the scan), then its zone: NS,
- * MX, TXT, CAA, SOA for the host and the registrable domain, DNSSEC, a zone transfer attempt
+ * MX, TXT, CAA, SOA for the host and the registrable domain, DNSSEC validated from the trust
+ * anchor down (keys, DS, A/AAAA/MX signatures, a proof of non-existence), a zone transfer attempt
  * against each name server, and a wildcard probe.
  */
 export const dnsCheck: CheckDefinition = {
@@ -113,6 +117,7 @@ export const dnsCheck: CheckDefinition = {
       resolvers: settings.resolvers,
       allowPrivateTargets: settings.allowPrivateTargets,
       passive: mode === 'passive',
+      trustAnchors: (settings.dnssecTrustAnchors ?? ROOT_TRUST_ANCHORS).map(parseTrustAnchor),
       signal,
     });
     if (snapshot.queries.answered === 0) throw new Error(`No DNS server answered about ${domain}: ${snapshot.errors[0] ?? 'no answer'}`);

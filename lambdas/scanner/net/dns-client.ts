@@ -21,7 +21,11 @@ export interface DnsAnswer {
 
 /** Raw DNS over UDP (TCP on truncation) with dns-packet, to the scanner's configured resolvers. */
 export interface DnsClient {
-  query(name: string, type: dnsPacket.RecordType, options?: { dnssec?: boolean; server?: DnsServer; signal?: AbortSignal }): Promise<DnsAnswer>;
+  /**
+   * `dnssec` sets DO (the answer carries RRSIGs, NSEC/NSEC3); `checkingDisabled` sets CD, so a
+   * validating resolver returns data it judged bogus instead of SERVFAIL (RFC 4035 §3.2.2).
+   */
+  query(name: string, type: dnsPacket.RecordType, options?: { dnssec?: boolean; checkingDisabled?: boolean; server?: DnsServer; signal?: AbortSignal }): Promise<DnsAnswer>;
   /** A zone transfer attempt over TCP against one name server; the records it gave, if any. */
   axfr(zone: string, server: DnsServer, options?: { signal?: AbortSignal }): Promise<{ allowed: boolean; records: dnsPacket.Answer[]; error?: string }>;
 }
@@ -63,7 +67,7 @@ export function createDnsClient(settings: DnsClientSettings): DnsClient {
       for (let attempt = 0; attempt < attempts; attempt++) {
         const server = servers[attempt % servers.length]!;
         try {
-          return await exchange(server, name, type, options.dnssec ?? false, timeoutMs, options.signal);
+          return await exchange(server, name, type, { dnssec: options.dnssec ?? false, checkingDisabled: options.checkingDisabled ?? false }, timeoutMs, options.signal);
         } catch (error) {
           if (options.signal?.aborted) throw error;
           lastError = error;
@@ -89,12 +93,17 @@ export function parseServerList(entries: readonly string[]): DnsServer[] {
   });
 }
 
-async function exchange(server: DnsServer, name: string, type: dnsPacket.RecordType, dnssec: boolean, timeoutMs: number, signal?: AbortSignal): Promise<DnsAnswer> {
-  let request = buildQuery(name, type, dnssec, true);
+interface QueryFlags {
+  dnssec: boolean;
+  checkingDisabled: boolean;
+}
+
+async function exchange(server: DnsServer, name: string, type: dnsPacket.RecordType, flags: QueryFlags, timeoutMs: number, signal?: AbortSignal): Promise<DnsAnswer> {
+  let request = buildQuery(name, type, flags, true);
   let response = await udpExchange(server, request, timeoutMs, signal);
   // A server that predates EDNS0 answers FORMERR to the OPT record: ask again the 1987 way.
   if (rcodeOf(response) === 'FORMERR') {
-    request = buildQuery(name, type, dnssec, false);
+    request = buildQuery(name, type, flags, false);
     response = await udpExchange(server, request, timeoutMs, signal);
   }
   if (response.flag_tc) response = await tcpExchange(server, request, timeoutMs, signal);
@@ -114,7 +123,7 @@ interface Query {
   type: dnsPacket.RecordType;
 }
 
-function buildQuery(name: string, type: dnsPacket.RecordType, dnssec: boolean, edns: boolean): Query {
+function buildQuery(name: string, type: dnsPacket.RecordType, { dnssec, checkingDisabled }: QueryFlags, edns: boolean): Query {
   const id = randomInt(0, 0x10000);
   const opt: dnsPacket.Answer = {
     type: 'OPT',
@@ -134,7 +143,7 @@ function buildQuery(name: string, type: dnsPacket.RecordType, dnssec: boolean, e
       type: 'query',
       id,
       // AD in a query asks a validating resolver to say whether it validated (RFC 6840 §5.7).
-      flags: dnsPacket.RECURSION_DESIRED | (dnssec ? dnsPacket.AUTHENTIC_DATA : 0),
+      flags: dnsPacket.RECURSION_DESIRED | (dnssec ? dnsPacket.AUTHENTIC_DATA : 0) | (checkingDisabled ? dnsPacket.CHECKING_DISABLED : 0),
       questions: [{ name, type, class: 'IN' }],
       additionals: edns ? [opt] : [],
     },

@@ -14,8 +14,8 @@ describe('DNSSEC analysis', () => {
     ['no keys, no DS', observation({}), 'unsigned', [['dns.dnssec.unsigned', 'low']]],
     ['keys, signatures and a DS', observation({ dnskeys: 2, rrsig: true, ds: 1 }), 'signed', []],
     ['keys and signatures but no DS at the parent', observation({ dnskeys: 2, rrsig: true, ds: 0 }), 'signed-without-ds', [['dns.dnssec.no-ds', 'low']]],
-    ['a DS but no keys', observation({ ds: 1 }), 'broken', [['dns.dnssec.broken', 'high']]],
-    ['a DS and SERVFAIL on DNSKEY', observation({ ds: 1, dnskeyRcode: 'SERVFAIL' }), 'broken', [['dns.dnssec.broken', 'high']]],
+    ['a DS but no keys', observation({ ds: 1 }), 'broken', [['dns.dnssec.broken', 'critical']]],
+    ['a DS and SERVFAIL on DNSKEY', observation({ ds: 1, dnskeyRcode: 'SERVFAIL' }), 'broken', [['dns.dnssec.broken', 'critical']]],
     ['keys whose signatures a non-DNSSEC resolver stripped, DS unknown', observation({ dnskeys: 1, ds: undefined }), 'signed', []],
   ])('reads %s as %s', (_, input, status, findings) => {
     expect(dnssecStatus(input)).toBe(status);

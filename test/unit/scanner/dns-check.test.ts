@@ -1,17 +1,34 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dnsCheck } from '../../../lambdas/scanner/checks/dns.check.js';
+import type { DnssecValidation } from '../../../lambdas/scanner/checks/dns/dnssec-chain.js';
 import { checkContext, runWith } from '../../support/check-context.js';
 import { startZoneServer, type ZoneServer } from '../../support/zone-server.js';
-import { exampleZone, secureZone, wildcardZone } from '../../fixtures/dns/zones.js';
+import { readZoneFile, type ZoneTextRecord } from '../../support/zone-text.js';
+import { exampleZone, wildcardZone } from '../../fixtures/dns/zones.js';
 
 let server: ZoneServer;
+const fixtures = new URL('../../fixtures/dns/dnssec/', import.meta.url);
+// The bind9-signed zones under the fixtures' own parent `test.`, anchored by its key.
+const signed = readZoneFile(new URL('zones.txt', fixtures).pathname);
+const trustAnchor = readFileSync(new URL('trust-anchor.ds', fixtures), 'utf8').trim();
+const dnssecSettings = { dnssecTrustAnchors: [trustAnchor] };
+
+/** The signed fixtures with one RRSIG's signature bytes flipped: a forgery, or a corruption. */
+function tampered(records: readonly ZoneTextRecord[], owner: string, covered: string): ZoneTextRecord[] {
+  return records.map((r) => {
+    if (r.type !== 'RRSIG' || r.name !== owner || r.data.typeCovered !== covered) return r;
+    const signature = Buffer.from(r.data.signature);
+    signature[10]! ^= 0xff;
+    return { ...r, data: { ...r.data, signature } };
+  });
+}
 
 beforeAll(async () => {
   server = await startZoneServer({
-    records: [...exampleZone, ...secureZone, ...wildcardZone, { name: 'shop.bare.test', type: 'A', ttl: 60, data: '127.0.0.1' }],
+    records: [...exampleZone, ...wildcardZone, { name: 'shop.bare.test', type: 'A', ttl: 60, data: '127.0.0.1' }],
     allowTransfer: ['example.test'],
-    signedZones: ['secure.test'],
-    validating: true,
+    dnssecZones: signed,
   });
 });
 afterAll(() => server.close());
@@ -63,18 +80,69 @@ describe('dns check against a loopback zone', () => {
     });
   });
 
-  it('finds nothing to report on a signed zone with two name servers, CAA and refused transfers', async () => {
-    const context = checkContext({ dnsPort: server.port, host: 'www.secure.test', domain: 'secure.test', addresses: ['127.0.0.1', '::1'] });
+  it('validates a signed zone with two name servers, CAA and refused transfers from the trust anchor down, and reports only that', async () => {
+    // Prepare
+    const context = checkContext({ dnsPort: server.port, host: 'www.good.test', domain: 'good.test', addresses: ['127.0.0.1', '::1'], settings: dnssecSettings });
+    // Act
     const result = await runWith(dnsCheck, context);
-    expect(ids(result.findings)).toEqual([]);
+    // Assess
+    expect(ids(result.findings)).toEqual([['dns.dnssec.validated', 'info']]);
+    expect(result.findings[0]!.evidence).toBe(
+      "good.test: chain from the trust anchor (test) through the DS to the zone's keys (ECDSAP256SHA256); signed A www.good.test, AAAA www.good.test, A good.test, MX good.test; NSEC3 proves non-existent names",
+    );
+    const dnssec = (result.data as { dnssec: { status: string; validation: DnssecValidation } }).dnssec;
+    expect(dnssec.status).toBe('secure');
+    expect(dnssec.validation).toMatchObject({ result: 'secure', anchor: 'test', chainFromAnchor: true, algorithms: [13] });
+    expect(dnssec.validation.steps.map((s) => [s.step, s.name, s.type, s.zone, s.result])).toEqual([
+      ['dnskey', 'test', 'DNSKEY', 'the trust anchor', 'valid'],
+      ['ds', 'good.test', 'DS', 'test', 'valid'],
+      ['dnskey', 'good.test', 'DNSKEY', 'test', 'valid'],
+      ['rrset', 'www.good.test', 'A', 'good.test', 'valid'],
+      ['rrset', 'www.good.test', 'AAAA', 'good.test', 'valid'],
+      ['rrset', 'good.test', 'A', 'good.test', 'valid'],
+      ['rrset', 'good.test', 'MX', 'good.test', 'valid'],
+      ['denial', expect.stringMatching(/^rampart-[a-z0-9]+\.good\.test$/), 'A', 'good.test', 'valid'],
+    ]);
     expect(result.data).toMatchObject({
-      dnssec: { status: 'signed', dnskeys: 1, rrsig: true, ds: 1, validated: true },
-      caa: { owner: 'secure.test', records: ['0 issue "letsencrypt.org"'] },
+      caa: { owner: 'good.test', records: ['0 issue "letsencrypt.org"'] },
       axfr: [
-        { ns: 'ns1.secure.test', allowed: false, recordCount: 0, error: 'REFUSED' },
-        { ns: 'ns2.secure.test', allowed: false, recordCount: 0, error: 'REFUSED' },
+        { ns: 'ns1.good.test', allowed: false, recordCount: 0, error: 'REFUSED' },
+        { ns: 'ns2.good.test', allowed: false, recordCount: 0, error: 'REFUSED' },
       ],
     });
+    // The validation's questions set DO and CD; the whole check stays well inside its budget.
+    expect(server.queries.filter((q) => q.name === 'good.test' && q.type === 'DS').map((q) => [q.dnssec, q.checkingDisabled])).toContainEqual([true, true]);
+    expect(result.durationMs).toBeLessThan(2000);
+  });
+
+  it('finds a tampered signature over the A record: DNSSEC broken, critical', async () => {
+    const forged = await startZoneServer({ records: [], dnssecZones: tampered(signed, 'good.test', 'A') });
+    try {
+      const result = await runWith(dnsCheck, checkContext({ dnsPort: forged.port, host: 'good.test', domain: 'good.test', addresses: ['127.0.0.1'], settings: dnssecSettings }));
+      const broken = result.findings.find((f) => f.id === 'dns.dnssec.broken')!;
+      expect([broken.severity, broken.evidence]).toEqual(['critical', expect.stringMatching(/^good\.test: A good\.test: the signature by key \d+ \(ECDSAP256SHA256\) does not verify$/)]);
+      expect(result.findings.map((f) => f.id)).not.toContain('dns.dnssec.validated');
+      expect((result.data as { dnssec: { status: string } }).dnssec.status).toBe('broken');
+    } finally {
+      await forged.close();
+    }
+  });
+
+  it('finds signatures that expired in 2020, and says when', async () => {
+    const result = await runWith(dnsCheck, checkContext({ dnsPort: server.port, host: 'www.expired.test', domain: 'expired.test', addresses: ['127.0.0.1'], settings: dnssecSettings }));
+    const expired = result.findings.find((f) => f.id === 'dns.dnssec.signature-expired')!;
+    expect(expired.severity).toBe('critical');
+    expect(expired.evidence).toMatch(/^expired\.test: DNSKEY expired\.test: the signature by key \d+ \(ECDSAP256SHA256\) expired on 2020-02-01; A www\.expired\.test: /);
+    expect(result.findings.map((f) => f.id)).not.toContain('dns.dnssec.broken');
+  });
+
+  it('finds RSA/SHA-1 as a deprecated algorithm on a zone that still validates', async () => {
+    const result = await runWith(dnsCheck, checkContext({ dnsPort: server.port, host: 'www.sha1.test', domain: 'sha1.test', addresses: ['127.0.0.1'], settings: dnssecSettings }));
+    expect(ids(result.findings).filter(([id]) => id!.startsWith('dns.dnssec'))).toEqual([
+      ['dns.dnssec.deprecated-algorithm', 'medium'],
+      ['dns.dnssec.validated', 'info'],
+    ]);
+    expect(result.findings.find((f) => f.id === 'dns.dnssec.deprecated-algorithm')!.evidence).toBe('sha1.test: signed with RSASHA1 (5)');
   });
 
   it('reports a wildcard with the random name that resolved', async () => {

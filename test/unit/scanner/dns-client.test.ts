@@ -71,6 +71,13 @@ describe('DNS client', () => {
     expect(answer.ad).toBe(true);
   });
 
+  it('sets CD only when checking is disabled, so a validating resolver would hand over bogus data', async () => {
+    await client().query('example.test', 'DNSKEY', { dnssec: true });
+    expect(server.queries.at(-1)).toMatchObject({ dnssec: true, checkingDisabled: false });
+    await client().query('example.test', 'DNSKEY', { dnssec: true, checkingDisabled: true });
+    expect(server.queries.at(-1)).toMatchObject({ type: 'DNSKEY', dnssec: true, checkingDisabled: true });
+  });
+
   it('gives up on a silent server after its timeout, having asked twice', async () => {
     const before = server.queries.length;
     const started = performance.now();

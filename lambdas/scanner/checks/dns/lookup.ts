@@ -17,7 +17,7 @@ export async function tryQuery(
   dns: DnsClient,
   name: string,
   type: dnsPacket.RecordType,
-  options: { dnssec?: boolean; signal?: AbortSignal } = {},
+  options: { dnssec?: boolean; checkingDisabled?: boolean; signal?: AbortSignal } = {},
 ): Promise<QueryOutcome> {
   try {
     const answer = await dns.query(name, type, options);

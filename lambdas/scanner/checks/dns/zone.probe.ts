@@ -7,8 +7,11 @@ import { isIP } from 'node:net';
 import type dnsPacket from 'dns-packet';
 import type { DnsClient, DnsServer } from '../../net/dns-client.js';
 import { refusedAddress } from '../../target-guard.js';
+import type { DnssecMaterial } from './dnssec-chain.js';
+import { probeDnssec } from './dnssec.probe.js';
 import { answersAt, mapLimit, randomLabel, resolveName, tryQuery, type QueryOutcome } from './lookup.js';
 import { normalizeName, ofType, presentRecord } from './records.js';
+import type { TrustAnchor } from './trust-anchors.js';
 
 export type RecordMap = Record<string, Partial<Record<dnsPacket.RecordType, string[]>>>;
 
@@ -49,6 +52,9 @@ export interface ZoneSnapshot {
   nameservers: { name: string; addresses: string[] }[];
   axfr: AxfrAttempt[];
   dnssec: DnssecObservation;
+  /** What DNSSEC validation needs (dnssec-chain), and when it was asked: signatures are judged at that time. */
+  dnssecMaterial: DnssecMaterial;
+  probedAt: Date;
   /** The CAA set that governs the host (RFC 8659 climbs from the host towards the domain). */
   caa: { owner: string | undefined; records: string[] };
   wildcard: { probe: string; addresses: string[]; cnames: string[] };
@@ -67,6 +73,8 @@ export interface ZoneProbeInput {
   allowPrivateTargets: boolean;
   /** A passive scan (DECISIONS "Scan modes"): no zone transfer attempts. */
   passive?: boolean;
+  /** Where DNSSEC validation starts (the root's keys in production, the range's own parent in tests). */
+  trustAnchors: readonly TrustAnchor[];
   signal?: AbortSignal;
 }
 
@@ -110,7 +118,17 @@ export async function probeZone(input: ZoneProbeInput): Promise<ZoneSnapshot> {
   const caaNames = hostIsName ? caaClimb(host, domain) : [domain];
   const wildcardProbe = `${randomLabel()}.${domain}`;
 
-  const [soa, ns, , , , , caaAnswers, dnskey, ds, wildcard] = await Promise.all([
+  const askDnssec = async (name: string, type: dnsPacket.RecordType): Promise<QueryOutcome> => {
+    queries.asked++;
+    // DO for the signatures and proofs, CD so a validating resolver hands over what it would refuse.
+    const outcome = await tryQuery(dns, name, type, { dnssec: true, checkingDisabled: true, signal });
+    if (outcome.ok) queries.answered++;
+    else errors.push(`${type} ${name} (DNSSEC): ${outcome.error}`);
+    return outcome;
+  };
+  const probedAt = new Date();
+
+  const [soa, ns, , , , , caaAnswers, dnskey, ds, wildcard, dnssecMaterial] = await Promise.all([
     ask(domain, 'SOA'),
     ask(domain, 'NS'),
     ask(domain, 'MX'),
@@ -121,6 +139,7 @@ export async function probeZone(input: ZoneProbeInput): Promise<ZoneSnapshot> {
     ask(domain, 'DNSKEY', true),
     ask(domain, 'DS', true),
     resolveName(dns, wildcardProbe, signal),
+    probeDnssec(askDnssec, { host, domain, anchors: input.trustAnchors, denialName: `${randomLabel()}.${domain}` }),
     // The host's own records, when it is not the domain itself (a delegated sub-zone has NS/SOA).
     ...(hostIsName ? (['CNAME', 'MX', 'TXT', 'NS', 'SOA'] as const).map((type) => ask(host, type)) : []),
   ]);
@@ -174,6 +193,8 @@ export async function probeZone(input: ZoneProbeInput): Promise<ZoneSnapshot> {
     nameservers,
     axfr,
     dnssec,
+    dnssecMaterial,
+    probedAt,
     caa,
     wildcard: { probe: wildcardProbe, addresses: wildcard.addresses, cnames: wildcard.cnames },
     errors,
