@@ -365,8 +365,8 @@ describe('the results page', () => {
     const cases = [
       { score: 95, grade: 'A', scoreColour: 'text-green-700', gradeColour: 'text-green-700' },
       { score: 80, grade: 'B', scoreColour: 'text-green-700', gradeColour: 'text-blue-700' },
-      { score: 79, grade: 'C', scoreColour: 'text-yellow-600', gradeColour: 'text-yellow-600' },
-      { score: 60, grade: 'D', scoreColour: 'text-yellow-600', gradeColour: 'text-orange-600' },
+      { score: 79, grade: 'C', scoreColour: 'text-yellow-700', gradeColour: 'text-yellow-700' },
+      { score: 60, grade: 'D', scoreColour: 'text-yellow-700', gradeColour: 'text-orange-700' },
       { score: 59, grade: 'F', scoreColour: 'text-red-700', gradeColour: 'text-red-700' },
     ] as const;
     const seen: { score: string | null; grade: string | null; scoreColour: boolean; gradeColour: boolean }[] = [];

@@ -11,24 +11,28 @@ export const severityOrder: readonly Severity[] = ['critical', 'high', 'medium',
 
 export const severityClass: Record<Severity, string> = {
   critical: 'bg-red-700 text-white',
-  high: 'bg-orange-600 text-white',
+  high: 'bg-orange-700 text-white',
   medium: 'bg-amber-300 text-amber-950',
   low: 'bg-sky-100 text-sky-900',
   info: 'bg-slate-200 text-slate-800',
 };
 
-/** SPEC §9 "Scoring": grade colours A green, B blue, C yellow, D orange, F red. */
+/**
+ * SPEC §9 "Scoring": grade colours A green, B blue, C yellow, D orange, F red. Each tone is the
+ * darkest step that keeps its hue and still reads at WCAG AA (4.5:1) on white and on slate-50:
+ * yellow-600 (2.9:1) and orange-600 (3.6:1) did not.
+ */
 export const gradeClass: Record<Grade, string> = {
   A: 'text-green-700 dark:text-green-400',
   B: 'text-blue-700 dark:text-blue-400',
-  C: 'text-yellow-600 dark:text-yellow-400',
-  D: 'text-orange-600 dark:text-orange-400',
+  C: 'text-yellow-700 dark:text-yellow-400',
+  D: 'text-orange-700 dark:text-orange-400',
   F: 'text-red-700 dark:text-red-400',
 };
 
 /** SPEC §9 "Scoring": 80+ green, 60 to 79 yellow, below 60 red. */
 export const scoreClass = (score: number): string =>
-  score >= 80 ? 'text-green-700 dark:text-green-400' : score >= 60 ? 'text-yellow-600 dark:text-yellow-400' : 'text-red-700 dark:text-red-400';
+  score >= 80 ? 'text-green-700 dark:text-green-400' : score >= 60 ? 'text-yellow-700 dark:text-yellow-400' : 'text-red-700 dark:text-red-400';
 
 
 export const auditStatusClass: Record<AuditStatus, string> = {

@@ -49,7 +49,7 @@ describe('the Audit History section', () => {
     const row = (domain: string) => screen.getByRole('rowheader', { name: domain }).closest('tr')!;
     expect(within(row('Shop.Example.test')).getByText(/2 Mar 2025/)).toBeTruthy();
     expect(within(row('Shop.Example.test')).getByText('90').className).toContain('text-green-700');
-    expect(within(row('mid.test')).getByText('70').className).toContain('text-yellow-600');
+    expect(within(row('mid.test')).getByText('70').className).toContain('text-yellow-700');
     expect(within(row('api.example.test')).getByText('55').className).toContain('text-red-700');
     expect(within(row('blog.test')).getByText('in progress')).toBeTruthy();
     expect(within(row('blog.test')).getByText('Pro')).toBeTruthy();

@@ -67,7 +67,7 @@ function PlatformStatistics() {
             <dt className="text-sm text-slate-600 dark:text-slate-400">{row.label}</dt>
             <dd className="text-xl font-bold">
               {row.value ?? row.copy}
-              {row.value === undefined && <span className="ml-2 text-xs font-normal text-slate-500">(stated figure, not measured)</span>}
+              {row.value === undefined && <span className="ml-2 text-xs font-normal text-slate-500 dark:text-slate-400">(stated figure, not measured)</span>}
             </dd>
           </div>
         ))}
@@ -144,7 +144,7 @@ export function OverviewSection() {
                       <Link to={paths.results.getHref(audit.id)} className="font-semibold hover:underline">
                         {audit.domain}
                       </Link>
-                      <p className="text-xs text-slate-500">
+                      <p className="text-xs text-slate-500 dark:text-slate-400">
                         {shortDate(audit.scanDate)} · {audit.status.replace('_', ' ')}
                       </p>
                     </div>

@@ -12,9 +12,9 @@ const trend = [
 ] as const;
 
 const recentAudits = [
-  { domain: 'www.example.com', date: '3 Jun', score: 90, grade: 'A', tone: 'bg-green-600' },
+  { domain: 'www.example.com', date: '3 Jun', score: 90, grade: 'A', tone: 'bg-green-700' },
   { domain: 'shop.example.com', date: '28 May', score: 80, grade: 'B', tone: 'bg-blue-600' },
-  { domain: 'blog.example.com', date: '21 May', score: 60, grade: 'D', tone: 'bg-orange-500' },
+  { domain: 'blog.example.com', date: '21 May', score: 60, grade: 'D', tone: 'bg-orange-700' },
 ] as const;
 
 const sidebar = ['Dashboard', 'Audit History', 'Local Agents', 'Scans', 'Subscription', 'Security Badge', 'Settings'];

@@ -27,7 +27,7 @@ export function Hero({ onScrollTo }: { onScrollTo: (id: string) => void }) {
         </h1>
         <p className="mx-auto mt-6 max-w-2xl text-lg text-slate-300">{hero.lead}</p>
         <div className="mt-10 flex flex-col items-stretch justify-center gap-3 sm:flex-row sm:items-center">
-          <a href={`#${anchors.auditForm}`} onClick={scrollTo(anchors.auditForm)} className={`${ctaBase} bg-blue-500 text-white hover:bg-blue-400`}>
+          <a href={`#${anchors.auditForm}`} onClick={scrollTo(anchors.auditForm)} className={`${ctaBase} bg-blue-600 text-white hover:bg-blue-700`}>
             {hero.primaryCta}
           </a>
           <a href={`#${anchors.pricing}`} onClick={scrollTo(anchors.pricing)} className={`${ctaBase} bg-white/10 text-white ring-1 ring-white/30 hover:bg-white/20`}>

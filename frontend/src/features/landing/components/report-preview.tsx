@@ -4,10 +4,10 @@ import { sampleReport } from '../lib/sample-report';
 import { frameClass, Section } from './section';
 
 const gradeColours: Record<Grade, string> = {
-  A: 'bg-green-600 text-white',
+  A: 'bg-green-700 text-white',
   B: 'bg-blue-600 text-white',
   C: 'bg-yellow-400 text-slate-900',
-  D: 'bg-orange-500 text-white',
+  D: 'bg-orange-700 text-white',
   F: 'bg-red-600 text-white',
 };
 
@@ -19,14 +19,14 @@ const riskColours: Record<RiskLevel, string> = {
 
 const severityColours: Record<Exclude<Severity, 'info'>, string> = {
   critical: 'bg-red-600 text-white',
-  high: 'bg-orange-500 text-white',
+  high: 'bg-orange-700 text-white',
   medium: 'bg-yellow-400 text-slate-900',
   low: 'bg-slate-200 text-slate-800 dark:bg-slate-700 dark:text-slate-100',
 };
 
-/** SPEC §9 score colours: 80+ green, 60–79 yellow, below 60 red. */
+/** SPEC §9 score colours: 80+ green, 60–79 yellow, below 60 red; the report's own tones (audits/components/format.ts), AA on white. */
 const scoreColour = (score: number): string =>
-  score >= 80 ? 'text-green-600 dark:text-green-400' : score >= 60 ? 'text-yellow-600 dark:text-yellow-400' : 'text-red-600 dark:text-red-400';
+  score >= 80 ? 'text-green-700 dark:text-green-400' : score >= 60 ? 'text-yellow-700 dark:text-yellow-400' : 'text-red-700 dark:text-red-400';
 
 export function ReportPreview() {
   const report = sampleReport;
@@ -54,7 +54,7 @@ export function ReportPreview() {
               <p className="text-sm text-slate-500 dark:text-slate-400">Risk score</p>
               <p className={`text-5xl font-extrabold tabular-nums ${scoreColour(report.score)}`} data-testid="sample-score">
                 {report.score}
-                <span className="text-lg font-semibold text-slate-400">/100</span>
+                <span className="text-lg font-semibold text-slate-500 dark:text-slate-400">/100</span>
               </p>
             </div>
             <div className="flex items-center gap-3">

@@ -345,7 +345,7 @@ export function LeadForm() {
             Verify Domain & Start Security Scan
           </Button>
           {!bothAgreed && (
-            <p className="text-center text-xs text-slate-500">Tick both boxes above to start the scan.</p>
+            <p className="text-center text-xs text-slate-500 dark:text-slate-400">Tick both boxes above to start the scan.</p>
           )}
           {createLead.isPending && (
             <p role="status" className="text-center text-sm text-blue-800 dark:text-blue-300">
