@@ -11,6 +11,9 @@
  * Several users may share one range: each holds a lease (`up` from the CLI holds one until `down`,
  * a test run holds one for its process), and `stopRange()` stops the servers only when it
  * releases the last lease. `down` from the CLI stops them whatever the leases say.
+ *
+ * One file past 400 lines: bring-up, stopping, status, leases and the lock all work on the one
+ * service table and the run folder's rules; the firewalled host's network is apart.
  */
 import { execFile, spawn } from 'node:child_process';
 import { closeSync, openSync, promises as fs } from 'node:fs';
