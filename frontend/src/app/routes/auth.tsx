@@ -28,7 +28,7 @@ function AuthPage({ title, children }: { title: string; children: ReactNode }) {
         </div>
       ) : status === 'unavailable' ? (
         <StatusPanel title={title} tone="error" role="alert">
-          <p className="mt-3 text-slate-700">Sign-in is unavailable right now. Please try again in a few minutes.</p>
+          <p className="mt-3 text-slate-700 dark:text-slate-300">Sign-in is unavailable right now. Please try again in a few minutes.</p>
         </StatusPanel>
       ) : (
         children

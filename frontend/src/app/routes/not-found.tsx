@@ -9,7 +9,7 @@ export function NotFoundRoute() {
     <>
       <title>{`Page not found — ${content.productName}`}</title>
       <StatusPanel title="Page not found">
-        <p className="mt-3 text-slate-600">There is no page at this address.</p>
+        <p className="mt-3 text-slate-600 dark:text-slate-400">There is no page at this address.</p>
         <div className="mt-6">
           <Link to={paths.home.getHref()} className={buttonClass('primary')}>
             Go to Home

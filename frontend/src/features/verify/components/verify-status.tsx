@@ -15,7 +15,7 @@ const longDate = (iso: string): string => new Date(iso).toLocaleDateString('en-A
 export function InvalidDomain({ domain }: { domain: string }) {
   return (
     <StatusPanel title={INVALID_DOMAIN} role="alert">
-      <p className="mt-3 text-slate-600">
+      <p className="mt-3 text-slate-600 dark:text-slate-400">
         &quot;{domain}&quot; is not a valid domain name, so there is no security status to show. Check the address of the link you followed.
       </p>
     </StatusPanel>
@@ -120,7 +120,7 @@ function VerifyBody({ domain }: { domain: string }) {
   if (status.isPending) {
     return (
       <StatusPanel title="Checking security status…" role="status">
-        <p className="mt-3 text-slate-600">{domain}</p>
+        <p className="mt-3 text-slate-600 dark:text-slate-400">{domain}</p>
       </StatusPanel>
     );
   }
@@ -130,7 +130,7 @@ function VerifyBody({ domain }: { domain: string }) {
     if (error instanceof ApiError && error.status === 404) return <StatusDetails status={unknown(domain)} />;
     return (
       <StatusPanel title="Security status unavailable" tone="error" role="alert">
-        <p className="mt-3 text-slate-600">The security status of {domain} could not be loaded: {error.message}</p>
+        <p className="mt-3 text-slate-600 dark:text-slate-400">The security status of {domain} could not be loaded: {error.message}</p>
         <Button className="mt-4" onClick={() => void status.refetch()} disabled={status.isFetching}>
           Try Again
         </Button>
