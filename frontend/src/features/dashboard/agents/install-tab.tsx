@@ -100,7 +100,7 @@ function DownloadCard({ enrollment, platform, domain, onDownloaded }: { enrollme
   };
   return (
     <li className={cardClass} aria-label={`${platformLabel[platform]} installer`}>
-      <h3 className="font-semibold">{platformLabel[platform]}</h3>
+      <h2 className="font-semibold">{platformLabel[platform]}</h2>
       <p className="mt-1 font-mono text-xs text-slate-600 dark:text-slate-400">{installer.path}</p>
       <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">Saved as {savedInstallerFileName(domain, installerExtension(platform))}</p>
       <Button className="mt-3" onClick={() => void download()} disabled={state.busy || !domain}>

@@ -21,7 +21,7 @@ export function AgentCard({ agent }: { agent: AgentView }) {
     <li className={cardClass} aria-label={agent.hostname}>
       <div className="flex items-start justify-between gap-3">
         <div className="min-w-0">
-          <h3 className="truncate font-semibold text-slate-900 dark:text-white">{agent.hostname}</h3>
+          <h2 className="truncate font-semibold text-slate-900 dark:text-white">{agent.hostname}</h2>
           <p className="text-xs text-slate-600 dark:text-slate-400">
             {platformLabel[agent.os]}
             {agent.os_version ? ` · ${agent.os_version}` : ''} · {agent.client_domain}

@@ -286,7 +286,8 @@ function UsagePanel({ requestsPerMinute }: { requestsPerMinute: number }) {
         {usageExamples(apiBaseUrl()).map((example) => (
           <li key={example.command}>
             <p className="text-sm text-slate-700 dark:text-slate-300">{example.label}</p>
-            <pre className="mt-1 overflow-x-auto rounded bg-slate-900 px-3 py-2 font-mono text-xs text-slate-100 dark:bg-slate-950">
+            {/* Wrapped, not scrolled sideways: a scrolling box would need to take the keyboard focus to be read (WCAG 2.1.1). */}
+            <pre className="mt-1 rounded bg-slate-900 px-3 py-2 font-mono text-xs whitespace-pre-wrap wrap-anywhere text-slate-100 dark:bg-slate-950">
               <code>{example.command}</code>
             </pre>
           </li>

@@ -61,7 +61,7 @@ describe('Subscription → Monthly reports', () => {
     const september = screen.getByRole('listitem', { name: 'September 2026' });
     expect(within(october).getByText(/2 domains · made 28 Oct 2026 · emailed/)).toBeTruthy();
     expect(within(september).getByText(/1 domain · made 28 Sept? 2026 · not emailed \(email alerts are off\)/)).toBeTruthy();
-    expect(within(october).getByRole('button', { name: 'Download the October 2026 report (PDF)' })).toBeTruthy();
+    expect(within(october).getByRole('button', { name: 'Download PDF of the October 2026 report' })).toBeTruthy();
   });
 
   it('says when the first report will come, and shows no card on the trial', async () => {
@@ -98,7 +98,7 @@ describe('Subscription → Monthly reports', () => {
       saved.push(this.download);
     });
     renderSection();
-    const download = await screen.findByRole('button', { name: 'Download the October 2026 report (PDF)' });
+    const download = await screen.findByRole('button', { name: 'Download PDF of the October 2026 report' });
 
     fireEvent.click(download);
     await waitFor(() => expect(saved).toEqual(['rampart-monthly-report-2026-10.pdf']));

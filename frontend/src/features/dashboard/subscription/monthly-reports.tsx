@@ -36,9 +36,10 @@ function ReportRow({ report }: { report: MonthlyReportView }) {
           </p>
         )}
       </div>
-      <Button variant="secondary" onClick={() => void download()} disabled={state === 'loading'} aria-label={`Download the ${report.label} report (PDF)`}>
+      <Button variant="secondary" onClick={() => void download()} disabled={state === 'loading'}>
         {state === 'loading' && <Spinner className="size-4" />}
-        Download PDF
+        Download PDF{' '}
+        <span className="sr-only">of the {report.label} report</span>
       </Button>
     </li>
   );
