@@ -11,7 +11,9 @@
  * - js-libraries.json + JS-PROVENANCE.md: retire.js's file-name, URI and file-content extractors of the
  *   knowledge base's JavaScript libraries (software check);
  * - hsts-preload.json + HSTS-PROVENANCE.md: Chromium's HSTS preload list from ../shared/data/hsts-preload
- *   (or --hsts-source DIR), by bin/build-hsts-preload.ts (HTTP and TLS checks).
+ *   (or --hsts-source DIR), by bin/build-hsts-preload.ts (HTTP and TLS checks);
+ * - wordpress-vulns.json + WORDPRESS-PROVENANCE.md: WordPress plugin and theme CVEs (Wordfence
+ *   Intelligence) from the same --source folder, by bin/build-wordpress-vulns.ts (software check).
  * The output is sorted and carries no build time, so rebuilding from the same input gives the same bytes.
  */
 import { createHash } from 'node:crypto';
@@ -19,6 +21,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import * as z from 'zod';
 import { buildHstsPreload } from './build-hsts-preload.js';
+import { buildWordPressVulns } from './build-wordpress-vulns.js';
 import { aliasKey, PRODUCT_CATALOG, retireProductId, versionSchemeOf } from '../lambdas/scanner/vulndb/products.js';
 import { isAffected, isEmptyRange, prepareRangeFor, toStoredRange } from '../lambdas/scanner/vulndb/range.js';
 import type {
@@ -1104,6 +1107,7 @@ const bytes = Buffer.byteLength(json);
 writeFileSync(join(out, 'PROVENANCE.md'), provenance({ stored, sourceCounts, kev, retireLibraries, csvRows, bytes }));
 const jsLibraries = buildJsLibraries(stored);
 const hstsPreload = buildHstsPreload(hstsSource, out);
+const wordpressVulns = buildWordPressVulns(source, out);
 
 const counts = {
   topPorts,
@@ -1114,6 +1118,9 @@ const counts = {
   jsLibrariesBytes: jsLibraries.bytes,
   hstsPreloadNames: hstsPreload.names,
   hstsPreloadBytes: hstsPreload.bytes,
+  wordpressPluginRecords: wordpressVulns.plugins.records,
+  wordpressThemeRecords: wordpressVulns.themes.records,
+  wordpressVulnsBytes: wordpressVulns.bytes,
   ms: Math.round(performance.now() - started),
 };
 console.log(`Knowledge base written to ${relative(process.cwd(), out) || '.'}:`, counts);
