@@ -88,6 +88,13 @@ export const cveDetailSchema = z
     epssPercentile: probability().optional().meta({ description: 'The EPSS score’s percentile among all scored CVEs.' }),
     fixedIn: z.string().optional().meta({ description: 'The lowest known version above the detected one that this CVE does not affect.' }),
     summary: z.string().optional().meta({ description: 'One or two sentences, at most 200 characters (missing only where a stored report has none).' }),
+    references: z
+      .array(z.url())
+      .optional()
+      .meta({
+        description: "The source's own record of this vulnerability, where its licence asks for a link: a WordPress plugin or theme CVE links its Wordfence Intelligence record.",
+        examples: [['https://www.wordfence.com/threat-intel/vulnerabilities/id/63d93203-e8fb-4a88-9546-580944f03d9a']],
+      }),
   })
   .meta({ description: 'Known exploited ones come first in every list.' }) satisfies z.ZodType<CveDetail>;
 

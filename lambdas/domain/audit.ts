@@ -55,6 +55,11 @@ export interface CveDetail {
   fixedIn?: string;
   /** One or two sentences, at most 200 characters (the knowledge base's summary); the scanner always sets it. */
   summary?: string;
+  /**
+   * The source's own record of this vulnerability (https URLs), where its licence asks that every copy
+   * link to it: WordPress plugin and theme CVEs link their Wordfence Intelligence record(s).
+   */
+  references?: string[];
 }
 
 export interface CheckResult {

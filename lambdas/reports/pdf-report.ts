@@ -427,6 +427,12 @@ function cveTable(w: Writer, details: readonly CveDetail[]): void {
     ]),
   );
   if (details.length > shown.length) w.text(`and ${details.length - shown.length} more CVEs, listed in the online report`, { size: 8.5, color: muted, indent: 8 });
+  // Wordfence's licence asks for a link to each record wherever it is shown.
+  const linked = shown.filter((c) => c.references?.length);
+  if (linked.length > 0) {
+    w.text('Source records:', { size: 8.5, color: muted, indent: 8 });
+    for (const c of linked) w.text(`${c.id}: ${c.references!.join(' ')}`, { font: 'mono', size: 7.5, color: muted, indent: 16, lineGap: 0.5 });
+  }
 }
 
 function findings(w: Writer, view: AuditResultView): void {

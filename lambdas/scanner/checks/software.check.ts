@@ -5,7 +5,9 @@
  * and wordpress checks already read (headers, banners, MX greetings, the WordPress version), waited
  * for only until shortly before the budget ends. Analysis (pure, ./software/): fingerprint rules →
  * technologies with evidence and confidence → one CVE finding per product and version from the
- * knowledge base, with the distribution's backport caveat where a banner names one.
+ * knowledge base, with the distribution's backport caveat where a banner names one; WordPress plugins
+ * and themes (the page's asset URLs, and the WordPress check's readme.txt and style.css readings) →
+ * one finding per plugin or theme from the Wordfence data (./software/wordpress-components.ts).
  */
 import { randomBytes } from 'node:crypto';
 import type { CheckResult, Finding } from '../../domain/audit.js';
@@ -18,6 +20,8 @@ import { mergeSightings } from './software/merge.js';
 import { pageSightings, readMarkup, scriptSightings, scriptsToRead } from './software/page.js';
 import type { Sighting, Technology } from './software/types.js';
 import { type SoftwareVulnerabilities, vulnerabilityFindings } from './software/vulnerabilities.js';
+import { annotateComponents, componentFindings, mergeComponents, pageComponents, type WordPressComponent, wordpressCheckComponents } from './software/wordpress-components.js';
+import { loadWordPressVulns, NO_WORDPRESS_VULNS, type WordPressVulnLookup } from '../vulndb/wordpress.js';
 
 export type { Confidence, Sighting, Technology, TechnologyCategory, TechnologySource } from './software/types.js';
 export type { SoftwareVulnerabilities } from './software/vulnerabilities.js';
@@ -35,6 +39,14 @@ export interface SoftwareCheckOptions {
   maxScriptBytes?: number;
   /** The path asked for to see the default error page (default `/rampart-not-found-<16 hex>`). */
   notFoundPath?: () => string;
+  /** WordPress plugin and theme vulnerabilities (default: the knowledge base's, loaded when the site shows a plugin or theme with a version). */
+  wordpressVulns?: () => Promise<WordPressVulnLookup>;
+}
+
+/** What the analysis needs besides the probe: the knowledge base's parts that are loaded on demand. */
+export interface SoftwareAnalysisOptions {
+  /** WordPress plugin and theme vulnerabilities; without it plugins and themes are listed, not matched. */
+  wordpressVulns?: WordPressVulnLookup;
 }
 
 /** Time kept at the end of the budget for the analysis, so what was read is reported, not lost to a timeout. */
@@ -73,7 +85,10 @@ export interface SoftwareProbe {
 export interface SoftwareData {
   url: string | null;
   technologies: Technology[];
+  /** Per product and version (WordPress plugins and themes as `wordpress-plugin:<slug>`), the matched vulnerabilities' summary. */
   vulnerabilities: SoftwareVulnerabilities[];
+  /** WordPress plugins and themes seen (the WordPress check's reading, else the page's asset URLs), with the version and where it came from. */
+  wordpressComponents: WordPressComponent[];
   /** What was read, for the report and for debugging a fingerprint. */
   probed: {
     page: { url: string; status: number } | { error: string };
@@ -103,8 +118,17 @@ const isHtml = (response: ProbedResponse) => {
   return type === '' ? /^\s*</.test(response.body) : type.includes('html');
 };
 
+/**
+ * The WordPress plugins and themes the scan saw: the WordPress check's (readme.txt, style.css: active
+ * scans) merged with what the page itself loads (`?ver=` on its asset URLs: every scan).
+ */
+export function wordpressComponentsOf(probe: Pick<SoftwareProbe, 'page' | 'others'>): WordPressComponent[] {
+  const { page } = probe;
+  return mergeComponents(wordpressCheckComponents(probe.others.wordpress.data), page && isHtml(page) ? pageComponents(page.url, page.body) : []);
+}
+
 /** Analysis: fingerprints from everything probed, merged into technologies, then the CVE findings. */
-export function analyzeSoftware(probe: SoftwareProbe): CheckOutput {
+export function analyzeSoftware(probe: SoftwareProbe, options: SoftwareAnalysisOptions = {}): CheckOutput {
   const sightings: Sighting[] = [];
   const fromHeaders = (source: HeaderSource) => [...headerSightings(source), ...cookieSightings(source)];
   const { page, errorPage } = probe;
@@ -129,10 +153,17 @@ export function analyzeSoftware(probe: SoftwareProbe): CheckOutput {
   }
   const reportedElsewhere = new Set((probe.others.wordpress.findingIds ?? []).filter((id) => id.startsWith('cve.')));
   const outcome = vulnerabilityFindings(mergeSightings(sightings), { reportedElsewhere });
+  const components = wordpressComponentsOf(probe);
+  const wordpress = componentFindings(components, options.wordpressVulns ?? NO_WORDPRESS_VULNS);
+  const fresh = wordpress.findings.filter((finding) => !reportedElsewhere.has(finding.id));
+  const findings = [...outcome.findings, ...fresh].sort((a, b) => SEVERITY_ORDER.indexOf(a.severity) - SEVERITY_ORDER.indexOf(b.severity) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const data: SoftwareData = {
     url: page?.url ?? null,
-    technologies: outcome.technologies,
-    vulnerabilities: outcome.vulnerabilities,
+    technologies: options.wordpressVulns ? annotateComponents(outcome.technologies, components, wordpress) : outcome.technologies,
+    vulnerabilities: [...outcome.vulnerabilities, ...wordpress.vulnerabilities.filter((v) => fresh.some((f) => f.id === v.findingId))].sort(
+      (a, b) => findings.findIndex((f) => f.id === a.findingId) - findings.findIndex((f) => f.id === b.findingId),
+    ),
+    wordpressComponents: components,
     probed: {
       page: page ? { url: page.url, status: page.status } : { error: probe.pageError ?? 'no answer' },
       errorPage: errorPage ? { url: errorPage.url, status: errorPage.status } : null,
@@ -145,8 +176,10 @@ export function analyzeSoftware(probe: SoftwareProbe): CheckOutput {
       },
     },
   };
-  return { findings: outcome.findings, data: data as unknown as Record<string, unknown> };
+  return { findings, data: data as unknown as Record<string, unknown> };
 }
+
+const SEVERITY_ORDER: readonly Finding['severity'][] = ['critical', 'high', 'medium', 'low', 'info'];
 
 function probed(response: HttpResponse): ProbedResponse {
   return {
@@ -188,6 +221,7 @@ export function createSoftwareCheck(options: SoftwareCheckOptions = {}): CheckDe
   const maxScripts = options.maxScripts ?? 5;
   const maxScriptBytes = options.maxScriptBytes ?? 32 * 1024;
   const notFoundPath = options.notFoundPath ?? (() => `/rampart-not-found-${randomBytes(8).toString('hex')}`);
+  const wordpressVulns = options.wordpressVulns ?? loadWordPressVulns;
 
   return {
     name: 'software',
@@ -224,13 +258,16 @@ export function createSoftwareCheck(options: SoftwareCheckOptions = {}): CheckDe
         ),
       );
       const [http, ports, email, wordpress] = await others;
-      const output = analyzeSoftware({
+      const probe: SoftwareProbe = {
         page,
         ...(pageError ? { pageError } : {}),
         errorPage: await errorPage,
         scripts,
         others: { http: http!, ports: ports!, email: email!, wordpress: wordpress! },
-      });
+      };
+      // 2.5 MB of plugin and theme data, read only when there is a versioned plugin or theme to match.
+      const needsWordPress = wordpressComponentsOf(probe).some((component) => component.version);
+      const output = analyzeSoftware(probe, needsWordPress ? { wordpressVulns: await wordpressVulns() } : {});
       return { ...output, data: { ...output.data, ...notCheckedInPassive(context.mode, ['The server’s default error page (a request for a page that does not exist)', 'Service banners from the port scan']) } };
     },
   };
@@ -239,6 +276,7 @@ export function createSoftwareCheck(options: SoftwareCheckOptions = {}): CheckDe
 /**
  * The software check (12 s budget): technologies with versions, evidence and confidence from HTTP
  * headers, cookies, markup, script files, the default error page and the other checks' banners;
- * one CVE finding per product and version. data: SoftwareData { url, technologies, vulnerabilities, probed }.
+ * one CVE finding per product and version, and per WordPress plugin or theme. data: SoftwareData
+ * { url, technologies, vulnerabilities, wordpressComponents, probed }.
  */
 export const softwareCheck: CheckDefinition = createSoftwareCheck();

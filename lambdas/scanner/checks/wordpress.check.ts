@@ -1,10 +1,10 @@
 /**
  * The "wordpress" check: is the site WordPress, which version (every source kept, one chosen with
- * a confidence), which plugins the page loads (with their readme.txt Stable tag), and the
- * exposures WordPress is known for: REST user enumeration, xmlrpc.php, a listed uploads folder,
- * a public debug.log, readme.html. Probe: ./wordpress/wordpress.probe.ts. Analysis: pure, below
- * and in ./wordpress/. The core version's CVEs are reported by the software check from
- * data.version; the knowledge base has no plugin CVEs, and data says so.
+ * a confidence), which plugins and themes the page loads (with their readme.txt Stable tag and
+ * style.css Version), and the exposures WordPress is known for: REST user enumeration, xmlrpc.php, a
+ * listed uploads folder, a public debug.log, readme.html. Probe: ./wordpress/wordpress.probe.ts.
+ * Analysis: pure, below and in ./wordpress/. The CVEs of the core version (data.version) and of the
+ * plugins and themes (data.plugins, data.themes) are the software check's findings.
  */
 import type { Finding } from '../../domain/audit.js';
 import type { CheckDefinition, CheckOutput } from '../check.js';
@@ -20,14 +20,14 @@ import {
   versionDisclosedFindings,
   xmlrpcFindings,
 } from './wordpress/findings.js';
-import { type Plugin, pluginVersion, readmeStableTag, seenPlugins, seenThemes } from './wordpress/plugins.js';
+import { type Plugin, pluginVersion, readmeName, readmeStableTag, seenPlugins, seenThemes, type Theme, themeStyle, themeVersion } from './wordpress/plugins.js';
 import { debugLog, isXmlRpcAnswer } from './wordpress/signatures.js';
 import { restUsers, type WordPressUser } from './wordpress/users.js';
 import { chooseVersion, coreAssetVersion, feedVersion, generatorVersion, isWordPressReadme, opmlVersion, readmeVersion, type VersionSource } from './wordpress/version.js';
 import { probeWordPress, type WordPressProbe } from './wordpress/wordpress.probe.js';
 
 export type { WordPressProbe } from './wordpress/wordpress.probe.js';
-export type { Plugin } from './wordpress/plugins.js';
+export type { Plugin, Theme } from './wordpress/plugins.js';
 export type { VersionConfidence, VersionSource } from './wordpress/version.js';
 export type { WordPressUser } from './wordpress/users.js';
 
@@ -77,9 +77,12 @@ export function analyzeWordPress(probe: WordPressProbe): CheckOutput {
   const log = ok(probe.debugLog) ? debugLog(probe.debugLog.body) : null;
   const plugins: Plugin[] = seenPlugins(assets, version).map((seen) => {
     const answer = probe.pluginReadmes[seen.slug] ?? null;
-    return pluginVersion(seen, ok(answer) ? readmeStableTag(answer.body) : null);
+    return ok(answer) ? pluginVersion(seen, readmeStableTag(answer.body), readmeName(answer.body)) : pluginVersion(seen, null);
   });
-  const themes = seenThemes(assets, version).map((theme) => ({ slug: theme.slug, version: theme.assetVersion ?? null }));
+  const themes: Theme[] = seenThemes(assets, version).map((seen) => {
+    const answer = probe.themeStyles[seen.slug] ?? null;
+    return themeVersion(seen, ok(answer) ? themeStyle(answer.body) : null);
+  });
 
   const findings: Finding[] = [
     ...versionDisclosedFindings(sources, version),
@@ -111,7 +114,7 @@ export function analyzeWordPress(probe: WordPressProbe): CheckOutput {
       debugLogExposed: probe.debugLog ? log !== null : null,
       plugins,
       themes,
-      pluginVulnerabilities: 'not-in-knowledge-base',
+      pluginVulnerabilities: 'software-check',
       ...measured,
     },
   };
@@ -121,9 +124,10 @@ export function analyzeWordPress(probe: WordPressProbe): CheckOutput {
  * The "wordpress" check. Needs ctx.net.http (the scan's guarded client). data: { detected, url,
  * signals, basePath, version, versionConfidence, versionSources: [{source, version, evidence}],
  * users: [{id, slug, name}], usersEndpoint, xmlrpc: {enabled, status} | null, uploadsListing,
- * readmeExposed, debugLogExposed, plugins: [{slug, version, source}], themes,
- * pluginVulnerabilities: 'not-in-knowledge-base', checked, incomplete, failures }; when the site is
- * not WordPress: { detected: false, url, checked, … } and no findings.
+ * readmeExposed, debugLogExposed, plugins: [{slug, version, source, name?}], themes: [{slug, version,
+ * source, name?}], pluginVulnerabilities: 'software-check' (the software check matches plugins and
+ * themes to CVEs), checked, incomplete, failures }; when the site is not WordPress: { detected:
+ * false, url, checked, … } and no findings.
  */
 export const wordpressCheck: CheckDefinition = {
   name: 'wordpress',

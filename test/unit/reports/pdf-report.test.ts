@@ -128,6 +128,42 @@ describe('the PDF report', () => {
     expect(pdf.text).not.toContain('CVEs: CVE-2021-41773');
   });
 
+  it('prints the Wordfence record of each WordPress plugin CVE under its table, as the licence asks', async () => {
+    // Prepare
+    const record = 'https://www.wordfence.com/threat-intel/vulnerabilities/id/63d93203-e8fb-4a88-9546-580944f03d9a';
+    const audit: Audit = {
+      ...sampleAudit('demo_x'),
+      checks: [
+        {
+          name: 'software',
+          status: 'ok',
+          findings: [
+            {
+              id: 'cve.wordpress-plugin.duplicator',
+              check: 'software',
+              title: 'WordPress plugin duplicator 1.3.26 has 1 known vulnerability (1 exploited in the wild)',
+              severity: 'critical',
+              category: 'Vulnerabilities',
+              description: 'Vulnerability data: Wordfence Intelligence, Copyright 2012-2026 Defiant Inc.',
+              recommendation: 'Update duplicator to 1.3.28 or later.',
+              cves: ['CVE-2020-11738'],
+              cveDetails: [{ id: 'CVE-2020-11738', cvssScore: 7.5, severity: 'high', exploited: true, kevDateAdded: '2021-11-03', fixedIn: '1.3.28', summary: 'Directory Traversal', references: [record] }],
+            },
+          ],
+          data: { technologies: [], vulnerabilities: [] },
+        },
+      ],
+    };
+
+    // Act
+    const pdf = await readPdf(await renderPdfReport(buildAuditView(audit), options));
+
+    // Assess
+    const at = pdf.lines.indexOf('Source records:');
+    expect(at).toBeGreaterThan(pdf.lines.indexOf('CVE-2020-11738'));
+    expect(pdf.text.replace(/\s+/g, '')).toContain(`CVE-2020-11738:${record}`);
+  });
+
   it("says in the TLS section when the host is on the browsers' HSTS preload list", async () => {
     // Prepare: the range scan, as if its host were covered by a listed parent.
     const audit = structuredClone(rangeAudit);

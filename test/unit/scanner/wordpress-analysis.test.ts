@@ -4,7 +4,7 @@ import { analyzeWordPress, enumeratedUsers, versionSources } from '../../../lamb
 import type { Sample } from '../../../lambdas/scanner/checks/exposure/fetcher.js';
 import { isVersionLike, wordpressAssets } from '../../../lambdas/scanner/checks/wordpress/assets.js';
 import { detectWordPress, restRootOf } from '../../../lambdas/scanner/checks/wordpress/detect.js';
-import { pluginVersion, readmeStableTag, seenPlugins, seenThemes } from '../../../lambdas/scanner/checks/wordpress/plugins.js';
+import { pluginVersion, readmeName, readmeStableTag, seenPlugins, seenThemes, themeStyle, themeVersion } from '../../../lambdas/scanner/checks/wordpress/plugins.js';
 import { debugLog, isXmlRpcAnswer } from '../../../lambdas/scanner/checks/wordpress/signatures.js';
 import { restUsers } from '../../../lambdas/scanner/checks/wordpress/users.js';
 import {
@@ -140,6 +140,25 @@ describe('WordPress plugins, users and files', () => {
     expect(pluginVersion({ slug: 'my-snippets', folder: '' }, null)).toEqual({ slug: 'my-snippets', version: null, source: 'none' });
   });
 
+  it('reads a plugin\'s name from its readme.txt and a theme\'s name and Version from its style.css, and prefers that Version to ?ver', () => {
+    const style = themeStyle(fixture('astra-style.css'));
+
+    expect(readmeName(fixture('contact-form-7-readme.txt'))).toBe('Contact Form 7');
+    expect(readmeName('<html><title>Not found</title></html>')).toBeNull();
+    expect(style).toEqual({ name: 'Astra', version: '4.6.4' });
+    expect(themeStyle('/*\nTheme Name: Twenty Twenty-Three\nVersion: 1.0\n*/')).toEqual({ name: 'Twenty Twenty-Three', version: '1.0' });
+    expect(themeStyle('body { color: red }')).toBeNull();
+    expect(themeStyle('<!doctype html><p>404</p>')).toBeNull();
+    expect(themeVersion({ slug: 'astra', folder: '', assetVersion: '4.6.0' }, style)).toEqual({ slug: 'astra', version: '4.6.4', source: 'style.css', name: 'Astra' });
+    expect(themeVersion({ slug: 'astra', folder: '', assetVersion: '4.6.0' }, null)).toEqual({ slug: 'astra', version: '4.6.0', source: 'asset-ver' });
+  });
+
+  it('keeps a slug\'s case, as the web server does (premium themes ship as Divi or Avada)', () => {
+    const assets = wordpressAssets('<link rel="stylesheet" href="/wp-content/themes/Divi/style.css?ver=4.9.2">', 'https://shop.example/');
+
+    expect(seenThemes(assets, '6.4.3')).toEqual([{ slug: 'Divi', folder: 'https://shop.example/wp-content/themes/Divi/', assetVersion: '4.9.2' }]);
+  });
+
   it('reads the range\'s REST users, and nothing from a blocked endpoint or HTML', () => {
     expect(restUsers(fixture('range-users.json'))).toEqual([
       { id: 1, slug: 'admin', name: 'admin' },
@@ -192,6 +211,7 @@ describe('WordPress analysis', () => {
       uploads: notFound('/wp-content/uploads/'),
       debugLog: notFound('/wp-content/debug.log'),
       pluginReadmes: {},
+      themeStyles: {},
       failures: [],
       sent: 9,
       incomplete: false,
@@ -236,8 +256,8 @@ describe('WordPress analysis', () => {
       readmeExposed: true,
       debugLogExposed: false,
       plugins: [],
-      themes: [{ slug: 'twentytwentythree', version: null }],
-      pluginVulnerabilities: 'not-in-knowledge-base',
+      themes: [{ slug: 'twentytwentythree', version: null, source: 'none' }],
+      pluginVulnerabilities: 'software-check',
       checked: 9,
       incomplete: false,
       failures: [],
@@ -260,6 +280,7 @@ describe('WordPress analysis', () => {
         uploads: sample('/blog/wp-content/uploads/', fixture('uploads-index-of.html')),
         debugLog: sample('/blog/wp-content/debug.log', fixture('wp-content-debug-log.txt')),
         pluginReadmes: { 'contact-form-7': sample('/blog/wp-content/plugins/contact-form-7/readme.txt', fixture('contact-form-7-readme.txt')), woocommerce: notFound('/x') },
+        themeStyles: { astra: sample('/blog/wp-content/themes/astra/style.css', fixture('astra-style.css')) },
       }),
     );
 
@@ -273,11 +294,13 @@ describe('WordPress analysis', () => {
     const evidence = Object.fromEntries(output.findings.map((f) => [f.id, f.evidence]));
     expect(evidence['wordpress.uploads-listing']).toBe('GET /blog/wp-content/uploads/: directory listing with 4 entries, including backup-shop-2024-03-10.sql.gz');
     expect(evidence['wordpress.plugins-detected']).toBe('contact-form-7 5.3.2 [readme.txt], woocommerce 8.6.1 [asset-ver], elementor 3.19.2 [asset-ver], my-snippets (version unknown)');
-    expect(output.findings.find((f) => f.id === 'wordpress.plugins-detected')?.description).toContain('does not include WordPress plugin vulnerabilities');
+    expect(output.findings.find((f) => f.id === 'wordpress.plugins-detected')?.description).toContain('checked against the Wordfence Intelligence vulnerability data');
+    expect(output.findings.find((f) => f.id === 'wordpress.plugins-detected')?.description).toContain('One plugin shows no version, so it was not checked');
     // The generator (6.4.3) and core assets agree; the old readme (4.2.2) left behind is outvoted.
     expect(output.data).toMatchObject({ version: '6.4.3', versionConfidence: 'medium', users: [], xmlrpc: { enabled: false, status: 403 }, uploadsListing: true, debugLogExposed: true });
+    expect(output.data?.themes).toEqual([{ slug: 'astra', version: '4.6.4', source: 'style.css', name: 'Astra' }]);
     expect(output.data?.plugins).toEqual([
-      { slug: 'contact-form-7', version: '5.3.2', source: 'readme.txt' },
+      { slug: 'contact-form-7', version: '5.3.2', source: 'readme.txt', name: 'Contact Form 7' },
       { slug: 'woocommerce', version: '8.6.1', source: 'asset-ver' },
       { slug: 'elementor', version: '3.19.2', source: 'asset-ver' },
       { slug: 'my-snippets', version: null, source: 'none' },

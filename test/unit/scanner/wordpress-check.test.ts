@@ -146,8 +146,8 @@ describe('wordpress check against loopback servers', () => {
       xmlrpc: { enabled: true, status: 405 },
       uploadsListing: true,
       debugLogExposed: true,
-      plugins: [{ slug: 'contact-form-7', version: '5.3.2', source: 'readme.txt' }],
-      pluginVulnerabilities: 'not-in-knowledge-base',
+      plugins: [{ slug: 'contact-form-7', version: '5.3.2', source: 'readme.txt', name: 'Contact Form 7' }],
+      pluginVulnerabilities: 'software-check',
       incomplete: false,
     });
     const { requests } = sites.wordpress;

@@ -131,6 +131,7 @@ export function debugLogFindings(path: string, log: DebugLog, bytes: number): Fi
 /** Plugins seen in the page, with versions where a readme or the assets say them. */
 export function pluginFindings(plugins: readonly Plugin[]): Finding[] {
   if (plugins.length === 0) return [];
+  const unknown = plugins.filter((plugin) => plugin.version === null).length;
   return [
     finding({
       id: 'wordpress.plugins-detected',
@@ -139,9 +140,9 @@ export function pluginFindings(plugins: readonly Plugin[]): Finding[] {
       category: CATEGORY,
       evidence: plugins.map((plugin) => `${plugin.slug} ${plugin.version ?? '(version unknown)'}${plugin.source !== 'none' ? ` [${plugin.source}]` : ''}`).join(', '),
       description:
-        'Most hacked WordPress sites are entered through an outdated plugin. Rampart\'s vulnerability knowledge base does not include WordPress plugin vulnerabilities yet, so these versions were not checked against known flaws: no plugin finding here means "not checked", not "safe".',
-      recommendation:
-        'Update every plugin, remove the ones you do not use, and check these versions against a WordPress vulnerability database (WPScan, Patchstack or Wordfence Intelligence).',
+        'Most hacked WordPress sites are entered through an outdated plugin. Each version found here is checked against the Wordfence Intelligence vulnerability data: a plugin with known vulnerabilities has its own finding ("WordPress plugin … has N known vulnerabilities").' +
+        (unknown ? ` ${unknown === 1 ? 'One plugin shows' : `${unknown} plugins show`} no version, so ${unknown === 1 ? 'it was' : 'they were'} not checked: no finding for ${unknown === 1 ? 'it' : 'them'} means "not checked", not "safe".` : ''),
+      recommendation: 'Update every plugin, remove the ones you do not use, and turn on automatic updates for plugins where you can.',
     }),
   ];
 }

@@ -1,8 +1,9 @@
 /**
- * Plugins and themes the page loads assets from (`/wp-content/plugins/<slug>/…?ver=x`), and the
- * Stable tag of a plugin's readme.txt. `?ver=` on a plugin asset is the plugin's version only
- * when the plugin set one: WordPress puts its own version there otherwise, so a value equal to
- * the core version is not taken as the plugin's.
+ * Plugins and themes the page loads assets from (`/wp-content/plugins/<slug>/…?ver=x`), the Stable
+ * tag of a plugin's readme.txt and the Version of a theme's style.css. `?ver=` on a plugin asset is
+ * the plugin's version only when the plugin set one: WordPress puts its own version there otherwise,
+ * so a value equal to the core version is not taken as the plugin's. Slugs keep their case: web
+ * servers compare paths case-sensitively, and premium themes ship as `Divi` or `Avada`.
  */
 import { isVersionLike, type WordPressAsset } from './assets.js';
 
@@ -24,6 +25,21 @@ export interface Plugin {
   version: string | null;
   /** Where the version came from: the readme's Stable tag, the assets' ?ver, or nowhere. */
   source: PluginVersionSource;
+  /** Its name, from the readme's `=== Name ===`. */
+  name?: string;
+}
+
+/** Where a theme's version was read. */
+export type ThemeVersionSource = 'style.css' | 'asset-ver' | 'none';
+
+/** A theme as data.themes reports it. */
+export interface Theme {
+  slug: string;
+  version: string | null;
+  /** Where the version came from: its style.css header, the assets' ?ver, or nowhere. */
+  source: ThemeVersionSource;
+  /** Its name, from style.css `Theme Name:`. */
+  name?: string;
 }
 
 const SLUG = /^[a-z0-9][a-z0-9._-]{0,99}$/i;
@@ -33,9 +49,9 @@ function components(assets: readonly WordPressAsset[], kind: 'plugins' | 'themes
   for (const asset of assets) {
     if (asset.area !== 'wp-content') continue;
     const match = new RegExp(`^${kind}/([^/]+)/`, 'i').exec(asset.rest);
-    const slug = match?.[1]?.toLowerCase();
+    const slug = match?.[1];
     if (!slug || !SLUG.test(slug)) continue;
-    const marker = `/wp-content/${kind}/${slug}/`;
+    const marker = `/wp-content/${kind}/${slug}/`.toLowerCase();
     const path = asset.url.pathname;
     const folder = `${asset.url.origin}${path.slice(0, path.toLowerCase().indexOf(marker) + marker.length)}`;
     const entry = seen.get(slug) ?? { folder, versions: new Map<string, number>() };
@@ -70,9 +86,40 @@ export function readmeStableTag(body: string): string | null {
   return tag && isVersionLike(tag) ? tag : null;
 }
 
+/** The plugin's name in its readme.txt: `=== Contact Form 7 ===`; null when the body is not a readme. */
+export function readmeName(body: string): string | null {
+  if (body.trimStart().startsWith('<')) return null;
+  const name = /^\s*===\s*(.+?)\s*===\s*$/m.exec(body)?.[1]?.trim();
+  return name && name.length <= 120 ? name : null;
+}
+
+/**
+ * A theme's name and version from the header comment of its style.css (`Theme Name: Astra`,
+ * `Version: 4.6.4`); null when the body is not a theme stylesheet (an HTML error page, or no Theme Name).
+ */
+export function themeStyle(body: string): { name: string; version: string | null } | null {
+  if (body.trimStart().startsWith('<')) return null;
+  const header = /\/\*([\s\S]*?)\*\//.exec(body)?.[1];
+  if (!header) return null;
+  const field = (label: string) => new RegExp(`^[\\s*]*${label}\\s*:\\s*(.+?)\\s*$`, 'im').exec(header)?.[1];
+  const name = field('Theme Name');
+  if (!name) return null;
+  const version = field('Version');
+  return { name, version: version && isVersionLike(version) ? version : null };
+}
+
 /** A plugin's version: its readme's Stable tag first (written by its author), else its assets' ?ver. */
-export function pluginVersion(seen: SeenComponent, stableTag: string | null): Plugin {
-  if (stableTag) return { slug: seen.slug, version: stableTag, source: 'readme.txt' };
-  if (seen.assetVersion) return { slug: seen.slug, version: seen.assetVersion, source: 'asset-ver' };
-  return { slug: seen.slug, version: null, source: 'none' };
+export function pluginVersion(seen: SeenComponent, stableTag: string | null, name?: string | null): Plugin {
+  const named = name ? { name } : {};
+  if (stableTag) return { slug: seen.slug, version: stableTag, source: 'readme.txt', ...named };
+  if (seen.assetVersion) return { slug: seen.slug, version: seen.assetVersion, source: 'asset-ver', ...named };
+  return { slug: seen.slug, version: null, source: 'none', ...named };
+}
+
+/** A theme's version: its style.css Version first, else its assets' ?ver. */
+export function themeVersion(seen: SeenComponent, style: { name: string; version: string | null } | null): Theme {
+  const named = style ? { name: style.name } : {};
+  if (style?.version) return { slug: seen.slug, version: style.version, source: 'style.css', ...named };
+  if (seen.assetVersion) return { slug: seen.slug, version: seen.assetVersion, source: 'asset-ver', ...named };
+  return { slug: seen.slug, version: null, source: 'none', ...named };
 }

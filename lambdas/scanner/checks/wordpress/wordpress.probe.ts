@@ -2,21 +2,24 @@
  * Probe of the wordpress check: the landing page, and only when it shows WordPress, the files
  * WordPress itself serves to anyone: the feed, wp-links-opml.php, readme.html, xmlrpc.php (a GET:
  * it answers that it takes POSTs, and the scanner never sends one), the REST users list, the
- * uploads folder, wp-content/debug.log and the readme.txt of at most ten plugins seen on the page.
- * Read-only GETs, at most 20, four at a time; no login, no password ever tried.
+ * uploads folder, wp-content/debug.log, the readme.txt of at most ten plugins and the style.css of at
+ * most two themes (the active one and its parent) seen on the page. Read-only GETs, at most 22, four
+ * at a time; no login, no password ever tried.
  */
 import type { HttpClient } from '../../net/http-client.js';
 import { createFetcher, type Fetcher, type FetchFailure, isSample, type Sample, toSample } from '../exposure/fetcher.js';
 import { fetchLanding, sameSite } from '../exposure/site.js';
 import { wordpressAssets } from './assets.js';
 import { detectWordPress, type WordPressDetection } from './detect.js';
-import { seenPlugins } from './plugins.js';
+import { type SeenComponent, seenPlugins, seenThemes } from './plugins.js';
 import { restUsers } from './users.js';
 
 /** Plugins whose readme.txt is read, in page order. */
 export const MAX_PLUGIN_READMES = 10;
-/** Requests per site: the landing page, six of WordPress's files (the feed after up to two redirects), two users routes and ten readmes fit; a worst case loses its last readme. */
-export const MAX_REQUESTS = 20;
+/** Themes whose style.css is read: a child theme and its parent. */
+export const MAX_THEME_STYLES = 2;
+/** Requests per site: the landing page, six of WordPress's files (the feed after up to two redirects), two users routes, ten readmes and two stylesheets fit; a worst case loses its last one. */
+export const MAX_REQUESTS = 22;
 /** Requests open at once. */
 export const CONCURRENCY = 4;
 const MAX_BODY_BYTES = 64 * 1024;
@@ -50,6 +53,8 @@ export interface WordPressProbe {
   debugLog: Sample | null;
   /** slug → the answer for its readme.txt (null when it got none). */
   pluginReadmes: Record<string, Sample | null>;
+  /** slug → the answer for its style.css (null when it got none). */
+  themeStyles: Record<string, Sample | null>;
   failures: FetchFailure[];
   sent: number;
   incomplete: boolean;
@@ -88,7 +93,7 @@ export async function probeWordPress(options: WordPressProbeOptions): Promise<Wo
   const page = toSample(new URL(landing.response.url).pathname, landing.response);
   const site = { host: options.target.host, domain: options.domain };
   const detection = detectWordPress(page, wordpressAssets(page.body, page.url), site);
-  const empty = { feed: null, opml: null, readme: null, xmlrpc: null, users: [], uploads: null, debugLog: null, pluginReadmes: {} };
+  const empty = { feed: null, opml: null, readme: null, xmlrpc: null, users: [], uploads: null, debugLog: null, pluginReadmes: {}, themeStyles: {} };
   if (!detection.detected) {
     return { origin: landing.origin, landing: page, detection, ...empty, failures: [], sent: landing.attempts, incomplete: false };
   }
@@ -110,9 +115,14 @@ export async function probeWordPress(options: WordPressProbeOptions): Promise<Wo
     return null;
   };
   const base = detection.basePath;
-  const plugins = seenPlugins(wordpressAssets(page.body, page.url), null).slice(0, MAX_PLUGIN_READMES);
+  const assets = wordpressAssets(page.body, page.url);
+  const plugins = seenPlugins(assets, null).slice(0, MAX_PLUGIN_READMES);
+  const themes = seenThemes(assets, null).slice(0, MAX_THEME_STYLES);
+  // Read a component's files where its assets come from when that is the site's own host (or a CDN of its domain).
+  const folderOf = (component: SeenComponent, kind: 'plugins' | 'themes') =>
+    sameSite(new URL(component.folder).hostname, site.host, site.domain) ? component.folder : `${landing.origin}${base}wp-content/${kind}/${component.slug}/`;
 
-  const [feed, opml, readme, xmlrpc, users, uploads, debugLog, ...readmes] = await Promise.all([
+  const [feed, opml, readme, xmlrpc, users, uploads, debugLog, ...components] = await Promise.all([
     followWithinSite(fetcher, `${base}?feed=rss2`, site).then(keep),
     fetcher.get(`${base}wp-links-opml.php`).then(keep),
     fetcher.get(`${base}readme.html`).then(keep),
@@ -120,12 +130,11 @@ export async function probeWordPress(options: WordPressProbeOptions): Promise<Wo
     fetchUsers(fetcher, usersPaths(detection), keep),
     fetcher.get(`${base}wp-content/uploads/`).then(keep),
     fetcher.get(`${base}wp-content/debug.log`, { maxBodyBytes: SMALL_BODY_BYTES }).then(keep),
-    ...plugins.map((plugin) => {
-      // Read the readme where the plugin's assets come from when that is the site's own host (or a CDN of its domain).
-      const folder = sameSite(new URL(plugin.folder).hostname, site.host, site.domain) ? plugin.folder : `${landing.origin}${base}wp-content/plugins/${plugin.slug}/`;
-      return fetcher.get(`${folder}readme.txt`, { maxBodyBytes: SMALL_BODY_BYTES }).then(keep);
-    }),
+    ...plugins.map((plugin) => fetcher.get(`${folderOf(plugin, 'plugins')}readme.txt`, { maxBodyBytes: SMALL_BODY_BYTES }).then(keep)),
+    ...themes.map((theme) => fetcher.get(`${folderOf(theme, 'themes')}style.css`, { maxBodyBytes: SMALL_BODY_BYTES }).then(keep)),
   ]);
+  const readmes = components.slice(0, plugins.length);
+  const styles = components.slice(plugins.length);
   return {
     origin: landing.origin,
     landing: page,
@@ -138,6 +147,7 @@ export async function probeWordPress(options: WordPressProbeOptions): Promise<Wo
     uploads,
     debugLog,
     pluginReadmes: Object.fromEntries(plugins.map((plugin, i) => [plugin.slug, readmes[i] ?? null])),
+    themeStyles: Object.fromEntries(themes.map((theme, i) => [theme.slug, styles[i] ?? null])),
     failures,
     sent: landing.attempts + fetcher.sent,
     incomplete: fetcher.incomplete,
