@@ -7,11 +7,13 @@ import { isIP, isIPv4 } from 'node:net';
 import { type CheckContext, type CheckDefinition, notCheckedInPassive } from '../check.js';
 import { loadHstsPreload, type PreloadEntry } from '../hsts-preload.js';
 import type { HttpResponse } from '../net/http-client.js';
-import { TLS_VERSIONS, type TlsHandshakeOptions, type TlsVersion } from '../net/tls-client.js';
+import { isTlsFailure, TLS_VERSIONS, type TlsHandshake, type TlsHandshakeOptions, type TlsVersion } from '../net/tls-client.js';
 import { tlsFindings } from './tls/findings.js';
 import { worstGrade, type LetterGrade, type TlsGrade } from './tls/grade.js';
 import { hstsIssues, parseHsts, type HstsPolicy } from './tls/hsts.js';
+import { caaCoverage, type CaaCoverage } from './tls/caa.js';
 import type { TlsIssue } from './tls/issues.js';
+import { ocspStaplingOf, transparencyIssues, transparencyOf, type OcspStaplingReport, type TransparencyReport } from './tls/transparency.js';
 import { analyzePort, needsRestrictedProbes, restrictedProbes, unreachable, type HandshakeResult, type PortProbe, type PortReport, type RestrictedProbe } from './tls/port.js';
 import { redirectIssues, summarizeRedirect, type RedirectReport } from './tls/redirect.js';
 
@@ -45,6 +47,12 @@ export interface TlsCheckData extends Record<string, unknown> {
   /** The browsers' HSTS preload list entry covering the host (browsers use HTTPS for it, header or not); null when it is not listed. */
   hstsPreload: PreloadEntry | null;
   redirect: RedirectReport | { from: string; error: string };
+  /** Embedded SCTs of the site's leaf certificate (HTTPS port). */
+  certificateTransparency: TransparencyReport;
+  /** Whether the HTTPS port staples OCSP, and the leaf's responder. */
+  ocspStapling: OcspStaplingReport;
+  /** The dns check's CAA set against the leaf's issuer. */
+  caa: CaaCoverage;
   /** Whether the port scan's TLS ports were included. */
   portScan: 'used' | 'no result' | 'not finished in time' | 'not run (passive scan)' | `failed: ${string}`;
   notTested: string;
@@ -90,6 +98,25 @@ async function portScanTlsPorts(context: CheckContext, waitMs: number): Promise<
     const excluded = new Set(context.settings.excludePorts ?? []);
     const ports = open.filter(isPortScanEntry).filter((entry) => entry.tls === true && !excluded.has(entry.port)).map((entry) => entry.port);
     return { ports: [...new Set(ports)], status: 'used' };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The dns check's CAA set, waiting for it at most `waitMs`. */
+async function dnsCaa(context: CheckContext, waitMs: number): Promise<Pick<TlsAnalysisInput, 'caa' | 'caaSource'>> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), Math.max(0, waitMs));
+  });
+  try {
+    const result = await Promise.race([context.resultOf('dns'), late]);
+    if (result === 'late') return { caa: null, caaSource: 'dns check not finished in time' };
+    if (!result) return { caa: null, caaSource: 'no dns result' };
+    if (result.status !== 'ok') return { caa: null, caaSource: `dns check failed: ${result.status}` };
+    const caa = result.data?.caa as { owner?: unknown; records?: unknown } | undefined;
+    const records = Array.isArray(caa?.records) ? caa.records.filter((r): r is string => typeof r === 'string') : [];
+    return { caa: { owner: typeof caa?.owner === 'string' ? caa.owner : undefined, records }, caaSource: 'dns check' };
   } finally {
     clearTimeout(timer);
   }
@@ -182,7 +209,7 @@ export function createTlsCheck(options: TlsCheckOptions = {}): CheckDefinition {
       // Leave room after waiting for the port scan for two rounds of handshakes before the budget ends.
       const portScanWaitMs = budgetMs - 2 * handshakeTimeoutMs - 1_000;
 
-      const [primary, https, plain, extra, preloaded] = await Promise.all([
+      const [primary, https, plain, extra, preloaded, caa] = await Promise.all([
         probePort(primaryPort, handshake),
         attempt(() => net.http.request(httpsUrl, { method: 'GET', followRedirects: 0, maxBodyBytes: 1024, timeoutMs: httpTimeoutMs, signal: probing })),
         attempt(() => net.http.request(httpUrl, { method: 'GET', followRedirects: 5, maxBodyBytes: 1024, timeoutMs: httpTimeoutMs, signal: probing })),
@@ -191,6 +218,7 @@ export function createTlsCheck(options: TlsCheckOptions = {}): CheckDefinition {
           probes: await Promise.all(ports.filter((port) => port !== primaryPort).slice(0, maxExtraPorts).map((port) => probePort(port, handshake))),
         })),
         loadHstsPreload(),
+        dnsCaa(context, portScanWaitMs - (performance.now() - started)),
       ]);
 
       const analysis = analyzeTls({
@@ -201,13 +229,14 @@ export function createTlsCheck(options: TlsCheckOptions = {}): CheckDefinition {
         https: { url: httpsUrl, response: https },
         plain: { url: httpUrl, response: plain },
         hstsPreload: preloaded(bareHost),
+        ...caa,
       });
       const data: TlsCheckData = {
         address,
         servername: servername ?? null,
         ...analysis.data,
         portScan: extra.status,
-        notTested: 'SSL 2.0 and 3.0 (Node\'s OpenSSL cannot speak them), every individual cipher suite (one handshake per version plus targeted follow-ups), OCSP/revocation, renegotiation and Heartbleed-class bugs',
+        notTested: 'SSL 2.0 and 3.0 (Node\'s OpenSSL cannot speak them), every individual cipher suite (one handshake per version plus targeted follow-ups), revocation (only whether OCSP is stapled), SCTs sent in the TLS extension or in the OCSP response (only embedded ones are read), renegotiation and Heartbleed-class bugs',
         durationMs: Math.round(performance.now() - started),
         ...notCheckedInPassive(context.mode, ['TLS on the other ports a port scan finds (mail, admin panels, alternative HTTPS ports)']),
       };
@@ -226,6 +255,9 @@ export interface TlsAnalysisInput {
   plain: { url: string; response: Attempt<HttpResponse> };
   /** The HSTS preload list's entry for the host (the knowledge base's lookup); null or absent when not listed. */
   hstsPreload?: PreloadEntry | null;
+  /** The dns check's CAA set (null when there is none to use) and where it came from. */
+  caa?: { owner: string | undefined; records: readonly string[] } | null;
+  caaSource?: CaaCoverage['source'];
 }
 
 /** Pure analysis of everything the probe retrieved: port reports, grades and findings. */
@@ -257,6 +289,19 @@ export function analyzeTls(input: TlsAnalysisInput) {
     if (redirect) issues.push(...redirectIssues(redirect));
   }
 
+  // Certificate Transparency, OCSP stapling and CAA: the site's own certificate, on the HTTPS port.
+  const handshakes = TLS_VERSIONS.map((v) => input.primary.versions[v]).filter((r): r is TlsHandshake => r !== undefined && !isTlsFailure(r));
+  const best = [...handshakes].reverse()[0];
+  const leaf = best?.certificates[0];
+  const certificate = primary!.report.certificate;
+  const certificateTransparency = transparencyOf(leaf);
+  const ocspStapling = ocspStaplingOf(handshakes, leaf);
+  const caa = caaCoverage({ host: input.name, source: input.caaSource ?? 'no dns result', caa: input.caa ?? null, leaf, sans: certificate?.sans ?? [], trusted: certificate?.trusted === true });
+  if (primary!.report.tls && primary!.report.complete) {
+    const port = input.primary.port;
+    issues.push(...[...transparencyIssues(certificateTransparency, ocspStapling, certificate?.trusted === true), ...caa.issues].map((issue) => ({ ...issue, port })));
+  }
+
   const graded = analysed.map((a) => a.report.grade).filter((g) => g !== null);
   const grade = worstGrade(graded.map((g) => g.grade));
   const gradeIgnoringTrust = worstGrade(graded.map((g) => g.gradeIgnoringTrust));
@@ -268,6 +313,9 @@ export function analyzeTls(input: TlsAnalysisInput) {
       ports: analysed.map((a) => a.report),
       hsts: input.https.response.ok ? { url: input.https.url, ...hsts! } : { url: input.https.url, error: input.https.response.error },
       hstsPreload: input.hstsPreload ?? null,
+      certificateTransparency,
+      ocspStapling,
+      caa: caa.report,
       redirect: redirect ?? { from: input.plain.url, error: input.plain.response.ok ? 'no response' : input.plain.response.error },
     },
   };

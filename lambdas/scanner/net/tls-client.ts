@@ -1,6 +1,6 @@
 import { X509Certificate } from 'node:crypto';
 import { isIP } from 'node:net';
-import { connect, type DetailedPeerCertificate, type TLSSocket } from 'node:tls';
+import { connect, type ConnectionOptions, type DetailedPeerCertificate, type TLSSocket } from 'node:tls';
 import { isNonPublicAddress } from '../target-guard.js';
 
 export type TlsVersion = 'TLSv1' | 'TLSv1.1' | 'TLSv1.2' | 'TLSv1.3';
@@ -25,6 +25,11 @@ export interface TlsHandshake {
   authorized: boolean;
   authorizationError?: string;
   alpnProtocol?: string | false;
+  /**
+   * Whether the server stapled an OCSP response (status_request asked on every handshake): its
+   * size in bytes, 0 when it sent none. Absent on handshakes recorded before it was asked.
+   */
+  ocspStapleBytes?: number;
   durationMs?: number;
 }
 
@@ -90,7 +95,7 @@ export function createTlsClient(clientOptions: TlsClientOptions): TlsClient {
         let connected = false;
         // SNI must be a host name: Node warns (DEP0123) and OpenSSL sends nothing useful for an IP.
         const servername = options.servername && isIP(options.servername) === 0 ? options.servername : undefined;
-        const socket: TLSSocket = connect({
+        const connectOptions: ConnectionOptions & { requestOCSP: boolean } = {
           host: address,
           port,
           servername,
@@ -104,8 +109,12 @@ export function createTlsClient(clientOptions: TlsClientOptions): TlsClient {
           // Node refuses DH groups under 1024 bits by default; accept them so they can be reported.
           minDHSize: 1,
           ALPNProtocols: ['h2', 'http/1.1'],
+          // status_request: a server that staples OCSP sends the response in the handshake.
+          requestOCSP: true,
           ...(clientOptions.ca ? { ca: clientOptions.ca } : {}),
-        });
+        };
+        // tls.connect hands requestOCSP to the TLSSocket it builds; @types/node lists it on TLSSocketOptions only.
+        const socket: TLSSocket = connect(connectOptions);
         const finish = (result: TlsHandshake | TlsFailure) => {
           if (settled) return;
           settled = true;
@@ -120,10 +129,13 @@ export function createTlsClient(clientOptions: TlsClientOptions): TlsClient {
           options.timeoutMs,
         );
         options.signal?.addEventListener('abort', onAbort, { once: true });
+        let ocspStapleBytes = 0;
         socket.once('connect', () => (connected = true));
+        // Emitted before secureConnect; the response is null when the server stapled nothing.
+        socket.once('OCSPResponse', (response: Buffer | null) => (ocspStapleBytes = response?.length ?? 0));
         socket.once('secureConnect', () => {
           try {
-            finish(readHandshake(socket, Math.round(performance.now() - started)));
+            finish({ ...readHandshake(socket, Math.round(performance.now() - started)), ocspStapleBytes });
           } catch (error) {
             finish({ failed: describe(error), connected: true });
           }

@@ -34,6 +34,19 @@ const chain = pem('leaf-rsa2048-sha256.pem') + pem('intermediate-ca.pem');
 const legacyServer = () =>
   tlsServer({ key: pem('self-rsa1024-sha1.key'), cert: pem('self-rsa1024-sha1.pem'), minVersion: 'TLSv1', maxVersion: 'TLSv1.3', ciphers: 'ALL:@SECLEVEL=0', dhparam: pem('dh1024.pem') });/** A well-run server: TLS 1.2 and 1.3 with Node's default suites, a chain from the test CA. */
 const modernServer = () => tlsServer({ key: pem('leaf-rsa2048-sha256.key'), cert: chain, minVersion: 'TLSv1.2' });
+/** The stand-in for an OCSP response a stapling server sends (the client records only that one came). */
+const FAKE_OCSP_RESPONSE = Buffer.from('rampart test OCSP response');
+/**
+ * A well-run server as public CAs issue today: the leaf embeds SCTs and names an OCSP responder;
+ * `staple` decides whether the server answers status_request with a (fake) response.
+ */
+function publicServer(staple: boolean): Promise<number> {
+  const server = createServer({ key: pem('leaf-sct.key'), cert: pem('leaf-sct.pem') + pem('intermediate-ca.pem'), minVersion: 'TLSv1.2' }, (socket) => socket.end());
+  server.on('tlsClientError', () => undefined);
+  // Node asks for a response only when the client sent status_request; null staples nothing.
+  server.on('OCSPRequest', (_cert: Buffer, _issuer: Buffer, done: (error: Error | null, response?: Buffer) => void) => done(null, staple ? FAKE_OCSP_RESPONSE : undefined));
+  return listen(server);
+}
 
 /** A port nothing listens on: bound then closed. */
 async function closedPort(): Promise<number> {
@@ -77,6 +90,15 @@ describe('TLS client on loopback', () => {
     const trusted = (await trusting.handshake(LOOPBACK, port, options)) as TlsHandshake;
     expect([trusted.authorized, trusted.authorizationError]).toEqual([true, undefined]);
     expect(trusted.certificates.map((c) => c.subject.split('\n')[0])).toEqual(['CN=shop.example.test', 'CN=Rampart Test Intermediate CA', 'CN=Rampart Test Root CA']);
+  });
+
+  it('asks for OCSP stapling and records the size of the stapled response, 0 when none came', async () => {
+    const [stapling, silent] = await Promise.all([publicServer(true), publicServer(false)]);
+    const options = { servername: 'shop.example.test', minVersion: 'TLSv1.2', maxVersion: 'TLSv1.3', timeoutMs: 2000 } as const;
+    const [stapled, unstapled] = (await Promise.all([client.handshake(LOOPBACK, stapling, options), client.handshake(LOOPBACK, silent, options)])) as TlsHandshake[];
+    expect([stapled!.ocspStapleBytes, unstapled!.ocspStapleBytes]).toEqual([FAKE_OCSP_RESPONSE.length, 0]);
+    const legacy = (await client.handshake(LOOPBACK, await modernServer(), { ...options, maxVersion: 'TLSv1.2' })) as TlsHandshake;
+    expect(legacy.ocspStapleBytes).toBe(0);
   });
 
   it('tells a version the server refuses (connected) from a closed port (not connected)', async () => {
@@ -140,7 +162,7 @@ function fakeHttp(answers: Record<string, Partial<HttpResponse> | Error>): HttpC
 
 const notUsed = () => Promise.reject(new Error('not used by the TLS check'));
 
-function context(options: { url: string; host: string; http: HttpClient; ports?: CheckResult; ca?: boolean }): Omit<CheckContext, 'signal'> {
+function context(options: { url: string; host: string; http: HttpClient; ports?: CheckResult; dns?: CheckResult; ca?: boolean }): Omit<CheckContext, 'signal'> {
   const net: ScanNet = {
     dns: { query: notUsed, axfr: notUsed } as unknown as ScanNet['dns'],
     tcp: { probe: notUsed },
@@ -156,7 +178,7 @@ function context(options: { url: string; host: string; http: HttpClient; ports?:
     subject: { emails: [], verifiedDomains: [] },
     settings: { resolvers: [], dnsTimeoutMs: 500, allowPrivateTargets: true, excludePorts: [2024] },
     net,
-    resultOf: async (name) => (name === 'ports' ? options.ports : undefined),
+    resultOf: async (name) => (name === 'ports' ? options.ports : name === 'dns' ? options.dns : undefined),
   };
 }
 
@@ -165,7 +187,7 @@ const run = (ctx: Omit<CheckContext, 'signal'>) => runCheck(check.name, check.bu
 
 describe('TLS check against loopback servers', () => {
   it('grades a well-run HTTPS site A+ with nothing to report, HSTS and redirect read over HTTP', async () => {
-    const port = await modernServer();
+    const port = await publicServer(true);
     const http = fakeHttp({
       [`https://shop.example.test:${port}/`]: { headers: { 'strict-transport-security': ['max-age=31536000; includeSubDomains'] } },
       'http://shop.example.test/': { url: `https://shop.example.test:${port}/`, redirects: [{ url: 'http://shop.example.test/', status: 301, location: `https://shop.example.test:${port}/` }] },
@@ -179,6 +201,42 @@ describe('TLS check against loopback servers', () => {
     expect(data.hsts).toMatchObject({ maxAge: 31536000, includeSubDomains: true, preload: false });
     expect(data.redirect).toMatchObject({ endsOnHttps: true, finalUrl: `https://shop.example.test:${port}/` });
     expect(http.urls.sort()).toEqual(['http://shop.example.test/', `https://shop.example.test:${port}/`]);
+    expect(data.certificateTransparency.scts!.map((sct) => sct.logId.slice(0, 4))).toEqual(['oaGh', 'srKy']);
+    expect(data.ocspStapling).toEqual({ stapled: true, responder: 'http://ocsp.example.test' });
+    expect(data.caa).toMatchObject({ source: 'no dns result', issuerAllowed: null, reason: 'no CAA data from the dns check' });
+  });
+
+  it('reports a trusted certificate without SCTs, and an OCSP responder the server does not staple', async () => {
+    const [bare, unstapled] = await Promise.all([modernServer(), publicServer(false)]);
+    const [noSct, noStaple] = await Promise.all(
+      [bare, unstapled].map((port) => run(context({ url: `https://shop.example.test:${port}/`, host: 'shop.example.test', http: fakeHttp({}) }))),
+    );
+    expect(noSct!.findings.map((f) => [f.id, f.severity, f.evidence])).toEqual([
+      ['tls.cert.no-sct', 'low', `port ${bare}: the leaf certificate embeds no Signed Certificate Timestamps (OID 1.3.6.1.4.1.11129.2.4.2)`],
+    ]);
+    expect((noSct!.data as TlsCheckData).ocspStapling).toEqual({ stapled: false, responder: null });
+    expect(noStaple!.findings.map((f) => [f.id, f.severity, f.evidence])).toEqual([
+      ['tls.ocsp.not-stapled', 'info', `port ${unstapled}: no OCSP response stapled to the handshake although the certificate names the responder http://ocsp.example.test`],
+    ]);
+  });
+
+  it("reads the dns check's CAA set and reports an issuer it leaves out, with no verdict for an issuer not in the table", async () => {
+    const port = await publicServer(true);
+    const dns = (records: string[]): CheckResult => ({ name: 'dns', status: 'ok', findings: [], data: { caa: { owner: 'example.test', records } } });
+    const result = await run(context({ url: `https://shop.example.test:${port}/`, host: 'shop.example.test', http: fakeHttp({}), dns: dns(['0 issue "letsencrypt.org"']) }));
+    // The test CA's organisation (Rampart Test) is no public CA's: said in the data, no finding.
+    expect(result.findings).toEqual([]);
+    expect((result.data as TlsCheckData).caa).toEqual({
+      source: 'dns check',
+      owner: 'example.test',
+      records: ['0 issue "letsencrypt.org"'],
+      issuerOrganisation: 'Rampart Test',
+      issuerDomains: [],
+      tag: null,
+      allowed: [],
+      issuerAllowed: null,
+      reason: 'issuer Rampart Test is not in the table of CAA issuer domains: no verdict',
+    });
   });
 
   it('finds every fault of the range-style server in under a second, one finding per problem across ports', async () => {
@@ -227,7 +285,7 @@ describe('TLS check against loopback servers', () => {
   });
 
   it('keeps going when the HTTP requests fail, and records why', async () => {
-    const port = await modernServer();
+    const port = await publicServer(true);
     const http = fakeHttp({ [`https://shop.example.test:${port}/`]: Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }) });
     const result = await run(context({ url: `https://shop.example.test:${port}/`, host: 'shop.example.test', http }));
     const data = result.data as TlsCheckData;

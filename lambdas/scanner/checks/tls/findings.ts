@@ -120,6 +120,24 @@ const wording: Record<TlsIssueId, Wording> = {
     description: 'SHA-1 and MD5 signatures can be forged with collision attacks, and browsers reject certificates that rely on them.',
     recommendation: 'Reissue the certificate with a SHA-256 signature; every current certificate authority does so by default.',
   },
+  'tls.cert.no-sct': {
+    title: 'The certificate carries no Certificate Transparency proof',
+    description:
+      'Publicly trusted certificates are logged in Certificate Transparency logs, and Chrome and Safari require proof of it (Signed Certificate Timestamps). This certificate embeds none: unless the server sends them another way (a TLS extension or the stapled OCSP response), those browsers refuse it, and a certificate nobody logged cannot be spotted by the domain owner\'s CT monitoring.',
+    recommendation: 'Reissue the certificate from your certificate authority (every public CA embeds SCTs by default today), and watch crt.sh or a CT monitor for certificates issued for your domain.',
+  },
+  'tls.ocsp.not-stapled': {
+    title: 'OCSP stapling is not enabled',
+    description:
+      "The certificate names an OCSP responder, but the server does not staple its answer to the handshake. Each visitor's browser must then ask the certificate authority itself (slower, and it tells the CA which sites the visitor opens), or skip the revocation check.",
+    recommendation: 'Turn on OCSP stapling (nginx: ssl_stapling on; ssl_stapling_verify on; with a resolver; Apache: SSLUseStapling On with an SSLStaplingCache). Most CDNs staple by default.',
+  },
+  'tls.caa.issuer-not-allowed': {
+    title: "The domain's CAA record does not allow the authority that issued the certificate",
+    description:
+      'CAA records list the certificate authorities allowed to issue for the domain. The certificate the site serves comes from an authority the records leave out: the records were changed after issuance, or the certificate was mis-issued. Either way the next renewal from that authority will be refused and the site will go down when this certificate expires.',
+    recommendation: 'Add the authority that issues your certificates to the CAA record (for example `example.com. CAA 0 issue "letsencrypt.org"`), or move the certificate to an authority the record allows; if you did not order this certificate, contact the authority to have it revoked.',
+  },
   'tls.hsts.missing': {
     title: 'HSTS is not enabled',
     description:
