@@ -11,7 +11,8 @@ import { probeExposure, type ExposureProbe } from './exposure/exposure.probe.js'
 import type { Sample } from './exposure/fetcher.js';
 import { EXPOSURE_RULES, type ExposureHit, hitFindings, type ListingHit, listingFindings, securityTxtFindings } from './exposure/findings.js';
 import { directoryListings, sensitiveEntries } from './exposure/listing.js';
-import { securityTxt } from './exposure/signatures.js';
+import { analyzeSecurityTxt, securityTxtAnalysisFindings, type SecurityTxtAnalysis } from './exposure/security-txt.js';
+import { contentType, looksLikeHtml, securityTxt } from './exposure/signatures.js';
 import { matchesBaseline } from './exposure/soft-404.js';
 
 export type { ExposureHit, ListingHit } from './exposure/findings.js';
@@ -69,8 +70,16 @@ export function securityTxtPresent(probe: Pick<ExposureProbe, 'samples' | 'basel
   return match ? { present: true, ...(match.detail ? { detail: match.detail } : {}) } : { present: false };
 }
 
-/** Analyze: hits, listings and security.txt into findings, and the check's data. */
-export function analyzeExposure(probe: ExposureProbe): CheckOutput {
+/** The security.txt read against RFC 9116, when the site serves a text file with its fields (null otherwise). */
+export function securityTxtAnalysis(probe: Pick<ExposureProbe, 'samples' | 'baseline' | 'origin'>, now: Date): SecurityTxtAnalysis | null {
+  const sample = probe.samples.find((s) => s.path === SECURITY_TXT_PATH);
+  if (!sample || !isSuccess(sample.status) || matchesBaseline(sample, probe.baseline.file)) return null;
+  if (looksLikeHtml(sample) || contentType(sample.headers) === 'text/html') return null;
+  return analyzeSecurityTxt(sample, new URL(SECURITY_TXT_PATH, probe.origin).href, now);
+}
+
+/** Analyze: hits, listings and security.txt into findings, and the check's data (`now` judges the Expires date). */
+export function analyzeExposure(probe: ExposureProbe, now: Date = new Date()): CheckOutput {
   const hits = exposureHits(probe);
   const folders = [probe.landing, ...probe.samples.filter((sample) => sample.path.endsWith('/'))];
   const listings: ListingHit[] = directoryListings(folders, (response) => response !== probe.landing && matchesBaseline(response, probe.baseline.directory)).map(
@@ -79,7 +88,10 @@ export function analyzeExposure(probe: ExposureProbe): CheckOutput {
   // When the security.txt request itself got no answer, its absence is not measured: no finding.
   const securityTxtAsked = probe.samples.some((sample) => sample.path === SECURITY_TXT_PATH);
   const security = securityTxtPresent(probe);
-  const findings = [...hitFindings(hits), ...listingFindings(listings), ...(securityTxtAsked ? securityTxtFindings(security.present) : [])];
+  const rfc9116 = securityTxtAsked ? securityTxtAnalysis(probe, now) : null;
+  // A file with RFC 9116 fields is judged field by field (a missing Contact included); no such file: the missing finding.
+  const securityTxtIssues = !securityTxtAsked ? [] : rfc9116 ? securityTxtAnalysisFindings(rfc9116, now) : securityTxtFindings(security.present);
+  const findings = [...hitFindings(hits), ...listingFindings(listings), ...securityTxtIssues];
   const baseline = (sample: Sample | null) => (sample ? { status: sample.status, length: sample.bytes } : null);
   return {
     findings,
@@ -91,7 +103,7 @@ export function analyzeExposure(probe: ExposureProbe): CheckOutput {
       incomplete: probe.incomplete,
       hits: hits.map(({ path, status, signature, bytes, kind, detail }) => ({ path, status, signature, bytes, kind, ...(detail ? { detail } : {}) })),
       listings,
-      securityTxt: securityTxtAsked ? security : { present: null },
+      securityTxt: securityTxtAsked ? { ...security, ...(rfc9116 ? { rfc9116 } : {}) } : { present: null },
       failures: probe.failures.map(({ path, error }) => ({ path, error })),
     },
   };
@@ -100,7 +112,8 @@ export function analyzeExposure(probe: ExposureProbe): CheckOutput {
 /**
  * The "exposure" check. Needs ctx.net.http (the scan's guarded client); data:
  * { origin, baseline: {status, length}, baselineDirectory, checked, incomplete, hits: [{path, status,
- * signature, bytes, kind, detail}], listings: [{path, entries, sensitive}], securityTxt, failures }.
+ * signature, bytes, kind, detail}], listings: [{path, entries, sensitive}], securityTxt: { present, detail,
+ * rfc9116 (SecurityTxtAnalysis, when the file has RFC 9116 fields) }, failures }.
  */
 export const exposureCheck: CheckDefinition = {
   name: 'exposure',

@@ -305,12 +305,15 @@ describe('exposure analysis', () => {
       probe([sample('/.well-known/security.txt', fixture('security.txt'), 200, { 'content-type': ['text/plain'] })], {
         landing: sample('/', fixture('apache-index-of-root.html')),
       }),
+      new Date('2026-11-27T09:00:00Z'),
     );
 
+    // The fixture is valid RFC 9116 (Contact, Expires seven months ahead, Canonical its own address) but unsigned: an observation.
     expect(output.findings.map((f) => [f.id, f.severity, f.evidence])).toEqual([
       ['exposure.directory-listing-sensitive', 'high', '/: index.html.old, site-backup-2024-03-10.tar.gz'],
+      ['exposure.security-txt.unsigned', 'info', 'GET https://shop.example/.well-known/security.txt: no OpenPGP cleartext signature'],
     ]);
-    expect(output.data?.securityTxt).toEqual({ present: true, detail: 'Contact: mailto:security@shop.example' });
+    expect(output.data?.securityTxt).toMatchObject({ present: true, detail: 'Contact: mailto:security@shop.example', rfc9116: { signed: false, expiresInDays: 215, canonical: { matches: true } } });
   });
 
   it('makes no security.txt finding when that request got no answer', () => {

@@ -25,7 +25,7 @@ export interface Body {
 /** A content signature: what matched, or null when the body is not the file the path names. */
 export type Signature = (response: Body) => SignatureMatch | null;
 
-function contentType(headers: HttpHeaders): string {
+export function contentType(headers: HttpHeaders): string {
   return (headers['content-type']?.[0] ?? '').split(';')[0]!.trim().toLowerCase();
 }
 
