@@ -13,7 +13,9 @@
  * - hsts-preload.json + HSTS-PROVENANCE.md: Chromium's HSTS preload list from ../shared/data/hsts-preload
  *   (or --hsts-source DIR), by bin/build-hsts-preload.ts (HTTP and TLS checks);
  * - wordpress-vulns.json + WORDPRESS-PROVENANCE.md: WordPress plugin and theme CVEs (Wordfence
- *   Intelligence) from the same --source folder, by bin/build-wordpress-vulns.ts (software check).
+ *   Intelligence) from the same --source folder, by bin/build-wordpress-vulns.ts (software check);
+ * - eol.json + EOL-PROVENANCE.md: endoflife.date's release cycles from ../shared/data/eol (or
+ *   --eol-source DIR), by bin/build-eol.ts (software check).
  * The output is sorted and carries no build time, so rebuilding from the same input gives the same bytes.
  */
 import { createHash } from 'node:crypto';
@@ -21,6 +23,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import * as z from 'zod';
 import { buildHstsPreload } from './build-hsts-preload.js';
+import { buildEndOfLife } from './build-eol.js';
 import { buildWordPressVulns } from './build-wordpress-vulns.js';
 import { aliasKey, PRODUCT_CATALOG, retireProductId, versionSchemeOf } from '../lambdas/scanner/vulndb/products.js';
 import { isAffected, isEmptyRange, prepareRangeFor, toStoredRange } from '../lambdas/scanner/vulndb/range.js';
@@ -43,6 +46,7 @@ const option = (name: string) => {
 };
 const source = resolve(option('--source') ?? '../shared/data/vulndb');
 const hstsSource = resolve(option('--hsts-source') ?? join(source, '../hsts-preload'));
+const eolSource = resolve(option('--eol-source') ?? join(source, '../eol'));
 const out = resolve(option('--out') ?? 'lambdas/scanner/data');
 const started = performance.now();
 mkdirSync(out, { recursive: true });
@@ -1108,6 +1112,7 @@ writeFileSync(join(out, 'PROVENANCE.md'), provenance({ stored, sourceCounts, kev
 const jsLibraries = buildJsLibraries(stored);
 const hstsPreload = buildHstsPreload(hstsSource, out);
 const wordpressVulns = buildWordPressVulns(source, out);
+const endOfLife = buildEndOfLife(eolSource, out);
 
 const counts = {
   topPorts,
@@ -1121,6 +1126,8 @@ const counts = {
   wordpressPluginRecords: wordpressVulns.plugins.records,
   wordpressThemeRecords: wordpressVulns.themes.records,
   wordpressVulnsBytes: wordpressVulns.bytes,
+  endOfLifeCycles: endOfLife.cycles,
+  endOfLifeBytes: endOfLife.bytes,
   ms: Math.round(performance.now() - started),
 };
 console.log(`Knowledge base written to ${relative(process.cwd(), out) || '.'}:`, counts);

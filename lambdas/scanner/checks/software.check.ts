@@ -7,13 +7,16 @@
  * technologies with evidence and confidence → one CVE finding per product and version from the
  * knowledge base, with the distribution's backport caveat where a banner names one; WordPress plugins
  * and themes (the page's asset URLs, and the WordPress check's readme.txt and style.css readings) →
- * one finding per plugin or theme from the Wordfence data (./software/wordpress-components.ts).
+ * one finding per plugin or theme from the Wordfence data (./software/wordpress-components.ts); every
+ * product (and operating system a banner shows) whose release cycle is out of security support on the
+ * scan's date → an end-of-life finding (./software/end-of-life.ts).
  */
 import { randomBytes } from 'node:crypto';
 import type { CheckResult, Finding } from '../../domain/audit.js';
 import { type CheckContext, type CheckDefinition, type CheckOutput, notCheckedInPassive } from '../check.js';
 import type { HttpResponse } from '../net/http-client.js';
 import { mxSightings, portSightings, wordpressSightings } from './software/banners.js';
+import { endOfLifeFindings, type EndOfLifeStatus, endOfLifeSubjects } from './software/end-of-life.js';
 import { errorPageSightings } from './software/error-page.js';
 import { cookieSightings, type HeaderSource, headerSightings } from './software/headers.js';
 import { mergeSightings } from './software/merge.js';
@@ -41,12 +44,16 @@ export interface SoftwareCheckOptions {
   notFoundPath?: () => string;
   /** WordPress plugin and theme vulnerabilities (default: the knowledge base's, loaded when the site shows a plugin or theme with a version). */
   wordpressVulns?: () => Promise<WordPressVulnLookup>;
+  /** The clock end-of-life dates are judged against (tests pin it). */
+  now?: () => Date;
 }
 
 /** What the analysis needs besides the probe: the knowledge base's parts that are loaded on demand. */
 export interface SoftwareAnalysisOptions {
   /** WordPress plugin and theme vulnerabilities; without it plugins and themes are listed, not matched. */
   wordpressVulns?: WordPressVulnLookup;
+  /** The scan's date (YYYY-MM-DD), which end of life is judged against; without it no end-of-life finding is made. */
+  today?: string;
 }
 
 /** Time kept at the end of the budget for the analysis, so what was read is reported, not lost to a timeout. */
@@ -89,6 +96,10 @@ export interface SoftwareData {
   vulnerabilities: SoftwareVulnerabilities[];
   /** WordPress plugins and themes seen (the WordPress check's reading, else the page's asset URLs), with the version and where it came from. */
   wordpressComponents: WordPressComponent[];
+  /** Each product and operating system with a release cycle: its cycle, end of security support and whether it has passed (on `endOfLifeDate`). */
+  endOfLife: EndOfLifeStatus[];
+  /** The scan date end of life was judged against; null when it was not judged. */
+  endOfLifeDate: string | null;
   /** What was read, for the report and for debugging a fingerprint. */
   probed: {
     page: { url: string; status: number } | { error: string };
@@ -156,7 +167,8 @@ export function analyzeSoftware(probe: SoftwareProbe, options: SoftwareAnalysisO
   const components = wordpressComponentsOf(probe);
   const wordpress = componentFindings(components, options.wordpressVulns ?? NO_WORDPRESS_VULNS);
   const fresh = wordpress.findings.filter((finding) => !reportedElsewhere.has(finding.id));
-  const findings = [...outcome.findings, ...fresh].sort((a, b) => SEVERITY_ORDER.indexOf(a.severity) - SEVERITY_ORDER.indexOf(b.severity) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const endOfLife = options.today ? endOfLifeFindings(endOfLifeSubjects(outcome.technologies), options.today) : { findings: [], statuses: [] };
+  const findings = [...outcome.findings, ...fresh, ...endOfLife.findings].sort((a, b) => SEVERITY_ORDER.indexOf(a.severity) - SEVERITY_ORDER.indexOf(b.severity) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const data: SoftwareData = {
     url: page?.url ?? null,
     technologies: options.wordpressVulns ? annotateComponents(outcome.technologies, components, wordpress) : outcome.technologies,
@@ -164,6 +176,8 @@ export function analyzeSoftware(probe: SoftwareProbe, options: SoftwareAnalysisO
       (a, b) => findings.findIndex((f) => f.id === a.findingId) - findings.findIndex((f) => f.id === b.findingId),
     ),
     wordpressComponents: components,
+    endOfLife: endOfLife.statuses,
+    endOfLifeDate: options.today ?? null,
     probed: {
       page: page ? { url: page.url, status: page.status } : { error: probe.pageError ?? 'no answer' },
       errorPage: errorPage ? { url: errorPage.url, status: errorPage.status } : null,
@@ -222,6 +236,7 @@ export function createSoftwareCheck(options: SoftwareCheckOptions = {}): CheckDe
   const maxScriptBytes = options.maxScriptBytes ?? 32 * 1024;
   const notFoundPath = options.notFoundPath ?? (() => `/rampart-not-found-${randomBytes(8).toString('hex')}`);
   const wordpressVulns = options.wordpressVulns ?? loadWordPressVulns;
+  const now = options.now ?? (() => new Date());
 
   return {
     name: 'software',
@@ -267,7 +282,8 @@ export function createSoftwareCheck(options: SoftwareCheckOptions = {}): CheckDe
       };
       // 2.5 MB of plugin and theme data, read only when there is a versioned plugin or theme to match.
       const needsWordPress = wordpressComponentsOf(probe).some((component) => component.version);
-      const output = analyzeSoftware(probe, needsWordPress ? { wordpressVulns: await wordpressVulns() } : {});
+      const today = now().toISOString().slice(0, 10);
+      const output = analyzeSoftware(probe, { today, ...(needsWordPress ? { wordpressVulns: await wordpressVulns() } : {}) });
       return { ...output, data: { ...output.data, ...notCheckedInPassive(context.mode, ['The server’s default error page (a request for a page that does not exist)', 'Service banners from the port scan']) } };
     },
   };
@@ -276,7 +292,8 @@ export function createSoftwareCheck(options: SoftwareCheckOptions = {}): CheckDe
 /**
  * The software check (12 s budget): technologies with versions, evidence and confidence from HTTP
  * headers, cookies, markup, script files, the default error page and the other checks' banners;
- * one CVE finding per product and version, and per WordPress plugin or theme. data: SoftwareData
- * { url, technologies, vulnerabilities, wordpressComponents, probed }.
+ * one CVE finding per product and version, and per WordPress plugin or theme; one end-of-life finding
+ * per product or operating system out of support. data: SoftwareData { url, technologies,
+ * vulnerabilities, wordpressComponents, endOfLife, endOfLifeDate, probed }.
  */
 export const softwareCheck: CheckDefinition = createSoftwareCheck();

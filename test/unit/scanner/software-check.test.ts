@@ -86,13 +86,14 @@ function contextFor(url: string, results: Record<string, Promise<CheckResult | u
 const run = (check: CheckDefinition, context: Omit<CheckContext, 'signal'>) => runCheck(check.name, check.budgetMs, (signal) => check.run({ ...context, signal }));
 
 describe('software check against a loopback server and a port scan result', () => {
-  it('finds Apache 2.4.49, jQuery 1.8.3, Bootstrap 3.3.7 and OpenSSH 7.2p2 and reports their CVEs with the knowledge base\'s advice', async () => {
-    // Prepare
+  it('finds Apache 2.4.49, jQuery 1.8.3, Bootstrap 3.3.7 and OpenSSH 7.2p2 and reports their CVEs with the knowledge base\'s advice, and what is past its end of life on the scan date', async () => {
+    // Prepare: the clock pinned, since end of life is judged against the scan's date.
     requests.length = 0;
     const url = `http://${SITE}:${site.port}/`;
+    const check = createSoftwareCheck({ now: () => new Date('2026-11-27T10:00:00Z') });
 
     // Act
-    const result = await run(softwareCheck, contextFor(url, { ports: Promise.resolve(portsResult()) }));
+    const result = await run(check, contextFor(url, { ports: Promise.resolve(portsResult()) }));
 
     // Assess
     expect(result.status).toBe('ok');
@@ -110,6 +111,17 @@ describe('software check against a loopback server and a port scan result', () =
       ['cve.jquery', 'software', 'Vulnerabilities', 'high', 'jQuery 1.8.3 has 6 known vulnerabilities (1 exploited in the wild)'],
       ['cve.openssh', 'software', 'Vulnerabilities', 'high', 'OpenSSH 7.2p2 may have 21 known vulnerabilities: Ubuntu (4ubuntu2.8) may have backported fixes'],
       ['cve.bootstrap', 'software', 'Vulnerabilities', 'medium', 'Bootstrap 3.3.7 has 8 known vulnerabilities'],
+      // The SSH banner's Ubuntu package 7.2p2 shipped only in Ubuntu 16.04.
+      ['eol.ubuntu', 'software', 'Vulnerabilities', 'medium', 'Ubuntu 16.04 reached end of life on 2021-04-02: no security fixes since'],
+      ['eol.bootstrap', 'software', 'Vulnerabilities', 'low', 'Bootstrap 3 reached end of life on 2019-07-24: no security fixes since'],
+      ['eol.jquery', 'software', 'Vulnerabilities', 'low', 'jQuery 1 has reached end of life: no security fixes'],
+    ]);
+    expect(data.endOfLifeDate).toBe('2026-11-27');
+    expect(data.endOfLife.map((s) => [s.product, s.cycle, s.eol, s.ended])).toEqual([
+      ['apache-http-server', '2.4', false, false],
+      ['bootstrap', '3', '2019-07-24', true],
+      ['jquery', '1', true, true],
+      ['ubuntu', '16.04', '2021-04-02', true],
     ]);
     const byId = new Map(data.vulnerabilities.map((v) => [v.findingId, v]));
     // Each CVE's detail is on its finding (DECISIONS "Per-CVE detail"), exploited first.
@@ -162,7 +174,7 @@ describe('software check against a loopback server and a port scan result', () =
   });
 
   it('stops waiting for a slow check shortly before its budget and reports what it read', async () => {
-    const check = createSoftwareCheck({ budgetMs: 1_500 });
+    const check = createSoftwareCheck({ budgetMs: 1_500, now: () => new Date('2026-11-27T10:00:00Z') });
     const never = new Promise<CheckResult | undefined>(() => {});
 
     const result = await run(check, contextFor(`http://${SITE}:${site.port}/`, { ports: never, wordpress: never }));
@@ -171,7 +183,7 @@ describe('software check against a loopback server and a port scan result', () =
     expect(result.durationMs).toBeLessThan(1_500);
     const data = result.data as unknown as SoftwareData;
     expect(data.probed.checks).toMatchObject({ ports: 'not finished in time', wordpress: 'not finished in time' });
-    expect(result.findings.map((f) => f.id)).toEqual(['cve.apache_http_server', 'cve.jquery', 'cve.bootstrap']);
+    expect(result.findings.map((f) => f.id)).toEqual(['cve.apache_http_server', 'cve.jquery', 'cve.bootstrap', 'eol.bootstrap', 'eol.jquery']);
   });
 
   it('ends in error with the reason when the site does not answer and no other check read anything', async () => {
