@@ -161,8 +161,19 @@ const stripLeadingZeros = (bytes: Buffer) => {
   return bytes.subarray(i);
 };
 
+/** Imported keys by their DNSKEY bytes: a zone's few keys verify many signatures. */
+const importedKeys = new WeakMap<Buffer, { algorithm: number; key: KeyObject | undefined }>();
+
 /** The DNSKEY's public key for node:crypto (RFC 3110 RSA, RFC 6605 ECDSA, RFC 8080 EdDSA), or undefined. */
 export function publicKey(key: DnskeyRecord['data']): KeyObject | undefined {
+  const cached = importedKeys.get(key.key);
+  if (cached?.algorithm === key.algorithm) return cached.key;
+  const imported = importKey(key);
+  importedKeys.set(key.key, { algorithm: key.algorithm, key: imported });
+  return imported;
+}
+
+function importKey(key: DnskeyRecord['data']): KeyObject | undefined {
   const bytes = key.key;
   try {
     switch (key.algorithm) {
