@@ -117,3 +117,25 @@ export const rangeFacts = {
   },
   mail: { bannerPattern: /^220 mail\.example\.test ESMTP Postfix 3\.\d+\.\d+/ },
 } as const;
+
+/**
+ * The DNSSEC zones (dnssec-zones.ts), served by the range's bind9 beside example.test. Their parent
+ * `test.` is signed too and is the range's trust anchor, as the root is on the internet: every scan
+ * of the range is given the DS of its key (written to `named/trust-anchor.ds` at each `up`), and
+ * its delegations carry each zone's DS. Keys are made at each `up`, so signatures are always fresh
+ * except where a stale one is the plant.
+ */
+export const rangeDnssec = {
+  parent: 'test',
+  trustAnchorFile: 'named/trust-anchor.ds',
+  zones: [
+    /** Done right: a key-signing and a zone-signing key, NSEC3 without salt or extra iterations (RFC 9276). */
+    { zone: 'signed.test', algorithm: 'ECDSAP256SHA256', algorithmNumber: 13, bits: undefined, split: true, denial: 'nsec3', plant: 'none' },
+    /** The signature over the apex A record has one base64 character changed after signing. */
+    { zone: 'broken.test', algorithm: 'ECDSAP256SHA256', algorithmNumber: 13, bits: undefined, split: false, denial: 'nsec', plant: 'tampered-a-signature' },
+    /** RSA/SHA-1 (deprecated), every signature valid only in January 2020. */
+    { zone: 'expired.test', algorithm: 'RSASHA1', algorithmNumber: 5, bits: 1024, split: false, denial: 'nsec', plant: 'expired-2020' },
+  ],
+  /** The expired zone's signature window (dnssec-signzone -s / -e). */
+  expiredWindow: { inception: '20200101000000', expiration: '20200201000000' },
+} as const;

@@ -21,9 +21,10 @@ import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureFirewalledNetwork, firewalledLinkUp, inNamespace, removeFirewalledNetwork } from './firewalled-host.js';
+import { signRangeZones } from './dnssec-zones.js';
 import { rangeLayout } from './layout.js';
 
-export { firewalledOpenPorts, rangeFacts, rangeLayout, rangeTcpPorts, rangeTlsEndpoints } from './layout.js';
+export { firewalledOpenPorts, rangeDnssec, rangeFacts, rangeLayout, rangeTcpPorts, rangeTlsEndpoints } from './layout.js';
 export type { RangeHost, RangeHostName, RangeLayout } from './layout.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -115,6 +116,8 @@ const REQUIRED: readonly { path: string; pkg: string }[] = [
   { path: '/usr/share/wordpress/wp-settings.php', pkg: 'wordpress' },
   { path: '/usr/share/wordpress/wp-content/themes/twentytwentythree/style.css', pkg: 'wordpress-theme-twentytwentythree' },
   { path: '/usr/sbin/named', pkg: 'bind9' },
+  { path: '/usr/bin/dnssec-signzone', pkg: 'bind9-utils' },
+  { path: '/usr/bin/delv', pkg: 'bind9-dnsutils' },
   { path: '/usr/sbin/sshd', pkg: 'openssh-server' },
   { path: '/usr/bin/ssh-keygen', pkg: 'openssh-client' },
   { path: '/usr/sbin/postfix', pkg: 'postfix' },
@@ -418,6 +421,7 @@ async function startNamed(): Promise<void> {
   const dir = await freshDir('named', 'bind');
   await render('named.conf', path.join(dir, 'named.conf'));
   await render('example.test.zone', path.join(dir, 'example.test.zone'));
+  await signRangeZones(dir, { render, run });
   await run('named-checkconf', ['-z', path.join(dir, 'named.conf')]);
   await runStarter('named', '/usr/sbin/named', ['-4', '-u', 'bind', '-c', path.join(dir, 'named.conf')], path.join(dir, 'start.log'));
   await waitUp(spec('named'));
