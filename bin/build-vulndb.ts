@@ -15,7 +15,9 @@
  * - wordpress-vulns.json + WORDPRESS-PROVENANCE.md: WordPress plugin and theme CVEs (Wordfence
  *   Intelligence) from the same --source folder, by bin/build-wordpress-vulns.ts (software check);
  * - eol.json + EOL-PROVENANCE.md: endoflife.date's release cycles from ../shared/data/eol (or
- *   --eol-source DIR), by bin/build-eol.ts (software check).
+ *   --eol-source DIR), by bin/build-eol.ts (software check);
+ * - dkim-selectors.json: the DKIM selectors the email check tries, from ../shared/data/dkim-selectors.txt
+ *   (or --dkim-source DIR), by bin/build-dkim-selectors.ts (email check).
  * The output is sorted and carries no build time, so rebuilding from the same input gives the same bytes.
  */
 import { createHash } from 'node:crypto';
@@ -23,6 +25,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import * as z from 'zod';
 import { buildHstsPreload } from './build-hsts-preload.js';
+import { buildDkimSelectors } from './build-dkim-selectors.js';
 import { buildEndOfLife } from './build-eol.js';
 import { buildWordPressVulns } from './build-wordpress-vulns.js';
 import { aliasKey, PRODUCT_CATALOG, retireProductId, versionSchemeOf } from '../lambdas/scanner/vulndb/products.js';
@@ -47,6 +50,7 @@ const option = (name: string) => {
 const source = resolve(option('--source') ?? '../shared/data/vulndb');
 const hstsSource = resolve(option('--hsts-source') ?? join(source, '../hsts-preload'));
 const eolSource = resolve(option('--eol-source') ?? join(source, '../eol'));
+const dkimSource = resolve(option('--dkim-source') ?? join(source, '..'));
 const out = resolve(option('--out') ?? 'lambdas/scanner/data');
 const started = performance.now();
 mkdirSync(out, { recursive: true });
@@ -1113,6 +1117,7 @@ const jsLibraries = buildJsLibraries(stored);
 const hstsPreload = buildHstsPreload(hstsSource, out);
 const wordpressVulns = buildWordPressVulns(source, out);
 const endOfLife = buildEndOfLife(eolSource, out);
+const dkimSelectors = buildDkimSelectors(dkimSource, out);
 
 const counts = {
   topPorts,
@@ -1128,6 +1133,8 @@ const counts = {
   wordpressVulnsBytes: wordpressVulns.bytes,
   endOfLifeCycles: endOfLife.cycles,
   endOfLifeBytes: endOfLife.bytes,
+  dkimSelectors: dkimSelectors.selectors,
+  dkimSelectorsBytes: dkimSelectors.bytes,
   ms: Math.round(performance.now() - started),
 };
 console.log(`Knowledge base written to ${relative(process.cwd(), out) || '.'}:`, counts);
