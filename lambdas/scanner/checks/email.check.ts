@@ -1,9 +1,13 @@
 import type { CheckDefinition, CheckOutput } from '../check.js';
+import { analyzeBimi, evaluateBimi } from './email/bimi.js';
+import { analyzeDane, verifyDane } from './email/dane.js';
 import { analyzeDkim } from './email/dkim.js';
 import { analyzeDmarc, dmarcEnforced } from './email/dmarc.js';
 import { type EmailSnapshot, probeEmail } from './email/email.probe.js';
+import { analyzeMtaSts, parseMtaStsPolicy } from './email/mta-sts.js';
 import { analyzeMx, tlsEstablished } from './email/mx.js';
 import { analyzeSpf } from './email/spf.js';
+import { analyzeTlsRpt, evaluateTlsRpt } from './email/tls-rpt.js';
 
 /** The name the scanner gives in EHLO: honest, and under a domain Rampart controls. */
 export const EHLO_NAME = 'scanner.rampart.example';
@@ -19,15 +23,24 @@ export function sendsNoMail(snapshot: EmailSnapshot): boolean {
   return /^v=spf1\s+-all\s*$/i.test(snapshot.spf.record ?? '') && snapshot.dmarc.effectivePolicy === 'reject';
 }
 
-/** Analyze: SPF, DMARC, DKIM and MX findings, and the data the report shows. */
+/** Analyze: SPF, DMARC, DKIM, MX, MTA-STS, TLS-RPT, DANE and BIMI findings, and the data the report shows. */
 export function analyzeEmail(snapshot: EmailSnapshot): CheckOutput {
-  const { spf, dmarc, dkim, mx } = snapshot;
+  const { spf, dmarc, dkim, mx, mtaSts, tlsRpt, bimi } = snapshot;
+  const hasMx = !mx.nullMx && mx.mx.length > 0;
+  const daneMx = mx.mx.filter((m) => m.tlsa).map((m) => ({ host: m.host, tlsa: m.tlsa!, ...(m.chain ? { chain: m.chain } : {}), ...(tlsEstablished(m.tls) && m.tls.certificate ? { nameMatches: m.tls.certificate.nameMatches } : {}) }));
   const findings = [
     ...analyzeSpf(spf, { dmarcEnforced: dmarcEnforced(dmarc) }),
     ...analyzeDmarc(dmarc),
     ...analyzeDkim(dkim, { sendsNoMail: sendsNoMail(snapshot) }),
     ...analyzeMx(mx),
+    ...analyzeMtaSts(mtaSts, { hasMx }),
+    ...analyzeTlsRpt(tlsRpt, { hasMx, transportPolicy: mx.mtaSts || daneMx.length > 0 }),
+    ...analyzeDane(daneMx),
+    ...analyzeBimi(bimi, { dmarcEnforced: dmarcEnforced(dmarc) }),
   ];
+  const policy = mtaSts.fetch?.body !== undefined ? parseMtaStsPolicy(mtaSts.fetch.body) : undefined;
+  const tlsRptEvaluation = evaluateTlsRpt(tlsRpt);
+  const bimiEvaluation = evaluateBimi(bimi);
   return {
     findings,
     data: {
@@ -68,11 +81,26 @@ export function analyzeEmail(snapshot: EmailSnapshot): CheckOutput {
         banner: m.banner,
         certificate: tlsEstablished(m.tls) ? m.tls.certificate : undefined,
         dane: m.dane,
+        ...(m.tlsa ? { tlsa: m.tlsa, daneResult: verifyDane(daneMx.find((d) => d.host === m.host)!).result } : {}),
         error: m.error,
         skipped: m.skipped,
       })),
       nullMx: mx.nullMx,
       mtaSts: mx.mtaSts,
+      mtaStsPolicy: {
+        records: mtaSts.record.records,
+        id: mtaSts.record.id,
+        url: mtaSts.fetch?.url,
+        status: mtaSts.fetch?.status,
+        certificateTrusted: mtaSts.fetch?.certificateTrusted,
+        fetchError: mtaSts.fetch?.error,
+        mode: policy?.mode,
+        maxAge: policy?.maxAge,
+        mx: policy?.mx,
+        errors: [...mtaSts.record.errors, ...(policy?.errors ?? [])],
+      },
+      tlsRpt: { record: tlsRptEvaluation.record, rua: tlsRptEvaluation.rua, errors: tlsRptEvaluation.errors },
+      bimi: { record: bimiEvaluation.record, logo: bimiEvaluation.logo, authority: bimiEvaluation.authority, errors: bimiEvaluation.errors },
       sendsNoMail: sendsNoMail(snapshot),
     },
   };
@@ -80,7 +108,8 @@ export function analyzeEmail(snapshot: EmailSnapshot): CheckOutput {
 
 /**
  * The email check, on the registrable domain: SPF evaluated like checkdmarc/internet.nl, DMARC,
- * DKIM presence, and STARTTLS on each MX (port `settings.smtpPort`, 25 by default).
+ * DKIM presence, STARTTLS on each MX (port `settings.smtpPort`, 25 by default) with DANE checked
+ * against the presented chain, the MTA-STS policy, TLS-RPT and BIMI.
  */
 export const emailCheck: CheckDefinition = {
   name: 'email',
@@ -93,6 +122,7 @@ export const emailCheck: CheckDefinition = {
     const snapshot = await probeEmail({
       dns: net.dns,
       smtp: net.smtp,
+      http: net.http,
       domain: domain.toLowerCase(),
       allowPrivateTargets: settings.allowPrivateTargets,
       smtpPort: settings.smtpPort ?? 25,

@@ -57,6 +57,8 @@ describe('dns, email and subdomains in one scan of the range zone', () => {
       'email.dmarc.policy-none medium',
       'email.dkim.not-found info',
       'email.mx.certificate-untrusted info',
+      'email.mta-sts.missing info',
+      'email.tls-rpt.missing info',
       'dns.resolve.no-ipv6 info',
       'dns.axfr.open high',
       'dns.dnssec.unsigned low',

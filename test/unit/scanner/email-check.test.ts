@@ -53,6 +53,8 @@ describe('email check against loopback DNS and SMTP', () => {
       ['email.dmarc.policy-none', 'medium'],
       ['email.dkim.not-found', 'info'],
       ['email.mx.certificate-untrusted', 'info'],
+      ['email.mta-sts.missing', 'info'],
+      ['email.tls-rpt.missing', 'info'],
     ]);
     expect(result.data).toMatchObject({
       domain: 'example.test',
@@ -89,6 +91,8 @@ describe('email check against loopback DNS and SMTP', () => {
     expect(ids(result.findings)).toEqual([
       ['email.dkim.not-found', 'info'],
       ['email.mx.no-starttls', 'high'],
+      ['email.mta-sts.missing', 'info'],
+      ['email.tls-rpt.missing', 'info'],
     ]);
     expect(result.findings[1]?.evidence).toBe('mx.plain.test (127.0.0.3): EHLO lists no STARTTLS; banner "mail.example.test ESMTP Postfix (Debian/GNU)"');
   });
@@ -100,6 +104,8 @@ describe('email check against loopback DNS and SMTP', () => {
       ['email.dkim.not-found', 'info'],
       ['email.mx.no-address', 'medium'],
       ['email.mx.certificate-untrusted', 'info'],
+      ['email.mta-sts.missing', 'info'],
+      ['email.tls-rpt.missing', 'info'],
     ]);
     expect(result.findings[1]?.evidence).toBe('MX 10 gone.lost.test: NXDOMAIN');
     expect((result.data as { mx: { host: string; starttls?: boolean }[] }).mx.map((m) => [m.host, m.starttls])).toEqual([
@@ -114,6 +120,8 @@ describe('email check against loopback DNS and SMTP', () => {
     expect(ids(result.findings)).toEqual([
       ['email.dkim.not-found', 'info'],
       ['email.mx.private-address', 'medium'],
+      ['email.mta-sts.missing', 'info'],
+      ['email.tls-rpt.missing', 'info'],
     ]);
     expect(smtp.commands).toEqual([]);
   });
@@ -126,6 +134,8 @@ describe('email check against loopback DNS and SMTP', () => {
     expect(ids(result.findings)).toEqual([
       ['email.dkim.not-found', 'info'],
       ['email.mx.unreachable', 'info'],
+      ['email.mta-sts.missing', 'info'],
+      ['email.tls-rpt.missing', 'info'],
     ]);
     expect(result.findings[1]?.evidence).toMatch(/^mx\.plain\.test \(127\.0\.0\.3\): ECONNREFUSED/);
   });
@@ -149,7 +159,11 @@ describe('email check against loopback DNS and SMTP', () => {
   it('finds a DKIM key under a common selector with its size, and an authorised external report address', async () => {
     smtp = await startSmtpServer({ host: '127.0.0.5', tls: selfSignedCertificate('mx.signed.test') });
     const result = await runWith(emailCheck, contextFor('signed.test', smtp.port));
-    expect(ids(result.findings)).toEqual([['email.mx.certificate-untrusted', 'info']]);
+    expect(ids(result.findings)).toEqual([
+      ['email.mx.certificate-untrusted', 'info'],
+      ['email.mta-sts.missing', 'info'],
+      ['email.tls-rpt.missing', 'info'],
+    ]);
     expect(result.data).toMatchObject({
       spf: { lookups: 1, allQualifier: '-' },
       dkim: { domainkey: 'NOERROR', selectorsFound: [{ selector: 'google', keyType: 'rsa', bits: 2048, revoked: false, testing: false }] },

@@ -7,12 +7,20 @@
 import { createPublicKey } from 'node:crypto';
 import type { Finding } from '../../../domain/audit.js';
 import { findingsFor } from '../../check.js';
+import selectorData from '../../data/dkim-selectors.json' with { type: 'json' };
 
-/** Selectors of common providers and defaults (cPanel, Google Workspace, Microsoft 365, Mailchimp …). */
+/** Selectors of common providers and defaults (cPanel, Google Workspace, Microsoft 365, Mailchimp, Fastmail, HubSpot …). */
 export const COMMON_DKIM_SELECTORS = [
   'default', 'google', 'selector1', 'selector2', 'k1', 'k2', 'mail', 'dkim', 's1', 's2', 'smtp', 'mandrill', 'everlytic', 'mxvault',
-  'sig1', 'mailjet', 'zoho', 'protonmail', 'key1', 'email',
+  'sig1', 'mailjet', 'zoho', 'protonmail', 'protonmail2', 'protonmail3', 'key1', 'email', 'fm1', 'fm2', 'fm3', 'hs1', 'hs2',
 ] as const;
+
+/**
+ * Every selector the probe tries: the providers' defaults first, then the knowledge base's list
+ * (lambdas/scanner/data/dkim-selectors.json, built from the shared short list by
+ * bin/build-dkim-selectors.ts), each once.
+ */
+export const DKIM_SELECTORS: readonly string[] = [...new Set<string>([...COMMON_DKIM_SELECTORS, ...selectorData.selectors])];
 
 export interface DkimKey {
   selector: string;
@@ -78,7 +86,7 @@ export function analyzeDkim(observation: DkimObservation, context: { sendsNoMail
         title: 'No DKIM key found',
         severity: 'info',
         category,
-        evidence: `_domainkey.${domain}: ${observation.domainkey}; none of the common selectors (${observation.selectorsTried.join(', ')}) has a key`,
+        evidence: `_domainkey.${domain}: ${observation.domainkey}; none of the ${observation.selectorsTried.length} common selectors tried (${observation.selectorsTried.slice(0, 8).join(', ')}${observation.selectorsTried.length > 8 ? ', …' : ''}) has a key`,
         description: 'DKIM signs your outgoing mail so receivers can tell it was not forged or altered; DMARC relies on it. Selectors are private to the sender, so your mail may still be signed with a selector this scan cannot guess.',
         recommendation: "Check that your mail provider signs with DKIM for your domain and that its public key is published in DNS (your provider's admin console shows the record).",
       }),

@@ -1,18 +1,24 @@
 /**
  * Probe for the email check: SPF tree, DMARC record (and the authorisation of external report
- * addresses), DKIM selectors, MX servers with one SMTP STARTTLS conversation each, all at once.
- * DNS failures are recorded in the snapshot, never thrown; the SMTP conversations go only to
- * addresses that pass the target guard.
+ * addresses), DKIM selectors, MX servers with one SMTP STARTTLS conversation each (their TLSA
+ * records and presented chain kept for DANE), the MTA-STS record and policy file, TLS-RPT and
+ * BIMI records, all at once. DNS and HTTP failures are recorded in the snapshot, never thrown; the
+ * SMTP conversations go only to addresses that pass the target guard, the policy fetch through
+ * the scanner's guarded HTTP client (what a sending mail server fetches: passive).
  */
 import { isIP } from 'node:net';
 import type { DnsClient } from '../../net/dns-client.js';
+import { headerValue, type HttpClient } from '../../net/http-client.js';
 import type { SmtpClient } from '../../net/smtp-client.js';
 import { refusedAddress } from '../../target-guard.js';
-import { answersAt, mapLimit, resolveName, tryQuery } from '../dns/lookup.js';
+import type { BimiObservation } from './bimi.js';
+import { answersAt, limiter, mapLimit, resolveName, tryQuery } from '../dns/lookup.js';
 import { normalizeName, ofType, txtValues } from '../dns/records.js';
-import { COMMON_DKIM_SELECTORS, type DkimObservation, parseDkimKey } from './dkim.js';
+import { DKIM_SELECTORS, type DkimObservation, parseDkimKey } from './dkim.js';
 import { type DmarcEvaluation, evaluateDmarc, isDmarcRecord } from './dmarc.js';
+import { type MtaStsFetch, type MtaStsObservation, parseMtaStsRecord } from './mta-sts.js';
 import { type MxContext, type MxObservation, summarizeCertificate } from './mx.js';
+import type { TlsRptObservation } from './tls-rpt.js';
 import { evaluateSpf, type SpfDns, type SpfDnsResult, type SpfEvaluation } from './spf.js';
 
 export interface EmailSnapshot {
@@ -21,6 +27,9 @@ export interface EmailSnapshot {
   dmarc: DmarcEvaluation;
   dkim: DkimObservation;
   mx: MxContext;
+  mtaSts: MtaStsObservation;
+  tlsRpt: TlsRptObservation;
+  bimi: BimiObservation;
   /** How many DNS queries were asked and answered (none answered = the check cannot judge). */
   queries: { asked: number; answered: number };
 }
@@ -28,6 +37,8 @@ export interface EmailSnapshot {
 export interface EmailProbeInput {
   dns: DnsClient;
   smtp: SmtpClient;
+  /** The scanner's guarded HTTP client, for the MTA-STS policy file. */
+  http: HttpClient;
   domain: string;
   allowPrivateTargets: boolean;
   smtpPort: number;
@@ -42,6 +53,14 @@ export interface EmailProbeInput {
 const MAX_MX = 10;
 /** Each MX gets at most this many addresses tried, in case the first does not answer. */
 const ADDRESSES_PER_MX = 2;
+/** DKIM questions in flight at once: the selector list is long, the domain's name servers are not ours. */
+const DKIM_CONCURRENCY = 12;
+/** The selectors get this long in all; the ones not asked by then are left out of selectorsTried. */
+const DKIM_BUDGET_MS = 4_000;
+/** The MTA-STS policy fetch: RFC 8461 §3.3 suggests senders wait about a minute; a scan cannot. */
+const MTA_STS_TIMEOUT_MS = 5_000;
+/** RFC 8461 §3.3: a policy file is at most 64 KiB. */
+const MTA_STS_MAX_BYTES = 64 * 1024;
 
 export async function probeEmail(input: EmailProbeInput): Promise<EmailSnapshot> {
   const { dns, domain, signal } = input;
@@ -53,13 +72,27 @@ export async function probeEmail(input: EmailProbeInput): Promise<EmailSnapshot>
     return outcome;
   };
 
-  const [spf, dmarc, dkim, mx] = await Promise.all([
+  const [spf, dmarc, dkim, mx, mtaSts, tlsRpt, bimi] = await Promise.all([
     evaluateSpf(domain, spfDns(ask)),
     probeDmarc(domain, ask),
-    probeDkim(domain, ask),
+    probeDkim(domain, ask, signal),
     probeMx(input, ask),
+    probeMtaSts(input, ask),
+    probeTxt(`_smtp._tls.${domain}`, /^v=TLSRPTv1\s*(;|$)/, ask),
+    probeTxt(`default._bimi.${domain}`, /^v=BIMI1\s*(;|$)/, ask),
   ]);
-  return { domain, spf, dmarc, dkim, mx, queries };
+  mx.mtaSts = mtaSts.record.records.length > 0;
+  return {
+    domain,
+    spf,
+    dmarc,
+    dkim,
+    mx,
+    mtaSts: { ...mtaSts, mx: mx.mx.map((m) => ({ host: m.host, ...(m.tls && !('failed' in m.tls) && m.tls.certificate ? { certificate: m.tls.certificate } : {}) })) },
+    tlsRpt: { domain, ...tlsRpt },
+    bimi: { domain, ...bimi },
+    queries,
+  };
 }
 
 /** One DNS question of the email probe, its failure returned as a value. */
@@ -108,28 +141,72 @@ async function probeDmarc(domain: string, ask: Ask): Promise<DmarcEvaluation> {
   return { ...evaluation, reporting };
 }
 
-async function probeDkim(domain: string, ask: Ask): Promise<DkimObservation> {
-  const [parent, ...selectors] = await Promise.all([
-    ask(`_domainkey.${domain}`, 'TXT'),
-    ...COMMON_DKIM_SELECTORS.map((selector) => ask(`${selector}._domainkey.${domain}`, 'TXT')),
-  ]);
-  const selectorsFound = COMMON_DKIM_SELECTORS.flatMap((selector, i) => {
-    const outcome = selectors[i]!;
+/** The TXT records at `name` that `pattern` picks out (TLS-RPT, BIMI), the lookup's failure kept. */
+async function probeTxt(name: string, pattern: RegExp, ask: Ask): Promise<{ records: string[]; lookupError?: string }> {
+  const outcome = await ask(name, 'TXT');
+  if (!outcome.ok) return { records: [], lookupError: outcome.error };
+  return { records: txtValues(outcome.answers).map((t) => t.trim()).filter((t) => pattern.test(t)) };
+}
+
+/**
+ * `_domainkey.<domain>` and every selector, at most DKIM_CONCURRENCY questions at once and no new
+ * one after DKIM_BUDGET_MS: the longer list costs the same time as the old one on a live server.
+ */
+async function probeDkim(domain: string, ask: Ask, signal?: AbortSignal): Promise<DkimObservation> {
+  const run = limiter(DKIM_CONCURRENCY);
+  const deadline = Date.now() + DKIM_BUDGET_MS;
+  const asked = (selector: string) =>
+    run(async () => (Date.now() > deadline || signal?.aborted ? undefined : { selector, outcome: await ask(`${selector}._domainkey.${domain}`, 'TXT') }));
+  const [parent, ...selectors] = await Promise.all([ask(`_domainkey.${domain}`, 'TXT'), ...DKIM_SELECTORS.map(asked)]);
+  const tried = selectors.filter((s) => s !== undefined);
+  const selectorsFound = tried.flatMap(({ selector, outcome }) => {
     const key = outcome.ok ? txtValues(outcome.answers).map((txt) => parseDkimKey(selector, txt)).find((k) => k !== undefined) : undefined;
     return key ? [key] : [];
   });
   return {
     domain,
     domainkey: parent.ok ? parent.rcode : 'ERROR',
-    selectorsTried: [...COMMON_DKIM_SELECTORS],
+    selectorsTried: tried.map((s) => s.selector),
     selectorsFound,
   };
 }
 
+/** The `_mta-sts` record and, when it announces a policy, the policy file as a sender fetches it. */
+async function probeMtaSts(input: EmailProbeInput, ask: Ask): Promise<Omit<MtaStsObservation, 'mx'>> {
+  const { domain } = input;
+  const outcome = await ask(`_mta-sts.${domain}`, 'TXT');
+  const record = parseMtaStsRecord(outcome.ok ? txtValues(outcome.answers) : []);
+  if (record.records.length === 0) return { domain, record };
+  return { domain, record, fetch: await fetchPolicy(input) };
+}
+
+async function fetchPolicy(input: EmailProbeInput): Promise<MtaStsFetch> {
+  const url = `https://mta-sts.${input.domain}/.well-known/mta-sts.txt`;
+  try {
+    // No redirects: senders do not follow them (RFC 8461 §3.3).
+    const response = await input.http.request(url, { maxBodyBytes: MTA_STS_MAX_BYTES, timeoutMs: MTA_STS_TIMEOUT_MS, signal: input.signal });
+    const location = headerValue(response.headers, 'location');
+    const contentType = headerValue(response.headers, 'content-type');
+    return {
+      url,
+      status: response.status,
+      ...(contentType ? { contentType } : {}),
+      ...(response.certificateTrusted !== undefined ? { certificateTrusted: response.certificateTrusted } : {}),
+      ...(response.certificateError ? { certificateError: response.certificateError } : {}),
+      ...(response.status >= 300 && response.status < 400 && location ? { redirect: location } : {}),
+      ...(response.status === 200 ? { body: response.body } : {}),
+    };
+  } catch (error) {
+    const err = error as NodeJS.ErrnoException;
+    return { url, error: [err.code, err.message].filter(Boolean).join(': ') || String(error) };
+  }
+}
+
 async function probeMx(input: EmailProbeInput, ask: Ask): Promise<MxContext> {
   const { domain, dns, signal } = input;
-  const [outcome, mtaSts] = await Promise.all([ask(domain, 'MX'), ask(`_mta-sts.${domain}`, 'TXT')]);
-  const announcesMtaSts = mtaSts.ok && txtValues(mtaSts.answers).some((t) => /^v=STSv1\s*(;|$)/i.test(t.trim()));
+  // mtaSts is filled in by probeEmail, from the MTA-STS probe that runs beside this one.
+  const announcesMtaSts = false;
+  const outcome = await ask(domain, 'MX');
   if (!outcome.ok) return { domain, mx: [], nullMx: false, mtaSts: announcesMtaSts, lookupError: outcome.error };
   const records = answersAt(outcome, 'MX')
     .map((r) => ({ host: normalizeName(r.data.exchange), preference: r.data.preference ?? 0 }))
@@ -140,7 +217,8 @@ async function probeMx(input: EmailProbeInput, ask: Ask): Promise<MxContext> {
 
   const mx = await mapLimit(records.slice(0, MAX_MX), MAX_MX, async ({ host, preference }): Promise<MxObservation> => {
     const [resolved, tlsa] = await Promise.all([resolveName(dns, host, signal), ask(`_25._tcp.${host}`, 'TLSA')]);
-    const base: MxObservation = { host, preference, addresses: resolved.addresses, dane: answersAt(tlsa, 'TLSA').length > 0 };
+    const tlsaRecords = answersAt(tlsa, 'TLSA').map((r) => ({ usage: r.data.usage, selector: r.data.selector, matchingType: r.data.matchingType, data: Buffer.from(r.data.certificate).toString('hex') }));
+    const base: MxObservation = { host, preference, addresses: resolved.addresses, dane: tlsaRecords.length > 0, ...(tlsaRecords.length > 0 ? { tlsa: tlsaRecords } : {}) };
     if (resolved.addresses.length === 0) {
       return { ...base, skipped: 'no-address', ...(resolved.error ? { resolveError: resolved.error } : resolved.rcode !== 'NOERROR' ? { resolveError: resolved.rcode } : {}) };
     }
@@ -209,6 +287,8 @@ async function converse(input: EmailProbeInput, host: string, address: string, b
         cipher: result.tls.cipher?.standardName ?? result.tls.cipher?.name ?? null,
         ...(leaf ? { certificate: summarizeCertificate(leaf, host, result.tls, input.now ?? new Date()) } : {}),
       },
+      // The presented chain, for DANE: only when the host publishes TLSA records.
+      ...(base.tlsa ? { chain: result.tls.certificates.map((c) => c.raw.toString('base64')) } : {}),
     };
   } catch (error) {
     const err = error as NodeJS.ErrnoException;

@@ -8,6 +8,7 @@
 import type { X509Certificate } from 'node:crypto';
 import type { Finding, Severity } from '../../../domain/audit.js';
 import { findingsFor } from '../../check.js';
+import type { TlsaRecord } from './dane.js';
 
 export interface CertificateSummary {
   subject: string;
@@ -51,6 +52,10 @@ export interface MxObservation {
   tlsVersionsOffered?: string[];
   /** A TLSA record at _25._tcp.<host>: DANE makes senders verify the certificate. */
   dane: boolean;
+  /** The TLSA records at _25._tcp.<host>, when there are any. */
+  tlsa?: TlsaRecord[];
+  /** The chain presented after STARTTLS, leaf first, DER in base64 (kept only when there are TLSA records). */
+  chain?: string[];
 }
 
 export interface MxContext {
