@@ -559,6 +559,27 @@ const DNS_COMMANDS: Record<string, (domain: string) => string> = {
   'dns.caa.missing': (domain) => `dig +short CAA ${domain}`,
 };
 
+/** The record a re-check of an email finding reads. */
+function emailVerifyCommand(finding: Finding, domain: string): string {
+  const kind = finding.id.split('.')[1];
+  switch (kind) {
+    case 'dmarc':
+      return `dig +short TXT _dmarc.${domain}`;
+    case 'mx':
+      return `dig +short MX ${domain}`;
+    case 'mta-sts':
+      return `dig +short TXT _mta-sts.${domain} && curl -s https://mta-sts.${domain}/.well-known/mta-sts.txt`;
+    case 'tls-rpt':
+      return `dig +short TXT _smtp._tls.${domain}`;
+    case 'bimi':
+      return `dig +short TXT default._bimi.${domain}`;
+    case 'dane':
+      return `dig +dnssec TLSA ${/^(_25\._tcp\.[^:\s]+)/.exec(finding.evidence ?? '')?.[1] ?? `_25._tcp.<your MX host>`}`;
+    default:
+      return `dig +short TXT ${domain}`;
+  }
+}
+
 function genericVerify(finding: Finding, context: PlanContext): { text: string; command?: string } {
   const text = `Run the re-scan: "${finding.title}" should no longer be reported.`;
   const group = finding.id.split('.')[0];
@@ -570,7 +591,7 @@ function genericVerify(finding: Finding, context: PlanContext): { text: string; 
     case 'tls':
       return { text, command: `openssl s_client -connect ${context.host}:443 -servername ${context.host} </dev/null` };
     case 'email':
-      return { text, command: finding.id.startsWith('email.dmarc') ? `dig +short TXT _dmarc.${context.domain}` : finding.id.startsWith('email.mx') ? `dig +short MX ${context.domain}` : `dig +short TXT ${context.domain}` };
+      return { text, command: emailVerifyCommand(finding, context.domain) };
     case 'dns':
       return { text, ...(DNS_COMMANDS[finding.id] ? { command: DNS_COMMANDS[finding.id]!(context.domain) } : {}) };
     default:

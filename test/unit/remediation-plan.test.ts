@@ -211,6 +211,27 @@ describe('known fixes on a site without a web server banner', () => {
     expect(spf!.effort).toBe('quick');
   });
 
+  it('re-checks mail transport findings on the record each one is about', () => {
+    const email: CheckResult = {
+      name: 'email',
+      status: 'ok',
+      data: { domain: 'shop.example.test' },
+      findings: [
+        finding('email.mta-sts.mx-not-covered', 'high', { category: 'Email Security' }),
+        finding('email.tls-rpt.missing', 'low', { category: 'Email Security' }),
+        finding('email.bimi.invalid', 'low', { category: 'Email Security' }),
+        finding('email.dane.mismatch', 'high', { category: 'Email Security', evidence: '_25._tcp.mx.shop.example.test: 3 1 1 abababababababab…: none matches the presented certificate chain' }),
+      ],
+    };
+    const commands = Object.fromEntries(buildRemediationPlan(auditWith([email], { host: 'www.shop.example.test' })).items.map((i) => [i.findingId, i.verify.command]));
+    expect(commands).toEqual({
+      'email.mta-sts.mx-not-covered': 'dig +short TXT _mta-sts.shop.example.test && curl -s https://mta-sts.shop.example.test/.well-known/mta-sts.txt',
+      'email.tls-rpt.missing': 'dig +short TXT _smtp._tls.shop.example.test',
+      'email.bimi.invalid': 'dig +short TXT default._bimi.shop.example.test',
+      'email.dane.mismatch': 'dig +dnssec TLSA _25._tcp.mx.shop.example.test',
+    });
+  });
+
   it('starts DMARC in monitoring mode when there is none, taking the domain from the host without www.', () => {
     const email: CheckResult = { name: 'email', status: 'ok', findings: [finding('email.dmarc.missing', 'medium', { category: 'Email Security' })] };
     const [dmarc] = buildRemediationPlan(auditWith([email], { host: 'www.shop.example.test' })).items;
