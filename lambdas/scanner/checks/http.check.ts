@@ -1,7 +1,7 @@
 /**
  * The "http" check: the site's HTTP security headers, cookies and redirects judged like the MDN
  * HTTP Observatory (its tests, score table and grade), plus software versions the server gives
- * away and TRACE. Probe: GET over https and http (redirects followed and recorded), then a CORS
+ * away, TRACE, Permissions-Policy and mixed content (neither in the score). Probe: GET over https and http (redirects followed and recorded), then a CORS
  * preflight, robots.txt and one TRACE request. Analysis: the pure tests in ./http/.
  */
 import type { Finding } from '../../domain/audit.js';
@@ -13,7 +13,9 @@ import { CORS_PROBE_ORIGIN, corsFindings, corsTest } from './http/cors.js';
 import { coepTest, coopTest, corpTest, crossOriginFindings } from './http/cross-origin.js';
 import { cspFindings, cspTest } from './http/csp.js';
 import { disclosureFindings, disclosureTest } from './http/disclosure.js';
+import { mixedContentFindings, mixedContentOf, type MixedContentReport } from './http/mixed-content.js';
 import { hstsTest } from './http/hsts.js';
+import { permissionsPolicyFindings, permissionsPolicyOf, type PermissionsPolicyReport } from './http/permissions-policy.js';
 import { observatoryScore, type ObservatoryGrade, type ScoredTest } from './http/observatory-score.js';
 import { redirectionTest } from './http/redirection.js';
 import { referrerPolicyFindings, referrerPolicyTest } from './http/referrer-policy.js';
@@ -86,6 +88,9 @@ export function analyzeHttp(probe: HttpProbe, preloaded: PreloadLookup = NOT_PRE
   const findings: Finding[] = [];
   let observatory: ObservatoryData;
   let details: Record<string, unknown> = {};
+  // Beside the Observatory's tests, outside its score: read on a page it would grade.
+  let permissionsPolicy: PermissionsPolicyReport | null = null;
+  let mixedContent: MixedContentReport | null = null;
 
   if (isGradeable(page.status)) {
     const csp = cspTest(retrieved);
@@ -115,6 +120,9 @@ export function analyzeHttp(probe: HttpProbe, preloaded: PreloadLookup = NOT_PRE
       ...referrerPolicyFindings(referrer),
       ...crossOriginFindings(corp, coep, coop),
     );
+    permissionsPolicy = permissionsPolicyOf(page.headers);
+    mixedContent = mixedContentOf(page);
+    findings.push(...permissionsPolicyFindings(permissionsPolicy), ...mixedContentFindings(mixedContent));
   } else {
     observatory = {
       graded: false,
@@ -135,6 +143,8 @@ export function analyzeHttp(probe: HttpProbe, preloaded: PreloadLookup = NOT_PRE
       analyzed: retrieved.https ? 'https' : 'http',
       observatory,
       details,
+      permissionsPolicy,
+      mixedContent,
       responses: { https: sessionData(retrieved.https, probe.errors.https), http: sessionData(retrieved.http, probe.errors.http) },
       server: disclosure.server,
       poweredBy: disclosure.poweredBy,
@@ -224,7 +234,8 @@ export async function probeHttp(client: HttpClient, target: { url: string; host:
 
 /**
  * The "http" check. Needs ctx.net.http built with createHttpClient over the scan's pinned
- * addresses; data: { url, analyzed, observatory, details, responses, server, poweredBy, trace }.
+ * addresses; data: { url, analyzed, observatory, details, permissionsPolicy, mixedContent, responses, server,
+ * poweredBy, trace }.
  */
 export const httpCheck: CheckDefinition = {
   name: 'http',

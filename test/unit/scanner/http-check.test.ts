@@ -109,6 +109,7 @@ describe('http check against loopback servers', () => {
       ['http.cookies.without-samesite', 'info'],
       ['http.xcto.missing', 'low'],
       ['http.referrer-policy.missing', 'low'],
+      ['http.permissions-policy.missing', 'info'],
       ['http.disclosure.server-version', 'low'],
       ['http.disclosure.powered-by', 'low'],
       ['http.trace-enabled', 'medium'],

@@ -75,6 +75,7 @@ describe('whole sites', () => {
       ['http.cookies.without-samesite', 'info'],
       ['http.xcto.missing', 'low'],
       ['http.referrer-policy.missing', 'low'],
+      ['http.permissions-policy.missing', 'info'],
       ['http.disclosure.server-version', 'low'],
       ['http.disclosure.powered-by', 'low'],
     ]);
@@ -98,6 +99,7 @@ describe('whole sites', () => {
       ['http.xfo.missing', 'medium'],
       ['http.xcto.missing', 'low'],
       ['http.referrer-policy.missing', 'low'],
+      ['http.permissions-policy.missing', 'info'],
       ['http.disclosure.server-version', 'low'],
     ]);
     expect(output.data?.responses).toMatchObject({
@@ -135,6 +137,7 @@ describe('whole sites', () => {
       ['http.sri.missing', 'low'],
       ['http.xcto.missing', 'low'],
       ['http.referrer-policy.unsafe', 'low'],
+      ['http.permissions-policy.missing', 'info'],
       ['http.disclosure.server-version', 'low'],
       ['http.disclosure.powered-by', 'low'],
       ['http.trace-enabled', 'medium'],
