@@ -17,7 +17,10 @@
  * - eol.json + EOL-PROVENANCE.md: endoflife.date's release cycles from ../shared/data/eol (or
  *   --eol-source DIR), by bin/build-eol.ts (software check);
  * - dkim-selectors.json: the DKIM selectors the email check tries, from ../shared/data/dkim-selectors.txt
- *   (or --dkim-source DIR), by bin/build-dkim-selectors.ts (email check).
+ *   (or --dkim-source DIR), by bin/build-dkim-selectors.ts (email check);
+ * - takeover-fingerprints.json + TAKEOVER-PROVENANCE.md: can-i-take-over-xyz's services with subjack's
+ *   CNAME patterns from ../shared/data/takeover (or --takeover-source DIR), by bin/build-takeover.ts
+ *   (subdomains check; licenses/Apache-2.0.txt is subjack's licence text, kept beside them).
  * The output is sorted and carries no build time, so rebuilding from the same input gives the same bytes.
  */
 import { createHash } from 'node:crypto';
@@ -25,6 +28,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import * as z from 'zod';
 import { buildHstsPreload } from './build-hsts-preload.js';
+import { buildTakeoverFingerprints } from './build-takeover.js';
 import { buildDkimSelectors } from './build-dkim-selectors.js';
 import { buildEndOfLife } from './build-eol.js';
 import { buildWordPressVulns } from './build-wordpress-vulns.js';
@@ -50,6 +54,7 @@ const option = (name: string) => {
 const source = resolve(option('--source') ?? '../shared/data/vulndb');
 const hstsSource = resolve(option('--hsts-source') ?? join(source, '../hsts-preload'));
 const eolSource = resolve(option('--eol-source') ?? join(source, '../eol'));
+const takeoverSource = resolve(option('--takeover-source') ?? join(source, '../takeover'));
 const dkimSource = resolve(option('--dkim-source') ?? join(source, '..'));
 const out = resolve(option('--out') ?? 'lambdas/scanner/data');
 const started = performance.now();
@@ -1117,6 +1122,7 @@ const jsLibraries = buildJsLibraries(stored);
 const hstsPreload = buildHstsPreload(hstsSource, out);
 const wordpressVulns = buildWordPressVulns(source, out);
 const endOfLife = buildEndOfLife(eolSource, out);
+const takeover = buildTakeoverFingerprints(takeoverSource, out);
 const dkimSelectors = buildDkimSelectors(dkimSource, out);
 
 const counts = {
@@ -1133,6 +1139,8 @@ const counts = {
   wordpressVulnsBytes: wordpressVulns.bytes,
   endOfLifeCycles: endOfLife.cycles,
   endOfLifeBytes: endOfLife.bytes,
+  takeoverServices: takeover.services,
+  takeoverBytes: takeover.bytes,
   dkimSelectors: dkimSelectors.selectors,
   dkimSelectorsBytes: dkimSelectors.bytes,
   ms: Math.round(performance.now() - started),

@@ -10,7 +10,7 @@ import { analyzeDanglingCnames } from './subdomains/takeover.js';
 export function analyzeSubdomains(snapshot: SubdomainsSnapshot): CheckOutput {
   const { domain, entries } = snapshot;
   const findings = [
-    ...analyzeDanglingCnames(entries.filter((e) => e.cnames.length > 0)),
+    ...analyzeDanglingCnames(entries.filter((e) => e.cnames.length > 0 || e.page !== undefined)),
     ...analyzeExposure(
       domain,
       entries.filter((e) => e.addresses.length > 0),
@@ -42,7 +42,8 @@ export function analyzeSubdomains(snapshot: SubdomainsSnapshot): CheckOutput {
 /**
  * The subdomains check, on the registrable domain: names from the zone transfer, certificate
  * transparency and a wordlist, resolved concurrently; whether each answers on 443/80; dangling
- * CNAMEs into takeover-prone services; names that suggest non-public environments.
+ * records into takeover-prone services (the knowledge base's can-i-take-over-xyz fingerprints: NXDOMAIN
+ * in every scan, the service's page text in active scans); names that suggest non-public environments.
  */
 export const subdomainsCheck: CheckDefinition = {
   name: 'subdomains',

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dnsCheck } from '../../../lambdas/scanner/checks/dns.check.js';
 import { subdomainsCheck } from '../../../lambdas/scanner/checks/subdomains.check.js';
-import { createHttpClient } from '../../../lambdas/scanner/net/http-client.js';
+import { createHttpClient, type HttpClient, type HttpResponse } from '../../../lambdas/scanner/net/http-client.js';
 import type { TcpClient } from '../../../lambdas/scanner/net/tcp-client.js';
 import { checkContext, runWith } from '../../support/check-context.js';
 import { startZoneServer, type ZoneServer } from '../../support/zone-server.js';
@@ -58,7 +58,11 @@ describe('subdomains check against a loopback zone', () => {
     expect(result.status).toBe('ok');
     expect(result.durationMs).toBeLessThan(2000);
     expect(result.findings.map((f) => [f.id, f.severity, f.evidence])).toEqual([
-      ['subdomains.dangling-cname', 'high', 'assets.corp.test → corp-assets.s3.amazonaws.com: corp-assets.s3.amazonaws.com does not exist (NXDOMAIN) at AWS S3'],
+      [
+        'subdomains.dangling-cname',
+        'high',
+        'assets.corp.test → corp-assets.s3.amazonaws.com: corp-assets.s3.amazonaws.com does not exist (NXDOMAIN) at AWS/S3. can-i-take-over-xyz rates AWS/S3 "Vulnerable"; discussion: https://github.com/EdOverflow/can-i-take-over-xyz/issues/36',
+      ],
       ['subdomains.dangling-cname', 'high', 'shop.corp.test → store.corp-old-shop.test: store.corp-old-shop.test does not exist and its domain corp-old-shop.test is not registered (NXDOMAIN)'],
       ['subdomains.stale-cname', 'low', 'old.corp.test → retired.corp.test (NXDOMAIN)'],
       ['subdomains.exposed-environment', 'info', 'staging.corp.test (resolves only)'],
@@ -82,6 +86,34 @@ describe('subdomains check against a loopback zone', () => {
     expect(ctQueries.at(-1)).toBe('/?q=%25.corp.test&output=json');
     // 127.0.0.21 serves two names but is tried once; 443 answered, so 80 was never needed.
     expect(tcp.attempts.filter((a) => a.startsWith('127.0.0.21:'))).toEqual(['127.0.0.21:443']);
+  });
+
+  it("fetches the page of a name whose CNAME leads into a fingerprinted service and finds its 'no such site' text (active only)", async () => {
+    // Prepare: blog.corp.test → corp.ghost.io answers, but with Ghost's page for a deleted site.
+    const pages: string[] = [];
+    const ghost: HttpClient = {
+      request: async (url, options) => {
+        if (!url.includes('blog.corp.test')) return http.request(url, options);
+        pages.push(url);
+        return { url, status: 404, headers: {}, body: '<html><body><h1>Site unavailable.</h1></body></html>', truncated: false, redirects: [] } as unknown as HttpResponse;
+      },
+    };
+    const context = checkContext({ dnsPort: dns.port, host: 'www.corp.test', domain: 'corp.test', net: { tcp: fakeTcp({ '127.0.0.23': [443] }), http: ghost } });
+
+    // Act
+    const active = await runWith(subdomainsCheck, context);
+    const fetchedActive = pages.splice(0);
+    const passive = await runWith(subdomainsCheck, { ...context, mode: 'passive' });
+
+    // Assess
+    const blog = active.findings.find((f) => f.evidence?.startsWith('blog.corp.test'));
+    expect(blog).toMatchObject({ id: 'subdomains.dangling-cname', severity: 'high', title: 'blog.corp.test can be taken over (dangling CNAME to Ghost)' });
+    expect(blog?.evidence).toMatch(/^blog\.corp\.test → corp\.ghost\.io: https:\/\/blog\.corp\.test\/ answers with Ghost's text for a missing site: "Site unavailable\."\. can-i-take-over-xyz rates Ghost "Vulnerable"/);
+    expect(blog?.description).toContain('CC BY 4.0, https://github.com/EdOverflow/can-i-take-over-xyz');
+    expect(fetchedActive).toEqual(['https://blog.corp.test/']);
+    // A passive scan connects to no subdomain: only the DNS signs are read.
+    expect(pages).toEqual([]);
+    expect(passive.findings.some((f) => f.evidence?.startsWith('blog.corp.test'))).toBe(false);
   });
 
   it("reuses the dns check's zone transfer instead of transferring again", async () => {

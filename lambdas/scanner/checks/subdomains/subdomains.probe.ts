@@ -1,8 +1,10 @@
 /**
  * Probe for the subdomains check: candidate names from the zone transfer (reusing the dns
  * check's when it ran), certificate transparency and a wordlist; each resolved through the
- * scanner's resolver (CNAME chains included), wildcard answers set aside, and every address that
- * passes the guard tried on 443 then 80 to measure which subdomains answer.
+ * scanner's resolver (CNAME chains included), wildcard answers set aside, every address that
+ * passes the guard tried on 443 then 80 to measure which subdomains answer, and (active scans) the
+ * page of each name whose CNAME leads into a takeover-prone service that shows a deleted resource in
+ * the page itself (its fingerprint, ./fingerprints.ts).
  */
 import { isIP } from 'node:net';
 import { getDomain } from 'tldts';
@@ -15,7 +17,7 @@ import { answersAt, limiter, mapLimit, type NameResolution, randomLabel, resolve
 import { normalizeName } from '../dns/records.js';
 import { nameServerPort, summarizeTransfer } from '../dns/zone.probe.js';
 import { ctQueryUrl, parseCtNames } from './ct.js';
-import { takeoverService } from './takeover.js';
+import { hasPageSign, serviceOfChain, serviceOfName } from './fingerprints.js';
 import { SUBDOMAIN_WORDLIST } from './wordlist.js';
 
 export type SubdomainSource = 'axfr' | 'ct' | 'wordlist';
@@ -31,6 +33,8 @@ export interface SubdomainEntry {
   /** A TCP connection to 443 or 80 succeeded on one of its public addresses. */
   answers: boolean;
   answeredOn?: number;
+  /** The name's own page (active scans), fetched when its service shows a deleted resource in the page: for the takeover analysis, not the report. */
+  page?: { url: string; status: number; body: string };
 }
 
 export type CtStatus = 'not-configured' | 'unreachable' | 'ok';
@@ -72,6 +76,13 @@ const CT_TIMEOUT_MS = 6_000;
 const CT_MAX_BODY_BYTES = 8 * 1024 * 1024;
 const ANSWER_PORTS = [443, 80];
 const TCP_TIMEOUT_MS = 1_500;
+/** Pages fetched for takeover fingerprints, at most, and at once; each answer's head is enough. */
+const MAX_FINGERPRINT_PAGES = 20;
+const PAGE_CONCURRENCY = 10;
+const PAGE_TIMEOUT_MS = 2_500;
+/** All the fingerprint pages together, so a slow service cannot take the check's budget. */
+const PAGES_BUDGET_MS = 6_000;
+const PAGE_MAX_BYTES = 64 * 1024;
 
 export async function probeSubdomains(input: SubdomainsProbeInput): Promise<SubdomainsSnapshot> {
   const { dns, domain, signal } = input;
@@ -135,7 +146,7 @@ export async function probeSubdomains(input: SubdomainsProbeInput): Promise<Subd
       answers: false,
     };
     const target = r.cnames.at(-1);
-    if (target && r.finalRcode === 'NXDOMAIN' && !r.cnames.some((c) => takeoverService(c))) {
+    if (target && r.finalRcode === 'NXDOMAIN' && !r.cnames.some((c) => serviceOfName(c))) {
       const registrable = getDomain(target) ?? target;
       const outcome = await tryQuery(dns, registrable, 'SOA', { signal });
       if (outcome.ok) entry.targetDomainRcode = outcome.rcode;
@@ -143,7 +154,7 @@ export async function probeSubdomains(input: SubdomainsProbeInput): Promise<Subd
     return entry;
   });
 
-  if (!input.passive) await measureAnswers(input, entries);
+  if (!input.passive) await Promise.all([measureAnswers(input, entries), fetchFingerprintPages(input, entries)]);
   entries.sort((a, b) => a.name.localeCompare(b.name));
   return {
     domain,
@@ -154,6 +165,38 @@ export async function probeSubdomains(input: SubdomainsProbeInput): Promise<Subd
     tried: names.length,
     errors,
   };
+}
+
+/**
+ * The page of each name that resolves into a takeover-prone service whose sign is in the page (its
+ * "no such site" text or status): https first, then http; redirects not followed (a status can be the
+ * sign). What a browser asking for that name would get; only in active scans (subdomain probing).
+ */
+async function fetchFingerprintPages(input: SubdomainsProbeInput, entries: SubdomainEntry[]): Promise<void> {
+  const candidates = entries
+    // Only names with an address the guard lets through, as for the answer measurement.
+    .filter((entry) => entry.finalRcode !== 'NXDOMAIN' && entry.addresses.some((a) => !refusedAddress([a], input.allowPrivateTargets)))
+    .filter((entry) => {
+      const service = serviceOfChain(entry.cnames, entry.addresses);
+      return service !== undefined && service.status !== 'not-vulnerable' && hasPageSign(service);
+    })
+    .slice(0, MAX_FINGERPRINT_PAGES);
+  const stopAt = performance.now() + PAGES_BUDGET_MS;
+  await mapLimit(candidates, PAGE_CONCURRENCY, async (entry) => {
+    for (const [scheme, port] of [['https', 443], ['http', 80]] as const) {
+      const left = stopAt - performance.now();
+      if (input.signal?.aborted || left < 200) return;
+      if (input.excludePorts.includes(port)) continue;
+      const url = `${scheme}://${entry.name}/`;
+      const response = await input.http
+        .request(url, { timeoutMs: Math.min(PAGE_TIMEOUT_MS, left), maxBodyBytes: PAGE_MAX_BYTES, signal: input.signal, headers: { accept: 'text/html,*/*' } })
+        .catch(() => undefined);
+      if (response) {
+        entry.page = { url, status: response.status, body: response.body };
+        return;
+      }
+    }
+  });
 }
 
 /** Names from the zone transfer: the dns check's when it ran, otherwise one transfer of our own. */
