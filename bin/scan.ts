@@ -108,6 +108,8 @@ async function main() {
         topPorts,
         excludePorts: parsePorts(values['exclude-ports']),
         certificateTransparencyUrl: process.env.SCAN_CT_URL || undefined,
+        // DS records, ';'-separated, as the Lambdas' SCAN_DNSSEC_TRUST_ANCHORS (the scan range's: named/trust-anchor.ds).
+        ...(process.env.SCAN_DNSSEC_TRUST_ANCHORS ? { dnssecTrustAnchors: process.env.SCAN_DNSSEC_TRUST_ANCHORS.split(';').map((a) => a.trim()).filter(Boolean) } : {}),
       },
       { deadlineMs: timeout * 1000, mode: values.passive ? 'passive' : 'active' },
     );

@@ -61,6 +61,18 @@ export const configSchema = z.object({
     }),
   /** A crt.sh-compatible certificate transparency search endpoint; empty = no CT lookup. */
   SCAN_CT_URL: optionalUrl,
+  /** DNSSEC trust anchors, DS records in zone-file form separated by ';'; empty = the root zone's keys. */
+  SCAN_DNSSEC_TRUST_ANCHORS: z
+    .string()
+    .default('')
+    .transform((list, ctx) => {
+      const anchors = list.split(';').map((a) => a.trim().replace(/\s+/g, ' ')).filter(Boolean);
+      if (anchors.some((a) => !/^\S+ (\d+ )?(IN )?DS \d+ \d+ \d+ [0-9a-f ]+$/i.test(a))) {
+        ctx.addIssue({ code: 'custom', message: 'must be DS records separated by ";" (". IN DS 20326 8 2 E06D…")' });
+        return z.NEVER;
+      }
+      return anchors;
+    }),
 
   /** Have I Been Pwned API v3 key; absent = the breaches check reports "not configured". */
   HIBP_API_KEY: z.string().trim().min(1).optional(),

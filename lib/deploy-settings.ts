@@ -59,6 +59,7 @@ export const deployDecisions = {
   SCAN_TOP_PORTS: setting,
   SCAN_EXCLUDE_PORTS: setting,
   SCAN_CT_URL: setting,
+  SCAN_DNSSEC_TRUST_ANCHORS: setting,
   HIBP_API_KEY: { kind: 'secret', parameter: 'hibpParameter' },
   HIBP_API_KEY_PARAMETER: { kind: 'stack', from: 'hibpParameter' },
   HIBP_BASE_URL: setting,

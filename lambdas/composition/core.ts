@@ -201,6 +201,7 @@ export function composeDeps(config: Config, providers: ProviderSet, overrides: P
       topPorts: config.SCAN_TOP_PORTS,
       excludePorts: config.SCAN_EXCLUDE_PORTS,
       certificateTransparencyUrl: config.SCAN_CT_URL,
+      ...(config.SCAN_DNSSEC_TRUST_ANCHORS.length > 0 ? { dnssecTrustAnchors: config.SCAN_DNSSEC_TRUST_ANCHORS } : {}),
     },
   };
   for (const key of Object.keys(providerOf) as (keyof Adapters)[]) {

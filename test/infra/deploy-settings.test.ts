@@ -37,6 +37,7 @@ const sampleSettings: Record<string, string> = {
   SCAN_TOP_PORTS: '200',
   SCAN_EXCLUDE_PORTS: '25,2024',
   SCAN_CT_URL: 'https://crt.sh/',
+  SCAN_DNSSEC_TRUST_ANCHORS: '. IN DS 20326 8 2 E06D44B80B8F1D39A95C0B0D7C65D08458E880409BBC683457104237C7F8EC8D; . IN DS 38696 8 2 683D2D0ACB8C9B712A1948B27F741219298D0A450D612C483AF444A4C0FB2B16',
   HIBP_BASE_URL: 'https://haveibeenpwned.com/api/v3',
   HIBP_REQUESTS_PER_MINUTE: '50',
   PWNED_PASSWORDS_URL: 'https://api.pwnedpasswords.com',
@@ -56,6 +57,7 @@ const sampleSettings: Record<string, string> = {
   RATE_LIMIT_AGENT_TELEMETRY_PER_ACCOUNT: '121',
   API_TOKEN_REQUESTS_PER_MINUTE: '90',
   SHARE_MAX_USES: '50',
+  SCAN_ACTIVE_PER_TARGET_PER_HOUR: '7',
 };
 
 /**
@@ -137,6 +139,7 @@ describe('deploy settings: every key of the README configuration table', () => {
   it('as a setting, is validated by the Lambdas’ own schema at synth, naming the key', () => {
     expect(refuse('SCAN_TOP_PORTS', '0')).toThrow(/SCAN_TOP_PORTS: /);
     expect(refuse('SCAN_EXCLUDE_PORTS', 'smtp')).toThrow(/SCAN_EXCLUDE_PORTS: must be a comma-separated list of port numbers/);
+    expect(refuse('SCAN_DNSSEC_TRUST_ANCHORS', '. IN DNSKEY 257 3 8 AwEAAa')).toThrow(/SCAN_DNSSEC_TRUST_ANCHORS: must be DS records separated by ";"/);
     expect(refuse('SUPPORT_EMAIL', 'help')).toThrow(/SUPPORT_EMAIL: /);
     expect(() => readStackConfig(new App().node, { ...TEST_DEPLOY_ENV, SCAN_CT_URL: 'crt.sh' })).toThrow(/SCAN_CT_URL: /);
   });

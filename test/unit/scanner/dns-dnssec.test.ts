@@ -79,7 +79,7 @@ describe('signatures, keys and digests against bind9', () => {
 
   it('tells a forged record, a missing signature, an unknown key and a signature out of its window apart', () => {
     const keys = keysOf('good.test');
-    const a = of(zones, 'good.test', 'A');
+    const a = zones.filter((r): r is ZoneTextRecord & dnsPacket.StringAnswer => r.name === 'good.test' && r.type === 'A');
     const sigs = signaturesFor(zones, 'good.test', 'A');
     expect(validateRrset([{ ...a[0]!, data: '127.0.0.66' }], sigs, keys, 'good.test', nowSeconds)).toMatchObject({ result: 'bogus', signatures: [{ result: 'bad-signature' }] });
     expect(validateRrset(a, [], keys, 'good.test', nowSeconds).result).toBe('missing');
