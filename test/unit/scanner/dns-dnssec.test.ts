@@ -232,3 +232,20 @@ describe('DNSSEC findings from the validation', () => {
     expect(analyzeDnssec('plain.test', observed({ dnskeys: 0, rrsig: false, ds: 0 }), validation).map((f) => f.id)).toEqual(['dns.dnssec.unsigned']);
   });
 });
+
+describe('malformed DNSSEC records', () => {
+  it('never throw: a record that cannot be encoded fails its signature, and the rest of the chain is still judged', async () => {
+    const garbled = zones.map((r) => (r.zone === 'good.test' && r.type === 'A' && r.name === 'good.test' ? ({ ...r, data: 'not an address' } as unknown as ZoneTextRecord) : r));
+    const validation = validateDnssec(await material(garbled, 'good.test'), NOW);
+    expect(validation.steps.find((s) => s.name === 'good.test' && s.type === 'A')).toMatchObject({ result: 'bogus', signatures: [{ result: 'bad-signature' }] });
+    expect(validation.steps.find((s) => s.name === 'good.test' && s.type === 'MX')?.result).toBe('valid');
+  });
+
+  it('reads a proof whose records are mangled as not proven, and a key without data as no key', async () => {
+    const noHash = zones.map((r) => (r.zone === 'good.test' && r.type === 'NSEC3' ? ({ ...r, data: { ...(r.data as object), nextDomain: undefined } } as unknown as ZoneTextRecord) : r));
+    expect(steps(validateDnssec(await material(noHash, 'good.test'), NOW)).at(-1)).toBe('denial A no-such-name.good.test: bogus');
+    const keyless = { ok: true as const, rcode: 'NOERROR', answers: [{ name: 'test', type: 'DNSKEY', data: null } as unknown as dnsPacket.Answer], authorities: [], ad: false };
+    const validation = validateDnssec({ domain: 'good.test', anchors: [anchor], dnskey: { test: keyless }, ds: {}, data: [] }, NOW);
+    expect(validation.result).toBe('indeterminate');
+  });
+});

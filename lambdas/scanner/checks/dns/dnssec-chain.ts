@@ -170,6 +170,15 @@ function describeFailure(what: string, result: StepResult, signatures: readonly 
  * so a zone's own faults are found even when the chain above cannot be followed.
  */
 export function validateDnssec(material: DnssecMaterial, now: Date): DnssecValidation {
+  try {
+    return walk(material, now);
+  } catch (error) {
+    // Malformed records from a broken server must not cost the rest of the dns check.
+    return { result: 'indeterminate', reason: `The DNSSEC records could not be read: ${(error as Error).message}`, anchor: undefined, chainFromAnchor: false, checkedAt: now.toISOString(), algorithms: [], steps: [] };
+  }
+}
+
+function walk(material: DnssecMaterial, now: Date): DnssecValidation {
   const nowSeconds = Math.floor(now.getTime() / 1000);
   const domain = canonicalName(material.domain);
   const steps: ValidationStep[] = [];

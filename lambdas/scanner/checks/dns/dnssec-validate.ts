@@ -312,7 +312,14 @@ export function validateRrset(rrset: readonly Answer[], rrsigs: readonly RrsigRe
       signatures.push({ ...base, result: 'no-key' });
       continue;
     }
-    const data = signedData(sig, rrset);
+    let data: Buffer;
+    try {
+      data = signedData(sig, rrset);
+    } catch {
+      // A record dns-packet cannot encode again cannot have been signed as it stands.
+      signatures.push({ ...base, result: 'bad-signature' });
+      continue;
+    }
     const good = candidates.some((k) => {
       const key = publicKey(k.data);
       return key !== undefined && verifySignature(sig.algorithm, key, data, sig.signature);
