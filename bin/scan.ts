@@ -29,13 +29,16 @@ function parsePorts(list: string | undefined): number[] {
   return ports;
 }
 
-/** A software finding's known exploited CVEs, one line each: "CVE-2021-41773 (CVSS 9.8, KEV since 2021-11-03, ransomware)". */
+/**
+ * A software finding's known exploited CVEs, one line each: "CVE-2021-41773 (CVSS 9.8, KEV since
+ * 2021-11-03, ransomware)", with the source record where its licence asks for a link (Wordfence).
+ */
 function exploitedCves(finding: Finding): string[] {
   return (finding.cveDetails ?? [])
     .filter((cve) => cve.exploited)
     .map((cve) => {
       const facts = [cve.cvssScore !== undefined ? `CVSS ${cve.cvssScore.toFixed(1)}` : '', cve.kevDateAdded ? `KEV since ${cve.kevDateAdded}` : 'KEV', cve.ransomware ? 'ransomware' : ''];
-      return `${cve.id} (${facts.filter(Boolean).join(', ')})${cve.fixedIn ? ` fixed in ${cve.fixedIn}` : ''}`;
+      return `${cve.id} (${facts.filter(Boolean).join(', ')})${cve.fixedIn ? ` fixed in ${cve.fixedIn}` : ''}${cve.references?.length ? ` ${cve.references.join(' ')}` : ''}`;
     });
 }
 
