@@ -27,7 +27,7 @@ export function sendsNoMail(snapshot: EmailSnapshot): boolean {
 export function analyzeEmail(snapshot: EmailSnapshot): CheckOutput {
   const { spf, dmarc, dkim, mx, mtaSts, tlsRpt, bimi } = snapshot;
   const hasMx = !mx.nullMx && mx.mx.length > 0;
-  const daneMx = mx.mx.filter((m) => m.tlsa).map((m) => ({ host: m.host, tlsa: m.tlsa!, ...(m.chain ? { chain: m.chain } : {}), ...(tlsEstablished(m.tls) && m.tls.certificate ? { nameMatches: m.tls.certificate.nameMatches } : {}) }));
+  const daneMx = mx.mx.filter((m) => m.tlsa).map((m) => ({ host: m.host, tlsa: m.tlsa!, ...(m.tlsaSigned !== undefined ? { signed: m.tlsaSigned } : {}), ...(m.chain ? { chain: m.chain } : {}), ...(tlsEstablished(m.tls) && m.tls.certificate ? { nameMatches: m.tls.certificate.nameMatches } : {}) }));
   const findings = [
     ...analyzeSpf(spf, { dmarcEnforced: dmarcEnforced(dmarc) }),
     ...analyzeDmarc(dmarc),
@@ -81,7 +81,7 @@ export function analyzeEmail(snapshot: EmailSnapshot): CheckOutput {
         banner: m.banner,
         certificate: tlsEstablished(m.tls) ? m.tls.certificate : undefined,
         dane: m.dane,
-        ...(m.tlsa ? { tlsa: m.tlsa, daneResult: verifyDane(daneMx.find((d) => d.host === m.host)!).result } : {}),
+        ...(m.tlsa ? { tlsa: m.tlsa, tlsaSigned: m.tlsaSigned, daneResult: verifyDane(daneMx.find((d) => d.host === m.host)!).result } : {}),
         error: m.error,
         skipped: m.skipped,
       })),

@@ -249,9 +249,9 @@ describe('DANE for SMTP (RFC 7672)', () => {
 
   it('rates records that match nothing high, naming them', () => {
     const stale = { usage: 3, selector: 1, matchingType: 1, data: 'ab'.repeat(32) };
-    const findings = analyzeDane([mx([stale, { usage: 2, selector: 0, matchingType: 1, data: sha256(leaf.raw).replace(/^./, '0') }])]);
+    const findings = analyzeDane([mx([stale, { usage: 2, selector: 0, matchingType: 1, data: 'cd'.repeat(32) }])]);
     expect(findings.map((f) => [f.id, f.severity, f.evidence])).toEqual([
-      ['email.dane.mismatch', 'high', `_25._tcp.mx1.example.com: 3 1 1 abababababababab…, 2 0 1 ${sha256(leaf.raw).replace(/^./, '0').slice(0, 16)}…: none matches the presented certificate chain`],
+      ['email.dane.mismatch', 'high', '_25._tcp.mx1.example.com: 3 1 1 abababababababab…, 2 0 1 cdcdcdcdcdcdcdcd…: none matches the presented certificate chain'],
     ]);
   });
 
@@ -271,6 +271,15 @@ describe('DANE for SMTP (RFC 7672)', () => {
         `_25._tcp.mx1.example.com: 1 1 1 ${sha256(spki(leaf)).slice(0, 16)}…: usage 1 (PKIX-EE) is not used for SMTP; 3 2 1 ${sha256(spki(leaf)).slice(0, 16)}…: selector 2 is unknown; 3 1 1 abcd: matching type 1 needs 32 bytes, the record has 2`,
       ],
     ]);
+  });
+
+  it('calls TLSA records without DNSSEC signatures medium and judges them no further: senders ignore them', () => {
+    const stale = { usage: 3, selector: 1, matchingType: 1, data: 'ab'.repeat(32) };
+    const findings = analyzeDane([mx([stale], { signed: false }), mx([stale, stale], { host: 'mx2.example.com', signed: false })]);
+    expect(findings.map((f) => [f.id, f.severity, f.evidence])).toEqual([
+      ['email.dane.unsigned', 'medium', '_25._tcp.mx1.example.com: 1 TLSA record, no RRSIG; _25._tcp.mx2.example.com: 2 TLSA records, no RRSIG'],
+    ]);
+    expect(ids(analyzeDane([mx([stale], { signed: true })]))).toEqual([['email.dane.mismatch', 'high']]);
   });
 
   it('leaves an MX it could not reach over TLS unjudged', () => {

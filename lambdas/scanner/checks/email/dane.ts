@@ -26,6 +26,8 @@ export interface DaneMx {
   chain?: string[];
   /** The leaf names the MX host. */
   nameMatches?: boolean;
+  /** The TLSA records came with DNSSEC signatures; false: senders ignore them. */
+  signed?: boolean;
 }
 
 export type DaneVerdict =
@@ -92,13 +94,29 @@ const finding = findingsFor('email');
 const category = 'Email Security';
 
 /**
- * Analyze DANE on the MX hosts that publish TLSA records. No usable record matching the presented
+ * Analyze DANE on the MX hosts that publish TLSA records. Records without DNSSEC signatures are
+ * medium: senders ignore them, so DANE protects nothing. No usable record matching the presented
  * chain is high: DANE-validating senders then defer the mail and finally bounce it. Records a
  * sender cannot use (PKIX usages, unknown parameters) are low: DANE gives no protection there.
  */
 export function analyzeDane(mxs: readonly DaneMx[]): Finding[] {
-  const verdicts = mxs.filter((m) => m.tlsa.length > 0).map(verifyDane);
   const findings: Finding[] = [];
+  const unsigned = mxs.filter((m) => m.tlsa.length > 0 && m.signed === false);
+  if (unsigned.length > 0) {
+    findings.push(
+      finding({
+        id: 'email.dane.unsigned',
+        title: 'TLSA records without DNSSEC: senders ignore them',
+        severity: 'medium',
+        category,
+        evidence: unsigned.map((m) => `_25._tcp.${m.host}: ${m.tlsa.length} TLSA record${m.tlsa.length === 1 ? '' : 's'}, no RRSIG`).join('; '),
+        description: 'Senders trust TLSA records only when DNSSEC proves them authentic (RFC 7672); without signatures an attacker could forge them, so DANE is not applied and this server is not protected by it.',
+        recommendation: "Sign the MX host's zone with DNSSEC at your DNS provider and publish the DS record at your registrar, or remove the TLSA records.",
+      }),
+    );
+  }
+  // Unsigned records are judged no further: senders never compare them.
+  const verdicts = mxs.filter((m) => m.tlsa.length > 0 && m.signed !== false).map(verifyDane);
   const mismatched = verdicts.filter((v): v is DaneVerdict & { result: 'mismatch' } => v.result === 'mismatch');
   if (mismatched.length > 0) {
     findings.push(

@@ -45,6 +45,8 @@ export interface EmailProbeInput {
   /** Bound on one SMTP conversation, handshake included. */
   smtpTimeoutMs: number;
   ehloName: string;
+  /** Time for the DKIM selectors (default DKIM_BUDGET_MS). */
+  dkimBudgetMs?: number;
   signal?: AbortSignal;
   now?: Date;
 }
@@ -65,9 +67,9 @@ const MTA_STS_MAX_BYTES = 64 * 1024;
 export async function probeEmail(input: EmailProbeInput): Promise<EmailSnapshot> {
   const { dns, domain, signal } = input;
   const queries = { asked: 0, answered: 0 };
-  const ask = async (name: string, type: 'TXT' | 'MX' | 'A' | 'AAAA' | 'TLSA') => {
+  const ask = async (name: string, type: 'TXT' | 'MX' | 'A' | 'AAAA' | 'TLSA', options: { dnssec?: boolean } = {}) => {
     queries.asked++;
-    const outcome = await tryQuery(dns, name, type, { signal });
+    const outcome = await tryQuery(dns, name, type, { ...options, signal });
     if (outcome.ok) queries.answered++;
     return outcome;
   };
@@ -75,7 +77,7 @@ export async function probeEmail(input: EmailProbeInput): Promise<EmailSnapshot>
   const [spf, dmarc, dkim, mx, mtaSts, tlsRpt, bimi] = await Promise.all([
     evaluateSpf(domain, spfDns(ask)),
     probeDmarc(domain, ask),
-    probeDkim(domain, ask, signal),
+    probeDkim(domain, ask, input.dkimBudgetMs ?? DKIM_BUDGET_MS, signal),
     probeMx(input, ask),
     probeMtaSts(input, ask),
     probeTxt(`_smtp._tls.${domain}`, /^v=TLSRPTv1\s*(;|$)/, ask),
@@ -96,7 +98,7 @@ export async function probeEmail(input: EmailProbeInput): Promise<EmailSnapshot>
 }
 
 /** One DNS question of the email probe, its failure returned as a value. */
-export type Ask = (name: string, type: 'TXT' | 'MX' | 'A' | 'AAAA' | 'TLSA') => ReturnType<typeof tryQuery>;
+export type Ask = (name: string, type: 'TXT' | 'MX' | 'A' | 'AAAA' | 'TLSA', options?: { dnssec?: boolean }) => ReturnType<typeof tryQuery>;
 
 /** SPF's DNS port over the scanner's client; answers are cached, as a receiver's resolver would. */
 export function spfDns(ask: Ask): SpfDns {
@@ -150,11 +152,11 @@ async function probeTxt(name: string, pattern: RegExp, ask: Ask): Promise<{ reco
 
 /**
  * `_domainkey.<domain>` and every selector, at most DKIM_CONCURRENCY questions at once and no new
- * one after DKIM_BUDGET_MS: the longer list costs the same time as the old one on a live server.
+ * one after the budget: the longer list costs the same time as the old one on a live server.
  */
-async function probeDkim(domain: string, ask: Ask, signal?: AbortSignal): Promise<DkimObservation> {
+async function probeDkim(domain: string, ask: Ask, budgetMs: number, signal?: AbortSignal): Promise<DkimObservation> {
   const run = limiter(DKIM_CONCURRENCY);
-  const deadline = Date.now() + DKIM_BUDGET_MS;
+  const deadline = Date.now() + budgetMs;
   const asked = (selector: string) =>
     run(async () => (Date.now() > deadline || signal?.aborted ? undefined : { selector, outcome: await ask(`${selector}._domainkey.${domain}`, 'TXT') }));
   const [parent, ...selectors] = await Promise.all([ask(`_domainkey.${domain}`, 'TXT'), ...DKIM_SELECTORS.map(asked)]);
@@ -216,9 +218,11 @@ async function probeMx(input: EmailProbeInput, ask: Ask): Promise<MxContext> {
   if (nullMx) return { domain, mx: [], nullMx, mtaSts: announcesMtaSts };
 
   const mx = await mapLimit(records.slice(0, MAX_MX), MAX_MX, async ({ host, preference }): Promise<MxObservation> => {
-    const [resolved, tlsa] = await Promise.all([resolveName(dns, host, signal), ask(`_25._tcp.${host}`, 'TLSA')]);
+    const [resolved, tlsa] = await Promise.all([resolveName(dns, host, signal), ask(`_25._tcp.${host}`, 'TLSA', { dnssec: true })]);
     const tlsaRecords = answersAt(tlsa, 'TLSA').map((r) => ({ usage: r.data.usage, selector: r.data.selector, matchingType: r.data.matchingType, data: Buffer.from(r.data.certificate).toString('hex') }));
-    const base: MxObservation = { host, preference, addresses: resolved.addresses, dane: tlsaRecords.length > 0, ...(tlsaRecords.length > 0 ? { tlsa: tlsaRecords } : {}) };
+    // Senders use TLSA records only when DNSSEC-validated (RFC 7672 §2.2): without signatures there is nothing to validate.
+    const tlsaSigned = answersAt(tlsa, 'RRSIG').some((r) => r.data.typeCovered === 'TLSA');
+    const base: MxObservation = { host, preference, addresses: resolved.addresses, dane: tlsaRecords.length > 0, ...(tlsaRecords.length > 0 ? { tlsa: tlsaRecords, tlsaSigned } : {}) };
     if (resolved.addresses.length === 0) {
       return { ...base, skipped: 'no-address', ...(resolved.error ? { resolveError: resolved.error } : resolved.rcode !== 'NOERROR' ? { resolveError: resolved.rcode } : {}) };
     }

@@ -54,6 +54,8 @@ export interface MxObservation {
   dane: boolean;
   /** The TLSA records at _25._tcp.<host>, when there are any. */
   tlsa?: TlsaRecord[];
+  /** The TLSA answer carried RRSIGs over the records (asked with DO): unsigned ones are ignored by senders. */
+  tlsaSigned?: boolean;
   /** The chain presented after STARTTLS, leaf first, DER in base64 (kept only when there are TLSA records). */
   chain?: string[];
 }
