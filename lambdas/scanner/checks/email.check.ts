@@ -4,7 +4,7 @@ import { analyzeDane, verifyDane } from './email/dane.js';
 import { analyzeDkim } from './email/dkim.js';
 import { analyzeDmarc, dmarcEnforced } from './email/dmarc.js';
 import { type EmailSnapshot, probeEmail } from './email/email.probe.js';
-import { analyzeMtaSts, parseMtaStsPolicy } from './email/mta-sts.js';
+import { analyzeMtaSts, mtaStsEnforced, parseMtaStsPolicy } from './email/mta-sts.js';
 import { analyzeMx, tlsEstablished } from './email/mx.js';
 import { analyzeSpf } from './email/spf.js';
 import { analyzeTlsRpt, evaluateTlsRpt } from './email/tls-rpt.js';
@@ -32,7 +32,8 @@ export function analyzeEmail(snapshot: EmailSnapshot): CheckOutput {
     ...analyzeSpf(spf, { dmarcEnforced: dmarcEnforced(dmarc) }),
     ...analyzeDmarc(dmarc),
     ...analyzeDkim(dkim, { sendsNoMail: sendsNoMail(snapshot) }),
-    ...analyzeMx(mx),
+    // Certificate faults weigh more only where senders really check: MTA-STS enforce, or signed DANE.
+    ...analyzeMx(mx, { enforced: mtaStsEnforced(mtaSts) || daneMx.some((m) => m.signed !== false) }),
     ...analyzeMtaSts(mtaSts, { hasMx }),
     ...analyzeTlsRpt(tlsRpt, { hasMx, transportPolicy: mx.mtaSts || daneMx.length > 0 }),
     ...analyzeDane(daneMx),

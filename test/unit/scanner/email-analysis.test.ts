@@ -44,6 +44,11 @@ describe('MX analysis', () => {
       ['email.mx.certificate-expired', 'medium'],
       ['email.mx.certificate-name-mismatch', 'medium'],
     ]);
+    // An announcement senders do not act on (MTA-STS in testing, unsigned TLSA) keeps the light weights.
+    expect(analyzeMx({ domain: 'example.com', mx: [{ ...faulty, dane: true }], nullMx: false, mtaSts: true }, { enforced: false }).map((f) => [f.id, f.severity])).toEqual([
+      ['email.mx.certificate-expired', 'low'],
+      ['email.mx.certificate-name-mismatch', 'info'],
+    ]);
   });
 
   it('names every affected MX in one finding per fault', () => {

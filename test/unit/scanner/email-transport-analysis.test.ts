@@ -9,6 +9,7 @@ import { DKIM_SELECTORS } from '../../../lambdas/scanner/checks/email/dkim.js';
 import {
   analyzeMtaSts,
   type MtaStsObservation,
+  mtaStsEnforced,
   mxMatchesPattern,
   parseMtaStsPolicy,
   parseMtaStsRecord,
@@ -140,6 +141,13 @@ describe('MTA-STS analysis', () => {
     expect(findings[0]!.recommendation).toContain('mx: example-com.mail.protection.outlook.com');
     expect(findings[0]!.recommendation).toContain('Microsoft 365: `mx: *.mail.protection.outlook.com`');
     expect(analyzeMtaSts(none, { hasMx: false })).toEqual([]);
+  });
+
+  it('counts a policy as enforced only in enforce mode, fetched as senders fetch it, without errors', () => {
+    expect(mtaStsEnforced(observation())).toBe(true);
+    expect(mtaStsEnforced(observation({ body: policyFile(['version: STSv1', 'mode: testing', 'mx: mx1.example.com', 'max_age: 604800']) }))).toBe(false);
+    expect(mtaStsEnforced(observation({ fetch: { url: 'https://mta-sts.example.com/.well-known/mta-sts.txt', status: 404, certificateTrusted: true } }))).toBe(false);
+    expect(mtaStsEnforced(observation({ record: { records: [], errors: [] } }))).toBe(false);
   });
 
   it('says so when mode: none withdraws the policy', () => {

@@ -129,6 +129,13 @@ export function mxMatchesPattern(host: string, pattern: string): boolean {
   return dot > 0 && name.slice(dot + 1) === wanted.slice(2);
 }
 
+/** True when senders apply the policy in enforce mode: record valid, file fetched as they fetch it, no error. */
+export function mtaStsEnforced(observation: MtaStsObservation): boolean {
+  if (observation.record.records.length === 0 || observation.record.errors.length > 0 || policyFetchProblem(observation.fetch)) return false;
+  const policy = parseMtaStsPolicy(observation.fetch!.body!);
+  return policy.errors.length === 0 && policy.mode === 'enforce';
+}
+
 const finding = findingsFor('email');
 const category = 'Email Security';
 

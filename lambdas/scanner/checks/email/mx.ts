@@ -126,8 +126,10 @@ const OLD_TLS = new Set(['TLSv1', 'TLSv1.1', 'SSLv3']);
  * STARTTLS is high: mail to the domain then crosses the internet in clear text, readable and
  * alterable on the way. A server that could not be reached is info: outbound port 25 is blocked
  * on many networks (cloud providers included), so it says nothing certain about the server.
+ * `options.enforced` says whether senders really check the certificate (an MTA-STS policy in
+ * enforce mode they can fetch, or signed TLSA records); without it, any announcement counts.
  */
-export function analyzeMx(context: MxContext): Finding[] {
+export function analyzeMx(context: MxContext, options: { enforced?: boolean } = {}): Finding[] {
   const { domain, mx } = context;
   if (context.nullMx) return [];
   if (mx.length === 0) {
@@ -158,7 +160,7 @@ export function analyzeMx(context: MxContext): Finding[] {
   }
 
   const findings: Finding[] = [];
-  const enforced = context.mtaSts || mx.some((m) => m.dane);
+  const enforced = options.enforced ?? (context.mtaSts || mx.some((m) => m.dane));
   const certificateSeverity = (unenforced: Severity): Severity => (enforced ? 'medium' : unenforced);
   const enforcedNote = enforced
     ? ' Because the domain publishes MTA-STS or DANE, senders that honour them will refuse to deliver to this server.'
