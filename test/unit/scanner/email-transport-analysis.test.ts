@@ -169,6 +169,9 @@ describe('TLS-RPT (RFC 8460)', () => {
 
   it('names malformed destinations, a missing rua and duplicate records', () => {
     expect(validReportUri('mailto:not-an-address')).toBe(false);
+    expect(validReportUri('mailto:tls%zz@example.com')).toBe(false);
+    expect(validReportUri('mailto:tls%40reports@example.com')).toBe(false);
+    expect(validReportUri('mailto:tls-reports@example.com!10m')).toBe(false);
     expect(validReportUri('http://reports.example.net/')).toBe(false);
     expect(validReportUri('https://reports.example.net/')).toBe(true);
     const findings = analyzeTlsRpt(tlsRpt(['v=TLSRPTv1; rua=tls@example.com, http://example.net/r']), { hasMx: true, transportPolicy: false });

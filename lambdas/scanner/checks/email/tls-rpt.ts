@@ -24,7 +24,13 @@ const MAILBOX = /^[^\s@<>(),;:"\\]+@([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)+[a-z0-9-]{
 
 /** True for a rua URI a sender can use: mailto: with one address, or an https: URL. */
 export function validReportUri(uri: string): boolean {
-  if (/^mailto:/i.test(uri)) return MAILBOX.test(decodeURIComponent(uri.slice(7).split('?')[0] ?? ''));
+  if (/^mailto:/i.test(uri)) {
+    try {
+      return MAILBOX.test(decodeURIComponent(uri.slice(7).split('?')[0] ?? ''));
+    } catch {
+      return false; // a malformed %-escape
+    }
+  }
   if (!/^https:\/\//i.test(uri)) return false;
   try {
     return new URL(uri).hostname.includes('.');
