@@ -153,7 +153,17 @@ export function diffScans(input: ScanDiffInput): MonitoringChange[] {
 
 // ---- Findings ----
 
-const okChecks = (scan: MonitoredScan) => new Set(scan.checks.filter((check) => check.status === 'ok').map((check) => check.name));
+/**
+ * The checks that ran in full: finished `ok`, and not limited by a passive scan (DECISIONS "Scan
+ * modes": a rescan past the per-target active limit runs passive, and the parts it left out, listed
+ * in `notChecked`, are not fixed because they were not looked at).
+ */
+const okChecks = (scan: MonitoredScan) => new Set(scan.checks.filter((check) => check.status === 'ok' && !ranLimited(check)).map((check) => check.name));
+
+const ranLimited = (check: CheckResult) => Array.isArray(check.data?.notChecked) && check.data.notChecked.length > 0;
+
+/** A scan that ran passive (a skipped check, or a check limited to its passive part): its grade is partial, not comparable. */
+const ranPassive = (scan: MonitoredScan) => scan.checks.some((check) => check.status === 'skipped' || ranLimited(check));
 
 /** The scan's issues by id (first copy wins, as in the report), with the check each sits in. */
 function issuesById(scan: MonitoredScan): Map<string, { finding: Finding; check: string }> {
@@ -182,6 +192,8 @@ const GRADE_ORDER: readonly Grade[] = ['A', 'B', 'C', 'D', 'F'];
 function gradeChange(previous: MonitoredScan, current: MonitoredScan, domain: string, after: string): GradeChangedChange[] {
   const [from, to] = [previous.grade, current.grade];
   if (!from || !to || from === to) return [];
+  // A passive rescan's grade measures less (and is capped): a change against a full scan is not news.
+  if (ranPassive(previous) !== ranPassive(current)) return [];
   return [
     {
       type: 'grade_changed',

@@ -166,6 +166,34 @@ describe('monitoring diff: findings', () => {
   });
 });
 
+describe('monitoring diff: a rescan that ran passive (DECISIONS "Scan modes": past the per-target active limit)', () => {
+  /** What a passive rescan of the same site stores: ports and WordPress skipped, limited checks without their active findings. */
+  const passive = () =>
+    scan((a) => {
+      for (const name of ['ports', 'wordpress']) Object.assign(check(a, name), { status: 'skipped', findings: [], data: undefined });
+      withoutFinding(a, 'dns.axfr.open');
+      withoutFinding(a, 'exposure.server-status');
+      data(a, 'dns').notChecked = ['Zone transfer (AXFR) from the name servers'];
+      data(a, 'exposure').notChecked = ['Exposed files and folders'];
+      Object.assign(a, { grade: 'B', score: 89 });
+    });
+
+  it('reports nothing fixed or new for what it did not look at, and no grade change against a full scan', () => {
+    const full = scan((a) => Object.assign(a, { grade: 'D', score: 62 }));
+    const limited = passive();
+    const fullAgain = scan((a) => Object.assign(a, { grade: 'D', score: 62 }));
+    expect(diffScans({ previous: full, current: limited })).toEqual([]);
+    expect(diffScans({ previous: limited, current: fullAgain })).toEqual([]);
+  });
+
+  it('still reports what it did look at: an issue fixed in a check that ran in full', () => {
+    const full = scan();
+    const fixed = passive();
+    withoutFinding(fixed, 'http.csp.missing');
+    expect(diffScans({ previous: full, current: fixed }).map((c) => [c.type, 'findingId' in c ? c.findingId : undefined])).toEqual([['finding_resolved', 'http.csp.missing']]);
+  });
+});
+
 describe('monitoring diff: grade', () => {
   it('reports a lower grade as down with both scores', () => {
     const previous = scan((a) => Object.assign(a, { grade: 'B', score: 84 }));
