@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mailbox } from '../support/post-from.js';
+import { temporaryPasswordOf } from './support/login-details.js';
 import { artifactPath, chromiumAvailable, collectConsoleOutput } from './support/browser.js';
 import { startE2eStack, TARGET_HOST, type E2eStack } from './support/stack.js';
 
@@ -15,17 +15,6 @@ import { startE2eStack, TARGET_HOST, type E2eStack } from './support/stack.js';
 const EMAIL = 'owner@example.test';
 const NEW_PASSWORD = 'Steady-Harbour-Light-58';
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
-
-async function temporaryPassword(mailboxUrl: string): Promise<string> {
-  const deadline = Date.now() + 15_000;
-  while (Date.now() < deadline) {
-    const mail = (await mailbox(mailboxUrl, EMAIL)).find((m) => /login details/.test(m.subject));
-    const password = /Temporary password: (\S+)/.exec(mail?.body.text ?? '')?.[1];
-    if (password) return password;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error('no login details were mailed');
-}
 
 describe.skipIf(!chromiumAvailable)('payments in Chromium with the local test checkout', () => {
   let stack: E2eStack;
@@ -66,7 +55,7 @@ describe.skipIf(!chromiumAvailable)('payments in Chromium with the local test ch
   }, 30_000);
 
   it('a lead-created account signs in with its temporary password and must choose its own', async () => {
-    const temporary = await temporaryPassword(stack.mailboxUrl);
+    const temporary = await temporaryPasswordOf(stack.mailboxUrl, EMAIL);
     await page.goto(`${appUrl}/auth/login`);
     await page.getByLabel('Email', { exact: true }).fill(EMAIL);
     await page.getByLabel('Password', { exact: true }).fill(temporary);

@@ -5,7 +5,7 @@ import { API_TOKEN_PATTERN, apiTokenMessages, type ApiTokenList } from '../../la
 import type { AuditResultView } from '../../lambdas/domain/audit-view.js';
 import { demoCredentials } from '../../lambdas/domain/demo-account.js';
 import { type PoliciesPage, policyMessages } from '../../lambdas/domain/security-policy.contract.js';
-import { mailbox } from '../support/post-from.js';
+import { temporaryPasswordOf } from './support/login-details.js';
 import { artifactPath, chromiumAvailable, collectConsoleOutput, launchBrowser, type TestBrowser } from './support/browser.js';
 import { startE2eStack, TARGET_HOST, type E2eStack } from './support/stack.js';
 
@@ -61,17 +61,6 @@ const chipOf = async (item: Locator): Promise<string> => {
   const chip = item.getByRole('heading').getByText(/^(Muted|Accepted risk|Policy expired)$/);
   return (await chip.count()) === 0 ? '' : ((await chip.textContent()) ?? '').trim();
 };
-
-async function temporaryPasswordOf(mailboxUrl: string, email: string): Promise<string> {
-  const deadline = Date.now() + 15_000;
-  while (Date.now() < deadline) {
-    const mail = (await mailbox(mailboxUrl, email)).find((m) => /login details/.test(m.subject));
-    const password = /Temporary password: (\S+)/.exec(mail?.body.text ?? '')?.[1];
-    if (password) return password;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`no login details were mailed to ${email}`);
-}
 
 describe.skipIf(!chromiumAvailable)('Monitor Plus: custom security policies and API tokens in Chromium', () => {
   let stack: E2eStack;

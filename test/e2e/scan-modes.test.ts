@@ -1,6 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mailbox } from '../support/post-from.js';
+import { temporaryPasswordOf } from './support/login-details.js';
 import { codeMailedTo } from './support/accounts.js';
 import { artifactPath, chromiumAvailable, collectConsoleOutput } from './support/browser.js';
 import { startE2eStack, TARGET_HOST, type E2eStack } from './support/stack.js';
@@ -22,17 +22,6 @@ const HUMAN_FILL_MS = 3_200;
 
 interface ReportView {
   result?: { scan_mode?: string; coverage?: { partial?: boolean; notChecked?: { check: string }[] }; network?: { status?: string }; grade?: string | null };
-}
-
-async function temporaryPassword(mailboxUrl: string): Promise<string> {
-  const deadline = Date.now() + 15_000;
-  while (Date.now() < deadline) {
-    const mail = (await mailbox(mailboxUrl, EMAIL)).find((m) => /login details/.test(m.subject));
-    const password = /Temporary password: (\S+)/.exec(mail?.body.text ?? '')?.[1];
-    if (password) return password;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error('no login details were mailed');
 }
 
 /** The value under a summary counter ('Open Ports' …). */
@@ -110,7 +99,7 @@ describe.skipIf(!chromiumAvailable)('scan modes in Chromium: the partial report 
 
   it('signs in to the account made with the lead, verifies the domain by DNS TXT, unlocks, and the report becomes a full scan', async () => {
     // Prepare
-    const temporary = await temporaryPassword(stack.mailboxUrl);
+    const temporary = await temporaryPasswordOf(stack.mailboxUrl, EMAIL);
 
     // Act: from the panel to sign-in, which leads on to Settings → Domains with the domain filled in
     await page.getByTestId('unlock-panel').getByRole('link', { name: 'Sign in to unlock' }).click();
