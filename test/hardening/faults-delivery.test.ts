@@ -112,7 +112,13 @@ describe('SES failing', () => {
       const auditId = String(lead.body.auditId);
       expect((await waitForAudit(t.stack.url, auditId)).status).toBe('completed');
       // The worker stores the email and makes its first attempt right after it completes the audit: wait for that attempt's outcome.
-      for (let i = 0; i < 50 && (await outboxItemOf(auditId).catch(() => undefined))?.status !== 'pending'; i += 1) await new Promise((resolve) => setTimeout(resolve, 100));
+      // Stored pending with 0 attempts, then claimed (sending, 1), then back to pending (1) when refused: wait for the last.
+      const refusedOnce = async () => {
+        const item = await outboxItemOf(auditId).catch(() => undefined);
+        return item?.status === 'pending' && Number(item.attempts) === 1;
+      };
+      for (let i = 0; i < 200 && !(await refusedOnce()); i += 1) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(await refusedOnce()).toBe(true);
 
       const metrics = new RecordingMetrics();
       const runs: Record<string, number>[] = [];
