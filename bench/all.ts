@@ -99,6 +99,13 @@ function summary(results: {
     const runs = Math.max(...fw.runs.map((r) => r.run));
     lines.push(`| firewalled lossy host ${fw.address}: deep-scan port sweep, median of ${runs} | ${fixed(fw.median.rampartSweep)} s | nmap -sT top-1000: ${fixed(fw.median.nmap)} s | ${fixed(fw.ratio, 3)} (≤ ${fw.target}) |`);
   }
+  for (const row of results.range?.freeScan?.rows ?? []) {
+    const free = results.range!.freeScan!;
+    if (row.today.p50Ms === undefined) continue;
+    lines.push(
+      `| free scan ${row.target}, p50 of ${row.today.runs.length} | ${fixed(row.today.p50Ms / 1000)} s | baseline ${free.baseline?.rev ?? 'n/a'}: ${row.baseline?.p50Ms === undefined ? 'n/a' : `${fixed(row.baseline.p50Ms / 1000)} s`} | ${row.ratio === undefined ? 'n/a' : fixed(row.ratio, 3)} (≤ ${free.limit}) |`,
+    );
+  }
   if (!results.range) lines.push('| scan range vs peers | not run | | |');
   lines.push('');
   if (fw) {

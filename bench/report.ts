@@ -88,6 +88,81 @@ export interface BenchResults {
   /** What a tool reported beyond the planted truth (a peer's name check against a bare IP, say). */
   beyondTruth: string[];
   firewalled?: FirewalledBench;
+  freeScan?: FreeScanBench;
+}
+
+/** One free scan of a range host (bench/free-scan.ts): its wall time and each check's own time. */
+export interface FreeScanRun {
+  totalMs: number;
+  checks: Record<string, number>;
+}
+
+/** The free scan's p50 per range host, today's engine against a baseline revision's, run alternately. */
+export interface FreeScanBench {
+  today: { rev: string };
+  baseline?: { rev: string; note?: string };
+  rows: {
+    target: string;
+    today: { runs: FreeScanRun[]; p50Ms?: number };
+    baseline?: { runs: FreeScanRun[]; p50Ms?: number };
+    /** today p50 / baseline p50; the target is at most `limit` (1.2: within 20%). */
+    ratio?: number;
+    /** Per check: p50 today, p50 baseline (ms). */
+    checks: { name: string; todayMs?: number; baselineMs?: number }[];
+  }[];
+  limit: number;
+  /** Every target within the limit. */
+  met?: boolean;
+  load: { before: number; after: number };
+  failures: string[];
+}
+
+/** p50s per target and per check, the ratio today / baseline per target, and the verdict. */
+export function summarizeFreeScan(bench: Omit<FreeScanBench, 'met' | 'rows'> & { rows: { target: string; today: FreeScanRun[]; baseline?: FreeScanRun[] }[] }): FreeScanBench {
+  const p50 = (runs: FreeScanRun[]) => median(runs.map((r) => r.totalMs));
+  const checkP50 = (runs: FreeScanRun[] | undefined, name: string) => (runs ? median(runs.flatMap((r) => (name in r.checks ? [r.checks[name]!] : []))) : undefined);
+  const rows = bench.rows.map((row) => {
+    const todayP50 = p50(row.today);
+    const baselineP50 = row.baseline ? p50(row.baseline) : undefined;
+    const names = [...new Set([...row.today, ...(row.baseline ?? [])].flatMap((r) => Object.keys(r.checks)))].sort();
+    return {
+      target: row.target,
+      today: { runs: row.today, p50Ms: todayP50 },
+      ...(row.baseline ? { baseline: { runs: row.baseline, p50Ms: baselineP50 } } : {}),
+      ...(todayP50 !== undefined && baselineP50 ? { ratio: todayP50 / baselineP50 } : {}),
+      checks: names.map((name) => ({ name, todayMs: checkP50(row.today, name), baselineMs: checkP50(row.baseline, name) })),
+    };
+  });
+  const judged = rows.every((r) => r.ratio !== undefined);
+  return { ...bench, rows, ...(judged && rows.length > 0 ? { met: rows.every((r) => r.ratio! <= bench.limit) } : {}) };
+}
+
+/** The free scan's table: p50 per host today and at the baseline, then each check's p50. */
+export function renderFreeScan(bench: FreeScanBench): string {
+  const ms = (n?: number) => (n === undefined ? 'n/a' : `${Math.round(n)}`);
+  const out: string[] = [];
+  out.push(
+    `Free scan (active, top 100 ports, 40 s deadline) on the range's web hosts: today (${bench.today.rev}) against ${bench.baseline ? `baseline ${bench.baseline.rev}` : 'no baseline'}${bench.baseline?.note ? ` (${bench.baseline.note})` : ''}, alternating; load ${bench.load.before.toFixed(2)} → ${bench.load.after.toFixed(2)}`,
+  );
+  out.push(
+    table(
+      ['target', 'runs', 'p50 today ms', 'p50 baseline ms', 'ratio', `within ${Math.round((bench.limit - 1) * 100)}%`],
+      bench.rows.map((r) => [
+        r.target,
+        `${r.today.runs.length}/${r.baseline?.runs.length ?? 0}`,
+        ms(r.today.p50Ms),
+        ms(r.baseline?.p50Ms),
+        r.ratio === undefined ? 'n/a' : r.ratio.toFixed(3),
+        r.ratio === undefined ? 'n/a' : r.ratio <= bench.limit ? 'yes' : 'NO',
+      ]),
+    ),
+  );
+  for (const row of bench.rows) {
+    out.push('', `${row.target}: each check's p50 (ms), today / baseline`);
+    out.push(table(['check', 'today', 'baseline'], row.checks.map((c) => [c.name, ms(c.todayMs), ms(c.baselineMs)])));
+  }
+  if (bench.failures.length > 0) out.push('', `Failed runs:\n${bench.failures.map((f) => `  - ${f}`).join('\n')}`);
+  return out.join('\n');
 }
 
 export function median(values: number[]): number | undefined {
@@ -282,6 +357,7 @@ export function renderReport(results: BenchResults): string {
   }
 
   if (results.firewalled) out.push('', renderFirewalled(results.firewalled));
+  if (results.freeScan) out.push('', renderFreeScan(results.freeScan));
 
   out.push('', 'Recall against the planted truth');
   out.push(table(['tool', 'open ports', 'protocols', 'cert faults'], results.recall.map((r) => [r.tool, r.ports ?? '', r.protocols ?? '', r.certFaults ?? ''])));

@@ -1,14 +1,17 @@
 /**
- * `npm run bench [-- --skip testssl,whatweb] [--firewalled-runs 3]`: Rampart's engine against
+ * `npm run bench [-- --skip testssl,whatweb] [--firewalled-runs 3] [--free-scan-runs 5] [--baseline REV]`: Rampart's engine against
  * nmap, testssl, sslscan and whatweb on the scan range, one tool at a time, wall seconds each, plus
  * ratios and recall; then the deep-scan port sweep against nmap -sT on the firewalled, lossy host,
- * alternating, `--firewalled-runs` times each (medians). Brings the range up (and down again when
+ * alternating, `--firewalled-runs` times each (medians); then the free scan's p50 on the range's
+ * web hosts, today's engine against `--baseline`'s (default: the commit before issue 20's checks),
+ * alternating, `--free-scan-runs` scans per process, two processes each. Brings the range up (and down again when
  * it started it), writes bench/results/latest.json.
  *
  * Every command runs with a bounded timeout, its arguments as an array (no shell), against the
  * range's loopback addresses and its firewalled host's namespace only (while its link is up), with
  * port 2024 excluded and the range's bind9 as the only resolver.
  */
+import { execFile } from 'node:child_process';
 import { existsSync, promises as fs, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,9 +26,12 @@ import {
   computeRecall,
   renderReport,
   summarizeFirewalled,
+  summarizeFreeScan,
   type BenchResults,
   type FirewalledBench,
   type FirewalledRun,
+  type FreeScanBench,
+  type FreeScanRun,
   type PortsRow,
   type Ratio,
   type TlsRow,
@@ -34,7 +40,7 @@ import {
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const RESULTS = path.join(ROOT, 'bench', 'results', 'latest.json');
-const TOOLS = ['nmap', 'testssl', 'sslscan', 'whatweb', 'rampart', 'firewalled'] as const;
+const TOOLS = ['nmap', 'testssl', 'sslscan', 'whatweb', 'rampart', 'firewalled', 'freescan'] as const;
 type Tool = (typeof TOOLS)[number];
 
 /** Issue 3's targets: top-1000 ports + banners in at most half nmap's time; TLS per port in at most a fifth of testssl --fast's. */
@@ -43,8 +49,16 @@ const TLS_TARGET = 0.2;
 /** Issue 19: the deep-scan sweep of a firewalled, lossy host in at most half nmap -sT's time (medians). */
 const FIREWALLED_TARGET = 0.5;
 const FIREWALLED_RUNS = 3;
+/**
+ * Issue 20: the free scan's p50 on the range's web hosts stays within 20% of the scan before issue
+ * 20's checks (654b80e, the last commit before them), measured side by side in a worktree of it.
+ */
+const FREE_SCAN_LIMIT = 1.2;
+const FREE_SCAN_BASELINE = '654b80e';
+const FREE_SCAN_RUNS = 5;
+const FREE_SCAN_TARGETS = ['https://example.test', 'https://wp.example.test'];
 
-const TIMEOUT_MS: Record<Tool, number> = { nmap: 600_000, testssl: 300_000, sslscan: 120_000, whatweb: 180_000, rampart: 180_000, firewalled: 120_000 };
+const TIMEOUT_MS: Record<Tool, number> = { nmap: 600_000, testssl: 300_000, sslscan: 120_000, whatweb: 180_000, rampart: 180_000, firewalled: 120_000, freescan: 600_000 };
 const EXCLUDE = rangeLayout.excludePorts.join(',');
 
 function parseSkip(argv: string[]): Set<Tool> {
@@ -104,6 +118,88 @@ async function benchFirewalled(runs: number, log: (line: string) => void): Promi
     log(`bench: rampart   ${address} run ${run} ${(parsed?.sweepSeconds ?? sweep.seconds).toFixed(2).padStart(7)} s  open ${parsed?.open.join(',') ?? 'FAILED'}`);
   }
   return summarizeFirewalled({ address, lossPercent, truth: firewalledOpenPorts(), runs: results, target: FIREWALLED_TARGET, load: { before, after: os.loadavg()[0]! } });
+}
+
+function argValue(argv: string[], name: string): string | undefined {
+  const at = argv.indexOf(name);
+  return at >= 0 ? argv[at + 1] : undefined;
+}
+
+async function git(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile('git', args, { cwd: ROOT, timeout: 60_000 }, (error, stdout, stderr) =>
+      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout: String(stdout), stderr: String(stderr) }),
+    );
+  });
+}
+
+/**
+ * The free scan, today's engine against the baseline revision's (a detached worktree in the
+ * temporary folder sharing this checkout's node_modules), each target `runs` scans per process,
+ * two rounds with the order swapped so both see the same machine load.
+ */
+async function benchFreeScan(runs: number, baselineRev: string, log: (line: string) => void): Promise<FreeScanBench> {
+  const todayRev = (await git(['rev-parse', '--short', 'HEAD'])).stdout.trim() || 'HEAD';
+  const failures: string[] = [];
+  let baseline: { rev: string; dir: string } | undefined;
+  let baselineNote: string | undefined;
+  const resolved = await git(['rev-parse', '--verify', '--short', `${baselineRev}^{commit}`]);
+  if (resolved.code === 0) {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'rampart-bench-baseline-'));
+    const added = await git(['worktree', 'add', '--detach', '--force', dir, resolved.stdout.trim()]);
+    if (added.code === 0) {
+      await fs.symlink(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
+      baseline = { rev: resolved.stdout.trim(), dir };
+    } else {
+      baselineNote = `worktree failed: ${added.stderr.trim().slice(0, 120)}`;
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  } else {
+    baselineNote = `${baselineRev} is not in this clone`;
+  }
+  const before = os.loadavg()[0]!;
+  const one = async (label: string, root: string, target: string): Promise<FreeScanRun[]> => {
+    const run = await runTool(path.join(ROOT, 'node_modules', '.bin', 'tsx'), [path.join(ROOT, 'bench', 'free-scan.ts'), '--root', root, '--target', target, '--runs', String(runs)], {
+      timeoutMs: TIMEOUT_MS.freescan,
+      cwd: root,
+    });
+    try {
+      const parsed = JSON.parse(run.stdout.trim().split('\n').at(-1) ?? '') as { runs: FreeScanRun[] };
+      log(`bench: free scan ${label.padEnd(8)} ${target.padEnd(26)} ${parsed.runs.map((r) => r.totalMs).join(' ')} ms`);
+      return parsed.runs;
+    } catch {
+      failures.push(`${label} ${target}: ${(run.stderr.trim() || run.stdout.trim()).slice(0, 200)}`);
+      return [];
+    }
+  };
+  const rows: { target: string; today: FreeScanRun[]; baseline?: FreeScanRun[] }[] = [];
+  try {
+    for (const target of FREE_SCAN_TARGETS) {
+      const row: { target: string; today: FreeScanRun[]; baseline?: FreeScanRun[] } = { target, today: [], ...(baseline ? { baseline: [] } : {}) };
+      for (const round of [0, 1]) {
+        const order = round === 0 ? (['today', 'baseline'] as const) : (['baseline', 'today'] as const);
+        for (const which of order) {
+          if (which === 'today') row.today.push(...(await one('today', ROOT, target)));
+          else if (baseline) row.baseline!.push(...(await one('baseline', baseline.dir, target)));
+        }
+      }
+      rows.push(row);
+    }
+  } finally {
+    if (baseline) {
+      await git(['worktree', 'remove', '--force', baseline.dir]);
+      await fs.rm(baseline.dir, { recursive: true, force: true });
+      await git(['worktree', 'prune']);
+    }
+  }
+  return summarizeFreeScan({
+    today: { rev: todayRev },
+    ...(baseline || baselineNote ? { baseline: { rev: baseline?.rev ?? baselineRev, ...(baselineNote ? { note: baselineNote } : {}) } } : {}),
+    rows,
+    limit: FREE_SCAN_LIMIT,
+    load: { before, after: os.loadavg()[0]! },
+    failures,
+  });
 }
 
 function rampartAvailable(): boolean {
@@ -237,6 +333,14 @@ async function main(): Promise<number> {
       if (median.nmap && median.rampartSweep !== undefined && sweepRatio !== undefined) {
         results.ratios.push(ratio(`firewalled ${rangeLayout.firewalled.address}: deep-scan port sweep (median of ${firewalledRuns})`, median.rampartSweep, 'nmap -sT top-1000', median.nmap, FIREWALLED_TARGET));
       }
+    }
+
+    // The free scan's p50, today against the revision before issue 20's checks.
+    if (!skip.has('freescan')) {
+      const argv = process.argv.slice(2);
+      const freeRuns = Number(argValue(argv, '--free-scan-runs') ?? FREE_SCAN_RUNS);
+      if (!Number.isInteger(freeRuns) || freeRuns < 1 || freeRuns > 20) throw new Error('--free-scan-runs takes a number from 1 to 20');
+      results.freeScan = await benchFreeScan(freeRuns, argValue(argv, '--baseline') ?? FREE_SCAN_BASELINE, (line) => console.log(line));
     }
 
     // Web software: whatweb -a 3 on each web host (issue 4 will compare Rampart's fingerprinting).

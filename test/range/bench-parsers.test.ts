@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseNmapXml, parseRampartJson, parseSslscanXml, parseTestsslJson, parseWhatwebJson } from '../../bench/parsers.js';
-import { computeRecall, type FirewalledRun, summarizeFirewalled } from '../../bench/report.js';
+import { computeRecall, type FirewalledRun, type FreeScanRun, renderFreeScan, summarizeFirewalled, summarizeFreeScan } from '../../bench/report.js';
 
 const NMAP_XML = `<?xml version="1.0"?><nmaprun scanner="nmap">
 <host starttime="1" endtime="2"><status state="up"/><address addr="127.0.0.3" addrtype="ipv4"/><ports><extraports state="closed" count="996"/>
@@ -158,5 +158,25 @@ describe('bench parsers', () => {
     expect(all.ratio).toBeCloseTo(1.9 / 5.2, 6);
     expect(all.sameOpenPorts).toBe(true);
     expect(missed.sameOpenPorts).toBe(false);
+  });
+
+  it("takes the free scan's p50 per target and per check, today against the baseline, and judges each ratio against the 20% limit", () => {
+    // Prepare
+    const run = (totalMs: number, email: number): FreeScanRun => ({ totalMs, checks: { dns: 10, email } });
+    const base = { today: { rev: 'abc1234' }, baseline: { rev: '654b80e' }, limit: 1.2, load: { before: 1, after: 1 }, failures: [] };
+
+    // Act
+    const within = summarizeFreeScan({ ...base, rows: [{ target: 'https://example.test', today: [run(2400, 300), run(2000, 100), run(2100, 200)], baseline: [run(2000, 90), run(1900, 80), run(1800, 70)] }] });
+    const over = summarizeFreeScan({ ...base, rows: [{ target: 'https://wp.example.test', today: [run(3000, 1), run(3000, 1)], baseline: [run(2000, 1), run(2400, 1)] }] });
+    const unjudged = summarizeFreeScan({ today: base.today, limit: 1.2, load: base.load, failures: [], rows: [{ target: 'https://example.test', today: [run(2000, 1)] }] });
+
+    // Assess
+    expect(within.rows[0]).toMatchObject({ today: { p50Ms: 2100 }, baseline: { p50Ms: 1900 }, checks: [{ name: 'dns', todayMs: 10, baselineMs: 10 }, { name: 'email', todayMs: 200, baselineMs: 80 }] });
+    expect(within.rows[0]!.ratio).toBeCloseTo(2100 / 1900, 6);
+    expect(within.met).toBe(true);
+    expect(over.rows[0]!.ratio).toBeCloseTo(3000 / 2200, 6);
+    expect(over.met).toBe(false);
+    expect(unjudged.met).toBeUndefined();
+    expect(renderFreeScan(over)).toContain('https://wp.example.test  2/2   3000          2200             1.364  NO');
   });
 });
