@@ -132,6 +132,43 @@ export interface TlsView {
    */
   hstsPreload?: { entry: string; includeSubDomains: boolean } | null;
   httpsRedirect: boolean | null;
+  /**
+   * The domain's CAA records against the CA that issued the served certificate: `issuerAllowed` null
+   * with a `note` when no verdict could be given (no restriction, an untrusted certificate, an issuer
+   * not in the table). Absent, like the two below, in reports from before the TLS check read it.
+   */
+  caa?: { records: string[]; issuer: string | null; allowedIssuers: string[]; issuerAllowed: boolean | null; note: string | null };
+  /** OCSP stapling on the HTTPS port: `stapled` null when no handshake recorded it; `responderListed`: the certificate names an OCSP responder. */
+  ocspStapling?: { stapled: boolean | null; responderListed: boolean };
+  /** Signed certificate timestamps embedded in the certificate (Certificate Transparency): null without a certificate to read. */
+  certificateTransparency?: { scts: number | null; malformed: boolean };
+}
+
+/** MTA-STS (RFC 8461): the record, the policy file as senders fetch it, and whether its `mx` patterns cover the real mail servers. */
+export interface MtaStsView {
+  /** The policy file was fetched as senders fetch it (HTTP 200 over a trusted certificate, no redirect). */
+  policyFetched: boolean;
+  certificateTrusted: boolean | null;
+  /** Why the policy could not be fetched. */
+  fetchProblem: string | null;
+  mode: string | null;
+  maxAgeSeconds: number | null;
+  mxPatterns: string[];
+  /** Mail servers (MX) matching a pattern, of all the domain's mail servers. */
+  mxCovered: number;
+  mxTotal: number;
+  uncoveredMx: string[];
+  /** Record and policy errors, as senders would read them. */
+  errors: string[];
+}
+
+/** DANE on one mail server: its TLSA records checked against the certificate chain it presented. */
+export interface DaneView {
+  /** match | mismatch | unusable (records senders cannot use) | not-checked (no TLS session). */
+  result: string;
+  /** The TLSA records came with DNSSEC signatures (false: senders ignore them); null when not known. */
+  signed: boolean | null;
+  records: number;
 }
 
 export interface EmailSecurityView {
@@ -140,7 +177,51 @@ export interface EmailSecurityView {
   spf: { record: string; allQualifier: string | null } | null;
   dmarc: { record: string; policy: string | null } | null;
   dkim: { selectorsFound: string[] };
-  mx: { host: string; preference: number | null; starttls: boolean | null; tlsVersion: string | null }[];
+  mx: { host: string; preference: number | null; starttls: boolean | null; tlsVersion: string | null; dane?: DaneView }[];
+  /**
+   * The three below are absent in reports from before the email check read them, and null when the
+   * domain publishes no such record.
+   */
+  mtaSts?: MtaStsView | null;
+  /** TLS-RPT: where senders report failed encrypted deliveries (`rua`). */
+  tlsRpt?: { rua: string[]; valid: boolean; errors: string[] } | null;
+  /** BIMI: the logo (l=) and mark certificate (a=) locations. */
+  bimi?: { logo: string | null; authority: string | null; valid: boolean; errors: string[] } | null;
+}
+
+/** DNSSEC of the domain's zone, as the dns check found it. */
+export interface DnssecView {
+  domain: string | null;
+  /** secure | signed | signed-without-ds | unsigned | broken: the dns check's verdict. */
+  status: string;
+  /** The signatures checked from the trust anchor down: secure | bogus | insecure | indeterminate; null in reports from before validation. */
+  validation: string | null;
+  /** The step that decided the validation, in words. */
+  reason: string | null;
+  algorithms: { number: number; name: string; deprecated: boolean }[];
+  /** The earliest expiry of the domain's own signatures that were checked. */
+  signaturesExpire: string | null;
+  /** A signature of the domain's chain had expired or was not yet valid when checked. */
+  signatureDatesWrong: boolean;
+}
+
+/** Browser-side hardening of the website: Permissions-Policy, security.txt (RFC 9116) and mixed content. */
+export interface WebHardeningView {
+  /** Absent in reports from before the check; null when the landing page was not analyzed. */
+  permissionsPolicy?: { present: boolean; valid: boolean | null; blocked: string[]; allowedToAll: string[] } | null;
+  /** Absent in reports from before the check; null when it was not asked for (a passive scan). */
+  securityTxt?: {
+    found: boolean;
+    signed: boolean | null;
+    contacts: string[];
+    expires: string | null;
+    /** Past its Expires date when scanned; null without a valid Expires. */
+    expired: boolean | null;
+    /** Its Canonical names the address it was fetched from; null when it lists none (or the report predates the check). */
+    canonicalMatches: boolean | null;
+  } | null;
+  /** Absent in reports from before the check; null when the landing page was not analyzed. */
+  mixedContent?: { checked: boolean; active: number; passive: number; examples: string[]; upgradeInsecureRequests: boolean } | null;
 }
 
 export interface NetworkView {
@@ -203,6 +284,10 @@ export interface AuditResultView {
   technologies: TechnologyView[];
   tls: TlsView;
   email_security: EmailSecurityView;
+  /** Absent in reports whose dns check stored no DNSSEC result. */
+  dnssec?: DnssecView;
+  /** Absent in reports from before these checks. */
+  web_hardening?: WebHardeningView;
   network: NetworkView;
   /** True for the spec's sample report (ids beginning demo_ or audit_): not a scan of anyone's site. */
   sample?: true;
@@ -404,6 +489,8 @@ export function buildAuditView(audit: Audit, context: AuditViewContext = {}): Au
     technologies: technologiesView(check('software'), softwareCves),
     tls: tlsView(check('tls'), audit.status),
     email_security: emailView(check('email'), audit.status),
+    ...optional('dnssec', dnssecView(check('dns'))),
+    ...optional('web_hardening', webHardeningView(check('http'), check('exposure'))),
     network: {
       status: sectionStatus(ports, audit.status),
       address: str(portsData?.address) ?? null,
@@ -555,7 +642,39 @@ function tlsView(check: CheckResult | undefined, auditStatus: AuditStatus): TlsV
     hsts: hsts && !('error' in hsts) ? { enabled: hsts.valid === true, maxAge: num(hsts.maxAge) ?? null } : null,
     ...(data && 'hstsPreload' in data ? { hstsPreload: hstsPreloadView(data.hstsPreload) } : {}),
     httpsRedirect: redirect && typeof redirect.endsOnHttps === 'boolean' ? redirect.endsOnHttps : null,
+    ...optional('caa', caaView(data?.caa)),
+    ...optional('ocspStapling', ocspView(data?.ocspStapling)),
+    ...optional('certificateTransparency', transparencyView(data?.certificateTransparency)),
   };
+}
+
+/** `{ [key]: value }` when the value is defined, else nothing: a field an older report lacks stays absent. */
+function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
+}
+
+function caaView(value: unknown): TlsView['caa'] {
+  const caa = record(value);
+  if (!caa) return undefined;
+  return {
+    records: strings(caa.records),
+    issuer: str(caa.issuerOrganisation) ?? null,
+    allowedIssuers: strings(caa.allowed),
+    issuerAllowed: typeof caa.issuerAllowed === 'boolean' ? caa.issuerAllowed : null,
+    note: str(caa.reason) ?? null,
+  };
+}
+
+function ocspView(value: unknown): TlsView['ocspStapling'] {
+  const ocsp = record(value);
+  if (!ocsp) return undefined;
+  return { stapled: typeof ocsp.stapled === 'boolean' ? ocsp.stapled : null, responderListed: str(ocsp.responder) !== undefined };
+}
+
+function transparencyView(value: unknown): TlsView['certificateTransparency'] {
+  const ct = record(value);
+  if (!ct) return undefined;
+  return { scts: Array.isArray(ct.scts) ? ct.scts.length : null, malformed: ct.sctListMalformed === true };
 }
 
 function hstsPreloadView(value: unknown): TlsView['hstsPreload'] {
@@ -567,6 +686,7 @@ function emailView(check: CheckResult | undefined, auditStatus: AuditStatus): Em
   const data = record(check?.data);
   const spf = record(data?.spf);
   const dmarc = record(data?.dmarc);
+  const mxHosts = records(data?.mx).map((m) => str(m.host)).filter((h) => h !== undefined);
   return {
     status: sectionStatus(check, auditStatus),
     domain: str(data?.domain) ?? null,
@@ -580,7 +700,172 @@ function emailView(check: CheckResult | undefined, auditStatus: AuditStatus): Em
         preference: num(m.preference) ?? null,
         starttls: typeof m.starttls === 'boolean' ? m.starttls : null,
         tlsVersion: str(m.tlsVersion) ?? null,
+        ...optional('dane', daneView(m)),
       })),
+    ...(data && 'mtaStsPolicy' in data ? { mtaSts: mtaStsView(data.mtaStsPolicy, mxHosts) } : {}),
+    ...(data && 'tlsRpt' in data ? { tlsRpt: tlsRptView(data.tlsRpt) } : {}),
+    ...(data && 'bimi' in data ? { bimi: bimiView(data.bimi) } : {}),
+  };
+}
+
+function daneView(mx: Record<string, unknown>): DaneView | undefined {
+  const tlsa = Array.isArray(mx.tlsa) ? mx.tlsa : undefined;
+  const result = str(mx.daneResult);
+  if (!tlsa || tlsa.length === 0 || !result) return undefined;
+  return { result, signed: typeof mx.tlsaSigned === 'boolean' ? mx.tlsaSigned : null, records: tlsa.length };
+}
+
+/** RFC 8461 §4.1: a host name, or `*.` and a domain standing for exactly one more label. */
+function mxMatches(host: string, pattern: string): boolean {
+  const name = host.toLowerCase().replace(/\.$/, '');
+  const wanted = pattern.toLowerCase().replace(/\.$/, '');
+  if (!wanted.startsWith('*.')) return name === wanted;
+  const dot = name.indexOf('.');
+  return dot > 0 && name.slice(dot + 1) === wanted.slice(2);
+}
+
+function mtaStsView(value: unknown, mxHosts: readonly string[]): MtaStsView | null {
+  const policy = record(value);
+  if (!policy || strings(policy.records).length === 0) return null;
+  const status = num(policy.status);
+  const trusted = typeof policy.certificateTrusted === 'boolean' ? policy.certificateTrusted : null;
+  const fetchError = str(policy.fetchError);
+  const fetchProblem = fetchError ?? (status === undefined ? 'not fetched' : status !== 200 ? `HTTP ${status}` : trusted === false ? 'the certificate of the policy host is not trusted' : null);
+  const mxPatterns = strings(policy.mx);
+  const uncoveredMx = mxHosts.filter((host) => !mxPatterns.some((pattern) => mxMatches(host, pattern)));
+  return {
+    policyFetched: fetchProblem === null,
+    certificateTrusted: trusted,
+    fetchProblem,
+    mode: str(policy.mode) ?? null,
+    maxAgeSeconds: num(policy.maxAge) ?? null,
+    mxPatterns,
+    mxCovered: mxHosts.length - uncoveredMx.length,
+    mxTotal: mxHosts.length,
+    uncoveredMx,
+    errors: strings(policy.errors),
+  };
+}
+
+function tlsRptView(value: unknown): EmailSecurityView['tlsRpt'] {
+  const tlsRpt = record(value);
+  if (!tlsRpt || !str(tlsRpt.record)) return null;
+  const errors = strings(tlsRpt.errors);
+  return { rua: strings(tlsRpt.rua), valid: errors.length === 0, errors };
+}
+
+function bimiView(value: unknown): EmailSecurityView['bimi'] {
+  const bimi = record(value);
+  if (!bimi || !str(bimi.record)) return null;
+  const errors = strings(bimi.errors);
+  return { logo: str(bimi.logo) ?? null, authority: str(bimi.authority) ?? null, valid: errors.length === 0, errors };
+}
+
+/** IANA's DNSSEC algorithm names; RSA/SHA-1 (5, 7) is deprecated (RFC 8624), RSA/MD5, DSA and GOST are not validated. */
+const DNSSEC_ALGORITHMS: Readonly<Record<number, { name: string; deprecated: boolean }>> = {
+  1: { name: 'RSA/MD5', deprecated: true },
+  3: { name: 'DSA', deprecated: true },
+  5: { name: 'RSA/SHA-1', deprecated: true },
+  6: { name: 'DSA-NSEC3-SHA1', deprecated: true },
+  7: { name: 'RSA/SHA-1 (NSEC3)', deprecated: true },
+  8: { name: 'RSA/SHA-256', deprecated: false },
+  10: { name: 'RSA/SHA-512', deprecated: false },
+  12: { name: 'GOST', deprecated: true },
+  13: { name: 'ECDSA P-256/SHA-256', deprecated: false },
+  14: { name: 'ECDSA P-384/SHA-384', deprecated: false },
+  15: { name: 'Ed25519', deprecated: false },
+  16: { name: 'Ed448', deprecated: false },
+};
+
+const bareName = (name: string) => name.toLowerCase().replace(/\.$/, '');
+
+function dnssecView(check: CheckResult | undefined): DnssecView | undefined {
+  const data = record(check?.data);
+  const dnssec = record(data?.dnssec);
+  const status = str(dnssec?.status);
+  if (!dnssec || !status) return undefined;
+  const validation = record(dnssec.validation);
+  const domain = str(data?.domain) ?? null;
+  const steps = records(validation?.steps);
+  // The domain's own signatures: its keys, its records, its proof of non-existence (not the parents').
+  const own = steps.filter((step) => step.step === 'rrset' || step.step === 'denial' || (step.step === 'dnskey' && domain !== null && bareName(str(step.name) ?? '') === bareName(domain)));
+  const expiries = own
+    .flatMap((step) => records(step.signatures))
+    .filter((signature) => signature.result === 'valid')
+    .map((signature) => str(signature.expiration))
+    .filter((date) => date !== undefined && !Number.isNaN(Date.parse(date)))
+    .sort();
+  const algorithms = (Array.isArray(validation?.algorithms) ? validation.algorithms : []).filter((a): a is number => num(a) !== undefined);
+  return {
+    domain,
+    status,
+    validation: str(validation?.result) ?? null,
+    reason: str(validation?.reason) ?? null,
+    algorithms: [...new Set(algorithms)].map((number) => ({ number, name: DNSSEC_ALGORITHMS[number]?.name ?? `algorithm ${number}`, deprecated: DNSSEC_ALGORITHMS[number]?.deprecated ?? false })),
+    signaturesExpire: expiries[0] ?? null,
+    signatureDatesWrong: steps.some((step) => step.result === 'expired' || step.result === 'not-yet-valid'),
+  };
+}
+
+function webHardeningView(http: CheckResult | undefined, exposure: CheckResult | undefined): WebHardeningView | undefined {
+  const httpData = record(http?.data);
+  const exposureData = record(exposure?.data);
+  const view: WebHardeningView = {
+    ...(httpData && 'permissionsPolicy' in httpData ? { permissionsPolicy: permissionsPolicyView(httpData.permissionsPolicy) } : {}),
+    ...(exposureData && 'securityTxt' in exposureData ? { securityTxt: securityTxtView(exposureData.securityTxt) } : {}),
+    ...(httpData && 'mixedContent' in httpData ? { mixedContent: mixedContentView(httpData.mixedContent) } : {}),
+  };
+  return Object.keys(view).length > 0 ? view : undefined;
+}
+
+function permissionsPolicyView(value: unknown): WebHardeningView['permissionsPolicy'] {
+  const policy = record(value);
+  if (!policy) return null;
+  const features = record(policy.features) ?? {};
+  return {
+    present: str(policy.value) !== undefined,
+    valid: typeof policy.valid === 'boolean' ? policy.valid : null,
+    blocked: Object.entries(features)
+      .filter(([, allow]) => Array.isArray(allow) && allow.length === 0)
+      .map(([feature]) => feature),
+    allowedToAll: strings(policy.broad),
+  };
+}
+
+function securityTxtView(value: unknown): WebHardeningView['securityTxt'] {
+  const txt = record(value);
+  if (!txt || typeof txt.present !== 'boolean') return null;
+  const rfc = record(txt.rfc9116);
+  const expires = record(rfc?.expires);
+  const expiresInDays = num(rfc?.expiresInDays);
+  const canonical = record(rfc?.canonical);
+  return {
+    found: txt.present || rfc !== undefined,
+    signed: typeof rfc?.signed === 'boolean' ? rfc.signed : null,
+    contacts: strings(rfc?.contacts),
+    expires: str(expires?.date) ?? null,
+    expired: expiresInDays === undefined || !str(expires?.date) ? null : expiresInDays < 0,
+    canonicalMatches: typeof canonical?.matches === 'boolean' ? canonical.matches : null,
+  };
+}
+
+/** Mixed content examples listed: enough to find the page's markup at fault. */
+const MIXED_CONTENT_EXAMPLES = 3;
+
+function mixedContentView(value: unknown): WebHardeningView['mixedContent'] {
+  const mixed = record(value);
+  if (!mixed) return null;
+  const active = records(mixed.active);
+  const passive = records(mixed.passive);
+  return {
+    checked: mixed.checked === true,
+    active: active.length,
+    passive: passive.length,
+    examples: [...active, ...passive]
+      .map((r) => str(r.url))
+      .filter((url) => url !== undefined)
+      .slice(0, MIXED_CONTENT_EXAMPLES),
+    upgradeInsecureRequests: mixed.upgradeInsecureRequests === true,
   };
 }
 
