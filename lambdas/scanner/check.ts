@@ -26,6 +26,12 @@ export interface ScanSettings {
    * The scan range anchors its own parent zone `test.` here.
    */
   dnssecTrustAnchors?: string[];
+  /**
+   * PEM certificates trusted beside Node's root store wherever the scanner judges web-PKI trust (the
+   * TLS check, HTTPS responses and the MTA-STS policy fetch, the MX certificates). Operator
+   * configuration, like `dnssecTrustAnchors`: the scan range trusts its own CA here.
+   */
+  extraCaCertificates?: string[];
 }
 
 /** What a check gets: the target, its pinned addresses and the network, all bounded by `signal`. */

@@ -1,3 +1,4 @@
+import { rootCertificates } from 'node:tls';
 import type { ScanSettings } from '../check.js';
 import type { ScanResolver } from '../resolver.js';
 import { createDnsClient } from './dns-client.js';
@@ -20,10 +21,11 @@ export interface PinnedTarget {
  */
 export function createNet(settings: ScanSettings, pinned: PinnedTarget, resolver: ScanResolver): ScanNet {
   const { allowPrivateTargets } = settings;
+  const trust = trustedCertificates(settings);
   return {
     dns: createDnsClient({ resolvers: settings.resolvers, timeoutMs: settings.dnsTimeoutMs }),
     tcp: createTcpClient({ allowPrivateTargets }),
-    tls: createTlsClient({ allowPrivateTargets }),
+    tls: createTlsClient({ allowPrivateTargets, ...trust }),
     http: createHttpClient({
       pinned: new Map([[pinned.host.replace(/^\[|\]$/g, '').toLowerCase(), pinned.addresses]]),
       resolve: async (host) => {
@@ -31,7 +33,18 @@ export function createNet(settings: ScanSettings, pinned: PinnedTarget, resolver
         return [...v4, ...v6];
       },
       allowPrivateTargets,
+      ...trust,
     }),
-    smtp: createSmtpClient({ allowPrivateTargets }),
+    smtp: createSmtpClient({ allowPrivateTargets, ...trust }),
   };
+}
+
+/**
+ * The trust store every client judges certificates by: Node's root store, plus the operator's
+ * `extraCaCertificates` when there are any (a `ca` option replaces the root store, so both are
+ * given). Without extras the clients keep Node's default and build no store of their own.
+ */
+export function trustedCertificates(settings: Pick<ScanSettings, 'extraCaCertificates'>): { ca?: string[] } {
+  const extra = settings.extraCaCertificates?.filter((pem) => pem.trim() !== '') ?? [];
+  return extra.length > 0 ? { ca: [...rootCertificates, ...extra] } : {};
 }

@@ -27,6 +27,12 @@ export interface SmtpClient {
   ): Promise<SmtpStarttlsResult>;
 }
 
+export interface SmtpClientOptions {
+  allowPrivateTargets: boolean;
+  /** Trust anchors instead of Node's root store (createNet passes the root store plus ScanSettings.extraCaCertificates). */
+  ca?: string[];
+}
+
 /** A reply is cut off past these: a mail server's EHLO is a dozen short lines. */
 const MAX_REPLY_LINES = 100;
 const MAX_REPLY_BYTES = 64 * 1024;
@@ -36,9 +42,9 @@ const MAX_REPLY_BYTES = 64 * 1024;
  * The whole conversation, handshake included, is bounded by `timeoutMs` and the caller's signal;
  * a server that stops talking ends it with an ETIMEOUT error. The TLS side accepts every version
  * from 1.0 and any certificate, because the point is to see what a sending server would get, and
- * reports whether Node's root store trusts the chain.
+ * reports whether the trust store (Node's, unless `ca` is given) vouches for the chain.
  */
-export function createSmtpClient(options: { allowPrivateTargets: boolean }): SmtpClient {
+export function createSmtpClient(options: SmtpClientOptions): SmtpClient {
   return {
     async starttls(address, port, conversation) {
       if (refusedAddress([address], options.allowPrivateTargets)) {
@@ -48,7 +54,7 @@ export function createSmtpClient(options: { allowPrivateTargets: boolean }): Smt
       const signal = conversation.signal ? AbortSignal.any([conversation.signal, deadline]) : deadline;
       const session = await SmtpSession.open(address, port, signal);
       try {
-        return await session.run(conversation.ehloName, conversation.servername, conversation.tlsVersion);
+        return await session.run(conversation.ehloName, conversation.servername, conversation.tlsVersion, options.ca);
       } finally {
         session.close();
       }
@@ -101,7 +107,7 @@ class SmtpSession {
     });
   }
 
-  async run(ehloName: string, servername: string | undefined, tlsVersion?: TlsVersion): Promise<SmtpStarttlsResult> {
+  async run(ehloName: string, servername: string | undefined, tlsVersion?: TlsVersion, ca?: string[]): Promise<SmtpStarttlsResult> {
     const greeting = await this.read();
     const banner = greeting.lines.join('\n');
     if (greeting.code !== 220) throw smtpError('SMTP_REJECTED', `${this.address} greeted with ${greeting.code}: ${banner}`);
@@ -120,7 +126,7 @@ class SmtpSession {
       await this.quit();
       return { banner, capabilities, starttlsOffered, tls: { failed: `STARTTLS answered ${ready.code}: ${ready.lines.join(' ')}` } };
     }
-    const tls = await this.upgrade(servername, tlsVersion);
+    const tls = await this.upgrade(servername, tlsVersion, ca);
     if (!('failed' in tls)) await this.quit();
     return { banner, capabilities, starttlsOffered, tls };
   }
@@ -146,7 +152,7 @@ class SmtpSession {
   }
 
   /** Hands the socket to TLS. Only the handshake's failure is returned as a value; a timeout still throws. */
-  private upgrade(servername: string | undefined, tlsVersion?: TlsVersion): Promise<TlsHandshake | { failed: string }> {
+  private upgrade(servername: string | undefined, tlsVersion?: TlsVersion, ca?: string[]): Promise<TlsHandshake | { failed: string }> {
     this.socket.removeListener('data', this.onData);
     this.socket.removeAllListeners('close');
     this.buffered = '';
@@ -160,6 +166,7 @@ class SmtpSession {
         minVersion: tlsVersion ?? 'TLSv1',
         ...(tlsVersion ? { maxVersion: tlsVersion } : {}),
         ciphers: 'ALL:@SECLEVEL=0',
+        ...(ca ? { ca } : {}),
       });
       this.tlsSocket = secure;
       const onAbort = () => reject(abortError(this.signal, this.address));
