@@ -31,20 +31,23 @@ const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? on
 const loads = (n: number) => (n === 1 ? 'loads' : 'load');
 const fact = (label: string, value: string, tone: FactTone): ProtectionFact => ({ label, value, tone });
 
-/** The groups that hold at least one fact, in reading order. */
+/**
+ * The groups that hold at least one fact, in reading order. The view may come over the wire from an
+ * older API (the shared page's answer, a cached report): a section it lacks gives no facts.
+ */
 export function protectionFacts(view: AuditResultView): ProtectionGroup[] {
   const groups: ProtectionGroup[] = [
     { id: 'email', title: 'Email delivery', facts: emailFacts(view) },
     { id: 'dns', title: 'DNS', facts: view.dnssec ? dnssecFacts(view.dnssec) : [] },
-    { id: 'certificate', title: 'Certificate', facts: certificateFacts(view.tls) },
+    { id: 'certificate', title: 'Certificate', facts: (view.tls as TlsView | undefined) ? certificateFacts(view.tls) : [] },
     { id: 'web', title: 'Website hardening', facts: view.web_hardening ? webFacts(view.web_hardening) : [] },
   ];
   return groups.filter((group) => group.facts.length > 0);
 }
 
 function emailFacts(view: AuditResultView): ProtectionFact[] {
-  const e = view.email_security;
-  if (e.status !== 'completed') return [];
+  const e = view.email_security as AuditResultView['email_security'] | undefined;
+  if (e?.status !== 'completed') return [];
   const facts: ProtectionFact[] = [];
   if (e.mtaSts !== undefined) facts.push(mtaStsFact(e.mtaSts));
   if (e.tlsRpt !== undefined) {
@@ -68,7 +71,7 @@ function emailFacts(view: AuditResultView): ProtectionFact[] {
             : fact('BIMI', `logo at ${b.logo}; ${b.authority ? `mark certificate at ${b.authority}` : 'no mark certificate (Gmail and Apple Mail need one to show the logo)'}`, b.authority ? 'good' : 'neutral'),
     );
   }
-  for (const mx of e.mx) if (mx.dane) facts.push(daneFact(mx.host, mx.dane));
+  for (const mx of Array.isArray(e.mx) ? e.mx : []) if (mx.dane) facts.push(daneFact(mx.host, mx.dane));
   return facts;
 }
 

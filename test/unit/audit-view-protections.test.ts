@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Audit, CheckResult } from '../../lambdas/domain/audit.js';
-import { buildAuditView } from '../../lambdas/domain/audit-view.js';
+import { type AuditResultView, buildAuditView } from '../../lambdas/domain/audit-view.js';
 import { protectionFacts } from '../../lambdas/domain/protection-facts.js';
 import { evaluateBimi } from '../../lambdas/scanner/checks/email/bimi.js';
 import { parseMtaStsPolicy } from '../../lambdas/scanner/checks/email/mta-sts.js';
@@ -234,5 +234,7 @@ describe('the report view of the mail transport, DNSSEC, certificate and web har
     expect(odd.web_hardening).toEqual({ permissionsPolicy: null, securityTxt: null, mixedContent: null });
     expect(() => protectionFacts(odd)).not.toThrow();
     expect(buildAuditView(auditWith([]))).not.toHaveProperty('dnssec');
+    // A view from an older API, over the wire, without the email and TLS sections.
+    expect(protectionFacts({ ...buildAuditView(auditWith([])), email_security: undefined, tls: undefined } as unknown as AuditResultView)).toEqual([]);
   });
 });

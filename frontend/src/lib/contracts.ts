@@ -29,6 +29,7 @@ export {
   type TechnologyView,
   type VulnerabilityView,
 } from '../../../lambdas/domain/audit-view';
+export { FACT_TONE_LABELS, protectionFacts, type FactTone, type ProtectionFact, type ProtectionGroup } from '../../../lambdas/domain/protection-facts';
 export {
   PARTIAL_SCORE_CAP,
   PASSIVE_REASON,

@@ -15,6 +15,7 @@ import { auditStatusClass, formatDate, isCheckFinished, statusLabel } from './fo
 import { useReportPolicies } from './finding-policy';
 import { FreeRescanPanel } from './free-rescan';
 import { PaidAuditOffer, PremiumBanner } from './paid-audit-offer';
+import { ProtectionsSection } from './protections';
 import { RemediationPlan } from './remediation-plan';
 import { BreachesCard, OpenPortsCard, Recommendations, SubdomainsCard } from './report-cards';
 import { Counters, RiskBanner, ScoreCard } from './report-overview';
@@ -183,6 +184,8 @@ function CompletedReport({ audit, result, mode }: { audit: Audit; result: AuditR
         <SubdomainsCard dns={result.dns_results} coverage={result.coverage} />
         <BreachesCard breaches={result.breaches} />
       </div>
+
+      <ProtectionsSection result={result} />
 
       <Recommendations recommendations={result.vulnerability_summary.recommendations} partial={result.coverage.partial} />
 

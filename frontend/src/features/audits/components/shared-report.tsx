@@ -7,6 +7,7 @@ import { paths } from '../../../config/paths';
 import { RESULT_LIST_LIMITS, shareTokenSchema, type AuditResultView } from '../../../lib/contracts';
 import { useSharedAudit } from '../api/get-shared-audit';
 import { EmailReportDialog } from './email-report-dialog';
+import { ProtectionsSection } from './protections';
 import { OpenPortsCard } from './report-cards';
 import { Counters, RiskBanner, ScoreCard } from './report-overview';
 import { NotCheckedList, notRun, ScanModeNotice } from './scan-coverage';
@@ -158,6 +159,7 @@ function SharedAssessment({ audit, expiresAt, shareToken }: { audit: AuditResult
         limit={RESULT_LIST_LIMITS.openPorts}
         expandable={false}
       />
+      <ProtectionsSection result={audit} />
       <CallsToAction />
     </article>
   );
