@@ -2,6 +2,7 @@ import { type Color, PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts
 import type { CveDetail } from '../domain/audit.js';
 import type { AuditResultView, IssueSeverity, VulnerabilityView } from '../domain/audit-view.js';
 import { PARTIAL_SCORE_CAP } from '../domain/coverage.js';
+import { FACT_TONE_LABELS, protectionFacts } from '../domain/protection-facts.js';
 import { REMEDIATION_EFFORT_LABELS } from '../domain/remediation-plan.js';
 
 /**
@@ -256,6 +257,7 @@ export async function renderPdfReport(view: AuditResultView, options: PdfReportO
   tls(w, view);
   email(w, view);
   web(w, view);
+  protections(w, view);
   technologies(w, view);
   subdomainsAndBreaches(w, view);
   footers(w, options.productName, view);
@@ -589,6 +591,25 @@ function web(w: Writer, view: AuditResultView): void {
   if (headerIssues.length > 0) for (const v of headerIssues) w.text(`- ${v.title} (${v.severity})`, { indent: 8 });
   else w.text('No web security issues found.');
   w.space(6);
+}
+
+/** MTA-STS, TLS-RPT, BIMI, DANE, DNSSEC, CAA, OCSP stapling, SCTs, Permissions-Policy, security.txt, mixed content: the results page's sentences. */
+function protections(w: Writer, view: AuditResultView): void {
+  const groups = protectionFacts(view);
+  // A report stored before these checks has none of them: no section rather than an empty one.
+  if (groups.length === 0) return;
+  w.heading('Email, DNS and website protections');
+  for (const group of groups) {
+    w.heading(group.title, 3);
+    w.table(
+      [
+        { title: 'Protection', width: 1.5 },
+        { title: 'Status', width: 0.7 },
+        { title: 'What the scan found', width: 4 },
+      ],
+      group.facts.map((fact) => [fact.label, FACT_TONE_LABELS[fact.tone], fact.value]),
+    );
+  }
 }
 
 function technologies(w: Writer, view: AuditResultView): void {
