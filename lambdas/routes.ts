@@ -135,6 +135,8 @@ export const routes = [
   { name: 'list-policies', fn: 'account', method: 'GET', path: '/api/me/policies', auth: 'user', uses: ['table'] },
   { name: 'put-policy', fn: 'account', method: 'PUT', path: '/api/me/policies/{domain}/{findingId}', auth: 'user', uses: ['table'] },
   { name: 'delete-policy', fn: 'account', method: 'DELETE', path: '/api/me/policies/{domain}/{findingId}', auth: 'user', uses: ['table'] },
+  // Issue 21: the Essential Eight readiness view (ML1) of one of the caller's domains, from its scans and agents.
+  { name: 'get-essential-eight', fn: 'account', method: 'GET', path: '/api/me/essential-eight/{domain}', auth: 'user', uses: ['table'] },
   { name: 'list-api-tokens', fn: 'account', method: 'GET', path: '/api/me/api-tokens', auth: 'user', uses: ['table'] },
   { name: 'create-api-token', fn: 'account', method: 'POST', path: '/api/me/api-tokens', auth: 'user', uses: ['table'] },
   { name: 'revoke-api-token', fn: 'account', method: 'DELETE', path: '/api/me/api-tokens/{tokenId}', auth: 'user', uses: ['table'] },

@@ -456,6 +456,14 @@ export function routeCases(f: Fixtures): Record<RouteName, RouteCase> {
       badStatus: 404,
       badError: 'policy_not_found',
     },
+    'get-essential-eight': {
+      good: () => ({ params: { domain: SHOP } }),
+      goodStatus: 200,
+      checkGood: ({ json }) => expectThat(json.domain === SHOP && (json.strategies as unknown[]).length === 8, `essential eight: ${JSON.stringify(json).slice(0, 300)}`),
+      bad: () => ({ params: { domain: 'not-mine.example.test' } }),
+      badStatus: 404,
+      badError: 'domain_not_found',
+    },
     'list-api-tokens': {
       good: () => ({}),
       goodStatus: 200,
