@@ -35,6 +35,7 @@ import { RETENTION_SECONDS } from '../domain/retention.js';
  * - a user's monthly report:    pk USER#{userId}, sk MONTHREPORT#{yyyy-mm} (claimed, then ready)
  * - a user's support request:   pk USER#{userId}, sk SUPPORT#{createdAt}#{id}
  * - a user's security policy:   pk USER#{userId}, sk POLICY#{siteKey}#{findingId}
+ * - a domain's issue history:   pk USER#{userId}, sk ISSUES#{siteKey} (time-to-fix; 12 months after its last scan)
  * - a user's API token:         pk USER#{userId}, sk APITOKEN#{slot} (slots 00–09: at most 10 per user)
  * - an API token by its hash:   pk APITOKEN#{sha256(token)}, sk #APITOKEN (the secret is never stored)
  * - a notification (outbox):    pk NOTIFY#{id}, sk #NOTIFY; gsi2 NOTIFY#DUE → {dueAt}#{id} (sparse: pending or sending only)
@@ -104,6 +105,8 @@ export const keys = {
   supportRequest: (userId: string, createdAt: string, id: string) => ({ pk: `USER#${userId}`, sk: `SUPPORT#${createdAt}#${id}` }),
   /** A customer's policy (accept or mute) for one finding of one domain; `POLICY#{domain}#` lists a domain's. */
   securityPolicy: (userId: string, domain: string, findingId: string) => ({ pk: `USER#${userId}`, sk: `POLICY#${domain}#${findingId}` }),
+  /** Time-to-fix: the issue history of one of the user's monitored domains (lambdas/domain/time-to-fix.ts). */
+  issueHistory: (userId: string, domain: string) => ({ pk: `USER#${userId}`, sk: `ISSUES#${domain}` }),
   /** One of a user's API tokens in one of its fixed slots, so that a conditional put can never exceed the maximum. */
   apiToken: (userId: string, slot: number) => ({ pk: `USER#${userId}`, sk: `APITOKEN#${String(slot).padStart(2, '0')}` }),
   /** The same token found by the SHA-256 of its secret (Bearer authentication). */

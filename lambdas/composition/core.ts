@@ -10,6 +10,7 @@ import type { MonthlyReportLog } from '../domain/monthly-report.js';
 import type { NotificationOutbox } from '../domain/notifications.js';
 import type { SupportRequests } from '../domain/support.js';
 import type { SecurityPolicyRepository } from '../domain/security-policy.js';
+import type { IssueHistoryRepository } from '../domain/time-to-fix.js';
 import type { UserTokens } from '../domain/user-tokens.js';
 import type {
   AccountRepository,
@@ -73,6 +74,8 @@ export interface Deps {
   readonly billing: BillingRepository;
   /** Subscribers' rescan schedule (issue 8 "Monitoring"). */
   readonly monitoring: MonitoringRepository;
+  /** Each monitored domain's issues: first seen, fixed at (time-to-fix, issue 21). */
+  readonly issueHistory: IssueHistoryRepository;
   /** Alerted changes (sent once), sent alerts and changes waiting for the next alert. */
   readonly alerts: AlertLog;
   /** The unsubscribe links' HMAC key. */
@@ -133,6 +136,7 @@ export const providerOf = {
   stats: 'table',
   billing: 'table',
   monitoring: 'table',
+  issueHistory: 'table',
   alerts: 'table',
   signingKeys: 'table',
   agents: 'table',

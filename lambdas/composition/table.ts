@@ -6,6 +6,7 @@ import { DynamoDbAuditRepository } from '../adapters/dynamodb-audits.adapter.js'
 import { DynamoDbBilling } from '../adapters/dynamodb-billing.adapter.js';
 import { DynamoDbDomains } from '../adapters/dynamodb-domains.adapter.js';
 import { DynamoDbIdempotencyStore } from '../adapters/dynamodb-idempotency.adapter.js';
+import { DynamoDbIssueHistory } from '../adapters/dynamodb-issue-history.adapter.js';
 import { DynamoDbMonitoring } from '../adapters/dynamodb-monitoring.adapter.js';
 import { DynamoDbMonthlyReports } from '../adapters/dynamodb-monthly-reports.adapter.js';
 import { DynamoDbNotificationOutbox } from '../adapters/dynamodb-notifications.adapter.js';
@@ -36,6 +37,7 @@ export const provide: Provider = ({ config, clock }) => {
     stats: () => new DynamoDbPlatformStats(client(), table()),
     billing: () => new DynamoDbBilling(client(), table(), clock),
     monitoring: () => new DynamoDbMonitoring(client(), table()),
+    issueHistory: () => new DynamoDbIssueHistory(client(), table(), clock),
     alerts: () => new DynamoDbAlertLog(client(), table(), clock),
     signingKeys: () => new DynamoDbSigningKeys(client(), table()),
     agents: () => new DynamoDbAgents(client(), table(), clock),

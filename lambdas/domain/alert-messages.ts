@@ -8,6 +8,7 @@ import type {
   FindingNewChange,
   FindingResolvedChange,
   GradeChangedChange,
+  IssueOverdueChange,
   KevMatchChange,
   MonitoringChange,
   PortOpenedChange,
@@ -22,10 +23,11 @@ import type {
  *   newly known-exploited CVEs follow `securityUpdates`; the scan-completed email follows
  *   `scanCompletions`; nothing here is marketing. SMS carries the same changes as email, to a
  *   validated mobile number only (DECISIONS "Mobile numbers").
- * - One summary line, most urgent first (new issues, exploited CVEs, certificate, ports, grade,
- *   resolved), is the SMS and the email's subject; parts that do not fit are dropped from the end
- *   and replaced by 'and more'. The email's sections follow the issue's order: new issues worst
- *   first, resolved, grade, certificate, ports, exploited CVEs.
+ * - One summary line, most urgent first (new issues, exploited CVEs, certificate, ports, overdue
+ *   issues, grade, resolved), is the SMS and the email's subject; parts that do not fit are dropped
+ *   from the end and replaced by 'and more'. The email's sections follow the issue's order: new
+ *   issues worst first, resolved, grade, certificate, ports, exploited CVEs, then the issues past
+ *   their time-to-fix target (issue 21, lambdas/domain/time-to-fix.ts), each named with its due date.
  * - SMS: at most 160 characters where possible, and only characters of the GSM 7-bit alphabet in
  *   what Rampart writes ('->' and '-', not '→' and '—'): one character outside it turns the whole
  *   message into UCS-2, where a segment holds 70. The report link is never cut.
@@ -75,6 +77,7 @@ interface Groups {
   certificates: CertificateExpiringChange[];
   ports: PortOpenedChange[];
   kev: KevMatchChange[];
+  overdue: IssueOverdueChange[];
 }
 
 const SEVERITY_RANK: Record<IssueSeverity, number> = { critical: 0, high: 1, medium: 2, low: 3 };
@@ -90,6 +93,7 @@ function groups(changes: readonly MonitoringChange[]): Groups {
     certificates: of('certificate_expiring').sort((a, b) => a.daysLeft - b.daysLeft),
     ports: of('port_opened').sort((a, b) => a.port - b.port),
     kev: of('kev_match'),
+    overdue: of('issue_overdue').sort(bySeverity),
   };
 }
 
@@ -116,6 +120,7 @@ export function changeSummaryParts(changes: readonly MonitoringChange[], arrow =
   if (g.certificates.length > 0) parts.push(daysText(g.certificates[0]!));
   if (g.ports.length === 1) parts.push(`port ${g.ports[0]!.port} opened`);
   else if (g.ports.length > 1) parts.push(`${g.ports.length} new open ports`);
+  if (g.overdue.length > 0) parts.push(`${plural(g.overdue.length, 'issue')} overdue`);
   if (g.grade) parts.push(`grade ${g.grade.from}${arrow}${g.grade.to}`);
   if (g.resolved.length > 0) parts.push(`${plural(g.resolved.length, 'issue')} resolved`);
   return parts;
@@ -241,6 +246,19 @@ function sections(g: Groups, timeZone: string | undefined): Section[] {
           : '';
         return {
           text: `${c.cveId} in ${c.productName} ${c.version} is now known to be exploited in the wild (CISA KEV${added}).${ransomware} Update ${c.productName} now.${backport}`,
+        };
+      }),
+    });
+  }
+  if (g.overdue.length > 0) {
+    list.push({
+      title: `Overdue issues (${g.overdue.length})`,
+      items: g.overdue.map((c) => {
+        const when = `open since ${formatDate(c.firstSeenAt, timeZone)}, due ${formatDate(c.dueAt, timeZone)} (${c.targetDays}-day target for ${c.severity} issues)`;
+        const late = c.daysOverdue === 0 ? 'now overdue' : `${plural(c.daysOverdue, 'day')} overdue`;
+        return {
+          text: `[${SEVERITY_LABEL[c.severity]}] ${c.title} (${c.category}): ${when}, ${late}.`,
+          html: `<strong style="color:${SEVERITY_COLOUR[c.severity]}">${SEVERITY_LABEL[c.severity]}</strong> ${escapeHtml(c.title)} <span style="color:#6b7280">(${escapeHtml(c.category)})</span>: ${escapeHtml(when)}, ${escapeHtml(late)}.`,
         };
       }),
     });

@@ -40,7 +40,7 @@ import { siteKey } from './target.js';
 export const CERTIFICATE_THRESHOLDS = [30, 14, 7] as const;
 export type CertificateThreshold = (typeof CERTIFICATE_THRESHOLDS)[number];
 
-export const monitoringChangeTypes = ['finding_new', 'finding_resolved', 'grade_changed', 'certificate_expiring', 'port_opened', 'kev_match'] as const;
+export const monitoringChangeTypes = ['finding_new', 'finding_resolved', 'grade_changed', 'certificate_expiring', 'port_opened', 'kev_match', 'issue_overdue'] as const;
 export type MonitoringChangeType = (typeof monitoringChangeTypes)[number];
 
 interface ChangeBase {
@@ -115,7 +115,26 @@ export interface KevMatchChange extends ChangeBase {
   detectedBy: 'rescan' | 'knowledge-base';
 }
 
-export type MonitoringChange = FindingNewChange | FindingResolvedChange | GradeChangedChange | CertificateExpiringChange | PortOpenedChange | KevMatchChange;
+/**
+ * An open issue passed its time-to-fix target (lambdas/domain/time-to-fix.ts makes these from the
+ * domain's issue history, not from a diff). Its dedupe key names the occurrence
+ * (`{domain}|issue_overdue|{findingId}|{firstSeenAt}`): each occurrence alerts once.
+ */
+export interface IssueOverdueChange extends ChangeBase {
+  type: 'issue_overdue';
+  findingId: string;
+  title: string;
+  severity: IssueSeverity;
+  category: string;
+  firstSeenAt: string;
+  dueAt: string;
+  /** The severity's target, in days. */
+  targetDays: number;
+  /** Whole days past the due date at the scan that found it overdue. */
+  daysOverdue: number;
+}
+
+export type MonitoringChange = FindingNewChange | FindingResolvedChange | GradeChangedChange | CertificateExpiringChange | PortOpenedChange | KevMatchChange | IssueOverdueChange;
 
 /** What a stored audit must hold to be compared. */
 export type MonitoredScan = Pick<Audit, 'id' | 'host' | 'status' | 'checks'> & Partial<Pick<Audit, 'grade' | 'score' | 'completedAt'>>;
@@ -156,9 +175,12 @@ export function diffScans(input: ScanDiffInput): MonitoringChange[] {
 /**
  * The checks that ran in full: finished `ok`, and not limited by a passive scan (DECISIONS "Scan
  * modes": a rescan past the per-target active limit runs passive, and the parts it left out, listed
- * in `notChecked`, are not fixed because they were not looked at).
+ * in `notChecked`, are not fixed because they were not looked at). Time-to-fix (time-to-fix.ts)
+ * marks an issue fixed by the same rule.
  */
-const okChecks = (scan: MonitoredScan) => new Set(scan.checks.filter((check) => check.status === 'ok' && !ranLimited(check)).map((check) => check.name));
+export const checksRunInFull = (scan: Pick<MonitoredScan, 'checks'>): Set<string> =>
+  new Set(scan.checks.filter((check) => check.status === 'ok' && !ranLimited(check)).map((check) => check.name));
+const okChecks = checksRunInFull;
 
 const ranLimited = (check: CheckResult) => Array.isArray(check.data?.notChecked) && check.data.notChecked.length > 0;
 
@@ -166,7 +188,7 @@ const ranLimited = (check: CheckResult) => Array.isArray(check.data?.notChecked)
 const ranPassive = (scan: MonitoredScan) => scan.checks.some((check) => check.status === 'skipped' || ranLimited(check));
 
 /** The scan's issues by id (first copy wins, as in the report), with the check each sits in. */
-function issuesById(scan: MonitoredScan): Map<string, { finding: Finding; check: string }> {
+export function issuesById(scan: Pick<MonitoredScan, 'checks'>): Map<string, { finding: Finding; check: string }> {
   const issues = new Map<string, { finding: Finding; check: string }>();
   for (const check of scan.checks) for (const finding of check.findings) if (isIssue(finding) && !issues.has(finding.id)) issues.set(finding.id, { finding, check: check.name });
   return issues;

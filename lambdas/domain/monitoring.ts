@@ -99,5 +99,7 @@ export function changeTitle(change: MonitoringChange): string {
       return `Port ${change.port} (${change.service}) opened`;
     case 'kev_match':
       return `${change.cveId} in ${change.productName} ${change.version} is exploited in the wild`;
+    case 'issue_overdue':
+      return `Overdue ${change.severity} issue: ${change.title} (open past its ${change.targetDays}-day target)`;
   }
 }

@@ -62,9 +62,9 @@ export function mutedFindingIds(policies: readonly SecurityPolicy[], domain: str
   return new Set(policies.filter((policy) => policy.domain === domain && !isPolicyExpired(policy, now)).map((policy) => policy.findingId));
 }
 
-/** The changes without the new and resolved findings a policy silences (for alerts that waited). */
+/** The changes without the new, resolved and overdue findings a policy silences (for alerts that waited). */
 export function withoutMutedFindings(changes: readonly MonitoringChange[], muted: ReadonlySet<string>): MonitoringChange[] {
-  return changes.filter((change) => !((change.type === 'finding_new' || change.type === 'finding_resolved') && muted.has(change.findingId)));
+  return changes.filter((change) => !((change.type === 'finding_new' || change.type === 'finding_resolved' || change.type === 'issue_overdue') && muted.has(change.findingId)));
 }
 
 /** The owner's policies (own items only, keyed by the Cognito sub). */

@@ -76,14 +76,15 @@ function domainParam(raw: string | undefined): string {
 }
 
 /**
- * Removes one of the user's domains and its custom security policies (a domain added again starts
- * without them). The policies go first, so a failure part-way leaves the domain to delete again
- * rather than policies no domain lists; a domain that is not the user's changes nothing (404).
+ * Removes one of the user's domains, its custom security policies and its time-to-fix history (a
+ * domain added again starts without them). Those go first, so a failure part-way leaves the domain
+ * to delete again rather than items no domain lists; a domain that is not the user's changes nothing (404).
  */
-export async function deleteDomain(deps: DomainDeps & Pick<Deps, 'policies'>, userId: string, rawDomain: string | undefined): Promise<void> {
+export async function deleteDomain(deps: DomainDeps & Pick<Deps, 'policies' | 'issueHistory'>, userId: string, rawDomain: string | undefined): Promise<void> {
   const domain = domainParam(rawDomain);
   if (!(await deps.domains.get(userId, domain))) throw notFound();
   await deps.policies.removeForDomain(userId, domain);
+  await deps.issueHistory.remove(userId, domain);
   if (!(await deps.domains.remove(userId, domain))) throw notFound();
 }
 

@@ -15,8 +15,10 @@ import { withoutMutedFindings } from '../domain/security-policy.js';
 import { signUnsubscribeToken, verifyUnsubscribeToken } from '../domain/unsubscribe-token.js';
 import { routePath } from '../routes.js';
 import { issueCounts } from '../domain/audit-view.js';
+import { overdueChanges } from '../domain/time-to-fix.js';
 import { notify } from './notifications.js';
 import { mutedFindingIdsOf } from './security-policies.js';
+import { recordIssueHistory } from './time-to-fix.js';
 
 /**
  * Continuous monitoring (issue 8 "Monitoring"; the rules are in lambdas/domain/monitoring.ts): the
@@ -27,7 +29,7 @@ import { mutedFindingIdsOf } from './security-policies.js';
 
 type ScheduleDeps = Pick<Deps, 'monitoring' | 'domains' | 'audits' | 'scanJobs' | 'log'>;
 type AlertDeps = Pick<Deps, 'accounts' | 'alerts' | 'rateLimits' | 'mailer' | 'sms' | 'signingKeys' | 'clock' | 'config' | 'log' | 'policies' | 'notifications' | 'metrics'>;
-export type MonitoringDeps = ScheduleDeps & AlertDeps;
+export type MonitoringDeps = ScheduleDeps & AlertDeps & Pick<Deps, 'issueHistory'>;
 
 export interface ScheduleResult {
   /** The rescans queued by this run: audit id, owner and domain. */
@@ -79,7 +81,7 @@ export async function scheduleMonitoringRescans(deps: ScheduleDeps, now: Date): 
 }
 
 export interface RescanOutcome {
-  /** Every change since the owner's previous completed scan of the domain. */
+  /** Every change since the owner's previous completed scan of the domain, and the issues past their time-to-fix target. */
   changes: MonitoringChange[];
   alert: AlertOutcome;
   scanCompletedEmail: boolean;
@@ -88,13 +90,17 @@ export interface RescanOutcome {
 /**
  * After a monitoring rescan completed (the scan worker calls this, again on a redelivered job):
  * the changes since the owner's previous completed audit of the domain, alerted as the owner's
- * preferences say, and the 'scan completed' email when `scanCompletions` is on. Safe to repeat:
- * each change alerts once (its dedupe key is claimed) and the email is claimed on the audit.
+ * preferences say, and the 'scan completed' email when `scanCompletions` is on. First the domain's
+ * time-to-fix history takes the rescan in (issues first seen, fixed), and the issues it finds past
+ * their target are alerted with the changes. Safe to repeat: the history holds each scan once, each
+ * change alerts once (its dedupe key is claimed) and the email is claimed on the audit.
  */
 export async function afterMonitoringRescan(deps: MonitoringDeps, auditId: string): Promise<RescanOutcome | undefined> {
   const audit = await deps.audits.getAudit(auditId);
   if (!audit || audit.origin !== 'monitoring' || audit.status !== 'completed' || !audit.ownerId || !audit.completedAt) return undefined;
   const userId = audit.ownerId;
+  // Kept whatever happens to the alerts: a failure here fails the job, and its retry folds the rescan in.
+  const history = await recordIssueHistory(deps, userId, { ...audit, completedAt: audit.completedAt });
   const profile = await deps.accounts.getProfile(userId);
   if (!profile) {
     deps.log.warn('Monitoring rescan of an account without a profile; nothing sent', { auditId });
@@ -102,8 +108,9 @@ export async function afterMonitoringRescan(deps: MonitoringDeps, auditId: strin
   }
   const previous = await previousScan(deps, audit, userId);
   const domain = siteKey(audit.host);
-  // The owner's accepted and muted findings give no new or resolved change (custom security policies).
-  const changes = previous ? diffScans({ previous, current: audit, mutedFindingIds: await mutedFindingIdsOf(deps, userId, domain) }) : [];
+  // The owner's accepted and muted findings give no new, resolved or overdue change (custom security policies).
+  const muted = await mutedFindingIdsOf(deps, userId, domain);
+  const changes = [...(previous ? diffScans({ previous, current: audit, mutedFindingIds: muted }) : []), ...withoutMutedFindings(history ? overdueChanges(history) : [], muted)];
   const wanted = alertableChanges(changes, profile.notifications);
   const alert = wanted.length > 0 ? await deliverAlert(deps, { userId, domain, changes: wanted, auditId: audit.id }) : 'nothing';
 

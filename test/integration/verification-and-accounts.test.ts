@@ -283,6 +283,7 @@ describe('the completion email', () => {
       accounts: d.accounts,
       domains: d.domains,
       monitoring: d.monitoring,
+      issueHistory: d.issueHistory,
       scanJobs: d.scanJobs,
       alerts: d.alerts,
       rateLimits: d.rateLimits,
