@@ -6,6 +6,7 @@ import zlib from 'node:zlib';
 import { DomainError } from '../../domain/errors.js';
 import { isLoopbackName, refusedAddress } from '../target-guard.js';
 import { readAsBrowser } from './browser-head.js';
+import { trustingContext } from './trust-store.js';
 
 /** Header names lower-cased; every value a header was sent with, in order (set-cookie!). */
 export type HttpHeaders = Record<string, string[]>;
@@ -234,7 +235,7 @@ function exchange(
     insecureHTTPParser: true,
     createConnection: () => {
       socket = secure
-        ? tlsConnect({ host, port, lookup, rejectUnauthorized: false, servername: isIP(host) ? undefined : host, ...(options.ca ? { ca: options.ca } : {}) })
+        ? tlsConnect({ host, port, lookup, rejectUnauthorized: false, servername: isIP(host) ? undefined : host, ...(options.ca ? { secureContext: trustingContext(options.ca) } : {}) })
         : netConnect({ host, port, lookup });
       return readAsBrowser(socket) as Socket;
     },

@@ -3,6 +3,7 @@ import { connect as netConnect, isIP, type Socket } from 'node:net';
 import { connect as tlsConnect, type DetailedPeerCertificate, type TLSSocket } from 'node:tls';
 import { refusedAddress } from '../target-guard.js';
 import type { TlsHandshake, TlsVersion } from './tls-client.js';
+import { trustingContext } from './trust-store.js';
 
 export interface SmtpStarttlsResult {
   /** The 220 greeting line(s). */
@@ -158,15 +159,15 @@ class SmtpSession {
     this.buffered = '';
     this.lines = [];
     return new Promise((resolve, reject) => {
+      const settings = { minVersion: tlsVersion ?? 'TLSv1', ...(tlsVersion ? { maxVersion: tlsVersion } : {}), ciphers: 'ALL:@SECLEVEL=0' } as const;
       const secure = tlsConnect({
         socket: this.socket,
         // SNI takes names only (RFC 6066 §3).
         ...(servername && isIP(servername) === 0 ? { servername } : {}),
         rejectUnauthorized: false,
-        minVersion: tlsVersion ?? 'TLSv1',
-        ...(tlsVersion ? { maxVersion: tlsVersion } : {}),
-        ciphers: 'ALL:@SECLEVEL=0',
-        ...(ca ? { ca } : {}),
+        ...settings,
+        // Another trust store: a shared context carrying it and the settings above.
+        ...(ca ? { secureContext: trustingContext(ca, settings) } : {}),
       });
       this.tlsSocket = secure;
       const onAbort = () => reject(abortError(this.signal, this.address));

@@ -2,6 +2,7 @@ import { X509Certificate } from 'node:crypto';
 import { isIP } from 'node:net';
 import { connect, type ConnectionOptions, type DetailedPeerCertificate, type TLSSocket } from 'node:tls';
 import { isNonPublicAddress } from '../target-guard.js';
+import { trustingContext } from './trust-store.js';
 
 export type TlsVersion = 'TLSv1' | 'TLSv1.1' | 'TLSv1.2' | 'TLSv1.3';
 
@@ -111,7 +112,8 @@ export function createTlsClient(clientOptions: TlsClientOptions): TlsClient {
           ALPNProtocols: ['h2', 'http/1.1'],
           // status_request: a server that staples OCSP sends the response in the handshake.
           requestOCSP: true,
-          ...(clientOptions.ca ? { ca: clientOptions.ca } : {}),
+          // Another trust store: a shared context carrying it (and so the ciphers and versions above).
+          ...(clientOptions.ca ? { secureContext: trustingContext(clientOptions.ca, { ciphers: options.ciphers ?? ALL_CIPHERS, minVersion: options.minVersion, maxVersion: options.maxVersion }) } : {}),
         };
         // tls.connect hands requestOCSP to the TLSSocket it builds; @types/node lists it on TLSSocketOptions only.
         const socket: TLSSocket = connect(connectOptions);

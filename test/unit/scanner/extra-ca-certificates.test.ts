@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScanSettings } from '../../../lambdas/scanner/check.js';
 import { createNet, trustedCertificates } from '../../../lambdas/scanner/net/create-net.js';
 import type { TlsHandshake } from '../../../lambdas/scanner/net/tls-client.js';
+import { trustingContext } from '../../../lambdas/scanner/net/trust-store.js';
 import { certificateChain, type CertificateChain } from '../../support/certificate-chain.js';
 import { selfSignedCertificate, startSmtpServer, type TestSmtpServer } from '../../support/smtp-server.js';
 
@@ -51,6 +52,23 @@ describe('the trust store the scanner judges certificates by', () => {
     expect(ca).toHaveLength(rootCertificates.length + 1);
     expect(ca?.slice(0, rootCertificates.length)).toEqual([...rootCertificates]);
     expect(ca?.at(-1)).toBe(chain.ca);
+  });
+});
+
+describe('the TLS contexts that carry another trust store', () => {
+  it('are built once per certificate set and TLS settings (some 40 ms each with the root store), and shared', () => {
+    // Prepare
+    const { ca } = trustedCertificates({ extraCaCertificates: [chain.ca] });
+    const sameContent = [...ca!];
+
+    // Act
+    const first = trustingContext(ca!, { ciphers: 'ALL:@SECLEVEL=0', minVersion: 'TLSv1', maxVersion: 'TLSv1' });
+
+    // Assess
+    expect(trustingContext(ca!, { ciphers: 'ALL:@SECLEVEL=0', minVersion: 'TLSv1', maxVersion: 'TLSv1' })).toBe(first);
+    expect(trustingContext(sameContent, { ciphers: 'ALL:@SECLEVEL=0', minVersion: 'TLSv1', maxVersion: 'TLSv1' })).toBe(first);
+    expect(trustingContext(ca!, { ciphers: 'ALL:@SECLEVEL=0', minVersion: 'TLSv1.2', maxVersion: 'TLSv1.2' })).not.toBe(first);
+    expect(trustingContext([chain.ca], { ciphers: 'ALL:@SECLEVEL=0', minVersion: 'TLSv1', maxVersion: 'TLSv1' })).not.toBe(first);
   });
 });
 
