@@ -1,4 +1,5 @@
-import { customerCdn, type DetectedProvider, type DetectedProviders, mailboxProvider, type ProviderId, type ProviderRole, SPF_INCLUDE, spfIncludes } from './providers.js';
+import type { Audit } from './audit.js';
+import { customerCdn, type DetectedProvider, type DetectedProviders, detectProviders, mailboxProvider, type ProviderId, type ProviderRole, providersSummary, SPF_INCLUDE, spfIncludes } from './providers.js';
 
 /**
  * Issue 21 "Per-platform fixes": numbered steps for the platform the customer actually uses —
@@ -348,7 +349,7 @@ const PLATFORM_GUIDES: Readonly<Record<GuideTopic | 'headers', Partial<Record<Pr
       steps: [
         'Log in to the Cloudflare dashboard (dash.cloudflare.com) and select {domain}.',
         'Go to SSL/TLS → Edge Certificates → HTTP Strict Transport Security (HSTS) and select Enable HSTS; read and accept the warning.',
-        'Turn on Enable HSTS (Strict-Transport-Security) and set Max Age Header to 12 months (6 months is 180 days, just under the 182 days browsers and this scan expect).',
+        'Turn on Enable HSTS (Strict-Transport-Security) and set Max Age Header to 12 months (its 6 months is 180 days, just under the six-month minimum this scan, like the MDN HTTP Observatory, checks for).',
         'Turn on Apply HSTS policy to subdomains only if every subdomain works over HTTPS; leave Preload off unless you intend to submit the domain to the preload list. Turn on No-Sniff Header too: it sends X-Content-Type-Options: nosniff.',
         'Save.',
       ],
@@ -779,4 +780,24 @@ export function guidesFor(findingId: string, providers: DetectedProviders): FixG
   // Behind a CDN, visitors (and the scan) see the CDN's TLS: the origin's protocol lines change nothing they see.
   const serverConfig = !managed && !(topic === 'tls-versions' && customerCdn(providers) !== undefined);
   return { findingId, topic, guides, serverConfig };
+}
+
+/** What a report view shows: the providers line, what it rests on, and the guides of each issue that has a topic. */
+export interface PlatformFixesView {
+  /** "Your mail: Microsoft 365 · DNS: Cloudflare · Site: WordPress on cPanel"; '' when nothing was detected. */
+  summary: string;
+  providers: DetectedProviders;
+  /** By finding id: only issues (not observations) whose topic has guides. */
+  byFinding: Record<string, FixGuideSelection>;
+}
+
+/** The platform fixes of a stored audit, for the results page, the PDF and the remediation plan to show beside their steps. */
+export function platformFixesOf(audit: Pick<Audit, 'host' | 'checks'>): PlatformFixesView {
+  const providers = detectProviders(audit.checks, audit.host);
+  const byFinding: Record<string, FixGuideSelection> = {};
+  for (const finding of audit.checks.flatMap((c) => c.findings)) {
+    if (finding.severity === 'info' || byFinding[finding.id] || topicOf(finding.id) === null) continue;
+    byFinding[finding.id] = guidesFor(finding.id, providers);
+  }
+  return { summary: providersSummary(providers), providers, byFinding };
 }

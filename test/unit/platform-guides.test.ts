@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CheckResult } from '../../lambdas/domain/audit.js';
-import { caaDomainOf, FINDING_TOPICS, type FixGuideSelection, guidesFor, guideTopics, type PlatformGuideView, suggestedSpf, topicOf } from '../../lambdas/domain/platform-guides.js';
+import { caaDomainOf, FINDING_TOPICS, type FixGuideSelection, guidesFor, guideTopics, type PlatformGuideView, platformFixesOf, suggestedSpf, topicOf } from '../../lambdas/domain/platform-guides.js';
 import { type DetectedProvider, type DetectedProviders, detectProviders, PROVIDERS, type ProviderId, type ProviderRole } from '../../lambdas/domain/providers.js';
 
 const provider = (id: ProviderId, role: ProviderRole, extra: Partial<DetectedProvider> = {}): DetectedProvider => ({ id, name: PROVIDERS[id], role, evidence: [{ source: 'ns', detail: 'captured' }], ...extra });
@@ -306,5 +306,25 @@ describe('the content', () => {
       expect(platformsOf(sample[topic]), topic).toEqual(expect.arrayContaining(['cloudflare', 'cpanel', 'wordpress', 'shopify', 'wix', 'squarespace']));
     }
     expect(platformsOf('tls.protocol.tls10', { ...everyone, cdn: [] })).toEqual(expect.arrayContaining(['cpanel', 'wordpress', 'shopify', 'wix', 'squarespace']));
+  });
+});
+
+describe('the platform fixes of a stored audit', () => {
+  it('gives the summary line and the guides of each issue with a topic, leaving observations and other findings out', () => {
+    // Prepare: Microsoft 365 mail, Cloudflare DNS, a WordPress site; an SPF issue, a DNSSEC observation, an exposed database.
+    const finding = (id: string, severity: 'high' | 'medium' | 'info') => ({ id, check: id.split('.')[0]!, title: id, severity, category: 'x', description: 'd', recommendation: 'r' });
+    const checks: CheckResult[] = [
+      { name: 'dns', status: 'ok', findings: [finding('dns.dnssec.validated', 'info')], data: { domain: 'example.com.au', host: 'example.com.au', nameservers: [{ name: 'adam.ns.cloudflare.com' }] } },
+      { name: 'email', status: 'ok', findings: [finding('email.spf.missing', 'medium')], data: { domain: 'example.com.au', mx: [{ host: 'example-com-au.mail.protection.outlook.com' }], spf: { records: [] } } },
+      { name: 'wordpress', status: 'ok', findings: [], data: { detected: true, signals: ['generator'] } },
+      { name: 'ports', status: 'ok', findings: [finding('ports.database.exposed', 'high')], data: { open: [] } },
+    ];
+    // Act
+    const fixes = platformFixesOf({ host: 'example.com.au', checks });
+    // Assess
+    expect(fixes.summary).toBe('Your mail: Microsoft 365 · DNS: Cloudflare · Site: WordPress');
+    expect(Object.keys(fixes.byFinding)).toEqual(['email.spf.missing']);
+    expect(fixes.byFinding['email.spf.missing']!.guides.map((g) => g.platform)).toEqual(['microsoft-365', 'cloudflare']);
+    expect(guide(fixes.byFinding['email.spf.missing']!, 'cloudflare').steps).toContain('Select Add record. Type: TXT. Name: @. Content: v=spf1 include:spf.protection.outlook.com -all. Leave TTL on Auto, then select Save.');
   });
 });
