@@ -184,3 +184,13 @@ export {
   type SupportRequestsPage,
   type SupportRequestView,
 } from '../../../lambdas/domain/support.contract';
+export {
+  ESSENTIAL_EIGHT_DISCLAIMER,
+  ESSENTIAL_EIGHT_STATUS_LABELS,
+  essentialEightStrategyIds,
+  type EssentialEightEvidence,
+  type EssentialEightStatus,
+  type EssentialEightStrategyId,
+  type EssentialEightStrategyView,
+  type EssentialEightView,
+} from '../../../lambdas/domain/essential-eight.contract';

@@ -1,6 +1,7 @@
 import { Navigate, useLocation, useParams } from 'react-router';
 import { AgentsSection } from '../../features/dashboard/agents/agents-section';
 import { BadgeSection } from '../../features/dashboard/badge/badge-section';
+import { EssentialEightSection } from '../../features/dashboard/essential-eight/essential-eight-section';
 import { HistorySection } from '../../features/dashboard/history/history-section';
 import { DashboardLayout } from '../../features/dashboard/layout/dashboard-layout';
 import { RequireAuth } from '../../features/dashboard/layout/require-auth';
@@ -21,6 +22,7 @@ const sectionComponents: Record<DashboardSlug, () => React.JSX.Element> = {
   scans: ScansSection,
   subscription: SubscriptionSection,
   badge: BadgeSection,
+  'essential-eight': EssentialEightSection,
   settings: SettingsSection,
   support: SupportSection,
 };

@@ -9,6 +9,7 @@ export const dashboardSections = [
   { slug: 'scans', label: 'Scans' },
   { slug: 'subscription', label: 'Subscription' },
   { slug: 'badge', label: 'Security Badge' },
+  { slug: 'essential-eight', label: 'Essential Eight' },
   { slug: 'settings', label: 'Settings' },
   { slug: 'support', label: 'Support' },
 ] as const;
