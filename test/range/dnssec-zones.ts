@@ -7,7 +7,8 @@
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { rangeDnssec, rangeLayout } from './layout.js';
+import { rangeDnssec, rangeLayout, rangeMailPlants } from './layout.js';
+import type { RangeTlsa } from './pki.js';
 
 export interface ZoneTools {
   /** Renders a template of templates/ with {{KEY}} filled in. */
@@ -53,13 +54,28 @@ async function tamperApexSignature(file: string, zone: string): Promise<void> {
   await fs.writeFile(file, lines.join('\n'));
 }
 
+/**
+ * The mail records of a signed zone: example.test's MX, except in the DANE zone, which has its own
+ * MX hosts on postfix, each with its TLSA `3 1 1` record (one of postfix's key, one of a retired key).
+ */
+function mailRecords(zone: string, tlsa: RangeTlsa): string {
+  const { dane } = rangeMailPlants;
+  if (zone !== dane.signedZone) return '@    IN MX  10 mail.example.test.';
+  return dane.signedMx
+    .flatMap(({ host, preference, tlsa: key }) => {
+      const label = host.slice(0, -(zone.length + 1));
+      return [`@    IN MX  ${preference} ${host}.`, `${label} IN A ${rangeLayout.hosts.mail.address}`, `_25._tcp.${label} IN TLSA 3 1 1 ${tlsa[key]}`];
+    })
+    .join('\n');
+}
+
 /** Writes and signs every zone of `rangeDnssec` and the parent into `dir` (named's folder). */
-export async function signRangeZones(dir: string, tools: ZoneTools): Promise<void> {
+export async function signRangeZones(dir: string, tools: ZoneTools, tlsa: RangeTlsa): Promise<void> {
   const keys = path.join(dir, 'keys');
   await fs.mkdir(keys, { recursive: true, mode: 0o700 });
   const delegations = await Promise.all(
     rangeDnssec.zones.map(async (z: Zone) => {
-      await tools.render('dnssec-child.zone', path.join(dir, `${z.zone}.zone`), { ZONE: z.zone });
+      await tools.render('dnssec-child.zone', path.join(dir, `${z.zone}.zone`), { ZONE: z.zone, MAIL: mailRecords(z.zone, tlsa) });
       const ksk = await keygen(keys, z.zone, z.algorithm, z.bits, z.split, tools);
       const window = z.plant === 'expired-2020' ? ['-s', rangeDnssec.expiredWindow.inception, '-e', rangeDnssec.expiredWindow.expiration] : [];
       const denial = z.denial === 'nsec3' ? ['-3', '-', '-H', '0'] : [];

@@ -13,7 +13,7 @@ export const rangeLayout = {
   hosts: {
     nginx: {
       address: '127.0.0.2',
-      names: ['example.test', 'www.example.test', 'dev.example.test'],
+      names: ['example.test', 'www.example.test', 'dev.example.test', 'mta-sts.example.test'],
       ports: { http: 80, https: 443 },
     },
     apache: {
@@ -111,9 +111,9 @@ export const rangeFacts = {
     spf: 'v=spf1 mx ~all',
     dmarc: 'v=DMARC1; p=none',
     /** Names an AXFR of the zone leaks (relative to the zone). */
-    names: ['ns1', 'www', 'dev', 'wp', 'staging', 'legacy', 'mail', 'vpn'],
+    names: ['ns1', 'www', 'dev', 'wp', 'staging', 'legacy', 'mail', 'vpn', 'mta-sts', '_mta-sts', 'default._bimi', '_25._tcp.mail', 'old-shop'],
     /** Records in an AXFR answer, the SOA counted twice (first and last). */
-    axfrRecords: 15,
+    axfrRecords: 20,
   },
   mail: { bannerPattern: /^220 mail\.example\.test ESMTP Postfix 3\.\d+\.\d+/ },
 } as const;
@@ -138,4 +138,62 @@ export const rangeDnssec = {
   ],
   /** The expired zone's signature window (dnssec-signzone -s / -e). */
   expiredWindow: { inception: '20200101000000', expiration: '20200201000000' },
+} as const;
+
+/**
+ * Mail transport security planted for issue 20 (pki.ts makes the keys at each `up`):
+ * - MTA-STS on example.test: `_mta-sts` TXT, and the policy served by nginx at
+ *   `https://mta-sts.example.test/.well-known/mta-sts.txt` with a certificate from the range's CA
+ *   (which every range scan trusts), in enforce mode, its `mx` naming another provider's host: the
+ *   real MX mail.example.test is not covered.
+ * - DANE: in the signed zone signed.test, MX 10 mail.signed.test with a TLSA `3 1 1` of the key
+ *   postfix presents (match), MX 20 mail2.signed.test with a TLSA of a retired key (mismatch), both
+ *   on postfix (127.0.0.4); in the unsigned example.test, a matching TLSA at _25._tcp.mail (which
+ *   senders ignore: no DNSSEC).
+ * - BIMI on example.test: a record whose logo location is http:, not https:.
+ */
+export const rangeMailPlants = {
+  mtaSts: {
+    host: 'mta-sts.example.test',
+    record: 'v=STSv1; id=20261127T000000',
+    policy: { version: 'STSv1', mode: 'enforce', mx: ['mx.other-provider.test'], maxAge: 604800 },
+  },
+  dane: {
+    signedZone: 'signed.test',
+    signedMx: [
+      { host: 'mail.signed.test', preference: 10, tlsa: 'current' },
+      { host: 'mail2.signed.test', preference: 20, tlsa: 'retired' },
+    ],
+    unsignedMx: { host: 'mail.example.test', tlsa: 'current' },
+  },
+  bimi: {
+    name: 'default._bimi.example.test',
+    record: 'v=BIMI1; l=http://example.test/bimi/logo.svg; a=https://example.test/bimi/vmc.pem',
+  },
+} as const;
+
+/**
+ * Web and DNS facts planted for issue 20:
+ * - nginx (www, apex, dev) serves `/.well-known/security.txt` with a Contact and an Expires in the past;
+ * - WordPress has the plugin Duplicator 1.3.26 (CVE-2020-11738, exploited, CISA KEV): its
+ *   readme.txt Stable tag, and its stylesheet enqueued with `?ver=1.3.26` on every page;
+ * - `old-shop.example.test` is a CNAME to a Microsoft Azure App Service name that does not exist:
+ *   bind9 serves a zone `azurewebsites.net` with only SOA and NS, standing in for Azure's DNS, so the
+ *   target is NXDOMAIN (the sign of a claimable name for a service rated vulnerable).
+ */
+export const rangeWebPlants = {
+  securityTxt: { path: '/.well-known/security.txt', contact: 'mailto:security@example.test', expires: '2024-01-01T00:00:00Z' },
+  wordpressPlugin: {
+    slug: 'duplicator',
+    name: 'Duplicator',
+    version: '1.3.26',
+    asset: 'assets/css/style.css',
+    kevCve: 'CVE-2020-11738',
+  },
+  takeover: {
+    name: 'old-shop.example.test',
+    target: 'rampart-old-shop.azurewebsites.net',
+    serviceZone: 'azurewebsites.net',
+    service: 'Microsoft Azure',
+  },
 } as const;

@@ -22,9 +22,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureFirewalledNetwork, firewalledLinkUp, inNamespace, removeFirewalledNetwork } from './firewalled-host.js';
 import { signRangeZones } from './dnssec-zones.js';
-import { rangeLayout } from './layout.js';
+import { rangeLayout, rangeMailPlants, rangeWebPlants } from './layout.js';
+import { ensureRangePki, type RangeTlsa } from './pki.js';
 
-export { firewalledOpenPorts, rangeDnssec, rangeFacts, rangeLayout, rangeTcpPorts, rangeTlsEndpoints } from './layout.js';
+export { firewalledOpenPorts, rangeDnssec, rangeFacts, rangeLayout, rangeMailPlants, rangeTcpPorts, rangeTlsEndpoints, rangeWebPlants } from './layout.js';
 export type { RangeHost, RangeHostName, RangeLayout } from './layout.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -265,12 +266,14 @@ async function bringUp(): Promise<Range> {
   };
   const starting = new Set(toStart.map((s) => s.name));
   const startIf = (name: ServiceName, work: () => Promise<void>) => (starting.has(name) ? timed(name, work)() : Promise.resolve());
+  // Before any server: named's zones carry TLSA records of the key postfix serves.
+  const tlsa = await ensureRangePki(RANGE_DIR, { run });
 
   const dbReady = startIf('mariadb', startMariadb);
   const wpFiles = starting.has('apache') ? prepareWordpress() : Promise.resolve();
   const tasks = [
     startIf('nginx', startNginx),
-    startIf('named', startNamed),
+    startIf('named', () => startNamed(tlsa)),
     startIf('sshd', startSshd),
     startIf('postfix', startPostfix),
     startIf('fw-nginx', startFirewalledNginx),
@@ -343,6 +346,16 @@ async function startNginx(): Promise<void> {
   await fs.copyFile(path.join(TEMPLATES, 'index.html'), path.join(dir, 'html', 'index.html'));
   await fs.copyFile(path.join(TEMPLATES, 'backup.sql'), path.join(dir, 'html', 'files', 'backup.sql'));
   await fs.chmod(path.join(dir, 'key.pem'), 0o600);
+  // Issue 20: an expired security.txt on the site, and the MTA-STS policy host (certificate from the range CA).
+  const { securityTxt } = rangeWebPlants;
+  await fs.mkdir(path.join(dir, 'html', '.well-known'));
+  await fs.writeFile(path.join(dir, 'html', securityTxt.path), `Contact: ${securityTxt.contact}\nExpires: ${securityTxt.expires}\n`);
+  const { policy } = rangeMailPlants.mtaSts;
+  await fs.mkdir(path.join(dir, 'mta-sts', '.well-known'), { recursive: true });
+  await fs.writeFile(
+    path.join(dir, 'mta-sts', '.well-known', 'mta-sts.txt'),
+    [`version: ${policy.version}`, `mode: ${policy.mode}`, ...policy.mx.map((mx) => `mx: ${mx}`), `max_age: ${policy.maxAge}`, ''].join('\r\n'),
+  );
   await runStarter('nginx', '/usr/sbin/nginx', ['-c', path.join(dir, 'nginx.conf'), '-e', path.join(dir, 'error.log')], path.join(dir, 'start.log'));
   await waitUp(spec('nginx'));
 }
@@ -380,6 +393,14 @@ async function prepareWordpress(): Promise<void> {
   await render('wp-config.php', path.join(wp, 'wp-config.php'), { DB_PASSWORD });
   await fs.mkdir(path.join(wp, 'wp-content', 'mu-plugins'), { recursive: true });
   await fs.copyFile(path.join(TEMPLATES, 'rampart-range-offline.php'), path.join(wp, 'wp-content', 'mu-plugins', 'rampart-range-offline.php'));
+  // Issue 20: a plugin at a vulnerable version, its readme.txt and its stylesheet (enqueued with ?ver= by a must-use plugin).
+  const plugin = rangeWebPlants.wordpressPlugin;
+  const values = { PLUGIN_SLUG: plugin.slug, PLUGIN_NAME: plugin.name, PLUGIN_VERSION: plugin.version, PLUGIN_ASSET: plugin.asset };
+  const folder = path.join(wp, 'wp-content', 'plugins', plugin.slug);
+  await fs.mkdir(path.dirname(path.join(folder, plugin.asset)), { recursive: true });
+  await render('wp-plugin-readme.txt', path.join(folder, 'readme.txt'), values);
+  await fs.writeFile(path.join(folder, plugin.asset), `/* ${plugin.name} ${plugin.version} (Rampart scan range) */\n`);
+  await render('rampart-range-plugin.php', path.join(wp, 'wp-content', 'mu-plugins', 'rampart-range-plugin.php'), values);
 }
 
 async function installWordpress(): Promise<void> {
@@ -417,11 +438,19 @@ async function startMariadb(): Promise<void> {
   await run('mariadb', [`--defaults-file=${cnf}`, '--protocol=socket', '-uroot', '-e', sql]);
 }
 
-async function startNamed(): Promise<void> {
+async function startNamed(tlsa: RangeTlsa): Promise<void> {
   const dir = await freshDir('named', 'bind');
-  await render('named.conf', path.join(dir, 'named.conf'));
-  await render('example.test.zone', path.join(dir, 'example.test.zone'));
-  await signRangeZones(dir, { render, run });
+  const { mtaSts, bimi } = rangeMailPlants;
+  const { takeover } = rangeWebPlants;
+  await render('named.conf', path.join(dir, 'named.conf'), { TAKEOVER_ZONE: takeover.serviceZone, TAKEOVER_TARGET: takeover.target });
+  await render('example.test.zone', path.join(dir, 'example.test.zone'), {
+    MTA_STS_RECORD: mtaSts.record,
+    TLSA_CURRENT: tlsa.current,
+    BIMI_RECORD: bimi.record,
+    TAKEOVER_TARGET: takeover.target,
+  });
+  await render('service-standin.zone', path.join(dir, `${takeover.serviceZone}.zone`), { ZONE: takeover.serviceZone });
+  await signRangeZones(dir, { render, run }, tlsa);
   await run('named-checkconf', ['-z', path.join(dir, 'named.conf')]);
   await runStarter('named', '/usr/sbin/named', ['-4', '-u', 'bind', '-c', path.join(dir, 'named.conf')], path.join(dir, 'start.log'));
   await waitUp(spec('named'));
@@ -450,7 +479,9 @@ async function startPostfix(): Promise<void> {
   await fs.mkdir(path.join(dir, 'queue'));
   await fs.mkdir(path.join(dir, 'data'));
   await run('chown', ['postfix:postfix', path.join(dir, 'data')]);
-  await selfSigned(etc, 'mail.example.test', ['mail.example.test']);
+  // The self-signed certificate pki.ts made, whose key the TLSA records name.
+  await fs.copyFile(path.join(RANGE_DIR, 'pki', 'mail.pem'), path.join(etc, 'cert.pem'));
+  await fs.copyFile(path.join(RANGE_DIR, 'pki', 'mail.key'), path.join(etc, 'key.pem'));
   await fs.chmod(path.join(etc, 'key.pem'), 0o600);
   await render('main.cf', path.join(etc, 'main.cf'));
   await render('master.cf', path.join(etc, 'master.cf'));
