@@ -580,6 +580,8 @@ export interface PlatformGuideView {
   /** In order (the UI and the PDF number them); for `not-supported`, what to do instead. */
   steps: string[];
   note?: string;
+  /** A DNS host's guide: the records to publish, as its editor names them, for the view to show as copyable values. */
+  records?: { type: string; name: string; value: string }[];
 }
 
 export interface FixGuideSelection {
@@ -728,7 +730,15 @@ function dnsGuides(topic: GuideTopic, findingId: string, providers: DetectedProv
       guides.push({ ...built, steps: [...lead, ...built.steps] });
       return;
     }
-    guides.push({ platform: id, platformName: name, role: 'dns', kind: 'steps', steps: [...before, ...lead, ...dnsHostSteps(recipe, specs, vars), ...after] });
+    const records = specs.filter((spec) => !spec.described).map((spec) => ({ type: spec.type, name: recordName(recipe, spec.label, vars.domain!), value: spec.type === 'CAA' ? `0 issue "${spec.value}"` : spec.value }));
+    guides.push({
+      platform: id,
+      platformName: name,
+      role: 'dns',
+      kind: 'steps',
+      steps: [...before, ...lead, ...dnsHostSteps(recipe, specs, vars), ...after],
+      ...(records.length > 0 ? { records } : {}),
+    });
   };
   for (const host of hosts) addHost(host.id, host.name, DNS_HOSTS[host.id]!);
   if (hosts.length === 0) {

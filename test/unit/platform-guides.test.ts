@@ -90,6 +90,7 @@ describe('fix guides for records at the DNS host', () => {
       'If a record of that type already exists at that name, select Edit on it and change it rather than adding a second one.',
       'Keep to one SPF record for the domain and at most 10 DNS lookups in it (each include: counts).',
     ]);
+    expect(guide(selection, 'cloudflare').records).toEqual([{ type: 'TXT', name: '@', value: 'v=spf1 include:_spf.google.com -all' }]);
   });
 
   it('edits an SPF record that ends in ~all at GoDaddy, keeping its other senders and adding none twice', () => {
@@ -114,6 +115,7 @@ describe('fix guides for records at the DNS host', () => {
     const steps = guide(selection, 'route53').steps;
     expect(steps).toContain('Choose Create record. Record name: _dmarc. Record type: TXT. Value: "v=DMARC1; p=none; rua=mailto:dmarc-reports@example.com.au". TTL: 300. Choose Create records.');
     expect(steps.some((s) => s.startsWith('Route 53 keeps every TXT value of one name in one record'))).toBe(true);
+    expect(guide(selection, 'route53').records).toEqual([{ type: 'TXT', name: '_dmarc', value: 'v=DMARC1; p=none; rua=mailto:dmarc-reports@example.com.au' }]);
   });
 
   it('moves an existing DMARC record from p=none to quarantine by editing it, never by publishing a new p=none record', () => {

@@ -69,15 +69,16 @@ describe('the DNS host, from NS', () => {
     ['Cloudflare', ['adam.ns.cloudflare.com', 'lola.ns.cloudflare.com'], 'cloudflare', 'NS adam.ns.cloudflare.com'],
     ['GoDaddy', ['ns51.domaincontrol.com', 'ns52.domaincontrol.com'], 'godaddy', 'NS ns51.domaincontrol.com'],
     ['Amazon Route 53', ['ns-1234.awsdns-26.org', 'ns-567.awsdns-06.net', 'ns-1890.awsdns-44.co.uk'], 'route53', 'NS ns-1234.awsdns-26.org'],
-    ['Google Cloud DNS', ['ns-cloud-a1.googledomains.com', 'ns-cloud-a2.googledomains.com'], 'google-cloud-dns', 'NS ns-cloud-a1.googledomains.com'],
+    ['Google Cloud DNS or Squarespace Domains', ['ns-cloud-a1.googledomains.com', 'ns-cloud-a2.googledomains.com'], 'google-cloud-dns', 'NS ns-cloud-a1.googledomains.com'],
     ['Azure DNS', ['ns1-03.azure-dns.com', 'ns2-03.azure-dns.net'], 'azure-dns', 'NS ns1-03.azure-dns.com'],
     ['Wix', ['ns0.wixdns.net', 'ns1.wixdns.net'], 'wix', 'NS ns0.wixdns.net'],
   ];
-  it.each(cases)('names %s from its name servers, with the NS record as evidence', (_name, ns, id, evidence) => {
+  it.each(cases)('names %s from its name servers, with the NS record as evidence', (name, ns, id, evidence) => {
     // Act
     const providers = detectProviders([dnsCheck('example.com.au', { ns })]);
     // Assess
     expect(ids(providers.dns)).toEqual([id]);
+    expect(providers.dns[0]!.name).toBe(name);
     expect(providers.dns[0]!.evidence[0]).toEqual({ source: 'ns', detail: evidence });
   });
 
