@@ -130,9 +130,10 @@ describe('TLS client on loopback', () => {
     });
 
     it('stops when its signal is aborted', async () => {
-      const { port } = await silent();
+      // Aborted once the server holds the ClientHello (not after a fixed delay, which a loaded machine can spend before connecting).
       const controller = new AbortController();
-      setTimeout(() => controller.abort(), 50);
+      const server = createTcpServer((socket) => void held.push(socket.once('data', () => controller.abort()).resume()));
+      const port = await listen(server);
       const result = await client.handshake(LOOPBACK, port, { minVersion: 'TLSv1.2', maxVersion: 'TLSv1.3', timeoutMs: 5000, signal: controller.signal });
       expect(result).toEqual({ failed: 'Aborted', code: 'ABORT_ERR', connected: true });
     });
