@@ -125,6 +125,8 @@ export const routes = [
   { name: 'get-badge-status', fn: 'badge', method: 'GET', path: '/api/badges/{domain}', auth: 'public', uses: ['table'] },
   { name: 'list-my-badges', fn: 'account', method: 'GET', path: '/api/me/badges', auth: 'user', uses: ['table'] },
   { name: 'list-my-alerts', fn: 'account', method: 'GET', path: '/api/me/alerts', auth: 'user', uses: ['table'] },
+  // Time-to-fix (issue 21): the caller's domains' issue histories summed up (open by age, fixed on time, mean time to fix).
+  { name: 'get-time-to-fix', fn: 'account', method: 'GET', path: '/api/me/time-to-fix', auth: 'user', uses: ['table'] },
   { name: 'unsubscribe-alerts', fn: 'public-api', method: 'GET', path: '/api/alerts/unsubscribe', auth: 'public', uses: ['table'] },
   { name: 'list-monthly-reports', fn: 'account', method: 'GET', path: '/api/me/reports/monthly', auth: 'user', uses: ['table'] },
   // Whole segments again: the handler requires `{yyyy-mm}.pdf` (monthlyReportFileSchema).

@@ -398,6 +398,14 @@ export function routeCases(f: Fixtures): Record<RouteName, RouteCase> {
       badStatus: 400,
       badError: 'validation_failed',
     },
+    'get-time-to-fix': {
+      good: () => ({ query: { domain: SHOP } }),
+      goodStatus: 200,
+      checkGood: ({ json }) => expectThat(Array.isArray(json.openByAge) && json.openByAge.length === 5 && json.targets?.critical === 7, `time-to-fix: ${JSON.stringify(json)}`),
+      bad: () => ({ query: { domain: 'not a domain' } }),
+      badStatus: 400,
+      badError: 'validation_failed',
+    },
     'unsubscribe-alerts': {
       good: () => ({ query: { token: f.unsubscribeToken } }),
       goodStatus: 200,
