@@ -8,6 +8,7 @@ import { monthLabel } from './monthly-report.contract.js';
 import { getPlan } from './plans.js';
 import type { AlertRecord, StoredSubscription } from './ports.js';
 import { productSlug } from './product.js';
+import { type IssueHistory, monthTimeToFix, type MonthTimeToFix } from './time-to-fix.js';
 
 /**
  * The monthly report (DECISIONS "Plan features": "monthly reports" = a monthly PDF emailed to
@@ -31,6 +32,9 @@ import { productSlug } from './product.js';
  *   as monitoring compares them; a domain first scanned in the month has its first scan's issues as
  *   found); the alerts sent for it in the month; open issues now by severity, the nearest
  *   certificate expiry and the badge status, at the time the report is built.
+ * - Time-to-fix (issue 21, lambdas/domain/time-to-fix.ts), from the domain's issue history: the
+ *   issues fixed in the month against their targets and their mean time to fix, and every issue
+ *   overdue when the report is built, named (an accepted or muted one marked, as open issues are).
  */
 
 export const MONTHLY_REPORTS = {
@@ -166,7 +170,11 @@ export interface DomainMonthReport {
   };
   certificate: CertificateExpiry | null;
   badge: { eligible: boolean; reasons: string[] } | null;
+  /** null: no issue history yet (it starts with the domain's first monitoring rescan). Absent in reports built before it. */
+  timeToFix?: DomainMonthTimeToFix | null;
 }
+
+export type DomainMonthTimeToFix = Omit<MonthTimeToFix, 'overdue'> & { overdue: (MonthTimeToFix['overdue'][number] & { policy?: ListedPolicy })[] };
 
 export interface DomainMonthInput {
   domain: string;
@@ -182,6 +190,8 @@ export interface DomainMonthInput {
   badge?: { eligible: boolean; reasons: readonly string[] };
   /** The owner's policies in force for this domain at `now` (none without the plan). */
   policies?: readonly (ListedPolicy & { findingId: string })[];
+  /** The domain's time-to-fix issue history, if monitoring has started one. */
+  issueHistory?: IssueHistory;
   now: Date;
 }
 
@@ -246,6 +256,21 @@ function nearestCertificate(latest: Audit | undefined, now: Date): CertificateEx
   return [...byExpiry.values()].sort((a, b) => a.validTo.localeCompare(b.validTo))[0] ?? null;
 }
 
+const policyMark = (policy: ListedPolicy & { findingId: string }): ListedPolicy => ({ action: policy.action, reason: policy.reason, ...(policy.expiresAt ? { expiresAt: policy.expiresAt } : {}) });
+
+function timeToFixOfMonth(input: DomainMonthInput, from: string, to: string): DomainMonthTimeToFix | null {
+  const month = monthTimeToFix(input.issueHistory, from, to, input.now);
+  if (!month) return null;
+  const policies = input.policies ?? [];
+  return {
+    ...month,
+    overdue: month.overdue.map((issue) => {
+      const policy = policies.find((p) => p.findingId === issue.findingId);
+      return { ...issue, ...(policy ? { policy: policyMark(policy) } : {}) };
+    }),
+  };
+}
+
 function openIssues(latest: Audit | undefined, policies: DomainMonthInput['policies'] = []): DomainMonthReport['openIssues'] {
   const counts: Record<IssueSeverity, number> = { critical: 0, high: 0, medium: 0, low: 0 };
   if (!completed(latest)) return { asOf: null, counts, total: 0, listed: [] };
@@ -288,6 +313,7 @@ export function buildDomainMonthReport(input: DomainMonthInput): DomainMonthRepo
     openIssues: openIssues(latest, input.policies),
     certificate: nearestCertificate(latest, input.now),
     badge: input.badge ? { eligible: input.badge.eligible, reasons: [...input.badge.reasons] } : null,
+    timeToFix: timeToFixOfMonth(input, from, to),
   };
 }
 
@@ -316,7 +342,8 @@ export function domainSummaryLine(d: DomainMonthReport): string {
   const activity = `${plural(d.scans.length, 'scan')}, ${plural(d.issuesFound.length, 'issue')} found, ${d.issuesResolved.length} resolved, ${plural(d.alerts.length, 'alert')}`;
   const c = d.openIssues.counts;
   const open = d.openIssues.asOf ? `open issues now: ${c.critical} critical, ${c.high} high, ${c.medium} medium, ${c.low} low` : 'not scanned yet';
-  return `${d.domain}: ${scores}; ${activity}; ${open}.`;
+  const overdue = d.timeToFix?.overdue.length ? `; ${plural(d.timeToFix.overdue.length, 'issue')} past the time-to-fix target` : '';
+  return `${d.domain}: ${scores}; ${activity}; ${open}${overdue}.`;
 }
 
 export interface MonthlyReportEmailInput {

@@ -1,6 +1,7 @@
 import { PDFDocument, rgb, StandardFonts } from 'pdf-lib';
-import type { DomainMonthReport, IssueEvent, ListedPolicy, MonthlyReport, ScorePoint } from '../domain/monthly-report.js';
+import type { DomainMonthReport, DomainMonthTimeToFix, IssueEvent, ListedPolicy, MonthlyReport, ScorePoint } from '../domain/monthly-report.js';
 import { monthBounds } from '../domain/monthly-report.js';
+import { TIME_TO_FIX_TARGET_DAYS } from '../domain/time-to-fix.js';
 import { A4, brand, CONTENT_WIDTH, type Fonts, GRADE_COLOURS, MARGIN, muted, rule, SEVERITY_COLOURS, SEVERITY_TITLES, Writer } from './pdf-report.js';
 
 /**
@@ -8,7 +9,8 @@ import { A4, brand, CONTENT_WIDTH, type Fonts, GRADE_COLOURS, MARGIN, muted, rul
  * (lambdas/domain/monthly-report.ts) to an A4 document — a cover with the month, the account and a
  * summary row per domain, then one section per monitored domain: score and grade at the start and
  * end of the month, every scan of the month, issues found and resolved, alerts sent, open issues now
- * by severity, the nearest certificate expiry and the badge status. Drawn with the audit report's
+ * by severity, time to fix (the month's fixes against their targets, the overdue issues by name),
+ * the nearest certificate expiry and the badge status. Drawn with the audit report's
  * page flow and palette (lambdas/reports/pdf-report.ts).
  */
 
@@ -82,6 +84,7 @@ function cover(w: Writer, report: MonthlyReport, options: MonthlyReportPdfOption
       { title: 'Resolved', width: 1 },
       { title: 'Alerts', width: 0.8 },
       { title: 'Open now', width: 1 },
+      { title: 'Overdue', width: 1 },
     ],
     report.domains.map((d) => [
       d.domain,
@@ -92,11 +95,13 @@ function cover(w: Writer, report: MonthlyReport, options: MonthlyReportPdfOption
       String(d.issuesResolved.length),
       String(d.alerts.length),
       d.openIssues.asOf ? String(d.openIssues.total) : '-',
+      d.timeToFix ? String(d.timeToFix.overdue.length) : '-',
     ]),
   );
   w.text(
     'Start: the score at the start of the month (the last scan before it, else the month\'s first scan). End: the month\'s last scan. ' +
-      'Found and resolved compare each scan with the one before it. Open now, the certificate and the badge are as they stood when this report was made. ' +
+      'Found and resolved compare each scan with the one before it. Open now, overdue, the certificate and the badge are as they stood when this report was made. ' +
+      `Overdue: open past the time-to-fix target from when the issue was first seen (${targetsText()}). ` +
       'The score starts at 100 and loses 20 points per critical issue and 5 per other issue; grades: 90+ A, 80+ B, 70+ C, 60+ D, below 60 F.',
     { size: 8.5, color: muted },
   );
@@ -179,6 +184,8 @@ function domainSection(w: Writer, d: DomainMonthReport): void {
     w.space(4);
   }
 
+  timeToFixSection(w, d.timeToFix);
+
   w.heading('Certificate and badge', 2);
   const cert = d.certificate;
   w.keyValues([
@@ -202,6 +209,41 @@ function footers(w: Writer, title: string): void {
     page.drawText(left, { x: MARGIN.left, y: 30, size: 8, font, color: muted });
     page.drawText(right, { x: A4.width - MARGIN.right - font.widthOfTextAtSize(right, 8), y: 30, size: 8, font, color: muted });
   });
+}
+
+const targetsText = () => `critical ${TIME_TO_FIX_TARGET_DAYS.critical} days, high ${TIME_TO_FIX_TARGET_DAYS.high}, medium ${TIME_TO_FIX_TARGET_DAYS.medium}, low ${TIME_TO_FIX_TARGET_DAYS.low}`;
+
+const daysText = (days: number) => (days < 1 ? 'under a day' : `${days.toFixed(1)} days`);
+
+/** The month's fixes against their targets, and every issue overdue now, by name. */
+function timeToFixSection(w: Writer, t: DomainMonthTimeToFix | null | undefined): void {
+  w.heading('Time to fix', 2);
+  if (!t) {
+    w.text("No time-to-fix history yet: it starts with the domain's first monitoring rescan.", { after: 4 });
+    return;
+  }
+  w.text(
+    t.fixed === 0
+      ? 'No issue was fixed this month.'
+      : `${plural(t.fixed, 'issue')} fixed this month, ${t.fixedOnTime} within target; mean time to fix ${daysText(t.meanDaysToFix ?? 0)}.`,
+    { after: 2 },
+  );
+  w.text(`Targets from first seen: ${targetsText()}.`, { size: 8.5, color: muted, after: 4 });
+  w.heading(`Overdue issues (${t.overdue.length})`, 3);
+  if (t.overdue.length === 0) {
+    w.text('No open issue is past its target.', { after: 4 });
+    return;
+  }
+  w.table(
+    [
+      { title: 'Severity', width: 1 },
+      { title: 'Issue', width: 3.4 },
+      { title: 'First seen', width: 1.2 },
+      { title: 'Due', width: 1.2 },
+      { title: 'Overdue by', width: 1.1 },
+    ],
+    t.overdue.map((o) => [SEVERITY_TITLES[o.severity], o.policy ? `${o.title} (${policyMark(o.policy)})` : o.title, date(o.firstSeenAt), date(o.dueAt), plural(o.daysOverdue, 'day')]),
+  );
 }
 
 /** The owner's decision on an open issue, as the dashboard's report view words it. */

@@ -34,7 +34,7 @@ import { unsubscribeUrl } from './monitoring.js';
 
 export type MonthlyReportDeps = Pick<
   Deps,
-  'monitoring' | 'monthlyReports' | 'accounts' | 'domains' | 'audits' | 'alerts' | 'reports' | 'mailer' | 'signingKeys' | 'clock' | 'config' | 'log' | 'policies'
+  'monitoring' | 'monthlyReports' | 'accounts' | 'domains' | 'audits' | 'alerts' | 'reports' | 'mailer' | 'signingKeys' | 'clock' | 'config' | 'log' | 'policies' | 'issueHistory'
 >;
 
 export interface MonthlyReportsRun {
@@ -149,9 +149,10 @@ export async function monthlyReportOf(deps: MonthlyReportDeps, request: ReportRe
   const [alerts, { badges }, policies] = await Promise.all([alertsBetween(deps, userId, from, to), myBadges(deps, userId), policiesInForce(deps, userId, now)]);
   const reports: DomainMonthReport[] = [];
   for (const { domain } of domains) {
-    const [upToEnd, [latest]] = await Promise.all([
+    const [upToEnd, [latest], issueHistory] = await Promise.all([
       deps.audits.completedScansOfSite(domain, { ownerId: userId, completedBefore: to, limit: MONTHLY_REPORTS.maxScansPerDomain }),
       deps.audits.completedScansOfSite(domain, { ownerId: userId, limit: 1 }),
+      deps.issueHistory.get(userId, domain),
     ]);
     const inMonth = upToEnd.filter((scan) => scan.completedAt >= from);
     const before = upToEnd.find((scan) => scan.completedAt < from);
@@ -161,7 +162,9 @@ export async function monthlyReportOf(deps: MonthlyReportDeps, request: ReportRe
       loadCompleted(deps, latest ? [latest.auditId] : []),
     ]);
     const badge = badges.find((b) => b.domain === domain);
-    reports.push(buildDomainMonthReport({ domain, month, baseline, scans, latest: latestAudit, alerts, badge, policies: policies.filter((p) => p.domain === domain), now }));
+    reports.push(
+      buildDomainMonthReport({ domain, month, baseline, scans, latest: latestAudit, alerts, badge, policies: policies.filter((p) => p.domain === domain), issueHistory, now }),
+    );
   }
   return buildMonthlyReport({ month, generatedAt: now.toISOString(), recipient: request.recipient, planName: request.plan.planName, domains: reports });
 }
