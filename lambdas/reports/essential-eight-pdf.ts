@@ -9,11 +9,11 @@ import { muted, type Writer } from './pdf-report.js';
  * Level One asks, what was seen (for, against, note; where) and how to check. Pure: the view in,
  * drawing on the writer's pages out.
  *
- * Pro PDF (pdf-report.ts renderPdfReport): `drawEssentialEightSection(w, view)` after
- * `remediationPlan(w, view)`, with the view from `essentialEightOfDomain(deps, ownerId, siteKey(audit.host))`
- * (lambdas/use-cases/essential-eight.ts). Monthly report (monthly-report-pdf.ts domainSection):
- * `drawEssentialEightSection(w, d.essentialEight, { newPage: false, level: 2 })` at the end of each
- * domain's section, the view built per monitored domain with the same use case.
+ * Pro PDF (pdf-report.ts renderPdfReport, Pro Audits only): `drawEssentialEightSection(w, e8)` after
+ * `remediationPlan(w, view)`, the view `e8` built by the caller with `essentialEightOfAudit(deps, audit)`
+ * (lambdas/use-cases/essential-eight.ts) and passed in the options. Monthly report
+ * (monthly-report-pdf.ts domainSection): `drawEssentialEightSection(w, e8, { newPage: false, level: 2 })`
+ * at the end of each domain's section, `e8` from `essentialEightOfDomain(deps, userId, domain)`.
  */
 
 export interface EssentialEightPdfOptions {

@@ -19,16 +19,26 @@ export const ESSENTIAL_EIGHT_HISTORY_SCANS = 20;
 
 type EssentialEightDeps = Pick<Deps, 'domains' | 'audits' | 'agents' | 'clock'>;
 
-/** The view for a domain already known to be the user's (the monthly report builds it per monitored domain). */
-export async function essentialEightOfDomain(deps: Omit<EssentialEightDeps, 'domains'>, userId: string, domain: string): Promise<EssentialEightView> {
+/**
+ * The view for a domain already known to be the user's: as of its latest completed scan (the monthly
+ * report, per monitored domain), or as of `asOf`, one completed audit of it (the Pro PDF of that audit).
+ */
+export async function essentialEightOfDomain(
+  deps: Omit<EssentialEightDeps, 'domains'>,
+  userId: string,
+  domain: string,
+  asOf?: Audit,
+): Promise<EssentialEightView> {
   const now = deps.clock.now();
   const [scans, agents] = await Promise.all([
-    deps.audits.completedScansOfSite(domain, { ownerId: userId, limit: ESSENTIAL_EIGHT_HISTORY_SCANS }),
+    deps.audits.completedScansOfSite(domain, { ownerId: userId, limit: ESSENTIAL_EIGHT_HISTORY_SCANS, ...(asOf?.completedAt ? { completedBefore: asOf.completedAt } : {}) }),
     deps.agents.listAgents(userId),
   ]);
-  const audits = (await Promise.all(scans.map((scan) => deps.audits.getAudit(scan.auditId))))
-    .filter((audit): audit is Audit => audit?.status === 'completed' && audit.completedAt !== undefined && audit.ownerId === userId)
-    .sort((a, b) => b.completedAt!.localeCompare(a.completedAt!));
+  const earlier = (await Promise.all(scans.filter((scan) => scan.auditId !== asOf?.id).map((scan) => deps.audits.getAudit(scan.auditId)))).filter(
+    (audit): audit is Audit =>
+      audit?.status === 'completed' && audit.completedAt !== undefined && audit.ownerId === userId && (!asOf?.completedAt || audit.completedAt <= asOf.completedAt),
+  );
+  const audits = [...(asOf?.completedAt ? [asOf] : []), ...earlier].sort((a, b) => b.completedAt!.localeCompare(a.completedAt!));
   const today = now.toISOString().slice(0, 10);
   const ofDomain = agents.filter((agent) => agent.clientDomain === domain);
   const reporting: EssentialEightAgent[] = ofDomain
@@ -63,4 +73,11 @@ export async function essentialEightOf(deps: EssentialEightDeps, userId: string,
   const domain = siteKey(parseContract(essentialEightParamsSchema, { domain: rawDomain ?? '' }).domain);
   if (!(await deps.domains.get(userId, domain))) throw new NotFoundError('domain_not_found', essentialEightMessages.domainNotFound);
   return essentialEightOfDomain(deps, userId, domain);
+}
+
+/** The view as of one completed audit, for its owner (the Pro PDF): the owner's scans before it and their agents; none without an owner. */
+export async function essentialEightOfAudit(deps: Omit<EssentialEightDeps, 'domains'>, audit: Audit): Promise<EssentialEightView> {
+  const domain = siteKey(audit.host);
+  if (!audit.ownerId) return essentialEightView({ domain, ...(audit.completedAt ? { audit } : {}), cveFirstSeen: cveFirstSeen([audit]), agents: [], now: deps.clock.now() });
+  return essentialEightOfDomain(deps, audit.ownerId, domain, audit);
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CheckResult, Finding } from '../../lambdas/domain/audit.js';
 import { ESSENTIAL_EIGHT_DISCLAIMER, type EssentialEightView } from '../../lambdas/domain/essential-eight.contract.js';
+import { essentialEightOfAudit } from '../../lambdas/use-cases/essential-eight.js';
 import { addDomain, api, signIn, type TestUser } from '../support/accounts.js';
 import { startTestStack, type TestStack } from '../support/local-stack.js';
 
@@ -92,6 +93,7 @@ const view = async (user: TestUser, domain = DOMAIN) => api(t, 'GET', `/api/me/e
 const statusesOf = (v: EssentialEightView) => Object.fromEntries(v.strategies.map((s) => [s.id, s.status]));
 
 let olderScan: Date;
+let olderScanId: string;
 let latestScanId: string;
 
 beforeAll(async () => {
@@ -99,7 +101,7 @@ beforeAll(async () => {
   [owner, stranger] = await Promise.all([signIn(t, 'owner@e8.example.test'), signIn(t, 'stranger@e8.example.test')]);
   await addDomain(t, owner.userId, DOMAIN);
   olderScan = new Date(Date.now() - 21 * DAY);
-  await completedScan(owner, [softwareCheck([phpCves])], olderScan);
+  olderScanId = await completedScan(owner, [softwareCheck([phpCves])], olderScan);
   latestScanId = await completedScan(
     owner,
     [
@@ -150,6 +152,25 @@ describe('GET /api/me/essential-eight/{domain}', () => {
     expect(byId['multi-factor-authentication']!.evidence[0]!.where).toContain('198.51.100.7: 3389/tcp ms-wbt-server');
     expect(byId['restrict-administrative-privileges']!.evidence[0]!.where).toContain('FRONT-DESK');
     expect(byId['regular-backups']!.evidence[0]!.findingId).toBe('exposure.sql-dump');
+  });
+
+  it('builds the view as of one audit for its Pro PDF: that scan and the ones before it, not later ones', async () => {
+    // Prepare
+    const older = (await t.stack.deps.audits.getAudit(olderScanId))!;
+
+    // Act
+    const asOf = await essentialEightOfAudit(t.stack.deps, older);
+
+    // Assess
+    expect(asOf.sources.webScan?.auditId).toBe(olderScanId);
+    const patch = asOf.strategies.find((s) => s.id === 'patch-applications')!;
+    // Seen for the first time in that scan: inside its two weeks, so a note; the version seen and the agent's clean report count for.
+    expect(patch.status).toBe('evidence-for');
+    expect(patch.evidence.map((e) => `${e.source} ${e.effect}`)).toEqual(['web-scan for', 'agent for', 'web-scan neutral']);
+    expect(patch.evidence[2]!.what).toContain(`first seen on ${olderScan.toISOString().slice(0, 10)}`);
+    expect(asOf.strategies.find((s) => s.id === 'multi-factor-authentication')!.status).toBe('not-assessable');
+    // The owner's agents are the domain's today.
+    expect(asOf.sources.agents).toEqual({ reporting: 1, total: 2 });
   });
 
   it("uses only the caller's own scans: another account with the same domain sees no web scan", async () => {
