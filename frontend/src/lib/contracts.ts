@@ -170,6 +170,7 @@ export {
   type SecurityPolicyView,
 } from '../../../lambdas/domain/security-policy.contract';
 export { monthLabel, type MonthlyReportsPage, type MonthlyReportView } from '../../../lambdas/domain/monthly-report.contract';
+export { type TimeToFixAgeBucket, type TimeToFixIssueView, type TimeToFixMonth, type TimeToFixSummaryView } from '../../../lambdas/domain/time-to-fix.contract';
 export {
   firstResponseTime,
   SUPPORT_CATEGORY_LABELS,

@@ -10,6 +10,7 @@ import { useMyAudits } from '../../account/api/audits';
 import { useDomains } from '../../account/api/domains';
 import { QuickScanModal } from '../quick-scan/quick-scan-modal';
 import { sectionHref } from '../sections';
+import { TimeToFixSection } from '../time-to-fix/time-to-fix-section';
 import { AlertsList } from './alerts-list';
 import { usePlatformStats } from './platform-stats';
 import { ScoreChart } from './score-chart';
@@ -164,6 +165,8 @@ export function OverviewSection() {
       )}
 
       <AlertsList />
+
+      <TimeToFixSection />
 
       <section aria-labelledby="quick-actions" className={card}>
         <h2 id="quick-actions" className="text-lg font-semibold">
