@@ -22,6 +22,8 @@ import { record, records, str } from './unknown-values.js';
  * checks that count as evidence for or against, and the computed rules (patch windows, end of life).
  * A strategy is `evidence-against` when anything counts against it, else `evidence-for` when
  * anything counts for it, else `not-assessable`; `neutral` evidence is shown and moves nothing.
+ * One file past 400 lines because it is one table and the rules it names, reviewed together: most of
+ * its length is the table's plain text (each strategy's requirement and how-to-check steps).
  *
  * Decisions (kept here, where the rules are):
  * - Known exploited (CISA KEV) CVEs: overdue 48 hours after CISA listed them (kevDateAdded, the date a
