@@ -1,10 +1,11 @@
-import type { Audit, AuditStatus, CheckResult, CheckStatus, CveDetail, Finding, Grade, RiskLevel, ScanMode, Severity } from './audit.js';
+import type { Audit, AuditStatus, CheckResult, CheckStatus, CveDetail, Finding, Grade, IssueSeverity, RiskLevel, ScanMode, Severity } from './audit.js';
 import { type CoverageView, coverageOf, ranMode } from './coverage.js';
 import { cveDetailsOf, readCveDetails, softwareCveRecords } from './cve-details.js';
 import type { IssueCounts } from './emails.js';
 import { num, record, records, str, strings } from './unknown-values.js';
 import { type FreeRescanView, freeRescanView, isProAudit } from './free-rescan.js';
 import { buildRemediationPlan, type RemediationPlanView } from './remediation-plan.js';
+import { type FindingPlatformGuides, guidesOfFinding, type ProvidersView, type ReportPlatformFixes, reportPlatformFixes } from './report-platform-fixes.js';
 
 /**
  * The report a reader sees: the spec's audit record (SPEC §3 "Audit result", snake_case at the top
@@ -16,8 +17,7 @@ import { buildRemediationPlan, type RemediationPlanView } from './remediation-pl
  * by an older scanner may lack a field. A missing measurement is `null`, never an estimate.
  */
 
-/** DECISIONS "Issues vs observations": these count; `info` findings are observations. */
-export type IssueSeverity = Exclude<Severity, 'info'>;
+export type { IssueSeverity };
 export const issueSeverities: readonly IssueSeverity[] = ['critical', 'high', 'medium', 'low'];
 
 /** SPEC §9 "Lists and history": the results page shows the first 5 vulnerabilities, 8 open ports, 4 + 4 recommendations. */
@@ -35,6 +35,11 @@ export interface VulnerabilityView {
   cves?: string[];
   /** DECISIONS "Per-CVE detail": a software finding's vulnerabilities, known exploited first (also from reports stored before the finding carried them). */
   cveDetails?: CveDetail[];
+  /**
+   * Issue 21: the fix for the platforms the scan detected — the steps in a paid audit, a one-line
+   * note naming the platforms in a free report. Absent for findings without platform guides.
+   */
+  platformGuides?: FindingPlatformGuides;
 }
 
 export interface ObservationView {
@@ -310,6 +315,12 @@ export interface AuditResultView {
   remediation_plan?: RemediationPlanView;
   /** The Pro Audit's free re-scan: its deadline and whether it was used (Pro Audits only). */
   free_rescan?: FreeRescanView;
+  /**
+   * Issue 21: the services the site and its mail run on ("Your mail: Microsoft 365 · DNS:
+   * Cloudflare"), each with what it was read from; every report, free or paid. Null when nothing
+   * was detected; absent in views made before detection.
+   */
+  providers?: ProvidersView | null;
 }
 
 export interface AuditViewContext {
@@ -445,6 +456,7 @@ export function buildAuditView(audit: Audit, context: AuditViewContext = {}): Au
     .sort((a, b) => a.port_number - b.port_number);
 
   const recommendations = [...immediateRecommendations(issues), ...LONG_TERM_RECOMMENDATIONS];
+  const fixes = reportPlatformFixes(audit);
   const score = audit.status === 'completed' ? (audit.score ?? null) : null;
 
   const view: AuditResultView = {
@@ -464,7 +476,7 @@ export function buildAuditView(audit: Audit, context: AuditViewContext = {}): Au
     },
     port_scan_results: portScanResults,
     vulnerability_summary: {
-      vulnerabilities: issues.map((finding) => toVulnerability(finding, softwareCves)),
+      vulnerabilities: issues.map((finding) => toVulnerability(finding, softwareCves, fixes)),
       totalIssues: issues.length,
       criticalIssues: counts.critical,
       subdomainsScanned: subdomainsFound,
@@ -505,10 +517,11 @@ export function buildAuditView(audit: Audit, context: AuditViewContext = {}): Au
     scan_depth: audit.depth ?? 'standard',
     scan_mode: ranMode(audit),
     coverage: coverageOf(audit),
+    providers: fixes.providers,
   };
   if (isProAudit(audit)) {
     view.free_rescan = freeRescanView(audit);
-    if (audit.status === 'completed') view.remediation_plan = buildRemediationPlan(audit);
+    if (audit.status === 'completed') view.remediation_plan = withPlatformGuides(buildRemediationPlan(audit), fixes);
   }
   if (context.owner) {
     view.leads = {
@@ -523,8 +536,20 @@ export function buildAuditView(audit: Audit, context: AuditViewContext = {}): Au
   return view;
 }
 
-function toVulnerability(finding: Finding, softwareCves: ReadonlyMap<string, unknown>): VulnerabilityView {
+/** The Pro Audit's plan items with their platform guides (the plan is paid: always the steps). */
+function withPlatformGuides(plan: RemediationPlanView, fixes: ReportPlatformFixes): RemediationPlanView {
+  return {
+    ...plan,
+    items: plan.items.map((item) => {
+      const guides = guidesOfFinding({ ...fixes, paid: true }, item.findingId);
+      return guides?.access === 'included' ? { ...item, platformGuides: guides } : item;
+    }),
+  };
+}
+
+function toVulnerability(finding: Finding, softwareCves: ReadonlyMap<string, unknown>, fixes: ReportPlatformFixes): VulnerabilityView {
   const cveDetails = cveDetailsOf(finding, softwareCves);
+  const platformGuides = guidesOfFinding(fixes, finding.id);
   return {
     id: finding.id,
     title: finding.title,
@@ -536,6 +561,7 @@ function toVulnerability(finding: Finding, softwareCves: ReadonlyMap<string, unk
     ...(finding.cvssScore !== undefined ? { cvssScore: finding.cvssScore } : {}),
     ...(finding.cves?.length ? { cves: finding.cves } : {}),
     ...(cveDetails ? { cveDetails } : {}),
+    ...(platformGuides ? { platformGuides } : {}),
   };
 }
 

@@ -6,6 +6,8 @@ export type AuditStatus = (typeof auditStatuses)[number];
 
 export const severities = ['critical', 'high', 'medium', 'low', 'info'] as const;
 export type Severity = (typeof severities)[number];
+/** DECISIONS "Issues vs observations": these count; `info` findings are observations. */
+export type IssueSeverity = Exclude<Severity, 'info'>;
 
 export type CheckStatus = 'pending' | 'running' | 'ok' | 'error' | 'timeout' | 'skipped';
 

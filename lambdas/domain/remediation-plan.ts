@@ -1,6 +1,6 @@
-import type { Audit, CheckResult, Finding, Severity } from './audit.js';
+import type { Audit, CheckResult, Finding, IssueSeverity, Severity } from './audit.js';
+import type { IncludedPlatformGuides } from './report-platform-fixes.js';
 import { record, str } from './unknown-values.js';
-import type { IssueSeverity } from './audit-view.js';
 
 /**
  * The Pro Audit's step-by-step remediation plan (DECISIONS "What paid audits add"): one entry per
@@ -50,6 +50,12 @@ export interface RemediationItemView {
   steps: RemediationStepView[];
   verify: { text: string; command?: string };
   effort: RemediationEffort;
+  /**
+   * Issue 21: the steps for the platforms the scan detected (a Pro Audit is paid, so always the
+   * steps). When `serverConfig` is false the web server lines (`isServerConfigExample`) do not apply.
+   * Absent for findings without guides.
+   */
+  platformGuides?: IncludedPlatformGuides;
 }
 
 export interface RemediationPlanView {
@@ -198,6 +204,9 @@ export function portsInEvidence(evidence: string | undefined): { port: number; s
 // ---------------------------------------------------------------------------------------------
 
 const SERVER_LABEL: Record<WebServer, string> = { nginx: 'nginx', apache: 'Apache', iis: 'IIS (web.config)' };
+
+/** A web server's configuration lines (nginx, Apache, IIS), which a platform guide's `serverConfig: false` hides; DNS records and shell commands stay. */
+export const isServerConfigExample = (example: Pick<RemediationExample, 'label'>): boolean => Object.values(SERVER_LABEL).includes(example.label);
 
 /** The servers to write examples for: the one the scan saw, else nginx and Apache (IIS only when seen). */
 const serversFor = (context: PlanContext): WebServer[] => (context.webServer ? [context.webServer] : ['nginx', 'apache']);

@@ -297,7 +297,10 @@ describe('the remediation plan in the audit view', () => {
 
   it('is in the report of a completed Pro Audit, with the free re-scan block', () => {
     const view = buildAuditView({ ...rangeAudit, ...premium, planType: 'pro' });
-    expect(view.remediation_plan).toEqual(buildRemediationPlan(rangeAudit));
+    // The plan's own items, each with the platform guides of its finding where it has some (issue 21).
+    const withoutGuides = view.remediation_plan!.items.map(({ platformGuides: _guides, ...item }) => item);
+    expect({ ...view.remediation_plan, items: withoutGuides }).toEqual(buildRemediationPlan(rangeAudit));
+    expect(view.remediation_plan!.items.find((i) => i.findingId === 'email.spf.softfail')!.platformGuides?.access).toBe('included');
     expect(view.free_rescan).toEqual({ availableUntil: '2026-01-31T00:00:00.000Z', usedAt: null });
   });
 
