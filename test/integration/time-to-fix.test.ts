@@ -4,10 +4,11 @@ import type { Audit } from '../../lambdas/domain/audit.js';
 import { MONITORING_CADENCE, rescanSlotStart } from '../../lambdas/domain/monitoring.js';
 import { TIME_TO_FIX_TARGET_DAYS } from '../../lambdas/domain/time-to-fix.js';
 import type { TimeToFixSummaryView } from '../../lambdas/domain/time-to-fix.contract.js';
-import { afterMonitoringRescan, scheduleMonitoringRescans } from '../../lambdas/use-cases/monitoring.js';
+import { afterMonitoringRescan, scheduleMonitoringRescans, sendWaitingAlerts } from '../../lambdas/use-cases/monitoring.js';
 import { api, setSubscription, signIn, type TestUser, verifyDomainByDns } from '../support/accounts.js';
 import { startTestStack, TEST_ZONE_RECORDS, type TestStack, waitForAudit } from '../support/local-stack.js';
 import { portServices } from '../support/loopback-servers.js';
+import { mailbox } from '../support/post-from.js';
 import { startZoneServer, type ZoneServer } from '../support/zone-server.js';
 
 /**
@@ -15,7 +16,8 @@ import { startZoneServer, type ZoneServer } from '../support/zone-server.js';
  * open at one monitoring rescan (an issue appears) and closed at the next (it is fixed). The real
  * scheduler queues the rescans, the real worker scans and folds each into the stored issue history;
  * `GET /api/me/time-to-fix` shows the issue open with its due date, then fixed with its time to fix,
- * to its owner only.
+ * to its owner only. Back at a third rescan, with its first sighting moved past its target, the
+ * issue reopens overdue and the alert email names it.
  */
 
 const SITE = { domain: 'fixes.example.test', address: '127.0.0.71' };
@@ -31,13 +33,32 @@ const ports = portServices();
 
 const at = (now: Date) => buildDeps(t.stack.config, { clock: { now: () => now } });
 
-/** Schedules at `now` and waits for the owner's one rescan to complete. */
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Schedules at `now` and waits for the owner's one rescan to complete and to be folded into the
+ * history (the worker does that after marking the audit completed, which is what the API shows first).
+ */
 async function rescanAt(now: Date): Promise<Audit> {
   const { queued } = await scheduleMonitoringRescans(at(now), now);
   const mine = queued.filter((q) => q.userId === owner.userId);
   expect(mine).toHaveLength(1);
-  expect((await waitForAudit(t.stack.url, mine[0]!.auditId, 60_000)).status).toBe('completed');
-  return (await t.stack.deps.audits.getAudit(mine[0]!.auditId))!;
+  const auditId = mine[0]!.auditId;
+  expect((await waitForAudit(t.stack.url, auditId, 60_000)).status).toBe('completed');
+  const deadline = Date.now() + 20_000;
+  while ((await t.stack.deps.issueHistory.get(owner.userId, SITE.domain))?.lastAuditId !== auditId && Date.now() < deadline) await sleep(100);
+  return (await t.stack.deps.audits.getAudit(auditId))!;
+}
+
+/** Sends the alerts waiting for the domain's hour (as the scheduler does once it is over) until an email holding `text` arrives. */
+async function alertHolding(text: string) {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    await sendWaitingAlerts(at(new Date(Date.now() + 3_600_000)));
+    const found = (await mailbox(t.stack.mailboxUrl, owner.email)).filter((m) => m.body.text?.includes(text) === true);
+    if (found.length > 0 || Date.now() > deadline) return found;
+    await sleep(200);
+  }
 }
 
 const timeToFix = async (user: TestUser, query = '') => {
@@ -51,6 +72,8 @@ beforeAll(async () => {
   t = await startTestStack({ SCAN_ALLOW_PRIVATE_TARGETS: '1', SCAN_RESOLVERS: `127.0.0.1:${zone.port}` });
   [owner, other] = await Promise.all([signIn(t, 'owner@fixes.example.test', 'Olive'), signIn(t, 'other@elsewhere.example.test', 'Oscar')]);
   await setSubscription(t, owner.userId, 'monitor-plus', 'active');
+  // The profile (made at the first signed-in request) is what the rescans' alerts are sent by.
+  expect((await api(t, 'PUT', '/api/me', owner.token, { firstName: 'Olive', lastName: 'Owner', company: '' })).status).toBe(200);
   await verifyDomainByDns(t, zone, owner, SITE.domain);
 }, 90_000);
 
@@ -63,6 +86,7 @@ afterAll(async () => {
 describe('time-to-fix of a monitored domain', () => {
   let first: Audit;
   let second: Audit;
+  let T1: Date;
 
   it('an issue that appears at a rescan is stored open with its first seen and due date, and shown by the API', async () => {
     // Prepare: VNC answers on the site's address.
@@ -102,7 +126,7 @@ describe('time-to-fix of a monitored domain', () => {
 
   it('is fixed at the next rescan that no longer sees it: the time to fix is stored and shown, on time', async () => {
     // Act: the domain's next daily slot, VNC closed.
-    const T1 = new Date(rescanSlotStart(SITE.domain, PERIOD, new Date()).getTime() + PERIOD);
+    T1 = new Date(rescanSlotStart(SITE.domain, PERIOD, new Date()).getTime() + PERIOD);
     second = await rescanAt(T1);
 
     // Assess: fixed at the second rescan's completion, in the table and in the API.
@@ -138,6 +162,36 @@ describe('time-to-fix of a monitored domain', () => {
     await afterMonitoringRescan(t.stack.deps, first.id);
 
     expect(await t.stack.deps.issueHistory.get(owner.userId, SITE.domain)).toEqual(before);
+  });
+
+  it('an issue back soon after its fix reopens with its first sighting, and once past its target the alert names it overdue', async () => {
+    // Prepare: the stored history as if VNC had first been seen (target + 3) days ago; VNC answers again.
+    const stored = (await t.stack.deps.issueHistory.get(owner.userId, SITE.domain))!;
+    const occurrence = stored.occurrences.find((o) => o.findingId === VNC)!;
+    const target = TIME_TO_FIX_TARGET_DAYS[occurrence.severity];
+    const firstSeenAt = new Date(Date.now() - (target + 3) * DAY_MS).toISOString();
+    const backdated = { ...stored, occurrences: stored.occurrences.map((o) => (o.findingId === VNC ? { ...o, firstSeenAt } : o)) };
+    expect(await t.stack.deps.issueHistory.save(owner.userId, backdated, stored.lastScanAt)).toBe(true);
+    const vnc = await ports.listen(SITE.address, 5900);
+
+    // Act: the third rescan (its alert waits for the domain's hour: the second rescan alerted the fix), then the hour is over.
+    const third = await rescanAt(new Date(T1.getTime() + PERIOD));
+    await ports.close(vnc);
+    const mails = await alertHolding('Overdue issues (');
+
+    // Assess: reopened, not a new occurrence; overdue in the API and named in the alert.
+    const after = (await t.stack.deps.issueHistory.get(owner.userId, SITE.domain))!;
+    const vncs = after.occurrences.filter((o) => o.findingId === VNC);
+    expect(vncs).toHaveLength(1);
+    expect(vncs[0]).toMatchObject({ firstSeenAt, lastSeenAt: third.completedAt, reopened: 1 });
+    expect(vncs[0]!.fixedAt).toBeUndefined();
+    const shown = await timeToFix(owner);
+    expect(shown.open.find((o) => o.findingId === VNC)).toMatchObject({ overdue: true, ageDays: target + 3, fixedAt: null });
+    expect(shown.overdueTotal).toBeGreaterThanOrEqual(1);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.subject).toContain('overdue');
+    expect(mails[0]!.body.text).toContain(`] ${vncs[0]!.title} (`);
+    expect(mails[0]!.body.text).toContain(`(${target}-day target for ${vncs[0]!.severity} issues), 3 days overdue.`);
   });
 
   it("shows another user none of it, and refuses them the owner's domain", async () => {
