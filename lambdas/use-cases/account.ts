@@ -79,7 +79,10 @@ export async function listHistory(deps: AccountDeps & Pick<Deps, 'domains'>, cal
 }
 
 /** DECISIONS "Retention and rights": "Download my data" — the caller's profile, leads and audits as JSON. */
-export async function exportAccount(deps: AccountDeps & Pick<Deps, 'domains' | 'config' | 'policies' | 'apiTokens' | 'supportRequests' | 'monthlyReports' | 'agents'>, caller: Caller) {
+export async function exportAccount(
+  deps: AccountDeps & Pick<Deps, 'domains' | 'config' | 'policies' | 'apiTokens' | 'supportRequests' | 'monthlyReports' | 'agents' | 'issueHistory'>,
+  caller: Caller,
+) {
   const profile = await deps.accounts.getOrCreateProfile(caller);
   const owned: string[] = [];
   let cursor: string | undefined;
@@ -102,6 +105,8 @@ export async function exportAccount(deps: AccountDeps & Pick<Deps, 'domains' | '
     supportRequests: (await deps.supportRequests.list(caller.userId, 1000)).map(supportRequestView),
     monthlyReports: (await listMonthlyReports(deps, caller)).reports,
     securityPolicies: await exportPolicies(deps, caller.userId),
+    // Time-to-fix: each monitored domain's issues, first seen and fixed (lambdas/domain/time-to-fix.ts).
+    issueHistories: await deps.issueHistory.list(caller.userId),
     // Names, prefixes and dates only: never a token's hash (the secret itself is never stored).
     apiTokens: (await deps.apiTokens.list(caller.userId)).map(apiTokenView),
     // The endpoint agents as the dashboard shows them (machines, addresses, scores); never a secret or token hash.
@@ -120,7 +125,7 @@ export const DEMO_NOT_DELETABLE = 'The demo account is shared and cannot be dele
 /**
  * DECISIONS "Retention and rights": deleting the account deletes the person's data, not a copy kept
  * aside — the profile and preferences, the domains, the audit index and started scans, the
- * subscription record, the custom security policies, the support requests and monthly report records, the API tokens, the endpoint agents (their reports, install messages and enrollment secret), every audit they own (with its check results) and every lead attached to the
+ * subscription record, the custom security policies, the time-to-fix issue histories, the support requests and monthly report records, the API tokens, the endpoint agents (their reports, install messages and enrollment secret), every audit they own (with its check results) and every lead attached to the
  * account, plus the leads and audits nobody owns that were stored under their (verified) email
  * address, and their email verification codes. Audits are deleted, not anonymised: the privacy
  * policy promises deletion on request, and the aggregate counters of GET /api/stats keep nobody's

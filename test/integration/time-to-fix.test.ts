@@ -194,6 +194,13 @@ describe('time-to-fix of a monitored domain', () => {
     expect(mails[0]!.body.text).toContain(`(${target}-day target for ${vncs[0]!.severity} issues), 3 days overdue.`);
   });
 
+  it("is in the owner's own data export", async () => {
+    const exported = await api(t, 'GET', '/api/me/export', owner.token);
+
+    expect(exported.status).toBe(200);
+    expect(exported.body.issueHistories).toEqual([await t.stack.deps.issueHistory.get(owner.userId, SITE.domain)]);
+  });
+
   it("shows another user none of it, and refuses them the owner's domain", async () => {
     const theirs = await timeToFix(other);
     const asked = await api(t, 'GET', `/api/me/time-to-fix?domain=${SITE.domain}`, other.token);
