@@ -48,6 +48,15 @@ export {
 } from '../../../lambdas/domain/verification.contract';
 export { reportEmailMessages, SHARE_LIFETIME_SECONDS, shareTokenSchema } from '../../../lambdas/domain/report.contract';
 export {
+  type DetectedProviderView,
+  type FindingPlatformGuides,
+  type IncludedPlatformGuides,
+  type PlatformGuidesTeaser,
+  type ProvidersView,
+} from '../../../lambdas/domain/report-platform-fixes';
+export { type PlatformGuideView } from '../../../lambdas/domain/platform-guides';
+export {
+  isServerConfigExample,
   REMEDIATION_EFFORT_LABELS,
   type RemediationEffort,
   type RemediationItemView,

@@ -22,6 +22,7 @@ import { Counters, RiskBanner, ScoreCard } from './report-overview';
 import { NotCheckedList, notRun, ScanModeNotice } from './scan-coverage';
 import { ShareButton, ShareLinkPanel } from './share-report';
 import { UnlockPanel } from './unlock-panel';
+import { ProvidersLine } from './platform-fix';
 import { VulnerabilitiesList } from './vulnerabilities-list';
 
 /**
@@ -158,6 +159,7 @@ function CompletedReport({ audit, result, mode }: { audit: Audit; result: AuditR
       <ScanModeNotice coverage={result.coverage} />
       <RiskBanner riskLevel={result.risk_level} partial={result.coverage.partial} />
       <ScoreCard result={result} />
+      <ProvidersLine providers={result.providers} />
       <Counters counters={result.counters} coverage={result.coverage} />
       <NotCheckedList coverage={result.coverage} />
       {!readOnly && <UnlockPanel audit={audit} result={result} />}

@@ -1,6 +1,7 @@
 import { Fragment } from 'react';
-import { REMEDIATION_EFFORT_LABELS, type RemediationItemView, type RemediationPlanView, type RemediationStepView } from '../../../lib/contracts';
+import { isServerConfigExample, REMEDIATION_EFFORT_LABELS, type RemediationItemView, type RemediationPlanView, type RemediationStepView } from '../../../lib/contracts';
 import { FindingDisclosure } from './finding-disclosure';
+import { FindingPlatformFix } from './platform-fix';
 
 const label = 'text-xs font-semibold tracking-wide text-slate-600 uppercase dark:text-slate-400';
 const panelText = 'text-sm text-slate-700 dark:text-slate-300';
@@ -25,11 +26,13 @@ function InlineCode({ text }: { text: string }) {
   );
 }
 
-function Step({ step }: { step: RemediationStepView }) {
+function Step({ step, serverConfig }: { step: RemediationStepView; serverConfig: boolean }) {
+  // On a platform whose server its owner cannot configure, the nginx/Apache/IIS lines do not apply (issue 21).
+  const examples = serverConfig ? step.examples : step.examples?.filter((example) => !isServerConfigExample(example));
   return (
     <li className={`${panelText} pl-1`}>
       <InlineCode text={step.text} />
-      {step.examples?.map((example) => (
+      {examples?.map((example) => (
         <figure key={`${example.label}:${example.code}`} className="mt-2">
           <figcaption className="text-xs font-semibold text-slate-600 dark:text-slate-400">{example.label}</figcaption>
           <pre className={`mt-1 ${codeBlock}`}>
@@ -42,6 +45,7 @@ function Step({ step }: { step: RemediationStepView }) {
 }
 
 function PlanItem({ item, number }: { item: RemediationItemView; number: number }) {
+  const serverConfig = item.platformGuides?.serverConfig ?? true;
   return (
     <FindingDisclosure
       severity={item.severity}
@@ -53,11 +57,12 @@ function PlanItem({ item, number }: { item: RemediationItemView; number: number 
           <p className={label}>Why it matters</p>
           <p className={`mt-1 ${panelText}`}>{item.whyItMatters}</p>
         </div>
+        <FindingPlatformFix guides={item.platformGuides} />
         <div>
-          <p className={label}>Steps</p>
+          <p className={label}>{item.platformGuides ? 'General steps' : 'Steps'}</p>
           <ol className="mt-1 list-decimal space-y-2 pl-6" aria-label={`Steps for ${item.title}`}>
             {item.steps.map((step, i) => (
-              <Step key={i} step={step} />
+              <Step key={i} step={step} serverConfig={serverConfig} />
             ))}
           </ol>
         </div>

@@ -11,6 +11,7 @@ import { ProtectionsSection } from './protections';
 import { OpenPortsCard } from './report-cards';
 import { Counters, RiskBanner, ScoreCard } from './report-overview';
 import { NotCheckedList, notRun, ScanModeNotice } from './scan-coverage';
+import { ProvidersLine } from './platform-fix';
 import { VulnerabilitiesList } from './vulnerabilities-list';
 
 /** SPEC §5 "Other": a share route without a token. */
@@ -143,6 +144,7 @@ function SharedAssessment({ audit, expiresAt, shareToken }: { audit: AuditResult
       <ScanModeNotice coverage={audit.coverage} />
       <RiskBanner riskLevel={audit.risk_level} partial={audit.coverage.partial} />
       <ScoreCard result={audit} />
+      <ProvidersLine providers={audit.providers} />
       <Counters counters={audit.counters} coverage={audit.coverage} />
       <NotCheckedList coverage={audit.coverage} />
       <VulnerabilitiesList

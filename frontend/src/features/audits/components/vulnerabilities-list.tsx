@@ -4,6 +4,7 @@ import type { CveView, TechnologyView, VulnerabilityView } from '../../../lib/co
 import { CveList } from './cve-list';
 import { FindingDisclosure } from './finding-disclosure';
 import { FindingPolicyPanel, PolicyChip, type ReportPolicies } from './finding-policy';
+import { FindingPlatformFix } from './platform-fix';
 
 /** Every CVE the report's technologies know details of, by id: for a finding that names CVEs without carrying their detail. */
 function cveDetails(technologies: readonly TechnologyView[]): Map<string, CveView> {
@@ -44,6 +45,7 @@ function VulnerabilityItem({ vulnerability, cves, policies }: { vulnerability: V
           <p className="text-xs font-semibold tracking-wide text-slate-600 uppercase dark:text-slate-400">How to fix</p>
           <p className={`mt-1 ${panelText}`}>{vulnerability.recommendation}</p>
         </div>
+        <FindingPlatformFix guides={vulnerability.platformGuides} />
         {vulnerability.cveDetails && vulnerability.cveDetails.length > 0 ? (
           <CveList cves={vulnerability.cveDetails} />
         ) : vulnerability.cves && vulnerability.cves.length > 0 && (
