@@ -3,14 +3,18 @@ import type { CveDetail } from '../domain/audit.js';
 import type { AuditResultView, IssueSeverity, VulnerabilityView } from '../domain/audit-view.js';
 import { PARTIAL_SCORE_CAP } from '../domain/coverage.js';
 import { FACT_TONE_LABELS, protectionFacts } from '../domain/protection-facts.js';
-import { REMEDIATION_EFFORT_LABELS } from '../domain/remediation-plan.js';
+import type { PlatformGuideView } from '../domain/platform-guides.js';
+import { isServerConfigExample, REMEDIATION_EFFORT_LABELS } from '../domain/remediation-plan.js';
+import type { FindingPlatformGuides } from '../domain/report-platform-fixes.js';
 
 /**
  * The PDF report: a pure function from the audit view to the bytes of a multi-page A4 document —
  * a cover (product, site, date, grade and score, the four counters), risk factors and
  * recommendations, findings by severity with evidence and advice, observations, open ports,
  * TLS, email security, HTTP headers, technologies and CVEs, subdomains and the breaches card; for a
- * Pro Audit, the remediation plan after the findings.
+ * Pro Audit, the remediation plan after the findings. The cover names the providers the site and its
+ * mail run on; a paid audit's findings and plan items carry the steps for those platforms, a free
+ * report's findings one line saying the paid audit has them (issue 21).
  *
  * pdf-lib with its standard fonts (Helvetica, Courier: WinAnsi, no font files to ship): text the
  * fonts cannot draw is transliterated (→ becomes ->) or replaced with '?', never an error.
@@ -281,6 +285,7 @@ function cover(w: Writer, view: AuditResultView, options: PdfReportOptions): voi
     ...(view.business_name ? ([['Prepared for', view.business_name]] as [string, string][]) : []),
     ['Scanned', formatDate(view.completed_at ?? view.created_at)],
     ['Scan', scanModeText(view)],
+    ...(view.providers?.summary ? ([['Runs on', view.providers.summary]] as [string, string][]) : []),
     ...(options.reportUrl ? ([['Live report', options.reportUrl]] as [string, string][]) : []),
   ]);
 
@@ -400,7 +405,31 @@ function finding(w: Writer, v: VulnerabilityView | (Omit<VulnerabilityView, 'sev
   const rating = [v.cvssScore !== undefined ? `CVSS ${v.cvssScore}` : '', v.cves?.length && !details ? `CVEs: ${v.cves.join(', ')}` : ''].filter(Boolean).join('  |  ');
   if (rating) w.text(rating, { size: 8.5, color: muted, indent: 8 });
   if (details) cveTable(w, details);
+  platformFix(w, v.platformGuides, 8);
   w.space(8);
+}
+
+const fixHeading = (guide: PlatformGuideView): string => (guide.platform === 'dns-host' ? 'Fix it at your DNS host' : `Fix it in ${guide.platformName}`);
+
+/** Issue 21: a paid audit's steps for each detected platform; a free report's one-line note. */
+function platformFix(w: Writer, guides: FindingPlatformGuides | undefined, indent: number): void {
+  if (!guides) return;
+  if (guides.access === 'teaser') {
+    w.text(guides.teaser, { size: 9, color: muted, indent });
+    return;
+  }
+  for (const guide of guides.guides) {
+    w.space(3);
+    w.text(fixHeading(guide), { font: 'bold', size: 10, indent });
+    if (guide.statement) w.text(guide.statement, { font: 'bold', size: 9.5, indent: indent + 8 });
+    if (guide.kind === 'not-supported' && guide.steps.length > 0) w.text('What you can do instead:', { size: 9.5, indent: indent + 8 });
+    guide.steps.forEach((step, n) => w.text(`${n + 1}. ${step}`, { size: 9.5, indent: indent + 8 }));
+    for (const record of guide.records ?? []) {
+      w.text(`${record.type} record, name ${record.name}:`, { size: 8, color: muted, indent: indent + 22 });
+      w.text(record.value, { font: 'mono', size: 8, indent: indent + 22, lineGap: 0.5 });
+    }
+    if (guide.note) w.text(`Note: ${guide.note}`, { size: 9, color: muted, indent: indent + 8 });
+  }
 }
 
 /** Rows of a finding's CVE table in print: every known exploited one, then the rest up to this many. */
@@ -474,9 +503,13 @@ function remediationPlan(w: Writer, view: AuditResultView): void {
     w.text(`${index + 1}. ${item.title}`, { font: 'bold', size: 11 });
     w.text(`${SEVERITY_TITLES[item.severity]} | ${item.category} | Effort: ${REMEDIATION_EFFORT_LABELS[item.effort]}`, { size: 8.5, color: SEVERITY_COLOURS[item.severity], indent: 8 });
     w.text(`Why it matters: ${item.whyItMatters}`, { size: 9.5, indent: 8, after: 2 });
+    platformFix(w, item.platformGuides, 8);
+    // On a platform whose server its owner cannot configure, the nginx/Apache/IIS lines do not apply.
+    const serverConfig = item.platformGuides?.serverConfig ?? true;
+    if (item.platformGuides) w.text('General steps:', { font: 'bold', size: 9.5, indent: 8 });
     item.steps.forEach((step, n) => {
       w.text(`${n + 1}. ${plainText(step.text)}`, { size: 9.5, indent: 16 });
-      for (const example of step.examples ?? []) {
+      for (const example of (step.examples ?? []).filter((e) => serverConfig || !isServerConfigExample(e))) {
         w.text(`${example.label}:`, { size: 8, color: muted, indent: 30 });
         w.text(example.code, { font: 'mono', size: 8, indent: 30, lineGap: 0.5 });
       }
