@@ -74,8 +74,12 @@ export class DynamoDbDomains implements DomainRepository {
   }
 
   async countScan(userId: string, limit: number): Promise<boolean> {
+    return (await this.claimScan(userId, limit)) !== undefined;
+  }
+
+  async claimScan(userId: string, limit: number): Promise<number | undefined> {
     try {
-      await this.db.send(
+      const { Attributes } = await this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: keys.scanCount(userId),
@@ -83,11 +87,12 @@ export class DynamoDbDomains implements DomainRepository {
           ConditionExpression: 'attribute_not_exists(scansStarted) OR scansStarted < :limit',
           ExpressionAttributeNames: { '#type': 'type' },
           ExpressionAttributeValues: { ':one': 1, ':limit': limit, ':type': 'scan-count' },
+          ReturnValues: 'UPDATED_NEW',
         }),
       );
-      return true;
+      return typeof Attributes?.scansStarted === 'number' ? Attributes.scansStarted : 1;
     } catch (error) {
-      if (isConditionFailure(error)) return false;
+      if (isConditionFailure(error)) return undefined;
       throw error;
     }
   }

@@ -1,7 +1,7 @@
 import type { Audit } from './audit.js';
 import { buildAuditView } from './audit-view.js';
 import type { AuditHistoryEntry, NotificationPreferences, SubscriptionView, UserView } from './account.contract.js';
-import { getPlan, TRIAL_DAYS } from './plans.js';
+import { getPlan, type PlanId, TRIAL_DAYS } from './plans.js';
 import type { StoredSubscription } from './ports.js';
 
 /** A user's profile as stored (one item per account, keyed by the Cognito sub). */
@@ -86,10 +86,15 @@ export function scansLimitOf(stored: StoredSubscription | undefined, extraScans 
   return baseScansLimit(stored) + extraScans;
 }
 
-function baseScansLimit(stored: StoredSubscription | undefined): number {
+/** The plan whose own scans the user draws first: an active stored subscription's, else the trial's. */
+export function allowancePlanOf(stored: StoredSubscription | undefined): PlanId {
+  return stored && stored.status === 'active' ? stored.planId : 'trial';
+}
+
+/** The scans of the allowance plan alone, before any scan-pack scans. */
+export function baseScansLimit(stored: StoredSubscription | undefined): number {
   const trialLimit = getPlan('trial').scansLimit ?? 0;
-  if (!stored || stored.status !== 'active') return trialLimit;
-  return getPlan(stored.planId).scansLimit ?? trialLimit;
+  return getPlan(allowancePlanOf(stored)).scansLimit ?? trialLimit;
 }
 
 export function userView(profile: UserProfile): UserView {

@@ -113,6 +113,11 @@ export interface DomainRepository {
   verifiersOf(domain: string): Promise<string[]>;
   /** Counts one started scan atomically; false (nothing counted) when `limit` scans were already started. */
   countScan(userId: string, limit: number): Promise<boolean>;
+  /**
+   * Counts one started scan atomically, as countScan, and answers its number in the period (1 for the
+   * first); undefined (nothing counted) at the limit. Which scans came out of the packs is read from it.
+   */
+  claimScan(userId: string, limit: number): Promise<number | undefined>;
   /** Gives back a counted scan that could not be started. */
   uncountScan(userId: string): Promise<void>;
   /** The started scan, for history and usage: `USER#{sub}` / `SCAN#{createdAt}#{auditId}`. */

@@ -1,4 +1,5 @@
 import type { Audit } from './audit.js';
+import { auditGrants, PLAN_GRANTS } from './plans.js';
 
 /**
  * The Pro Audit's free re-scan to confirm fixes (DECISIONS "What paid audits add"): one deep re-scan
@@ -11,7 +12,8 @@ import type { Audit } from './audit.js';
  * Buying the Pro Audit of the same report again starts a new window with a new re-scan.
  */
 
-export const FREE_RESCAN_DAYS = 30;
+/** The Pro Audit's grant (lambdas/domain/plans.ts); a report's own window is its grants' `rescanWithinDays`. */
+export const FREE_RESCAN_DAYS = PLAN_GRANTS['pro-audit'].rescanWithinDays;
 
 export const freeRescanMessages = {
   notIncluded: 'The free re-scan comes with the Pro Audit.',
@@ -33,13 +35,15 @@ export const freeRescanRefusalMessages: Record<FreeRescanRefusal, string> = {
 
 type RescanFacts = Pick<Audit, 'status' | 'isPremium' | 'planType' | 'paymentSessionId' | 'updatedAt' | 'freeRescanUsedAt'>;
 
-export const isProAudit = (audit: Pick<Audit, 'isPremium' | 'planType'>): boolean => audit.isPremium === true && audit.planType === 'pro';
+/** Whether what was paid for the report grants a re-scan (the Pro Audit). */
+export const isProAudit = (audit: Pick<Audit, 'isPremium' | 'planType'>): boolean => auditGrants(audit).rescanWithinDays !== null;
 
 /** The last moment the free re-scan can be started; undefined when the audit has none. */
 export function freeRescanAvailableUntil(audit: Pick<Audit, 'isPremium' | 'planType' | 'updatedAt'>): string | undefined {
   const paidAt = audit.updatedAt ? Date.parse(audit.updatedAt) : Number.NaN;
-  if (!isProAudit(audit) || Number.isNaN(paidAt)) return undefined;
-  return new Date(paidAt + FREE_RESCAN_DAYS * 86_400_000).toISOString();
+  const days = auditGrants(audit).rescanWithinDays;
+  if (days === null || Number.isNaN(paidAt)) return undefined;
+  return new Date(paidAt + days * 86_400_000).toISOString();
 }
 
 /**

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { DomainRecord } from './domains.js';
 import type { MonitoringChange } from './monitoring-diff.js';
+import { getPlan } from './plans.js';
 import type { StoredSubscription } from './ports.js';
 
 /**
@@ -31,9 +32,18 @@ export type MonitoringCadence = 'weekly' | 'daily';
 
 const DAY_MS = 86_400_000;
 
+const PERIOD_MS: Record<MonitoringCadence, number> = { weekly: 7 * DAY_MS, daily: DAY_MS };
+
+/** Each plan's cadence and domains, from its grants in the plan catalogue (lambdas/domain/plans.ts). */
+function cadenceOf(planId: MonitoredPlanId): { cadence: MonitoringCadence; periodMs: number; maxDomains: number } {
+  const monitoring = getPlan(planId).grants.monitoring;
+  if (!monitoring) throw new Error(`${planId} grants no monitoring`);
+  return { cadence: monitoring.cadence, periodMs: PERIOD_MS[monitoring.cadence], maxDomains: monitoring.maxDomains };
+}
+
 export const MONITORING_CADENCE: Record<MonitoredPlanId, { cadence: MonitoringCadence; periodMs: number; maxDomains: number }> = {
-  'monitor-lite': { cadence: 'weekly', periodMs: 7 * DAY_MS, maxDomains: 6 },
-  'monitor-plus': { cadence: 'daily', periodMs: DAY_MS, maxDomains: 12 },
+  'monitor-lite': cadenceOf('monitor-lite'),
+  'monitor-plus': cadenceOf('monitor-plus'),
 };
 
 export interface MonitoringPlan {
@@ -48,7 +58,7 @@ export interface MonitoringPlan {
 
 export function monitoringPlanFor(planId: MonitoredPlanId): MonitoringPlan {
   const { cadence, periodMs, maxDomains } = MONITORING_CADENCE[planId];
-  return { planId, cadence, periodMs, maxDomains, smsAlerts: planId === 'monitor-plus' };
+  return { planId, cadence, periodMs, maxDomains, smsAlerts: getPlan(planId).grants.alerts.includes('sms') };
 }
 
 /** The monitoring a stored subscription pays for; undefined when it pays for none right now. */

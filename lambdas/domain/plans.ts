@@ -37,12 +37,153 @@ export interface Plan {
   /** One line under the plan's name. */
   summary: string;
   features: readonly string[];
+  /** What the plan really grants; `features` is written from it and the pricing comparison prints it. */
+  grants: PlanGrants;
 }
 
 export const TRIAL_DAYS = 14;
 
+/**
+ * What a scan of each depth does (DECISIONS "What paid audits add"). `standard` is the free report's
+ * scan: nmap's top 100 ports (the operator's SCAN_TOP_PORTS, 100 by default) of the site itself.
+ * `deep`: the top 1,000 ports, and the subdomains the subdomain search found answering each checked for
+ * TLS (a handshake on 443) and security headers — up to 25 of them (the subdomain-surface check's
+ * MAX_SURFACE_SUBDOMAINS; the report says when there were more). run-scan reads this.
+ */
+export const SCAN_DEPTHS = {
+  standard: { topPorts: 100, subdomainsChecked: 0 },
+  deep: { topPorts: 1000, subdomainsChecked: 25 },
+} as const;
+export type ScanDepthName = keyof typeof SCAN_DEPTHS;
+
+/**
+ * What a plan grants (issue 21 "Tiers that are true"): the one record the use cases read to decide
+ * the work done, and the pricing page's comparison table prints. `features` below is written from it.
+ */
+export interface PlanGrants {
+  /** How deep each scan the plan pays for goes (SCAN_DEPTHS). */
+  scanDepth: ScanDepthName;
+  /** by-proof: active with proof of control of the domain, else passive (the free report); verified-domain: always a verified domain, so active. */
+  scanMode: 'by-proof' | 'verified-domain';
+  /** Ports each scan tries (SCAN_DEPTHS[scanDepth].topPorts). */
+  portsChecked: number;
+  /** Answering subdomains each scan checks for TLS and security headers; 0: the site itself only. */
+  subdomainsChecked: number;
+  /** report: the PDF of the findings; full: with the fix guides for the platforms the site runs on. */
+  pdf: 'report' | 'full';
+  /** Numbered fix steps for the detected platform (Microsoft 365, Cloudflare, WordPress…). */
+  platformFixGuides: boolean;
+  /** A step-by-step remediation plan per finding. */
+  remediationPlan: boolean;
+  /** The Essential Eight readiness section in the PDF. */
+  essentialEight: boolean;
+  /** A free deep re-scan of the same report within this many days of buying; null: none. */
+  rescanWithinDays: number | null;
+  /** Badge eligibility: days from the purchase, 'while-subscribed' for an active subscription, null: none. */
+  badgeDays: number | 'while-subscribed' | null;
+  /** Scheduled re-scans of the verified domains; null: none. */
+  monitoring: { cadence: 'weekly' | 'daily'; maxDomains: number } | null;
+  /** How each detected change is announced (DECISIONS "Plan features": "real-time alerts"). */
+  alerts: readonly ('email' | 'sms')[];
+  monthlyReport: boolean;
+  /** Personal API tokens for reading audits and starting scans. */
+  api: boolean;
+  /** Enrolling machines with the OSQuery agent. */
+  agents: boolean;
+  /** Accepting or muting a finding with a reason. */
+  customPolicies: boolean;
+  support: 'email' | 'priority' | null;
+  /** Scans the user may start (per month for subscriptions, in total for packs and the trial); null: the one report or audit. */
+  scans: number | null;
+}
+
+const NOTHING_MORE = {
+  platformFixGuides: false,
+  remediationPlan: false,
+  essentialEight: false,
+  rescanWithinDays: null,
+  badgeDays: null,
+  monitoring: null,
+  alerts: [],
+  monthlyReport: false,
+  api: false,
+  agents: false,
+  customPolicies: false,
+} as const satisfies Partial<PlanGrants>;
+
+const standardScan = { scanDepth: 'standard', portsChecked: SCAN_DEPTHS.standard.topPorts, subdomainsChecked: SCAN_DEPTHS.standard.subdomainsChecked } as const;
+const deepScan = { scanDepth: 'deep', portsChecked: SCAN_DEPTHS.deep.topPorts, subdomainsChecked: SCAN_DEPTHS.deep.subdomainsChecked } as const;
+
+/** The free report: a standard scan, active with proof of control of the domain, else passive; the report and its PDF. */
+export const FREE_REPORT_GRANTS = { ...NOTHING_MORE, ...standardScan, scanMode: 'by-proof', pdf: 'report', support: null, scans: null } as const satisfies PlanGrants;
+
+const BASIC_AUDIT_GRANTS = {
+  ...NOTHING_MORE,
+  ...deepScan,
+  scanMode: 'verified-domain',
+  pdf: 'full',
+  platformFixGuides: true,
+  badgeDays: 30,
+  support: 'email',
+  scans: null,
+} as const satisfies PlanGrants;
+
+const PRO_AUDIT_GRANTS = { ...BASIC_AUDIT_GRANTS, remediationPlan: true, essentialEight: true, rescanWithinDays: 30, badgeDays: 90 } as const satisfies PlanGrants;
+
+/** A scan-pack scan: a deep scan of a verified domain with its report and PDF (not a copy of the free scan). */
+const SCAN_PACK_SCAN = { ...NOTHING_MORE, ...deepScan, scanMode: 'verified-domain', pdf: 'report' } as const;
+const BASIC_SCAN_GRANTS = { ...SCAN_PACK_SCAN, support: 'email', scans: 5 } as const satisfies PlanGrants;
+const PRO_SCAN_GRANTS = { ...SCAN_PACK_SCAN, support: 'priority', scans: 20 } as const satisfies PlanGrants;
+
+const MONITOR_LITE_GRANTS = {
+  ...NOTHING_MORE,
+  ...standardScan,
+  scanMode: 'verified-domain',
+  pdf: 'report',
+  badgeDays: 'while-subscribed',
+  monitoring: { cadence: 'weekly', maxDomains: 6 },
+  alerts: ['email'],
+  monthlyReport: true,
+  support: 'email',
+  scans: 30,
+} as const satisfies PlanGrants;
+
+const MONITOR_PLUS_GRANTS = {
+  ...MONITOR_LITE_GRANTS,
+  monitoring: { cadence: 'daily', maxDomains: 12 },
+  alerts: ['email', 'sms'],
+  api: true,
+  agents: true,
+  customPolicies: true,
+  support: 'priority',
+  scans: 100,
+} as const satisfies PlanGrants;
+
+const TRIAL_GRANTS = { ...NOTHING_MORE, ...standardScan, scanMode: 'verified-domain', pdf: 'report', support: 'email', scans: 3 } as const satisfies PlanGrants;
+
+/** Every plan's grants by id, and the free report's under `free`, with their literal values. */
+export const PLAN_GRANTS = {
+  free: FREE_REPORT_GRANTS,
+  'basic-audit': BASIC_AUDIT_GRANTS,
+  'pro-audit': PRO_AUDIT_GRANTS,
+  'monitor-lite': MONITOR_LITE_GRANTS,
+  'monitor-plus': MONITOR_PLUS_GRANTS,
+  'basic-scan': BASIC_SCAN_GRANTS,
+  'pro-scan': PRO_SCAN_GRANTS,
+  trial: TRIAL_GRANTS,
+} as const satisfies Record<PlanId | 'free', PlanGrants>;
+
 /** How long a paid audit makes the domain's badge eligible (DECISIONS "What paid audits add"). */
-export const AUDIT_BADGE_ELIGIBILITY_DAYS = { 'basic-audit': 30, 'pro-audit': 90 } as const;
+export const AUDIT_BADGE_ELIGIBILITY_DAYS = { 'basic-audit': BASIC_AUDIT_GRANTS.badgeDays, 'pro-audit': PRO_AUDIT_GRANTS.badgeDays } as const;
+
+const thousands = (n: number) => n.toLocaleString('en-AU');
+
+// The feature lines are written from the grants, so a card cannot promise what the code does not grant.
+const deepScanLines = (g: PlanGrants) => [
+  `Deep port scan of the ${thousands(g.portsChecked)} most common ports`,
+  `Every answering subdomain (up to ${g.subdomainsChecked}) checked for TLS and security headers`,
+];
+const badgeLine = (days: number) => `Security badge eligibility for ${days} days`;
 
 const catalogue = [
   {
@@ -53,15 +194,15 @@ const catalogue = [
     amountCents: 24_900,
     currency: CURRENCY,
     billing: 'one_off',
-    scansLimit: null,
+    scansLimit: BASIC_AUDIT_GRANTS.scans,
     summary: 'A deep scan of your website with the full PDF report.',
     features: [
-      'Deep port scan of the 1,000 most common ports',
-      'Every discovered subdomain checked for TLS and security headers',
+      ...deepScanLines(BASIC_AUDIT_GRANTS),
       'The full list of matching CVEs with CVSS scores and patch advice',
-      'Full PDF report',
-      `Security badge eligibility for ${AUDIT_BADGE_ELIGIBILITY_DAYS['basic-audit']} days`,
+      'Full PDF report with fix guides for your platform (Microsoft 365, Cloudflare, WordPress…)',
+      badgeLine(BASIC_AUDIT_GRANTS.badgeDays),
     ],
+    grants: BASIC_AUDIT_GRANTS,
   },
   {
     id: 'pro-audit',
@@ -71,14 +212,16 @@ const catalogue = [
     amountCents: 39_900,
     currency: CURRENCY,
     billing: 'one_off',
-    scansLimit: null,
+    scansLimit: PRO_AUDIT_GRANTS.scans,
     summary: 'Everything in the Basic Audit, plus a plan to fix it and proof that you did.',
     features: [
       'Everything in Basic Audit',
       'A step-by-step remediation plan for each finding',
-      'A free re-scan within 30 days to confirm your fixes',
-      `Security badge eligibility for ${AUDIT_BADGE_ELIGIBILITY_DAYS['pro-audit']} days`,
+      'An Essential Eight readiness section in your PDF',
+      `A free re-scan within ${PRO_AUDIT_GRANTS.rescanWithinDays} days to confirm your fixes`,
+      badgeLine(PRO_AUDIT_GRANTS.badgeDays),
     ],
+    grants: PRO_AUDIT_GRANTS,
   },
   {
     id: 'monitor-lite',
@@ -88,14 +231,15 @@ const catalogue = [
     amountCents: 4_900,
     currency: CURRENCY,
     billing: 'monthly',
-    scansLimit: 30,
+    scansLimit: MONITOR_LITE_GRANTS.scans,
     summary: 'Basic monitoring, scoring and monthly reports.',
     features: [
-      'Basic monitoring: weekly re-scans of your verified domains',
+      `Basic monitoring: ${MONITOR_LITE_GRANTS.monitoring.cadence} re-scans of your verified domains`,
       'Security score and grade tracked over time',
       'Monthly PDF report by email',
-      '30 scans a month',
+      `${MONITOR_LITE_GRANTS.scans} scans a month`,
     ],
+    grants: MONITOR_LITE_GRANTS,
   },
   {
     id: 'monitor-plus',
@@ -105,18 +249,19 @@ const catalogue = [
     amountCents: 9_900,
     currency: CURRENCY,
     billing: 'monthly',
-    scansLimit: 100,
+    scansLimit: MONITOR_PLUS_GRANTS.scans,
     summary: 'Advanced threat detection, real-time alerts and priority support.',
     features: [
-      'Advanced threat detection: daily re-scans, new open ports and newly exploited CVEs',
+      `Advanced threat detection: ${MONITOR_PLUS_GRANTS.monitoring.cadence} re-scans, new open ports and newly exploited CVEs`,
       'Real-time monitoring: an email and SMS alert on each detected change',
       'Priority support',
       'Custom security policies: accept or mute a finding with a reason',
       'Detailed reporting',
       'API access with personal API tokens',
       'Local endpoint monitoring with the OSQuery agent',
-      '100 scans a month',
+      `${MONITOR_PLUS_GRANTS.scans} scans a month`,
     ],
+    grants: MONITOR_PLUS_GRANTS,
   },
   {
     id: 'basic-scan',
@@ -126,9 +271,10 @@ const catalogue = [
     amountCents: 24_900,
     currency: CURRENCY,
     billing: 'one_off',
-    scansLimit: 5,
-    summary: 'Five scans of your verified domains, whenever you need them.',
-    features: ['5 scans of your verified domains', 'A report and PDF for every scan', 'Email support'],
+    scansLimit: BASIC_SCAN_GRANTS.scans,
+    summary: 'Five deep scans of your verified domains, whenever you need them.',
+    features: [`${BASIC_SCAN_GRANTS.scans} deep scans of your verified domains`, ...deepScanLines(BASIC_SCAN_GRANTS), 'A report and PDF for every scan', 'Email support'],
+    grants: BASIC_SCAN_GRANTS,
   },
   {
     id: 'pro-scan',
@@ -138,9 +284,10 @@ const catalogue = [
     amountCents: 44_900,
     currency: CURRENCY,
     billing: 'one_off',
-    scansLimit: 20,
-    summary: 'Twenty scans of your verified domains, whenever you need them.',
-    features: ['20 scans of your verified domains', 'A report and PDF for every scan', 'Priority support'],
+    scansLimit: PRO_SCAN_GRANTS.scans,
+    summary: 'Twenty deep scans of your verified domains, whenever you need them.',
+    features: [`${PRO_SCAN_GRANTS.scans} deep scans of your verified domains`, ...deepScanLines(PRO_SCAN_GRANTS), 'A report and PDF for every scan', 'Priority support'],
+    grants: PRO_SCAN_GRANTS,
   },
   {
     id: 'trial',
@@ -150,9 +297,10 @@ const catalogue = [
     amountCents: 0,
     currency: CURRENCY,
     billing: 'trial',
-    scansLimit: 3,
+    scansLimit: TRIAL_GRANTS.scans,
     summary: `Every new account starts with a ${TRIAL_DAYS}-day trial.`,
     features: ['Basic security scans', 'Email support', 'Standard reporting'],
+    grants: TRIAL_GRANTS,
   },
 ] as const satisfies readonly Plan[];
 
@@ -167,16 +315,37 @@ export function getPlan(id: PlanId): Plan {
 /** DECISIONS "Plan features": what a plan includes beyond its scans, asked by name where it is enforced. */
 export type PlanCapability = 'api-access' | 'custom-policies' | 'endpoint-agents';
 
-const PLAN_CAPABILITIES: Partial<Record<PlanId, readonly PlanCapability[]>> = {
-  // "API access" (Monitor Plus) = personal API tokens for reading audits and starting scans.
-  // "Custom security policies" = accepting or muting a finding with a reason (lambdas/domain/security-policy.ts).
-  // "Local endpoint monitoring with the OSQuery agent" = enrolling machines (lambdas/domain/agents.ts canEnrollAgents).
-  'monitor-plus': ['api-access', 'custom-policies', 'endpoint-agents'],
-};
+// "API access" (Monitor Plus) = personal API tokens for reading audits and starting scans.
+// "Custom security policies" = accepting or muting a finding with a reason (lambdas/domain/security-policy.ts).
+// "Local endpoint monitoring with the OSQuery agent" = enrolling machines (lambdas/domain/agents.ts canEnrollAgents).
+const CAPABILITY_GRANT = { 'api-access': 'api', 'custom-policies': 'customPolicies', 'endpoint-agents': 'agents' } as const satisfies Record<
+  PlanCapability,
+  keyof PlanGrants
+>;
 
-/** Whether the plan includes the capability (the plan's own list; whether it is paid up is the caller's question). */
+/** Whether the plan includes the capability (the plan's grants; whether it is paid up is the caller's question). */
 export function planIncludes(planId: PlanId, capability: PlanCapability): boolean {
-  return PLAN_CAPABILITIES[planId]?.includes(capability) ?? false;
+  return getPlan(planId).grants[CAPABILITY_GRANT[capability]];
+}
+
+/**
+ * What a report grants, by what was paid for it (SPEC §3 premium fields): the free report, or the
+ * Basic or Pro Audit bought last. The report, its PDF and the re-scan ask this, not the plan ids.
+ */
+export function auditGrants(audit: { isPremium?: boolean; planType?: 'basic' | 'pro' }): PlanGrants {
+  if (audit.isPremium !== true) return FREE_REPORT_GRANTS;
+  return getPlan(audit.planType === 'pro' ? 'pro-audit' : 'basic-audit').grants;
+}
+
+/**
+ * DECISIONS "Scan counting": how deep a scan the user starts goes. The plan's own scans (the trial's,
+ * or an active subscription's) are drawn first, then the scan packs' (as the period's carry-over
+ * counts them: dynamodb-billing.adapter startScanPeriod). A scan drawn from a pack is a pack's scan,
+ * whichever pack: every pack's scan is the same (a unit test holds their per-scan grants equal).
+ */
+export function startedScanDepth(allowancePlanId: PlanId, drawnFromPack: boolean): ScanDepthName {
+  const pays = drawnFromPack ? plans.find((plan) => plan.kind === 'scan-pack') : getPlan(allowancePlanId);
+  return pays?.grants.scanDepth ?? 'standard';
 }
 
 /** The plans that include a capability, for upgrade notes ('Monitor Plus'). */

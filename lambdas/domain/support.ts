@@ -3,7 +3,6 @@ import { getPlan, type PlanId } from './plans.js';
 import type { EmailMessage, StoredSubscription } from './ports.js';
 import {
   firstResponseTime,
-  PRIORITY_SUPPORT_FEATURE,
   SUPPORT_CATEGORY_LABELS,
   type SupportEntitlementView,
   type SupportRequestView,
@@ -63,7 +62,7 @@ export function supportEntitlement(input: EntitlementInput): SupportEntitlement 
   const current: PlanId[] = [];
   if (input.subscription?.status === 'active') current.push(input.subscription.planId);
   if (input.extraScans > 0) for (const pack of ['pro-scan', 'basic-scan'] as const) if (input.paidPacks.includes(pack)) current.push(pack);
-  const priority = current.some((id) => getPlan(id).features.includes(PRIORITY_SUPPORT_FEATURE));
+  const priority = current.some((id) => getPlan(id).grants.support === 'priority');
   const plan =
     current.length > 0
       ? current.map((id) => getPlan(id).name).join(' + ')

@@ -2,8 +2,8 @@ import { recordContactInteraction } from './contact-retention.js';
 import { randomUUID } from 'node:crypto';
 import type { Deps } from '../composition.js';
 import { productSlug } from '../config.js';
-import { scansLimitOf } from '../domain/account.js';
-import type { Audit } from '../domain/audit.js';
+import { allowancePlanOf, baseScansLimit, scansLimitOf } from '../domain/account.js';
+import type { Audit, ScanDepth } from '../domain/audit.js';
 import {
   type DomainRecord,
   fileProves,
@@ -19,6 +19,7 @@ import {
 } from '../domain/domains.js';
 import { DomainError, ForbiddenError, NotFoundError, UnauthorizedError } from '../domain/errors.js';
 import { withDeadline } from '../domain/deadline.js';
+import { startedScanDepth } from '../domain/plans.js';
 import { siteKey } from '../domain/target.js';
 import type { ScanSettings } from '../scanner/check.js';
 import { createDnsClient } from '../scanner/net/dns-client.js';
@@ -183,6 +184,8 @@ export async function isVerifiedDomainOf(deps: Pick<Deps, 'domains'>, userId: st
 
 /** A scan counted against the user's plan: record it once started, or give it back. */
 export interface CountedScan {
+  /** How deep the scan goes: deep when it came out of a scan pack (the plan's grants, startedScanDepth). */
+  depth: ScanDepth;
   /** The started scan (`SCAN#` item), for history and usage. */
   record(scan: { auditId: string; domain: string; createdAt: string }): Promise<void>;
   /** The scan could not be started: the plan gets it back. */
@@ -193,17 +196,23 @@ export interface CountedScan {
  * DECISIONS "Scan counting": one scan the user starts, counted atomically against the plan (the
  * trial's 3 scans, or the stored plan's limit, plus scans bought) before anything is stored; at the
  * limit `403 scan_limit_reached` and nothing is counted. The one place scans are counted: Quick Scan,
- * `/api/v1` scans and a signed-in user's landing-form scan of a verified domain.
+ * `/api/v1` scans and a signed-in user's landing-form scan of a verified domain. The plan's own scans
+ * are drawn first; a scan numbered past them came out of a scan pack and runs as the pack grants (deep).
  */
 export async function countScanAgainstPlan(deps: Pick<Deps, 'domains' | 'accounts' | 'billing'>, userId: string): Promise<CountedScan> {
   const [subscription, usage] = await Promise.all([deps.accounts.getSubscription(userId), deps.billing.getScanUsage(userId)]);
   const limit = scansLimitOf(subscription, usage.extraScans);
-  if (!(await deps.domains.countScan(userId, limit))) throw new ForbiddenError('scan_limit_reached', SCAN_LIMIT_MESSAGE);
+  const number = await deps.domains.claimScan(userId, limit);
+  if (number === undefined) throw new ForbiddenError('scan_limit_reached', SCAN_LIMIT_MESSAGE);
   return {
+    depth: startedScanDepth(allowancePlanOf(subscription), number > baseScansLimit(subscription)),
     record: (scan) => deps.domains.recordScan(userId, scan),
     giveBack: () => deps.domains.uncountScan(userId).catch(() => undefined),
   };
 }
+
+/** The audit's and the job's `depth`, written only when deep: absent reads as standard. */
+export const deepOnly = (depth: ScanDepth): { depth?: 'deep' } => (depth === 'deep' ? { depth } : {});
 
 type QuickScanDeps = Pick<Deps, 'domains' | 'clock' | 'config' | 'audits' | 'scanJobs' | 'accounts' | 'billing' | 'supportRequests' | 'log'>;
 
@@ -229,8 +238,8 @@ export async function startQuickScan(deps: QuickScanDeps, user: QuickScanUser, i
   const now = deps.clock.now().toISOString();
   const auditId = randomUUID();
   const targetUrl = `https://${domain}/`;
-  // A verified domain: active (DECISIONS "Scan modes").
-  const audit: Audit = { id: auditId, ownerId: user.userId, targetUrl, host: domain, status: 'queued', createdAt: now, checks: [], mode: 'active' };
+  // A verified domain: active (DECISIONS "Scan modes"); deep when a scan pack pays for it (stored, so a re-queued job stays deep).
+  const audit: Audit = { id: auditId, ownerId: user.userId, targetUrl, host: domain, status: 'queued', createdAt: now, checks: [], mode: 'active', ...deepOnly(counted.depth) };
   try {
     await deps.audits.createLeadWithAudit(
       {
@@ -248,7 +257,7 @@ export async function startQuickScan(deps: QuickScanDeps, user: QuickScanUser, i
       audit,
     );
     await counted.record({ auditId, domain, createdAt: now });
-    await deps.scanJobs.enqueue({ auditId, kind: 'scan' });
+    await deps.scanJobs.enqueue({ auditId, kind: 'scan', ...deepOnly(counted.depth) });
   } catch (error) {
     await counted.giveBack();
     throw error;

@@ -248,9 +248,9 @@ async function checkoutCompleted(deps: PaymentDeps, event: PaymentEvent): Promis
       badgeEligibleUntil: badgeEligibleUntil(planId, new Date(event.created * 1000)),
       updatedAt: deps.clock.now().toISOString(),
     });
-    // DECISIONS "What paid audits add": the deep scan, on the same report.
+    // DECISIONS "What paid audits add": the scan the audit grants (deep, lambdas/domain/plans.ts), on the same report.
     if (await deps.audits.requeueDeep(auditId, deps.clock.now().toISOString())) {
-      await deps.scanJobs.enqueue({ auditId, kind: 'scan', depth: 'deep' });
+      await deps.scanJobs.enqueue({ auditId, kind: 'scan', depth: plan.grants.scanDepth });
     } else {
       deps.log.warn('Paid audit is not completed; its deep scan was not queued', { auditId });
     }

@@ -8,6 +8,7 @@ import { auditCompletedEmail } from '../domain/emails.js';
 import { issueCounts } from '../domain/audit-view.js';
 import { DomainError } from '../domain/errors.js';
 import type { LeadRecord } from '../domain/ports.js';
+import { SCAN_DEPTHS } from '../domain/plans.js';
 import { parseWebTarget } from '../domain/target.js';
 import { subdomainSurfaceCheck } from '../scanner/checks/subdomain-surface.check.js';
 import { scan } from '../scanner/scan.js';
@@ -16,10 +17,10 @@ import { notify } from './notifications.js';
 import { HOUR_SECONDS } from './rate-limits.js';
 
 export const SCAN_DEADLINE_MS = 40_000;
-/** A paid audit's deep scan: more ports and every subdomain, within the worker's 90 s. */
+/** A deep scan (a paid audit's, a scan pack's): more ports and every subdomain, within the worker's 90 s. */
 export const DEEP_SCAN_DEADLINE_MS = 75_000;
-/** DECISIONS "What paid audits add": the deep scan tries nmap's top 1000 ports. */
-export const DEEP_TOP_PORTS = 1000;
+/** DECISIONS "What paid audits add": the deep scan tries nmap's top 1000 ports (the catalogue's SCAN_DEPTHS). */
+export const DEEP_TOP_PORTS = SCAN_DEPTHS.deep.topPorts;
 
 export type RunScanOutcome = 'completed' | 'failed' | 'skipped';
 
@@ -77,8 +78,12 @@ export async function runScan(deps: RunScanDeps, job: ScanJob): Promise<RunScanO
   const limited = allowed === 'active' && !(await activeScanAllowed(deps, target.host));
   const mode: ScanMode = limited ? 'passive' : allowed;
   const ranPassiveBecause = limited ? activeLimitReason(deps.config.SCAN_ACTIVE_PER_TARGET_PER_HOUR, deps.config.PRODUCT_NAME) : undefined;
-  // The audit remembers its depth, so a job queued again after a restart (without one) stays deep. Deep scans are active only.
+  // The depth the plan granted (a paid audit's or a scan pack's: lambdas/domain/plans.ts grants). The audit
+  // remembers it, so a job queued again after a restart (without one) stays deep. Deep scans are active only.
   const deep = mode === 'active' && (job.depth === 'deep' || audit.depth === 'deep');
+  // A paid audit's deep re-run (or the Pro Audit's re-scan) is the same audit, counted when it first
+  // completed; a scan pack's scan is deep from its first run, and counted then.
+  const counts = !deep || audit.completedAt === undefined;
   try {
     const report = await scan(target, deep ? { ...deps.scanSettings, topPorts: DEEP_TOP_PORTS } : deps.scanSettings, {
       deadlineMs: deep ? DEEP_SCAN_DEADLINE_MS : SCAN_DEADLINE_MS,
@@ -98,8 +103,7 @@ export async function runScan(deps: RunScanDeps, job: ScanJob): Promise<RunScanO
       ...(ranPassiveBecause ? { ranPassiveBecause } : {}),
     });
     // Counted once, by the delivery whose completion took: a second delivery racing it finds the audit ended.
-    // A paid audit's deep re-run is the same audit: it was counted when it first completed.
-    if (completed && !deep) await recordCompletion(deps, audit.id, startedAt, completedAt);
+    if (completed && counts) await recordCompletion(deps, audit.id, startedAt, completedAt);
     if (completed) deps.metrics.scanCompleted(report.durationMs);
     // A rescan's owner hears about changes (alerts) and, if they asked, that it completed; a lead gets the report email.
     if (audit.origin === 'monitoring') await afterMonitoringRescan(deps, audit.id);

@@ -1,16 +1,17 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Deps } from '../composition.js';
-import type { Audit, ScanMode } from '../domain/audit.js';
+import type { Audit, ScanDepth, ScanMode } from '../domain/audit.js';
 import { isBotUserAgent } from '../domain/bots.js';
 import { parseContract } from '../domain/contract.js';
 import { accountCreatedEmail } from '../domain/emails.js';
 import { ConflictError, ForbiddenError } from '../domain/errors.js';
 import { type Lead, leadInputSchema, looksAutomated, summarizeLeadErrors } from '../domain/lead.contract.js';
+import { FREE_REPORT_GRANTS } from '../domain/plans.js';
 import { mayScanAtOnce } from '../domain/scan-authorization.js';
 import { siteKey } from '../domain/target.js';
 import { generateTemporaryPassword } from '../domain/temporary-password.js';
 import { recordContactInteraction } from './contact-retention.js';
-import { countScanAgainstPlan, type CountedScan, isVerifiedDomainOf } from './domains.js';
+import { countScanAgainstPlan, type CountedScan, deepOnly, isVerifiedDomainOf } from './domains.js';
 import { notify, type NotifyDeps } from './notifications.js';
 import { enforceLimits } from './rate-limits.js';
 
@@ -91,9 +92,11 @@ export async function submitLead(deps: SubmitLeadDeps, input: unknown, context: 
       : lead.createAccount
         ? await ensureAccount(deps, lead)
         : { userId: undefined, accountCreated: false };
-    await store(deps, lead, answer, account.userId, context, mode);
+    // A scan-pack scan runs as the pack grants (deep); a free lead scan is standard.
+    const depth = counted?.depth ?? FREE_REPORT_GRANTS.scanDepth;
+    await store(deps, lead, answer, account.userId, context, mode, depth);
     await counted?.record({ auditId: answer.auditId, domain: site, createdAt: deps.clock.now().toISOString() });
-    await deps.scanJobs.enqueue({ auditId: answer.auditId, kind: 'scan' });
+    await deps.scanJobs.enqueue({ auditId: answer.auditId, kind: 'scan', ...deepOnly(depth) });
     // A new lead is an interaction: the person's contact details are kept 3 years from it.
     await recordContactInteraction(deps, { email: lead.email, userId: account.userId });
     if (account.accountCreated) await deps.idempotency.update(key, { ...answer, accountCreated: true });
@@ -134,7 +137,7 @@ function idempotencyKey(lead: Lead, userId: string | undefined): string {
   return `lead:${createHash('sha256').update(JSON.stringify(fields)).digest('base64url')}`;
 }
 
-async function store(deps: SubmitLeadDeps, lead: Lead, answer: StoredAnswer, userId: string | undefined, context: SubmitLeadContext, mode: ScanMode) {
+async function store(deps: SubmitLeadDeps, lead: Lead, answer: StoredAnswer, userId: string | undefined, context: SubmitLeadContext, mode: ScanMode, depth: ScanDepth) {
   const now = deps.clock.now().toISOString();
   const audit: Audit = {
     id: answer.auditId,
@@ -147,6 +150,7 @@ async function store(deps: SubmitLeadDeps, lead: Lead, answer: StoredAnswer, use
     createdAt: now,
     checks: [],
     mode,
+    ...deepOnly(depth),
   };
   await deps.audits.createLeadWithAudit(
     {
