@@ -1,4 +1,5 @@
 import type { Audit } from './audit.js';
+import { auditGrants } from './plans.js';
 import { type FixGuideSelection, type GuideTopic, type PlatformFixesView, type PlatformGuideView, platformFixesOf } from './platform-guides.js';
 import { type DetectedProviders, PROVIDERS, type ProviderId, type ProviderRole } from './providers.js';
 
@@ -10,8 +11,8 @@ import { type DetectedProviders, PROVIDERS, type ProviderId, type ProviderRole }
  * parts of the report view; none of them decides on its own what a free reader gets.
  */
 
-/** Platform fix guides are part of the paid audits (DECISIONS "What paid audits add": the full PDF with fix guides). */
-export const hasPlatformGuides = (audit: Pick<Audit, 'isPremium'>): boolean => audit.isPremium === true;
+/** Platform fix guides are what the report was paid for grants (the plan catalogue: the Basic and Pro Audits), never the free report. */
+export const hasPlatformGuides = (audit: Pick<Audit, 'isPremium' | 'planType'>): boolean => auditGrants(audit).platformFixGuides;
 
 export const PROVIDER_ROLE_LABELS: Readonly<Record<ProviderRole, string>> = {
   mail: 'Mail',
@@ -106,7 +107,7 @@ export interface ReportPlatformFixes {
   byFinding: PlatformFixesView['byFinding'];
 }
 
-export function reportPlatformFixes(audit: Pick<Audit, 'host' | 'checks' | 'isPremium'>): ReportPlatformFixes {
+export function reportPlatformFixes(audit: Pick<Audit, 'host' | 'checks' | 'isPremium' | 'planType'>): ReportPlatformFixes {
   const fixes = platformFixesOf(audit);
   return { providers: providersView(fixes.providers, fixes.summary), paid: hasPlatformGuides(audit), byFinding: fixes.byFinding };
 }
