@@ -1,3 +1,4 @@
+import type { EssentialEightView } from './essential-eight.contract.js';
 import { PREFERENCE_LABELS } from './alert-messages.js';
 import type { Audit, Finding, Grade } from './audit.js';
 import { auditFindings, buildAuditView, isIssue, type IssueSeverity } from './audit-view.js';
@@ -172,6 +173,8 @@ export interface DomainMonthReport {
   badge: { eligible: boolean; reasons: string[] } | null;
   /** null: no issue history yet (it starts with the domain's first monitoring rescan). Absent in reports built before it. */
   timeToFix?: DomainMonthTimeToFix | null;
+  /** Issue 21: the Essential Eight readiness view as of the latest scan and the agents' reports. Absent in reports built before it. */
+  essentialEight?: EssentialEightView;
 }
 
 export type DomainMonthTimeToFix = Omit<MonthTimeToFix, 'overdue'> & { overdue: (MonthTimeToFix['overdue'][number] & { policy?: ListedPolicy })[] };
@@ -192,6 +195,8 @@ export interface DomainMonthInput {
   policies?: readonly (ListedPolicy & { findingId: string })[];
   /** The domain's time-to-fix issue history, if monitoring has started one. */
   issueHistory?: IssueHistory;
+  /** The domain's Essential Eight readiness view (lambdas/use-cases/essential-eight.ts), carried as it is. */
+  essentialEight?: EssentialEightView;
   now: Date;
 }
 
@@ -314,6 +319,7 @@ export function buildDomainMonthReport(input: DomainMonthInput): DomainMonthRepo
     certificate: nearestCertificate(latest, input.now),
     badge: input.badge ? { eligible: input.badge.eligible, reasons: [...input.badge.reasons] } : null,
     timeToFix: timeToFixOfMonth(input, from, to),
+    ...(input.essentialEight ? { essentialEight: input.essentialEight } : {}),
   };
 }
 

@@ -12,7 +12,7 @@ import { muted, type Writer } from './pdf-report.js';
  * Pro PDF (pdf-report.ts renderPdfReport, Pro Audits only): `drawEssentialEightSection(w, e8)` after
  * `remediationPlan(w, view)`, the view `e8` built by the caller with `essentialEightOfAudit(deps, audit)`
  * (lambdas/use-cases/essential-eight.ts) and passed in the options. Monthly report
- * (monthly-report-pdf.ts domainSection): `drawEssentialEightSection(w, e8, { newPage: false, level: 2 })`
+ * (monthly-report-pdf.ts domainSection): `drawEssentialEightSection(w, e8, { newPage: false, level: 2, summary: true })` (the table only)
  * at the end of each domain's section, `e8` from `essentialEightOfDomain(deps, userId, domain)`.
  */
 
@@ -21,6 +21,8 @@ export interface EssentialEightPdfOptions {
   newPage?: boolean;
   /** 1: a report section with the rule under it; 2: a sub-section of a domain. */
   level?: 1 | 2;
+  /** Only the table of strategies and statuses (a monthly report, one per domain); the evidence and how to check are in the dashboard and the Pro PDF. */
+  summary?: boolean;
 }
 
 const STATUS_COLOURS: Record<EssentialEightStatus, ReturnType<typeof rgb>> = {
@@ -57,6 +59,10 @@ export function drawEssentialEightSection(w: Writer, view: EssentialEightView, o
     ],
     view.strategies.map((s) => [s.title, s.statusLabel, String(s.evidence.length)]),
   );
+  if (options.summary) {
+    w.text('What was seen for each strategy, and how to check what cannot be seen from outside: the Essential Eight page of your dashboard.', { size: 9, color: muted, after: 6 });
+    return;
+  }
 
   for (const strategy of view.strategies) {
     w.heading(strategy.title, level === 1 ? 2 : 3);

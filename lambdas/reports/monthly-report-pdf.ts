@@ -2,6 +2,7 @@ import { PDFDocument, rgb, StandardFonts } from 'pdf-lib';
 import type { DomainMonthReport, DomainMonthTimeToFix, IssueEvent, ListedPolicy, MonthlyReport, ScorePoint } from '../domain/monthly-report.js';
 import { monthBounds } from '../domain/monthly-report.js';
 import { TIME_TO_FIX_TARGET_DAYS } from '../domain/time-to-fix.js';
+import { drawEssentialEightSection } from './essential-eight-pdf.js';
 import { A4, brand, CONTENT_WIDTH, type Fonts, GRADE_COLOURS, MARGIN, muted, rule, SEVERITY_COLOURS, SEVERITY_TITLES, Writer } from './pdf-report.js';
 
 /**
@@ -185,6 +186,7 @@ function domainSection(w: Writer, d: DomainMonthReport): void {
   }
 
   timeToFixSection(w, d.timeToFix);
+  if (d.essentialEight) drawEssentialEightSection(w, d.essentialEight, { newPage: false, level: 2, summary: true });
 
   w.heading('Certificate and badge', 2);
   const cert = d.certificate;

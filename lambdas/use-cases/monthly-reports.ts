@@ -1,3 +1,4 @@
+import { essentialEightOfDomain } from './essential-eight.js';
 import { canManagePolicies, isPolicyExpired } from '../domain/security-policy.js';
 import type { Deps } from '../composition.js';
 import type { Caller } from './account.js';
@@ -34,7 +35,7 @@ import { unsubscribeUrl } from './monitoring.js';
 
 export type MonthlyReportDeps = Pick<
   Deps,
-  'monitoring' | 'monthlyReports' | 'accounts' | 'domains' | 'audits' | 'alerts' | 'reports' | 'mailer' | 'signingKeys' | 'clock' | 'config' | 'log' | 'policies' | 'issueHistory'
+  'monitoring' | 'monthlyReports' | 'accounts' | 'domains' | 'audits' | 'alerts' | 'reports' | 'mailer' | 'signingKeys' | 'clock' | 'config' | 'log' | 'policies' | 'issueHistory' | 'agents'
 >;
 
 export interface MonthlyReportsRun {
@@ -162,8 +163,11 @@ export async function monthlyReportOf(deps: MonthlyReportDeps, request: ReportRe
       loadCompleted(deps, latest ? [latest.auditId] : []),
     ]);
     const badge = badges.find((b) => b.domain === domain);
+    const essentialEight = await essentialEightOfDomain(deps, userId, domain, latestAudit);
     reports.push(
-      buildDomainMonthReport({ domain, month, baseline, scans, latest: latestAudit, alerts, badge, policies: policies.filter((p) => p.domain === domain), issueHistory, now }),
+      buildDomainMonthReport({
+        domain, month, baseline, scans, latest: latestAudit, alerts, badge, policies: policies.filter((p) => p.domain === domain), issueHistory, essentialEight, now,
+      }),
     );
   }
   return buildMonthlyReport({ month, generatedAt: now.toISOString(), recipient: request.recipient, planName: request.plan.planName, domains: reports });

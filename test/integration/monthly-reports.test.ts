@@ -126,7 +126,8 @@ describe('monthly reports', () => {
     expect([attachment.filename, attachment.contentType]).toEqual([`rampart-monthly-report-${MONTH}.pdf`, 'application/pdf']);
 
     const pdf = await readPdf(Buffer.from(attachment.content, 'base64'));
-    expect(pdf.pages).toBe(2);
+    // The cover and the domain's section; the Essential Eight table (issue 21) runs onto a third page.
+    expect(pdf.pages).toBe(3);
     expect(pdf.lines.slice(0, 3)).toEqual(['Rampart', 'Monthly Security Report', monthLabel(MONTH)]);
     for (const line of [
       'Monitor Plus',
@@ -142,6 +143,8 @@ describe('monthly reports', () => {
       '1 new issue (1 critical)',
       '0 open issues: 0 critical, 0 high, 0 medium, 0 low' + ` (scan of ${new Date(MONTH_START + 10 * DAY).toISOString().slice(0, 10)}).`,
       `${CERT_EXPIRY.slice(0, 10)} (19 days left; port 443, CN=${PLUS_DOMAIN})`,
+      'Essential Eight readiness (Maturity Level One)',
+      'Multi-factor authentication',
     ]) {
       expect(pdf.lines).toContain(line);
     }
