@@ -15,6 +15,7 @@ export {
   type PlanId,
   type PricingTabId,
 } from '../../../lambdas/domain/plans';
+export { planComparison, type ComparisonCell, type ComparisonTable } from '../../../lambdas/domain/plan-comparison';
 export { grade, riskLevel, riskScore } from '../../../lambdas/domain/scoring';
 export type { Grade, RiskLevel, Severity } from '../../../lambdas/domain/audit';
 export { LOG_RETENTION_DAYS, RETENTION_SECONDS } from '../../../lambdas/domain/retention';

@@ -2,12 +2,20 @@ import { useState } from 'react';
 import { useTablist } from '../../../components/ui/tabs';
 import { anchors } from '../../../config/anchors';
 import { content } from '../../../config/content';
-import { getPlan, pricingTabs, type PricingTabId } from '../../../lib/catalogue';
+import { getPlan, planComparison, pricingTabs, type PricingTabId } from '../../../lib/catalogue';
 import { CheckoutAlert } from '../../payments/components/checkout-alert';
 import { useCheckout } from '../../payments/hooks/use-checkout';
 import { PlanCard } from './plan-card';
+import { PlanComparisonTable } from './plan-comparison-table';
 
-/** SPEC §2 "Pricing section": two tabs of two plans each, prices from the shared catalogue. */
+// Each tab's comparison: the audits beside the free report and the scan packs, the monitoring plans side by side.
+const comparisonOf: Record<PricingTabId, 'one-off' | 'monitoring'> = { audits: 'one-off', monthly: 'monitoring' };
+const comparisons = planComparison();
+
+/**
+ * SPEC §2 "Pricing section": two tabs of two plans each, prices from the shared catalogue; under the
+ * cards, the tab's comparison table from the plans' grants (issue 21 "Tiers that are true").
+ */
 export function PricingSection() {
   const [activeTab, setActiveTab] = useState<PricingTabId>('audits');
   const { processingPlanId, error, startCheckout } = useCheckout({ hash: anchors.pricing });
@@ -78,6 +86,11 @@ export function PricingSection() {
                 />
               ))}
             </div>
+            {comparisons
+              .filter((table) => table.id === comparisonOf[tab.id])
+              .map((table) => (
+                <PlanComparisonTable key={table.id} table={table} />
+              ))}
           </div>
         </div>
       </section>
