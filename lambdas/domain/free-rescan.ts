@@ -35,8 +35,10 @@ export const freeRescanRefusalMessages: Record<FreeRescanRefusal, string> = {
 
 type RescanFacts = Pick<Audit, 'status' | 'isPremium' | 'planType' | 'paymentSessionId' | 'updatedAt' | 'freeRescanUsedAt'>;
 
-/** Whether what was paid for the report grants a re-scan (the Pro Audit). */
-export const isProAudit = (audit: Pick<Audit, 'isPremium' | 'planType'>): boolean => auditGrants(audit).rescanWithinDays !== null;
+export const isProAudit = (audit: Pick<Audit, 'isPremium' | 'planType'>): boolean => audit.isPremium === true && audit.planType === 'pro';
+
+/** Whether what was paid for the report grants a re-scan (the plan catalogue's grants: the Pro Audit). */
+const grantsRescan = (audit: Pick<Audit, 'isPremium' | 'planType'>): boolean => auditGrants(audit).rescanWithinDays !== null;
 
 /** The last moment the free re-scan can be started; undefined when the audit has none. */
 export function freeRescanAvailableUntil(audit: Pick<Audit, 'isPremium' | 'planType' | 'updatedAt'>): string | undefined {
@@ -52,7 +54,7 @@ export function freeRescanAvailableUntil(audit: Pick<Audit, 'isPremium' | 'planT
  * for good afterwards. Ownership is the use case's to check: it needs the lead.
  */
 export function freeRescanRefusal(audit: RescanFacts, now: Date): FreeRescanRefusal | undefined {
-  if (!isProAudit(audit) || !audit.paymentSessionId) return 'rescan_not_included';
+  if (!grantsRescan(audit) || !audit.paymentSessionId) return 'rescan_not_included';
   if (audit.freeRescanUsedAt) return 'free_rescan_used';
   const until = freeRescanAvailableUntil(audit);
   if (until === undefined || now.getTime() > Date.parse(until)) return 'free_rescan_expired';
