@@ -24,6 +24,12 @@ export interface PdfReportOptions {
   productName: string;
   /** Where the live report is, printed on the cover. */
   reportUrl?: string;
+  /**
+   * Sections drawn after the remediation plan, each with the document's writer: the Pro Audit's
+   * Essential Eight readiness (essential-eight-pdf.ts, which draws with this module's Writer: passed
+   * in rather than imported, so the two modules make no ring).
+   */
+  sections?: readonly ((w: Writer) => void)[];
 }
 
 const A4 = { width: 595.28, height: 841.89 } as const;
@@ -257,6 +263,7 @@ export async function renderPdfReport(view: AuditResultView, options: PdfReportO
   notChecked(w, view);
   findings(w, view);
   remediationPlan(w, view);
+  for (const section of options.sections ?? []) section(w);
   network(w, view);
   tls(w, view);
   email(w, view);

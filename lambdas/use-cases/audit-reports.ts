@@ -9,6 +9,8 @@ import { INVALID_SHARE_LINK_MESSAGE, reportEmailSchema, reportPaths, SHARE_LIFET
 import type { ShareRecord } from '../domain/ports.js';
 import { auditReportEmail } from '../domain/report-email.js';
 import { isSampleAuditId, SAMPLE_BUSINESS_NAME, sampleAudit } from '../domain/sample-report.js';
+import { auditGrants } from '../domain/plans.js';
+import { essentialEightOfAudit } from './essential-eight.js';
 import { enforceLimits } from './rate-limits.js';
 
 /** Who is reading. `userId` is a verified user id (Cognito sub), never a claim the caller made up. */
@@ -121,7 +123,7 @@ export async function openShare(deps: Pick<Deps, 'audits' | 'shares'>, rawToken:
  * `GET /api/audits/{id}/report.pdf`: rendered once per audit, stored in the reports bucket and
  * handed out as a short-lived presigned URL.
  */
-export async function pdfReportUrl(deps: Pick<Deps, 'audits' | 'reports' | 'config'>, rawId: unknown): Promise<string> {
+export async function pdfReportUrl(deps: Pick<Deps, 'audits' | 'agents' | 'reports' | 'config' | 'clock'>, rawId: unknown): Promise<string> {
   const { audit, view } = await loadReport(deps, rawId);
   requireCompleted(audit, 'download the PDF');
   // A paid audit's deep scan replaces the free report, and a Pro Audit's free re-scan (or a later Pro
@@ -135,10 +137,13 @@ export async function pdfReportUrl(deps: Pick<Deps, 'audits' | 'reports' | 'conf
   if (!(await deps.reports.exists(key))) {
     const siteUrl = deps.config.SITE_URL.replace(/\/+$/, '');
     // pdf-lib (about 400 kB) is loaded only by the request that renders a PDF.
-    const { renderPdfReport } = await import('../reports/pdf-report.js');
+    const [{ renderPdfReport }, { drawEssentialEightSection }] = await Promise.all([import('../reports/pdf-report.js'), import('../reports/essential-eight-pdf.js')]);
+    // The Pro Audit's Essential Eight readiness section (issue 21), as of this audit and the owner's agents now.
+    const essentialEight = !view.sample && auditGrants(audit).essentialEight ? await essentialEightOfAudit(deps, audit) : undefined;
     const bytes = await renderPdfReport(view, {
       productName: deps.config.PRODUCT_NAME,
       reportUrl: view.sample ? undefined : `${siteUrl}${reportPaths.results(audit.id)}`,
+      ...(essentialEight ? { sections: [(w) => drawEssentialEightSection(w, essentialEight)] } : {}),
     });
     const date = (audit.completedAt ?? audit.createdAt).slice(0, 10);
     const fileName = `${productSlug(deps.config.PRODUCT_NAME)}-security-report-${audit.host.replace(/[^A-Za-z0-9.-]/g, '-')}-${date}.pdf`;

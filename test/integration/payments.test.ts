@@ -249,6 +249,14 @@ describe('the local test checkout', () => {
     const deep = (await call('GET', `/api/audits/${ownedAudit}`)).body as { audit: { checks: { name: string }[] }; result: { network: { portsScanned: number } } };
     expect(deep.audit.checks.map((c) => c.name)).toContain('subdomain-surface');
     expect(deep.result.network.portsScanned).toBeGreaterThanOrEqual(999);
+
+    // The Pro PDF draws the Essential Eight readiness section after the remediation plan (issue 21).
+    const pdfReply = await fetch(`${t.stack.url}/api/audits/${ownedAudit}/report.pdf`, { redirect: 'manual' });
+    const pdf = await readPdf(new Uint8Array(await (await fetch(pdfReply.headers.get('location') ?? '')).arrayBuffer()));
+    const section = pdf.lines.indexOf('Essential Eight readiness (Maturity Level One)');
+    expect(pdf.lines.indexOf('Remediation plan')).toBeGreaterThan(0);
+    expect(section).toBeGreaterThan(pdf.lines.indexOf('Remediation plan'));
+    expect(pdf.lines.slice(section)).toEqual(expect.arrayContaining(['Patch applications', 'Regular backups', 'How to check']));
   }, 120_000);
 
   it('paying the same session again pays nothing more', async () => {

@@ -236,6 +236,8 @@ describe('the PDF report', () => {
     expect(pdf.lines.slice(0, 3)).toEqual(['Rampart', 'Website Security Report', 'shop.example.test']);
     expect(pdf.lines).toEqual(expect.arrayContaining(['Analytical Engines', `${t.stack.url}/results/${auditId}`, 'Findings by severity', 'Network: open ports']));
     expect(pdf.text).not.toContain('owner@example.test');
+    // The Essential Eight readiness section is the Pro Audit's (payments.test.ts), not the free report's.
+    expect(pdf.lines).not.toContain('Essential Eight readiness (Maturity Level One)');
   });
 
   it('serves the stored file again without rendering it a second time', async () => {
