@@ -3,7 +3,8 @@ import { type CoverageView, coverageOf, ranMode } from './coverage.js';
 import { cveDetailsOf, readCveDetails, softwareCveRecords } from './cve-details.js';
 import type { IssueCounts } from './emails.js';
 import { num, record, records, str, strings } from './unknown-values.js';
-import { type FreeRescanView, freeRescanView, isProAudit } from './free-rescan.js';
+import { type FreeRescanView, freeRescanView } from './free-rescan.js';
+import { auditGrants } from './plans.js';
 import { buildRemediationPlan, type RemediationPlanView } from './remediation-plan.js';
 import { type FindingPlatformGuides, guidesOfFinding, type ProvidersView, type ReportPlatformFixes, reportPlatformFixes } from './report-platform-fixes.js';
 
@@ -519,10 +520,10 @@ export function buildAuditView(audit: Audit, context: AuditViewContext = {}): Au
     coverage: coverageOf(audit),
     providers: fixes.providers,
   };
-  if (isProAudit(audit)) {
-    view.free_rescan = freeRescanView(audit);
-    if (audit.status === 'completed') view.remediation_plan = withPlatformGuides(buildRemediationPlan(audit), fixes);
-  }
+  // What the paid audit bought (the plan catalogue's grants): the Pro Audit's re-scan and remediation plan.
+  const grants = auditGrants(audit);
+  if (grants.rescanWithinDays !== null) view.free_rescan = freeRescanView(audit);
+  if (grants.remediationPlan && audit.status === 'completed') view.remediation_plan = withPlatformGuides(buildRemediationPlan(audit), fixes);
   if (context.owner) {
     view.leads = {
       first_name: context.owner.firstName,
