@@ -35,8 +35,6 @@ export const freeRescanRefusalMessages: Record<FreeRescanRefusal, string> = {
 
 type RescanFacts = Pick<Audit, 'status' | 'isPremium' | 'planType' | 'paymentSessionId' | 'updatedAt' | 'freeRescanUsedAt'>;
 
-export const isProAudit = (audit: Pick<Audit, 'isPremium' | 'planType'>): boolean => audit.isPremium === true && audit.planType === 'pro';
-
 /** Whether what was paid for the report grants a re-scan (the plan catalogue's grants: the Pro Audit). */
 const grantsRescan = (audit: Pick<Audit, 'isPremium' | 'planType'>): boolean => auditGrants(audit).rescanWithinDays !== null;
 
