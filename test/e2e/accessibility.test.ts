@@ -29,7 +29,7 @@ interface PageVisit {
   open?: (page: Page) => Promise<void>;
 }
 
-const [DEMO_DOMAIN] = demoDomains('Rampart');
+const [DEMO_DOMAIN, DEMO_SHOP_DOMAIN] = demoDomains('Rampart');
 const FOREIGN_EMAIL = 'ada@gmail.test';
 
 const heading = (name: string | RegExp, level = 1) => (page: Page) => page.getByRole('heading', { level, name }).first().waitFor();
@@ -140,6 +140,16 @@ describe.skipIf(!chromiumAvailable)('accessibility (axe-core, WCAG 2.1 AA) of ev
       ready: async (page) => {
         await page.getByRole('heading', { name: 'Get Your Free Security Report' }).waitFor();
         await page.getByTestId('plan-basic-audit').waitFor();
+      },
+    },
+    {
+      // Issue 21: the audits' comparison table is checked with the landing page above; this one is the monitoring plans'.
+      name: "landing page: pricing's Monthly Protection tab with its comparison table",
+      path: () => '/#pricing',
+      ready: (page) => page.getByTestId('plan-basic-audit').waitFor(),
+      open: async (page) => {
+        await page.getByRole('tab', { name: 'Monthly Protection' }).click();
+        await page.getByRole('table', { name: 'What the monthly monitoring plans include' }).waitFor();
       },
     },
     { name: 'terms', path: () => '/terms', ready: heading('Terms of Service') },
@@ -274,6 +284,16 @@ describe.skipIf(!chromiumAvailable)('accessibility (axe-core, WCAG 2.1 AA) of ev
         await page.getByRole('button', { name: /^Share report for / }).first().click();
         await dialog(page, 'Share Report');
       },
+    },
+    {
+      name: 'dashboard: Essential Eight (the first domain)',
+      path: () => '/dashboard/essential-eight',
+      ready: (page) => page.getByRole('heading', { level: 2, name: 'Regular backups' }).waitFor(),
+    },
+    {
+      name: 'dashboard: Essential Eight (the other domain)',
+      path: () => `/dashboard/essential-eight?domain=${DEMO_SHOP_DOMAIN}`,
+      ready: (page) => page.getByRole('heading', { level: 2, name: 'Regular backups' }).waitFor(),
     },
     { name: 'dashboard: subscription', path: () => '/dashboard/subscription', ready: dashboardHeading('Subscription') },
     { name: 'dashboard: security badge', path: () => '/dashboard/badge', ready: dashboardHeading('Security Badge') },
