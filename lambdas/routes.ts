@@ -139,6 +139,13 @@ export const routes = [
   { name: 'delete-policy', fn: 'account', method: 'DELETE', path: '/api/me/policies/{domain}/{findingId}', auth: 'user', uses: ['table'] },
   // Issue 21: the Essential Eight readiness view (ML1) of one of the caller's domains, from its scans and agents.
   { name: 'get-essential-eight', fn: 'account', method: 'GET', path: '/api/me/essential-eight/{domain}', auth: 'user', uses: ['table'] },
+  // Alert destinations (issue 22, Monitor Plus): Slack, Teams and signed webhooks, a test send and each destination's delivery log.
+  { name: 'list-alert-destinations', fn: 'account', method: 'GET', path: '/api/me/alert-destinations', auth: 'user', uses: ['table'] },
+  { name: 'create-alert-destination', fn: 'account', method: 'POST', path: '/api/me/alert-destinations', auth: 'user', uses: ['table'] },
+  { name: 'update-alert-destination', fn: 'account', method: 'PUT', path: '/api/me/alert-destinations/{destinationId}', auth: 'user', uses: ['table'] },
+  { name: 'test-alert-destination', fn: 'account', method: 'POST', path: '/api/me/alert-destinations/{destinationId}/test', auth: 'user', uses: ['table'] },
+  { name: 'list-destination-deliveries', fn: 'account', method: 'GET', path: '/api/me/alert-destinations/{destinationId}/deliveries', auth: 'user', uses: ['table'] },
+  { name: 'delete-alert-destination', fn: 'account', method: 'DELETE', path: '/api/me/alert-destinations/{destinationId}', auth: 'user', uses: ['table'] },
   { name: 'list-api-tokens', fn: 'account', method: 'GET', path: '/api/me/api-tokens', auth: 'user', uses: ['table'] },
   { name: 'create-api-token', fn: 'account', method: 'POST', path: '/api/me/api-tokens', auth: 'user', uses: ['table'] },
   { name: 'revoke-api-token', fn: 'account', method: 'DELETE', path: '/api/me/api-tokens/{tokenId}', auth: 'user', uses: ['table'] },

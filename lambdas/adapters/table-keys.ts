@@ -38,6 +38,8 @@ import { RETENTION_SECONDS } from '../domain/retention.js';
  * - a domain's issue history:   pk USER#{userId}, sk ISSUES#{siteKey} (time-to-fix; 12 months after its last scan)
  * - a user's API token:         pk USER#{userId}, sk APITOKEN#{slot} (slots 00–09: at most 10 per user)
  * - an API token by its hash:   pk APITOKEN#{sha256(token)}, sk #APITOKEN (the secret is never stored)
+ * - a user's alert destination: pk USER#{userId}, sk DEST#{slot} (slots 00–09: at most 10 per user)
+ * - a destination's deliveries: pk USER#{userId}, sk DESTLOG#{destinationId}#{at}#{id} (30 days)
  * - a notification (outbox):    pk NOTIFY#{id}, sk #NOTIFY; gsi2 NOTIFY#DUE → {dueAt}#{id} (sparse: pending or sending only)
  */
 export const keys = {
@@ -111,6 +113,10 @@ export const keys = {
   apiToken: (userId: string, slot: number) => ({ pk: `USER#${userId}`, sk: `APITOKEN#${String(slot).padStart(2, '0')}` }),
   /** The same token found by the SHA-256 of its secret (Bearer authentication). */
   apiTokenByHash: (tokenHash: string) => ({ pk: `APITOKEN#${tokenHash}`, sk: '#APITOKEN' }),
+  /** One of a user's alert destinations (Slack, Teams, webhook) in one of its fixed slots (issue 22). */
+  alertDestination: (userId: string, slot: number) => ({ pk: `USER#${userId}`, sk: `DEST#${String(slot).padStart(2, '0')}` }),
+  /** One delivery attempt to a destination, for the user's delivery log. */
+  destinationDelivery: (userId: string, destinationId: string, at: string, id: string) => ({ pk: `USER#${userId}`, sk: `DESTLOG#${destinationId}#${at}#${id}` }),
   /** A notification in the outbox: sent at once, or retried by the sweeper (lambdas/use-cases/notifications.ts). */
   notification: (id: string) => ({ pk: `NOTIFY#${id}`, sk: '#NOTIFY' }),
   /** gsi2 partition of the notifications to try (pending, or sending: an attempt that may have been cut off), soonest first. */

@@ -3,6 +3,7 @@ import { noMetrics } from '../adapters/recording-metrics.adapter.js';
 import { type Config, parseResolvers, productSlug } from '../config.js';
 import { ConfigError } from '../domain/errors.js';
 import type { AgentRepository } from '../domain/agents.js';
+import type { DestinationRepository } from '../domain/alert-destinations.js';
 import type { ApiTokenRepository } from '../domain/api-tokens.js';
 import type { DomainRepository } from '../domain/domains.js';
 import type { Metrics } from '../domain/metrics.port.js';
@@ -90,6 +91,8 @@ export interface Deps {
   readonly apiTokens: ApiTokenRepository;
   /** Notifications waiting to be sent (again): the outbox the sweeper retries. */
   readonly notifications: NotificationOutbox;
+  /** Slack, Teams and webhook destinations of alerts, and their delivery logs (issue 22). */
+  readonly alertDestinations: DestinationRepository;
   readonly scanSettings: ScanSettings;
   /** The checks every scan runs, bound to this deployment's breach lookup. */
   readonly scanChecks: readonly CheckDefinition[];
@@ -144,6 +147,7 @@ export const providerOf = {
   supportRequests: 'table',
   apiTokens: 'table',
   notifications: 'table',
+  alertDestinations: 'table',
   scanJobs: 'scanQueue',
   mailer: 'mailer',
   sms: 'sms',

@@ -9,6 +9,7 @@ import { DynamoDbIdempotencyStore } from '../adapters/dynamodb-idempotency.adapt
 import { DynamoDbIssueHistory } from '../adapters/dynamodb-issue-history.adapter.js';
 import { DynamoDbMonitoring } from '../adapters/dynamodb-monitoring.adapter.js';
 import { DynamoDbMonthlyReports } from '../adapters/dynamodb-monthly-reports.adapter.js';
+import { DynamoDbAlertDestinations } from '../adapters/dynamodb-alert-destinations.adapter.js';
 import { DynamoDbNotificationOutbox } from '../adapters/dynamodb-notifications.adapter.js';
 import { DynamoDbRateLimiter } from '../adapters/dynamodb-rate-limits.adapter.js';
 import { DynamoDbShareLinks } from '../adapters/dynamodb-shares.adapter.js';
@@ -45,5 +46,6 @@ export const provide: Provider = ({ config, clock }) => {
     supportRequests: () => new DynamoDbSupportRequests(client(), table(), clock),
     apiTokens: () => new DynamoDbApiTokens(client(), table(), clock),
     notifications: () => new DynamoDbNotificationOutbox(client(), table()),
+    alertDestinations: () => new DynamoDbAlertDestinations(client(), table(), clock),
   };
 };

@@ -1,3 +1,4 @@
+import type { DestinationAlert } from './alert-destinations.js';
 import type { AlertRecord, EmailMessage, SmsMessage } from './ports.js';
 
 /**
@@ -10,10 +11,16 @@ import type { AlertRecord, EmailMessage, SmsMessage } from './ports.js';
  * report", a support request) is sent in the request instead, and the answer says whether it went.
  */
 
-export type NotificationKind = 'audit-completed' | 'account-created' | 'scan-completed' | 'alert';
+export type NotificationKind = 'audit-completed' | 'account-created' | 'scan-completed' | 'alert' | 'destination-disabled';
 
-/** The message itself: an email (no attachments: the table holds it) or an SMS. */
-export type OutgoingMessage = { channel: 'email'; email: Omit<EmailMessage, 'attachments'> } | { channel: 'sms'; sms: SmsMessage };
+/**
+ * The message itself: an email (no attachments: the table holds it), an SMS, or an alert for one of
+ * the user's alert destinations (Slack, Teams, webhook: its payload is built and signed at each attempt).
+ */
+export type OutgoingMessage =
+  | { channel: 'email'; email: Omit<EmailMessage, 'attachments'> }
+  | { channel: 'sms'; sms: SmsMessage }
+  | { channel: 'webhook'; webhook: { userId: string; destinationId: string; alert: DestinationAlert } };
 
 export interface NewNotification {
   id: string;

@@ -68,6 +68,7 @@ const monitoringRows: RowSpec[] = [
   { label: 'Alert on each detected change', value: (g) => (g.alerts.length === 0 ? false : g.alerts.map((a) => (a === 'sms' ? 'SMS' : 'Email')).join(' and ')) },
   { label: 'Monthly PDF report by email', value: (g) => g.monthlyReport },
   { label: 'Custom security policies', value: (g) => g.customPolicies },
+  { label: 'Alerts in Slack, Teams or a signed webhook', value: (g) => g.alertDestinations },
   { label: 'API access', value: (g) => g.api },
   { label: 'Endpoint monitoring (OSQuery agent)', value: (g) => g.agents },
   { label: 'Badge eligibility', value: badge },

@@ -21,6 +21,7 @@ export const planGrantsSchema = z.object({
   api: z.boolean(),
   agents: z.boolean(),
   customPolicies: z.boolean(),
+  alertDestinations: z.boolean(),
   support: z.enum(['email', 'priority']).nullable(),
   scans: z.number().int().positive().nullable(),
 }) satisfies z.ZodType<PlanGrants>;

@@ -92,6 +92,8 @@ export interface PlanGrants {
   agents: boolean;
   /** Accepting or muting a finding with a reason. */
   customPolicies: boolean;
+  /** Alerts also sent to Slack, Microsoft Teams or a signed webhook (issue 22; lambdas/domain/alert-destinations.ts). */
+  alertDestinations: boolean;
   support: 'email' | 'priority' | null;
   /** Scans the user may start (per month for subscriptions, in total for packs and the trial); null: the one report or audit. */
   scans: number | null;
@@ -109,6 +111,7 @@ const NOTHING_MORE = {
   api: false,
   agents: false,
   customPolicies: false,
+  alertDestinations: false,
 } as const satisfies Partial<PlanGrants>;
 
 const standardScan = { scanDepth: 'standard', portsChecked: SCAN_DEPTHS.standard.topPorts, subdomainsChecked: SCAN_DEPTHS.standard.subdomainsChecked } as const;
@@ -155,6 +158,7 @@ const MONITOR_PLUS_GRANTS = {
   api: true,
   agents: true,
   customPolicies: true,
+  alertDestinations: true,
   support: 'priority',
   scans: 100,
 } as const satisfies PlanGrants;
@@ -256,6 +260,7 @@ const catalogue = [
       'Real-time monitoring: an email and SMS alert on each detected change',
       'Priority support',
       'Custom security policies: accept or mute a finding with a reason',
+      'Alerts in Slack, Microsoft Teams or a signed webhook',
       'Detailed reporting',
       'API access with personal API tokens',
       'Local endpoint monitoring with the OSQuery agent',
@@ -313,12 +318,13 @@ export function getPlan(id: PlanId): Plan {
 }
 
 /** DECISIONS "Plan features": what a plan includes beyond its scans, asked by name where it is enforced. */
-export type PlanCapability = 'api-access' | 'custom-policies' | 'endpoint-agents';
+export type PlanCapability = 'api-access' | 'custom-policies' | 'endpoint-agents' | 'alert-destinations';
 
 // "API access" (Monitor Plus) = personal API tokens for reading audits and starting scans.
 // "Custom security policies" = accepting or muting a finding with a reason (lambdas/domain/security-policy.ts).
 // "Local endpoint monitoring with the OSQuery agent" = enrolling machines (lambdas/domain/agents.ts canEnrollAgents).
-const CAPABILITY_GRANT = { 'api-access': 'api', 'custom-policies': 'customPolicies', 'endpoint-agents': 'agents' } as const satisfies Record<
+// "Alerts in Slack, Microsoft Teams or a signed webhook" = alert destinations (lambdas/domain/alert-destinations.ts).
+const CAPABILITY_GRANT = { 'api-access': 'api', 'custom-policies': 'customPolicies', 'endpoint-agents': 'agents', 'alert-destinations': 'alertDestinations' } as const satisfies Record<
   PlanCapability,
   keyof PlanGrants
 >;

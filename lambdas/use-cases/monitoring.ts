@@ -16,6 +16,7 @@ import { signUnsubscribeToken, verifyUnsubscribeToken } from '../domain/unsubscr
 import { routePath } from '../routes.js';
 import { issueCounts } from '../domain/audit-view.js';
 import { overdueChanges } from '../domain/time-to-fix.js';
+import { destinationWantedChanges, queueDestinationAlerts } from './alert-destinations.js';
 import { notify } from './notifications.js';
 import { mutedFindingIdsOf } from './security-policies.js';
 import { recordIssueHistory } from './time-to-fix.js';
@@ -28,7 +29,10 @@ import { recordIssueHistory } from './time-to-fix.js';
  */
 
 type ScheduleDeps = Pick<Deps, 'monitoring' | 'domains' | 'audits' | 'scanJobs' | 'log'>;
-type AlertDeps = Pick<Deps, 'accounts' | 'alerts' | 'rateLimits' | 'mailer' | 'sms' | 'signingKeys' | 'clock' | 'config' | 'log' | 'policies' | 'notifications' | 'metrics'>;
+type AlertDeps = Pick<
+  Deps,
+  'accounts' | 'alerts' | 'rateLimits' | 'mailer' | 'sms' | 'signingKeys' | 'clock' | 'config' | 'log' | 'policies' | 'notifications' | 'metrics' | 'alertDestinations' | 'scanSettings'
+>;
 export type MonitoringDeps = ScheduleDeps & AlertDeps & Pick<Deps, 'issueHistory'>;
 
 export interface ScheduleResult {
@@ -111,7 +115,7 @@ export async function afterMonitoringRescan(deps: MonitoringDeps, auditId: strin
   // The owner's accepted and muted findings give no new, resolved or overdue change (custom security policies).
   const muted = await mutedFindingIdsOf(deps, userId, domain);
   const changes = [...(previous ? diffScans({ previous, current: audit, mutedFindingIds: muted }) : []), ...withoutMutedFindings(history ? overdueChanges(history) : [], muted)];
-  const wanted = alertableChanges(changes, profile.notifications);
+  const wanted = uniqueChanges([...alertableChanges(changes, profile.notifications), ...(await destinationWantedChanges(deps, userId, changes))]);
   const alert = wanted.length > 0 ? await deliverAlert(deps, { userId, domain, changes: wanted, auditId: audit.id }) : 'nothing';
 
   let completedEmail = false;
@@ -202,16 +206,19 @@ const alertRateKey = (userId: string, domain: string) => `alerts:${userId}:${dom
  * Sends one alert: the email (HTML and text) and, with Monitor Plus and a validated mobile number,
  * the SMS, each through the notification outbox (refused now, retried by the sweeper); each message
  * is recorded for the alerts list once it has gone. Preferences are read again (changes may have
- * waited an hour).
+ * waited an hour). Then the alert destinations (Slack, Teams, webhooks: Monitor Plus), each with the
+ * events it chose whatever the email preferences say.
  */
 async function sendAlert(deps: AlertDeps, request: AlertRequest): Promise<AlertOutcome> {
   const profile = await deps.accounts.getProfile(request.userId);
   if (!profile) return 'nothing';
   // Changes that waited may have been muted since: the policies are read again too.
   const muted = await mutedFindingIdsOf(deps, request.userId, request.domain);
-  const changes = uniqueChanges(withoutMutedFindings(alertableChanges(request.changes, profile.notifications), muted));
-  if (changes.length === 0) return 'nothing';
+  const unmuted = uniqueChanges(withoutMutedFindings(request.changes, muted));
   const report = reportUrl(deps, request.auditId);
+  const changes = alertableChanges(unmuted, profile.notifications);
+  const toDestinations = () => queueDestinationAlerts(deps, { userId: request.userId, domain: request.domain, auditId: request.auditId, reportUrl: report, changes: unmuted });
+  if (changes.length === 0) return (await toDestinations()) > 0 ? 'sent' : 'nothing';
   const email = alertEmail({ productName: deps.config.PRODUCT_NAME, domain: request.domain, changes, reportUrl: report, unsubscribeUrl: await unsubscribeUrl(deps, request.userId) });
   const about = { auditId: request.auditId, userId: request.userId };
   await notify(deps, { id: randomUUID(), kind: 'alert', message: { channel: 'email', email: { to: profile.email, ...email } }, about, afterSent: { alert: alertRecord(deps, request, changes, 'email') } });
@@ -219,6 +226,7 @@ async function sendAlert(deps: AlertDeps, request: AlertRequest): Promise<AlertO
     const sms = { to: profile.mobileNumber!, body: alertSms({ productName: deps.config.PRODUCT_NAME, domain: request.domain, changes, reportUrl: report }) };
     await notify(deps, { id: randomUUID(), kind: 'alert', message: { channel: 'sms', sms }, about, afterSent: { alert: alertRecord(deps, request, changes, 'sms') } });
   }
+  await toDestinations();
   return 'sent';
 }
 
@@ -281,7 +289,7 @@ export async function checkKevUpdates(deps: MonitoringDeps, kevCatalogue: KevCat
       result.domainsChecked += 1;
       const changes = kevMatchesWithoutRescan(monitoredTechnologies(audit), knownExploitedIds(audit), kevCatalogue);
       result.changes += changes.length;
-      const wanted = alertableChanges(changes, profile.notifications);
+      const wanted = uniqueChanges([...alertableChanges(changes, profile.notifications), ...(await destinationWantedChanges(deps, userId, changes))]);
       if (wanted.length > 0 && (await deliverAlert(deps, { userId, domain, changes: wanted, auditId: audit.id })) !== 'duplicate') result.alerts += 1;
     }
   }

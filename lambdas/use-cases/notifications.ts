@@ -1,4 +1,6 @@
 import type { Deps } from '../composition.js';
+import { randomUUID } from 'node:crypto';
+import { attemptDestinationDelivery, settleDestination } from './destination-delivery.js';
 import { abandonedMessage, NOTIFICATION_RETRY, nextAttemptAfter, type NewNotification, type NotificationRecord } from '../domain/notifications.js';
 
 /**
@@ -9,7 +11,7 @@ import { abandonedMessage, NOTIFICATION_RETRY, nextAttemptAfter, type NewNotific
  * Each attempt is claimed before the message goes out, so no message is sent twice.
  */
 
-export type NotifyDeps = Pick<Deps, 'notifications' | 'mailer' | 'sms' | 'alerts' | 'clock' | 'log' | 'metrics'>;
+export type NotifyDeps = Pick<Deps, 'notifications' | 'mailer' | 'sms' | 'alerts' | 'clock' | 'log' | 'metrics' | 'alertDestinations' | 'accounts' | 'config' | 'scanSettings'>;
 
 export type AttemptOutcome = 'sent' | 'retrying' | 'abandoned' | 'skipped';
 
@@ -71,7 +73,9 @@ async function attempt(deps: NotifyDeps, id: string, attempts: number): Promise<
   const about = { notificationId: id, kind: record.kind, attempts: record.attempts, ...record.about };
   try {
     if (record.message.channel === 'email') await deps.mailer.send(record.message.email);
-    else await deps.sms.send(record.message.sms);
+    else if (record.message.channel === 'sms') await deps.sms.send(record.message.sms);
+    // A destination deleted or disabled since: nothing to send, and nothing to retry.
+    else if ((await attemptDestinationDelivery(deps, record.message.webhook, record.attempts)) === 'skipped') deps.log.info('Destination gone or disabled; alert not sent', about);
   } catch (error) {
     const failedAt = deps.clock.now();
     const retryAt = nextAttemptAfter(record.attempts, failedAt);
@@ -80,6 +84,7 @@ async function attempt(deps: NotifyDeps, id: string, attempts: number): Promise<
       deps.log.error(abandonedMessage(record.attempts), { ...about, error: String(error) });
       // The NotificationsAbandoned alarm (lib/alarms) counts these.
       deps.metrics.notificationAbandoned();
+      if (record.message.channel === 'webhook') await afterDestinationSettled(deps, record.message.webhook, 'abandoned');
       return 'abandoned';
     }
     await deps.notifications.retryLater(id, record.attempts, retryAt.toISOString(), String(error));
@@ -87,6 +92,7 @@ async function attempt(deps: NotifyDeps, id: string, attempts: number): Promise<
     return 'retrying';
   }
   await deps.notifications.markSent(id, record.attempts, deps.clock.now().toISOString());
+  if (record.message.channel === 'webhook') await afterDestinationSettled(deps, record.message.webhook, 'sent');
   if (record.afterSent) {
     // The message went: a failure to list it must not make it look unsent (it would never be retried anyway).
     await deps.alerts.record(record.afterSent.alert).catch((error: unknown) => deps.log.error('Could not record a sent alert', { ...about, error: String(error) }));
@@ -105,4 +111,17 @@ async function abandonInterrupted(deps: NotifyDeps, record: NotificationRecord, 
   deps.log.error(abandonedMessage(record.attempts), { notificationId: record.id, kind: record.kind, attempts: record.attempts, ...record.about, error });
   deps.metrics.notificationAbandoned();
   return 'abandoned';
+}
+
+/**
+ * A destination's alert delivered resets its failure count; given up counts against it, and the run
+ * that disables it tells the owner by email (through the outbox). Never throws: the alert's own outcome stands.
+ */
+async function afterDestinationSettled(deps: NotifyDeps, message: Parameters<typeof settleDestination>[1], outcome: 'sent' | 'abandoned'): Promise<void> {
+  try {
+    const email = await settleDestination(deps, message, outcome);
+    if (email) await notify(deps, { id: randomUUID(), kind: 'destination-disabled', message: { channel: 'email', email }, about: { userId: message.userId } });
+  } catch (error) {
+    deps.log.error('Could not record a destination delivery outcome', { destinationId: message.destinationId, outcome, error: String(error) });
+  }
 }

@@ -76,6 +76,7 @@ export interface Fixtures {
   shareToken?: string;
   checkoutSessionId?: string;
   apiTokenSecret?: string;
+  destinationId?: string;
   agentToken?: string;
   agentId?: string;
 }
@@ -471,6 +472,57 @@ export function routeCases(f: Fixtures): Record<RouteName, RouteCase> {
       bad: () => ({ params: { domain: 'not-mine.example.test' } }),
       badStatus: 404,
       badError: 'domain_not_found',
+    },
+    'list-alert-destinations': {
+      good: () => ({}),
+      goodStatus: 200,
+      checkGood: ({ json }) => expectThat(json.allowed === true && Array.isArray(json.destinations), `destinations: ${JSON.stringify(json)}`),
+      bad: () => nobody,
+      badStatus: 401,
+      badError: 'unauthorized',
+    },
+    'create-alert-destination': {
+      // Loopback is allowed here (SCAN_ALLOW_PRIVATE_TARGETS): port 9 refuses, so the test send below fails fast.
+      good: () => ({ body: { kind: 'webhook', name: 'Shipped bundles', url: 'http://127.0.0.1:9/hook', events: ['issue_new', 'grade_changed'] } }),
+      goodStatus: 201,
+      checkGood: ({ json }) => {
+        expectThat(typeof json.secret === 'string' && json.secret.startsWith('whsec_') && json.destination?.kind === 'webhook', `destination: ${JSON.stringify(json)}`);
+        f.destinationId = json.destination.id as string;
+      },
+      bad: () => ({ body: { kind: 'webhook', name: 'No events', url: 'https://hooks.example.test/x', events: [] } }),
+      badStatus: 400,
+      badError: 'validation_failed',
+    },
+    'update-alert-destination': {
+      good: () => ({ params: { destinationId: f.destinationId! }, body: { events: ['issue_overdue'] } }),
+      goodStatus: 200,
+      checkGood: ({ json }) => expectThat(JSON.stringify(json.events) === '["issue_overdue"]', `updated: ${JSON.stringify(json)}`),
+      bad: () => ({ params: { destinationId: 'dst_AAAAAAAAAAAAAAAA' }, body: { enabled: true } }),
+      badStatus: 404,
+      badError: 'destination_not_found',
+    },
+    'test-alert-destination': {
+      good: () => ({ params: { destinationId: f.destinationId! } }),
+      goodStatus: 200,
+      checkGood: ({ json }) => expectThat(json.delivery?.event === 'test' && json.delivery?.outcome === 'failed', `test: ${JSON.stringify(json)}`),
+      bad: () => ({ params: { destinationId: 'not-a-destination' } }),
+      badStatus: 404,
+      badError: 'destination_not_found',
+    },
+    'list-destination-deliveries': {
+      good: () => ({ params: { destinationId: f.destinationId! } }),
+      goodStatus: 200,
+      checkGood: ({ json }) => expectThat((json.deliveries as { event: string }[]).some((delivery) => delivery.event === 'test'), `deliveries: ${JSON.stringify(json)}`),
+      bad: () => ({ params: { destinationId: 'dst_AAAAAAAAAAAAAAAA' } }),
+      badStatus: 404,
+      badError: 'destination_not_found',
+    },
+    'delete-alert-destination': {
+      good: () => ({ params: { destinationId: f.destinationId! } }),
+      goodStatus: 204,
+      bad: () => ({ params: { destinationId: 'dst_AAAAAAAAAAAAAAAA' } }),
+      badStatus: 404,
+      badError: 'destination_not_found',
     },
     'list-api-tokens': {
       good: () => ({}),

@@ -292,6 +292,7 @@ describe('the completion email', () => {
       policies: d.policies,
       notifications: d.notifications,
       metrics: d.metrics,
+      alertDestinations: d.alertDestinations,
     };
 
     const firstDelivery = await runScan(deps, { auditId, kind: 'scan' });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { configSchema } from '../../lambdas/config.js';
 import { allowancePlanOf, baseScansLimit } from '../../lambdas/domain/account.js';
 import { canEnrollAgents } from '../../lambdas/domain/agents.js';
+import { hasAlertDestinations } from '../../lambdas/domain/alert-destinations.js';
 import { freeRescanAvailableUntil } from '../../lambdas/domain/free-rescan.js';
 import { monitoringPlanFor } from '../../lambdas/domain/monitoring.js';
 import { badgeEligibleUntil } from '../../lambdas/domain/payments.js';
@@ -61,6 +62,7 @@ function enforced(id: PlanId | 'free'): Partial<PlanGrants> {
       api: planIncludes(id, 'api-access'),
       agents: canEnrollAgents(stored),
       customPolicies: planIncludes(id, 'custom-policies'),
+      alertDestinations: hasAlertDestinations(stored),
       support: support.priority ? 'priority' : 'email',
     };
   }

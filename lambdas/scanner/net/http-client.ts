@@ -43,7 +43,8 @@ export interface HttpResponse {
   certificateError?: string;
 }
 
-export type HttpMethod = 'GET' | 'HEAD' | 'OPTIONS' | 'TRACE';
+/** POST only with a body of Rampart's own (an alert destination's delivery), never to a scan target. */
+export type HttpMethod = 'GET' | 'HEAD' | 'OPTIONS' | 'TRACE' | 'POST';
 
 export interface HttpRequestOptions {
   method?: HttpMethod;
@@ -55,6 +56,8 @@ export interface HttpRequestOptions {
   /** For the whole exchange, redirects included (default 10 s). */
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** Sent as the request body (POST). */
+  body?: string;
 }
 
 /**
@@ -75,6 +78,11 @@ export interface HttpClientOptions {
   userAgent?: string;
   /** PEM certificates trusted instead of Node's root store when judging `certificateTrusted` (tests). */
   ca?: string[];
+  /**
+   * Refuse an HTTPS peer whose certificate Node's trust store (or `ca`) does not accept, before anything
+   * is sent: for requests that carry Rampart's own data (alert deliveries). The scanner itself only reports trust.
+   */
+  verifyCertificates?: boolean;
 }
 
 export const DEFAULT_USER_AGENT = 'Mozilla/5.0 (compatible; RampartScanner/1.0; +https://rampart.example/scanner)';
@@ -160,6 +168,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
             maxBodyBytes,
             signal,
             ca: options.ca,
+            verifyCertificates: options.verifyCertificates === true,
+            ...(requestOptions.body === undefined ? {} : { body: requestOptions.body }),
           });
           if (exchanged.trusted !== undefined) {
             trusted = (trusted ?? true) && exchanged.trusted;
@@ -181,6 +191,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
             };
           }
           redirects.push({ url: current.href, status: exchanged.status, location: location!, headers: exchanged.headers });
+          // A POST is never followed anywhere: its body is not sent twice (a redirect may lead elsewhere).
+          if (method === 'POST') throw Object.assign(new Error(`${current.host} answered ${exchanged.status} with a redirect`), { code: 'ERR_REDIRECT' });
           if (exchanged.status === 303 && method !== 'HEAD') method = 'GET';
           current = next;
         }
@@ -207,7 +219,7 @@ function exchange(
   host: string,
   method: HttpMethod,
   addresses: readonly string[],
-  options: { headers: Record<string, string>; maxBodyBytes: number; signal: AbortSignal; ca?: string[] },
+  options: { headers: Record<string, string>; maxBodyBytes: number; signal: AbortSignal; ca?: string[]; verifyCertificates?: boolean; body?: string },
 ): Promise<Exchanged> {
   const secure = url.protocol === 'https:';
   // Hands the socket the guarded addresses instead of asking DNS: the name is still used for Host and SNI.
@@ -235,7 +247,7 @@ function exchange(
     insecureHTTPParser: true,
     createConnection: () => {
       socket = secure
-        ? tlsConnect({ host, port, lookup, rejectUnauthorized: false, servername: isIP(host) ? undefined : host, ...(options.ca ? { secureContext: trustingContext(options.ca) } : {}) })
+        ? tlsConnect({ host, port, lookup, rejectUnauthorized: options.verifyCertificates === true, servername: isIP(host) ? undefined : host, ...(options.ca ? { secureContext: trustingContext(options.ca) } : {}) })
         : netConnect({ host, port, lookup });
       return readAsBrowser(socket) as Socket;
     },
@@ -298,7 +310,7 @@ function exchange(
       decoded.on('error', () => done(true));
       response.on('error', () => done(true));
     });
-    request.end();
+    request.end(options.body);
   });
 }
 
