@@ -1,5 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createDestinationSchema, DISABLE_AFTER_ABANDONED } from '../../lambdas/domain/alert-destination.contract.js';
 import {
@@ -18,6 +17,7 @@ import {
 import type { MonitoringChange } from '../../lambdas/domain/monitoring-diff.js';
 import { NOTIFICATION_RETRY, nextAttemptAfter } from '../../lambdas/domain/notifications.js';
 import { getPlan, planIncludes } from '../../lambdas/domain/plans.js';
+import { readmeWebhookVerifier } from '../support/readme-recipe.js';
 
 const newIssue: MonitoringChange = { type: 'finding_new', domain: 'shop.example.test', dedupeKey: 'k1', findingId: 'tls.protocol.tls10-enabled', title: 'TLS 1.0 <enabled> & old', severity: 'high', category: 'tls' };
 const fixed: MonitoringChange = { type: 'finding_resolved', domain: 'shop.example.test', dedupeKey: 'k2', findingId: 'http.headers.csp-missing', title: 'CSP missing', severity: 'medium', category: 'http' };
@@ -26,15 +26,6 @@ const port: MonitoringChange = { type: 'port_opened', domain: 'shop.example.test
 const alert: DestinationAlert = { id: 'a1b2', domain: 'shop.example.test', reportUrl: 'https://rampart.example/results/abc', createdAt: '2026-11-27T00:00:00.000Z', changes: [newIssue, grade] };
 const context = { productName: 'Rampart', alert };
 const SECRET = 'whsec_test_secret_for_unit_tests';
-
-/** The README's "Receiving the generic webhook" recipe, run as written (its import given to it). */
-function readmeRecipe(): (secret: string, headers: Record<string, string>, rawBody: string, nowSeconds?: number) => boolean {
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-  const block = [...readme.matchAll(/```js\n([\s\S]*?)```/g)].map((match) => match[1]!).find((code) => code.includes('function verifyRampartSignature'));
-  if (!block) throw new Error('README has no verifyRampartSignature recipe');
-  const body = block.replace(/^import .*$/m, '').replace(/^export /m, '');
-  return new Function('createHmac', 'timingSafeEqual', `${body}\nreturn verifyRampartSignature;`)(createHmac, timingSafeEqual) as ReturnType<typeof readmeRecipe>;
-}
 
 describe('alert destination payloads', () => {
   it('sends Slack a text fallback and blocks: a header, the changes (escaped for mrkdwn) and the report link', () => {
@@ -89,7 +80,7 @@ describe('alert destination payloads', () => {
 describe('the generic webhook signature', () => {
   it('verifies with the README recipe, and fails for a tampered body, another secret, or a timestamp over 5 minutes old', () => {
     // Prepare
-    const verify = readmeRecipe();
+    const verify = readmeWebhookVerifier();
     const now = 1_800_000_000;
     const { body, headers } = deliveryRequest({ kind: 'webhook', secret: SECRET }, context, now);
 
