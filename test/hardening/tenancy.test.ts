@@ -12,7 +12,7 @@ import { type Item, tableItems } from './support/table.js';
 
 /**
  * Tenancy: user A has something behind every feature (profile, domains, audits, a share, an order,
- * a subscription, API tokens, policies, support requests, agents, a monthly report); user B, signed
+ * a subscription, API tokens, policies, support requests, agents, an alert destination, a monthly report); user B, signed
  * in with their own account, calls every `user` route of the manifest with A's ids in the path and
  * in the body. A's reports are of both scan modes (DECISIONS "Scan modes"): a passive one of a site
  * whose domain B has verified, so that B's proof of the domain cannot unlock A's report. A's ids are not listed here: they are harvested from the table (every item that
@@ -113,7 +113,11 @@ beforeAll(async () => {
     await as('PUT', `/api/me/policies/${SHOP}/http.headers.csp-missing`, { action: 'mute', reason: 'Ada has a reason' }),
     await as('POST', '/api/me/support-requests', { category: 'billing', subject: 'Ada private subject', message: 'Ada private message text', auditId }),
     await as('GET', '/api/me/agents/enrollment'),
+    // A signed webhook (its secret, shown once, is A's) with one logged delivery: port 9 refuses at once.
+    await as('POST', '/api/me/alert-destinations', { kind: 'webhook', name: 'Ada private hook', url: 'http://127.0.0.1:9/ada-private-hook', events: ['issue_new'] }),
   ];
+  const destinationId = (optional[6]!.body as { destination?: { id?: string } }).destination?.id;
+  if (destinationId) await as('POST', `/api/me/alert-destinations/${destinationId}/test`);
   const enrollment = optional[5]!.body as { secret?: string };
   if (enrollment.secret) {
     await rawRequest(t.stack.url, {
