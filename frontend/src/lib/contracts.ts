@@ -155,6 +155,28 @@ export {
   type WazuhTestType,
 } from '../../../lambdas/domain/wazuh.contract';
 export {
+  alertDestinationMessages,
+  createDestinationSchema,
+  DESTINATION_EVENT_LABELS,
+  DESTINATION_KIND_LABELS,
+  DESTINATION_NAME_MAX,
+  DESTINATION_URL_MAX,
+  DISABLE_AFTER_ABANDONED,
+  destinationEvents,
+  destinationKinds,
+  updateDestinationSchema,
+  type CreateDestinationInput,
+  type CreatedDestination,
+  type DeliveryList,
+  type DeliveryView,
+  type DestinationEvent,
+  type DestinationKind,
+  type DestinationList,
+  type DestinationView,
+  type TestDelivery,
+  type UpdateDestinationInput,
+} from '../../../lambdas/domain/alert-destination.contract';
+export {
   API_TOKEN_EXPIRY_CHOICES,
   API_TOKEN_NAME_MAX,
   apiTokenMessages,

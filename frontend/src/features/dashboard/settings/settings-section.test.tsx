@@ -33,11 +33,11 @@ describe('the Settings section', () => {
     vi.unstubAllGlobals();
   });
 
-  it('has the six tabs, Profile first and selected by default', async () => {
+  it('has the seven tabs, Profile first and selected by default', async () => {
     renderSettings();
 
     expect(screen.getByRole('tablist', { name: 'Settings' })).toBeTruthy();
-    expect(screen.getAllByRole('tab').map((tab) => tab.textContent)).toEqual(['Profile', 'Domains', 'Policies', 'Notifications', 'Security', 'API']);
+    expect(screen.getAllByRole('tab').map((tab) => tab.textContent)).toEqual(['Profile', 'Domains', 'Policies', 'Notifications', 'Alert destinations', 'Security', 'API']);
     expect(selectedTab()).toBe('Profile');
     expect(await screen.findByRole('button', { name: 'Save Changes' })).toBeTruthy();
     expect(screen.getByRole('tabpanel', { name: 'Profile' })).toBeTruthy();
@@ -67,15 +67,17 @@ describe('the Settings section', () => {
     const afterRight = [selectedTab(), document.activeElement?.textContent];
     fireEvent.keyDown(document.activeElement!, { key: 'ArrowRight' });
     fireEvent.keyDown(document.activeElement!, { key: 'ArrowRight' });
+    fireEvent.keyDown(document.activeElement!, { key: 'ArrowRight' });
     const wrapped = selectedTab();
     fireEvent.keyDown(document.activeElement!, { key: 'End' });
     const atEnd = selectedTab();
     fireEvent.keyDown(document.activeElement!, { key: 'ArrowLeft' });
     fireEvent.keyDown(document.activeElement!, { key: 'ArrowLeft' });
+    fireEvent.keyDown(document.activeElement!, { key: 'ArrowLeft' });
 
     // Assess
     expect(afterClick).toEqual(['Notifications', '?tab=notifications']);
-    expect(afterRight).toEqual(['Security', 'Security']);
+    expect(afterRight).toEqual(['Alert destinations', 'Alert destinations']);
     expect(wrapped).toBe('Profile');
     expect(atEnd).toBe('API');
     expect(selectedTab()).toBe('Notifications');

@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import { Tabs, useTabParam } from '../../../components/ui/tabs';
 import { ApiTab } from './api-tab';
+import { DestinationsTab } from './destinations-tab';
 import { DomainsTab } from './domains-tab';
 import { NotificationsTab } from './notifications-tab';
 import { PoliciesTab } from './policies-tab';
@@ -13,6 +14,7 @@ export const SETTINGS_TABS = [
   { id: 'domains', label: 'Domains', Panel: DomainsTab },
   { id: 'policies', label: 'Policies', Panel: PoliciesTab },
   { id: 'notifications', label: 'Notifications', Panel: NotificationsTab },
+  { id: 'destinations', label: 'Alert destinations', Panel: DestinationsTab },
   { id: 'security', label: 'Security', Panel: SecurityTab },
   { id: 'api', label: 'API', Panel: ApiTab },
 ] as const;
@@ -31,7 +33,7 @@ export function SettingsSection() {
         <h1 id={`${baseId}-title`} className="text-2xl font-bold text-slate-900 dark:text-slate-100">
           Settings
         </h1>
-        <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">Your profile, domains, notifications, security and API tokens.</p>
+        <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">Your profile, domains, notifications, alert destinations, security and API tokens.</p>
       </header>
       <Tabs label="Settings" tabs={SETTINGS_TABS} active={active.id} onSelect={select}>
         <Panel />
