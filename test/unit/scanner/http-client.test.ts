@@ -306,3 +306,48 @@ describe('http client: time limits', () => {
     await expect(stuck.request('http://slow-dns.rampart.test/', { timeoutMs: 100 })).rejects.toMatchObject({ code: 'ETIMEDOUT' });
   });
 });
+
+describe('http client: POST with a body (alert deliveries)', () => {
+  it('sends the body and headers once, and follows no redirect with it', async () => {
+    // Prepare
+    const bodies: string[] = [];
+    const port = await listen(
+      http.createServer((req, res) => {
+        let body = '';
+        req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+        req.on('end', () => {
+          bodies.push(`${req.method} ${req.url} ${req.headers['content-type']} ${body}`);
+          if (req.url === '/moved') res.writeHead(307, { location: '/again' }).end();
+          else res.writeHead(204).end();
+        });
+      }),
+    );
+    const client = createHttpClient({ pinned: pinnedSite, resolve: neverResolve, allowPrivateTargets: false });
+
+    // Act
+    const sent = await client.request(`http://${SITE}:${port}/hook`, { method: 'POST', body: '{"a":1}', headers: { 'content-type': 'application/json' } });
+    const moved = await client.request(`http://${SITE}:${port}/moved`, { method: 'POST', body: '{"b":2}', headers: { 'content-type': 'application/json' } });
+
+    // Assess
+    expect([sent.status, moved.status]).toEqual([204, 307]);
+    expect(bodies).toEqual(['POST /hook application/json {"a":1}', 'POST /moved application/json {"b":2}']);
+  });
+
+  it('with verifyCertificates, refuses an untrusted certificate before the body is sent', async () => {
+    // Prepare
+    let requests = 0;
+    const port = await listen(https.createServer({ cert, key }, (_req, res) => (requests++, res.end('ok'))));
+    const strict = createHttpClient({ pinned: pinnedSite, resolve: neverResolve, allowPrivateTargets: false, verifyCertificates: true });
+    const trusting = createHttpClient({ pinned: pinnedSite, resolve: neverResolve, allowPrivateTargets: false, verifyCertificates: true, ca: [cert] });
+
+    // Act
+    const refused = strict.request(`https://${SITE}:${port}/hook`, { method: 'POST', body: 'secret payload' });
+    await expect(refused).rejects.toMatchObject({ code: 'DEPTH_ZERO_SELF_SIGNED_CERT' });
+    const requestsAfterRefusal = requests;
+    const accepted = await trusting.request(`https://${SITE}:${port}/hook`, { method: 'POST', body: 'payload' });
+
+    // Assess
+    expect(requestsAfterRefusal).toBe(0);
+    expect([accepted.status, accepted.certificateTrusted, requests]).toEqual([200, true, 1]);
+  });
+});
