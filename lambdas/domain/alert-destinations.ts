@@ -230,7 +230,7 @@ export function teamsPayload(context: PayloadContext): Record<string, unknown> {
   };
 }
 
-/** The generic webhook's JSON: the changes as monitoring found them, each with its event and title. */
+/** The generic webhook's JSON: the changes as monitoring found them, each with its event and a one-line summary. */
 export function webhookPayload(context: PayloadContext): Record<string, unknown> {
   const { alert } = context;
   return {
@@ -241,7 +241,7 @@ export function webhookPayload(context: PayloadContext): Record<string, unknown>
     createdAt: alert.createdAt,
     reportUrl: alert.reportUrl,
     events: [...new Set(alert.changes.map(alertDestinationEventOf))],
-    changes: alert.changes.map((change) => ({ event: alertDestinationEventOf(change), title: changeTitle(change), ...change })),
+    changes: alert.changes.map((change) => ({ event: alertDestinationEventOf(change), summary: changeTitle(change), ...change })),
   };
 }
 

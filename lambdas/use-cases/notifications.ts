@@ -81,10 +81,15 @@ async function attempt(deps: NotifyDeps, id: string, attempts: number): Promise<
     const retryAt = nextAttemptAfter(record.attempts, failedAt);
     if (!retryAt) {
       await deps.notifications.abandon(id, record.attempts, failedAt.toISOString(), String(error));
+      if (record.message.channel === 'webhook') {
+        // A customer's receiver that is down is theirs to fix (the disable rule and its email tell them), not an operator alarm.
+        deps.log.warn('Alert destination delivery given up', { ...about, destinationId: record.message.webhook.destinationId, error: String(error) });
+        await afterDestinationSettled(deps, record.message.webhook, 'abandoned');
+        return 'abandoned';
+      }
       deps.log.error(abandonedMessage(record.attempts), { ...about, error: String(error) });
       // The NotificationsAbandoned alarm (lib/alarms) counts these.
       deps.metrics.notificationAbandoned();
-      if (record.message.channel === 'webhook') await afterDestinationSettled(deps, record.message.webhook, 'abandoned');
       return 'abandoned';
     }
     await deps.notifications.retryLater(id, record.attempts, retryAt.toISOString(), String(error));

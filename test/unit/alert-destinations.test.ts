@@ -58,15 +58,15 @@ describe('alert destination payloads', () => {
     expect(attachment!.content.actions).toEqual([{ type: 'Action.OpenUrl', title: 'Open the report', url: 'https://rampart.example/results/abc' }]);
   });
 
-  it('sends the generic webhook the changes as monitoring found them, each with its event and title', () => {
+  it('sends the generic webhook the changes as monitoring found them, each with its event and summary', () => {
     // Act
     const payload = webhookPayload(context);
 
     // Assess
     expect(payload).toMatchObject({ id: 'a1b2', type: 'alert', product: 'Rampart', domain: 'shop.example.test', reportUrl: 'https://rampart.example/results/abc', events: ['issue_new', 'grade_changed'] });
     expect(payload.changes).toEqual([
-      { event: 'issue_new', title: 'New high issue: TLS 1.0 <enabled> & old', ...newIssue },
-      { event: 'grade_changed', title: 'Grade dropped from B to D', ...grade },
+      { event: 'issue_new', summary: 'New high issue: TLS 1.0 <enabled> & old', ...newIssue },
+      { event: 'grade_changed', summary: 'Grade dropped from B to D', ...grade },
     ]);
   });
 
