@@ -30,8 +30,9 @@ function Cell({ value }: { value: ComparisonCell }) {
 export function PlanComparisonTable({ table }: { table: ComparisonTable }) {
   const captionId = `plan-comparison-${table.id}`;
   return (
-    // Scrolls sideways on a phone; focusable and named so a keyboard user can scroll it too.
-    <div role="region" aria-labelledby={captionId} tabIndex={0} className="mt-10 overflow-x-auto rounded-2xl border border-slate-200 focus-visible:outline-2 focus-visible:outline-blue-700 dark:border-slate-800">
+    // Scrolls sideways on a phone; focusable and named so a keyboard user can scroll it too. Positioned, so the
+    // screen-reader-only labels (position: absolute) stay inside the scrolling box instead of widening the page.
+    <div role="region" aria-labelledby={captionId} tabIndex={0} className="relative mt-10 overflow-x-auto rounded-2xl border border-slate-200 focus-visible:outline-2 focus-visible:outline-blue-700 dark:border-slate-800">
       <table data-testid={captionId} className="w-full min-w-[40rem] border-collapse text-left text-sm">
         <caption id={captionId} className="px-4 py-3 text-left text-base font-semibold text-slate-900 dark:text-white">
           {table.caption}
