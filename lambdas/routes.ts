@@ -21,6 +21,17 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  */
 export type RouteAuth = 'public' | 'user' | 'agent' | 'webhook' | 'api-token';
 
+/**
+ * What a `user` route acts on (issue 22 item 2, Teams). A request acts on the caller's own
+ * organisation (their account), or on one they are a member of named by the `X-Rampart-Org` header;
+ * the route names the least role it needs there: `viewer` (reads and reports), `admin` (domains,
+ * scans, policies, agents, tokens, destinations), `owner` (billing, members). `person`: the route
+ * acts on the signed-in person (their profile, password, data, account, invitations), never on
+ * another organisation, whatever the header says. lambdas/api/http.ts enforces it before the
+ * handler runs; a `user` route without one needs the owner (refused to every member).
+ */
+export type RouteRole = 'person' | 'viewer' | 'admin' | 'owner';
+
 /** The AWS resources a handler uses: the stack grants exactly these, config requires exactly these. */
 export type Resource = 'table' | 'scanQueue' | 'mailer' | 'sms' | 'reports' | 'userPool' | 'payments';
 
@@ -86,6 +97,8 @@ export interface RouteDefinition {
    * one, is anonymous, never a 401. The stack gives it the user pool's ids, and config requires them.
    */
   readonly optionalAuth?: boolean;
+  /** `user` routes: the least role in the acting organisation, or `person` (see RouteRole). */
+  readonly role?: RouteRole;
 }
 
 export const routes = [
@@ -98,76 +111,86 @@ export const routes = [
   { name: 'get-shared-audit', fn: 'public-api', method: 'GET', path: '/api/shared-audits/{shareToken}', auth: 'public', uses: ['table'] },
   { name: 'get-audit-pdf', fn: 'public-api', method: 'GET', path: '/api/audits/{auditId}/report.pdf', auth: 'public', uses: ['table', 'reports'] },
   { name: 'email-audit', fn: 'public-api', method: 'POST', path: '/api/audits/{auditId}/email', auth: 'public', uses: ['table', 'mailer'], optionalAuth: true },
-  { name: 'get-me', fn: 'account', method: 'GET', path: '/api/me', auth: 'user', uses: ['table'] },
-  { name: 'update-me', fn: 'account', method: 'PUT', path: '/api/me', auth: 'user', uses: ['table'] },
-  { name: 'delete-me', fn: 'account', method: 'DELETE', path: '/api/me', auth: 'user', uses: ['table', 'userPool'] },
-  { name: 'get-notification-preferences', fn: 'account', method: 'GET', path: '/api/me/notifications', auth: 'user', uses: ['table'] },
-  { name: 'update-notification-preferences', fn: 'account', method: 'PUT', path: '/api/me/notifications', auth: 'user', uses: ['table'] },
-  { name: 'list-my-audits', fn: 'account', method: 'GET', path: '/api/me/audits', auth: 'user', uses: ['table'] },
-  { name: 'export-my-data', fn: 'account', method: 'GET', path: '/api/me/export', auth: 'user', uses: ['table'] },
-  { name: 'list-domains', fn: 'account', method: 'GET', path: '/api/me/domains', auth: 'user', uses: ['table'] },
-  { name: 'add-domain', fn: 'account', method: 'POST', path: '/api/me/domains', auth: 'user', uses: ['table'] },
-  { name: 'delete-domain', fn: 'account', method: 'DELETE', path: '/api/me/domains/{domain}', auth: 'user', uses: ['table'] },
-  { name: 'verify-domain', fn: 'account', method: 'POST', path: '/api/me/domains/{domain}/verify', auth: 'user', uses: ['table'] },
-  { name: 'start-quick-scan', fn: 'account', method: 'POST', path: '/api/me/scans', auth: 'user', uses: ['table', 'scanQueue'] },
+  { name: 'get-me', fn: 'account', method: 'GET', path: '/api/me', auth: 'user', role: 'viewer', uses: ['table'] },
+  { name: 'update-me', fn: 'account', method: 'PUT', path: '/api/me', auth: 'user', role: 'person', uses: ['table'] },
+  { name: 'delete-me', fn: 'account', method: 'DELETE', path: '/api/me', auth: 'user', role: 'person', uses: ['table', 'userPool'] },
+  { name: 'get-notification-preferences', fn: 'account', method: 'GET', path: '/api/me/notifications', auth: 'user', role: 'person', uses: ['table'] },
+  { name: 'update-notification-preferences', fn: 'account', method: 'PUT', path: '/api/me/notifications', auth: 'user', role: 'person', uses: ['table'] },
+  { name: 'list-my-audits', fn: 'account', method: 'GET', path: '/api/me/audits', auth: 'user', role: 'viewer', uses: ['table'] },
+  { name: 'export-my-data', fn: 'account', method: 'GET', path: '/api/me/export', auth: 'user', role: 'person', uses: ['table'] },
+  { name: 'list-domains', fn: 'account', method: 'GET', path: '/api/me/domains', auth: 'user', role: 'viewer', uses: ['table'] },
+  { name: 'add-domain', fn: 'account', method: 'POST', path: '/api/me/domains', auth: 'user', role: 'admin', uses: ['table'] },
+  { name: 'delete-domain', fn: 'account', method: 'DELETE', path: '/api/me/domains/{domain}', auth: 'user', role: 'admin', uses: ['table'] },
+  { name: 'verify-domain', fn: 'account', method: 'POST', path: '/api/me/domains/{domain}/verify', auth: 'user', role: 'admin', uses: ['table'] },
+  { name: 'start-quick-scan', fn: 'account', method: 'POST', path: '/api/me/scans', auth: 'user', role: 'admin', uses: ['table', 'scanQueue'] },
   { name: 'get-pwned-password-range', fn: 'public-api', method: 'GET', path: '/api/pwned-passwords/{prefix}', auth: 'public', uses: [] },
   { name: 'get-platform-stats', fn: 'public-api', method: 'GET', path: '/api/stats', auth: 'public', uses: ['table'] },
-  { name: 'create-checkout-session', fn: 'payments', method: 'POST', path: '/api/checkout-sessions', auth: 'user', uses: ['table', 'payments'] },
+  { name: 'create-checkout-session', fn: 'payments', method: 'POST', path: '/api/checkout-sessions', auth: 'user', role: 'owner', uses: ['table', 'payments'] },
   { name: 'stripe-webhook', fn: 'payments', method: 'POST', path: '/api/stripe/webhook', auth: 'webhook', uses: ['table', 'scanQueue', 'payments'] },
   { name: 'get-order', fn: 'payments', method: 'GET', path: '/api/orders/{checkoutSessionId}', auth: 'public', uses: ['table'] },
   { name: 'get-order-receipt', fn: 'payments', method: 'GET', path: '/api/orders/{checkoutSessionId}/receipt.pdf', auth: 'public', uses: ['table'] },
-  { name: 'get-billing', fn: 'payments', method: 'GET', path: '/api/me/billing', auth: 'user', uses: ['table'] },
-  { name: 'create-billing-portal-session', fn: 'payments', method: 'POST', path: '/api/me/billing-portal', auth: 'user', uses: ['table', 'payments'] },
-  { name: 'rescan-paid-audit', fn: 'account', method: 'POST', path: '/api/audits/{auditId}/rescans', auth: 'user', uses: ['table', 'scanQueue'] },
-  { name: 'unlock-scan', fn: 'account', method: 'POST', path: '/api/audits/{auditId}/unlock', auth: 'user', uses: ['table', 'scanQueue'] },
+  { name: 'get-billing', fn: 'payments', method: 'GET', path: '/api/me/billing', auth: 'user', role: 'owner', uses: ['table'] },
+  { name: 'create-billing-portal-session', fn: 'payments', method: 'POST', path: '/api/me/billing-portal', auth: 'user', role: 'owner', uses: ['table', 'payments'] },
+  { name: 'rescan-paid-audit', fn: 'account', method: 'POST', path: '/api/audits/{auditId}/rescans', auth: 'user', role: 'admin', uses: ['table', 'scanQueue'] },
+  { name: 'unlock-scan', fn: 'account', method: 'POST', path: '/api/audits/{auditId}/unlock', auth: 'user', role: 'admin', uses: ['table', 'scanQueue'] },
   // API Gateway path variables are whole segments: the handler requires `{domain}.svg` (badgeUrl in lambdas/domain/badge.ts).
   { name: 'get-badge', fn: 'badge', method: 'GET', path: '/badge/{badgeFile}', auth: 'public', uses: ['table'] },
   { name: 'get-badge-status', fn: 'badge', method: 'GET', path: '/api/badges/{domain}', auth: 'public', uses: ['table'] },
-  { name: 'list-my-badges', fn: 'account', method: 'GET', path: '/api/me/badges', auth: 'user', uses: ['table'] },
-  { name: 'list-my-alerts', fn: 'account', method: 'GET', path: '/api/me/alerts', auth: 'user', uses: ['table'] },
+  { name: 'list-my-badges', fn: 'account', method: 'GET', path: '/api/me/badges', auth: 'user', role: 'viewer', uses: ['table'] },
+  { name: 'list-my-alerts', fn: 'account', method: 'GET', path: '/api/me/alerts', auth: 'user', role: 'viewer', uses: ['table'] },
   // Time-to-fix (issue 21): the caller's domains' issue histories summed up (open by age, fixed on time, mean time to fix).
-  { name: 'get-time-to-fix', fn: 'account', method: 'GET', path: '/api/me/time-to-fix', auth: 'user', uses: ['table'] },
+  { name: 'get-time-to-fix', fn: 'account', method: 'GET', path: '/api/me/time-to-fix', auth: 'user', role: 'viewer', uses: ['table'] },
   { name: 'unsubscribe-alerts', fn: 'public-api', method: 'GET', path: '/api/alerts/unsubscribe', auth: 'public', uses: ['table'] },
-  { name: 'list-monthly-reports', fn: 'account', method: 'GET', path: '/api/me/reports/monthly', auth: 'user', uses: ['table'] },
+  { name: 'list-monthly-reports', fn: 'account', method: 'GET', path: '/api/me/reports/monthly', auth: 'user', role: 'viewer', uses: ['table'] },
   // Whole segments again: the handler requires `{yyyy-mm}.pdf` (monthlyReportFileSchema).
-  { name: 'get-monthly-report-pdf', fn: 'account', method: 'GET', path: '/api/me/reports/monthly/{reportFile}', auth: 'user', uses: ['table', 'reports'] },
-  { name: 'list-support-requests', fn: 'account', method: 'GET', path: '/api/me/support-requests', auth: 'user', uses: ['table'] },
-  { name: 'create-support-request', fn: 'account', method: 'POST', path: '/api/me/support-requests', auth: 'user', uses: ['table', 'mailer'] },
+  { name: 'get-monthly-report-pdf', fn: 'account', method: 'GET', path: '/api/me/reports/monthly/{reportFile}', auth: 'user', role: 'viewer', uses: ['table', 'reports'] },
+  { name: 'list-support-requests', fn: 'account', method: 'GET', path: '/api/me/support-requests', auth: 'user', role: 'viewer', uses: ['table'] },
+  { name: 'create-support-request', fn: 'account', method: 'POST', path: '/api/me/support-requests', auth: 'user', role: 'admin', uses: ['table', 'mailer'] },
   // Custom security policies (Monitor Plus): accept or mute a finding of a verified domain.
-  { name: 'list-policies', fn: 'account', method: 'GET', path: '/api/me/policies', auth: 'user', uses: ['table'] },
-  { name: 'put-policy', fn: 'account', method: 'PUT', path: '/api/me/policies/{domain}/{findingId}', auth: 'user', uses: ['table'] },
-  { name: 'delete-policy', fn: 'account', method: 'DELETE', path: '/api/me/policies/{domain}/{findingId}', auth: 'user', uses: ['table'] },
+  { name: 'list-policies', fn: 'account', method: 'GET', path: '/api/me/policies', auth: 'user', role: 'viewer', uses: ['table'] },
+  { name: 'put-policy', fn: 'account', method: 'PUT', path: '/api/me/policies/{domain}/{findingId}', auth: 'user', role: 'admin', uses: ['table'] },
+  { name: 'delete-policy', fn: 'account', method: 'DELETE', path: '/api/me/policies/{domain}/{findingId}', auth: 'user', role: 'admin', uses: ['table'] },
   // Issue 21: the Essential Eight readiness view (ML1) of one of the caller's domains, from its scans and agents.
-  { name: 'get-essential-eight', fn: 'account', method: 'GET', path: '/api/me/essential-eight/{domain}', auth: 'user', uses: ['table'] },
+  { name: 'get-essential-eight', fn: 'account', method: 'GET', path: '/api/me/essential-eight/{domain}', auth: 'user', role: 'viewer', uses: ['table'] },
   // Alert destinations (issue 22, Monitor Plus): Slack, Teams and signed webhooks, a test send and each destination's delivery log.
-  { name: 'list-alert-destinations', fn: 'account', method: 'GET', path: '/api/me/alert-destinations', auth: 'user', uses: ['table'] },
-  { name: 'create-alert-destination', fn: 'account', method: 'POST', path: '/api/me/alert-destinations', auth: 'user', uses: ['table'] },
-  { name: 'update-alert-destination', fn: 'account', method: 'PUT', path: '/api/me/alert-destinations/{destinationId}', auth: 'user', uses: ['table'] },
-  { name: 'test-alert-destination', fn: 'account', method: 'POST', path: '/api/me/alert-destinations/{destinationId}/test', auth: 'user', uses: ['table'] },
-  { name: 'list-destination-deliveries', fn: 'account', method: 'GET', path: '/api/me/alert-destinations/{destinationId}/deliveries', auth: 'user', uses: ['table'] },
-  { name: 'delete-alert-destination', fn: 'account', method: 'DELETE', path: '/api/me/alert-destinations/{destinationId}', auth: 'user', uses: ['table'] },
-  { name: 'list-api-tokens', fn: 'account', method: 'GET', path: '/api/me/api-tokens', auth: 'user', uses: ['table'] },
-  { name: 'create-api-token', fn: 'account', method: 'POST', path: '/api/me/api-tokens', auth: 'user', uses: ['table'] },
-  { name: 'revoke-api-token', fn: 'account', method: 'DELETE', path: '/api/me/api-tokens/{tokenId}', auth: 'user', uses: ['table'] },
+  { name: 'list-alert-destinations', fn: 'account', method: 'GET', path: '/api/me/alert-destinations', auth: 'user', role: 'admin', uses: ['table'] },
+  { name: 'create-alert-destination', fn: 'account', method: 'POST', path: '/api/me/alert-destinations', auth: 'user', role: 'admin', uses: ['table'] },
+  { name: 'update-alert-destination', fn: 'account', method: 'PUT', path: '/api/me/alert-destinations/{destinationId}', auth: 'user', role: 'admin', uses: ['table'] },
+  { name: 'test-alert-destination', fn: 'account', method: 'POST', path: '/api/me/alert-destinations/{destinationId}/test', auth: 'user', role: 'admin', uses: ['table'] },
+  { name: 'list-destination-deliveries', fn: 'account', method: 'GET', path: '/api/me/alert-destinations/{destinationId}/deliveries', auth: 'user', role: 'admin', uses: ['table'] },
+  { name: 'delete-alert-destination', fn: 'account', method: 'DELETE', path: '/api/me/alert-destinations/{destinationId}', auth: 'user', role: 'admin', uses: ['table'] },
+  { name: 'list-api-tokens', fn: 'account', method: 'GET', path: '/api/me/api-tokens', auth: 'user', role: 'admin', uses: ['table'] },
+  { name: 'create-api-token', fn: 'account', method: 'POST', path: '/api/me/api-tokens', auth: 'user', role: 'admin', uses: ['table'] },
+  { name: 'revoke-api-token', fn: 'account', method: 'DELETE', path: '/api/me/api-tokens/{tokenId}', auth: 'user', role: 'admin', uses: ['table'] },
+  // Teams (issue 22 item 2): the organisations a person belongs to, the acting organisation's members and invitations, accepting one.
+  { name: 'list-my-organisations', fn: 'account', method: 'GET', path: '/api/me/organisations', auth: 'user', role: 'person', uses: ['table'] },
+  { name: 'list-org-invitations', fn: 'account', method: 'GET', path: '/api/me/org/invitations', auth: 'user', role: 'owner', uses: ['table'] },
+  { name: 'create-org-invitation', fn: 'account', method: 'POST', path: '/api/me/org/invitations', auth: 'user', role: 'owner', uses: ['table', 'mailer'] },
+  { name: 'revoke-org-invitation', fn: 'account', method: 'DELETE', path: '/api/me/org/invitations/{invitationId}', auth: 'user', role: 'owner', uses: ['table'] },
+  { name: 'accept-invitation', fn: 'account', method: 'POST', path: '/api/invitations/accept', auth: 'user', role: 'person', uses: ['table'] },
+  { name: 'list-org-members', fn: 'account', method: 'GET', path: '/api/me/org/members', auth: 'user', role: 'viewer', uses: ['table'] },
+  { name: 'update-org-member', fn: 'account', method: 'PUT', path: '/api/me/org/members/{memberId}', auth: 'user', role: 'owner', uses: ['table'] },
+  { name: 'leave-organisation', fn: 'account', method: 'DELETE', path: '/api/me/org/membership', auth: 'user', role: 'viewer', uses: ['table'] },
+  { name: 'remove-org-member', fn: 'account', method: 'DELETE', path: '/api/me/org/members/{memberId}', auth: 'user', role: 'owner', uses: ['table'] },
   { name: 'api-list-audits', fn: 'api-v1', method: 'GET', path: '/api/v1/audits', auth: 'api-token', uses: ['table'] },
   { name: 'api-get-audit', fn: 'api-v1', method: 'GET', path: '/api/v1/audits/{auditId}', auth: 'api-token', uses: ['table'] },
   { name: 'api-start-scan', fn: 'api-v1', method: 'POST', path: '/api/v1/scans', auth: 'api-token', uses: ['table', 'scanQueue'] },
   // The OpenAPI 3.1 document of the routes above, generated from their zod contracts (lambdas/domain/openapi-v1.ts).
   { name: 'get-openapi-document', fn: 'api-v1', method: 'GET', path: '/api/v1/openapi.json', auth: 'public', uses: [] },
   // The Wazuh tester's relay for managers without CORS (issue 10): signed in only, so it is no open proxy.
-  { name: 'relay-wazuh-request', fn: 'account', method: 'POST', path: '/api/wazuh/relay', auth: 'user', uses: ['table'] },
+  { name: 'relay-wazuh-request', fn: 'account', method: 'POST', path: '/api/wazuh/relay', auth: 'user', role: 'admin', uses: ['table'] },
   // Endpoint agents (issue 10, DECISIONS "Agents API"). Agent routes authenticate in the handler: the enrollment
   // secret (registrations, telemetry) or the agent's own token (reports, up to 1 MB = AGENT_MAX_BODY_BYTES).
   { name: 'register-agent', fn: 'agents', method: 'POST', path: '/api/agents/registrations', auth: 'agent', uses: ['table'] },
   { name: 'submit-agent-report', fn: 'agents', method: 'POST', path: '/api/agents/reports', auth: 'agent', uses: ['table'], maxBodyBytes: 1_048_576 },
   { name: 'submit-agent-telemetry', fn: 'agents', method: 'POST', path: '/api/agents/telemetry', auth: 'agent', uses: ['table'] },
-  { name: 'list-my-agents', fn: 'agents', method: 'GET', path: '/api/me/agents', auth: 'user', uses: ['table'] },
-  { name: 'get-my-agents-summary', fn: 'agents', method: 'GET', path: '/api/me/agents/summary', auth: 'user', uses: ['table'] },
-  { name: 'get-my-agents-debug', fn: 'agents', method: 'GET', path: '/api/me/agents/debug', auth: 'user', uses: ['table'] },
-  { name: 'get-agent-enrollment', fn: 'agents', method: 'GET', path: '/api/me/agents/enrollment', auth: 'user', uses: ['table'] },
-  { name: 'rotate-agent-secret', fn: 'agents', method: 'POST', path: '/api/me/agents/secret', auth: 'user', uses: ['table'] },
+  { name: 'list-my-agents', fn: 'agents', method: 'GET', path: '/api/me/agents', auth: 'user', role: 'viewer', uses: ['table'] },
+  { name: 'get-my-agents-summary', fn: 'agents', method: 'GET', path: '/api/me/agents/summary', auth: 'user', role: 'viewer', uses: ['table'] },
+  { name: 'get-my-agents-debug', fn: 'agents', method: 'GET', path: '/api/me/agents/debug', auth: 'user', role: 'viewer', uses: ['table'] },
+  { name: 'get-agent-enrollment', fn: 'agents', method: 'GET', path: '/api/me/agents/enrollment', auth: 'user', role: 'admin', uses: ['table'] },
+  { name: 'rotate-agent-secret', fn: 'agents', method: 'POST', path: '/api/me/agents/secret', auth: 'user', role: 'admin', uses: ['table'] },
   // Served at the site's /agents/ (CloudFront and the local server route the prefix to the API); a whole segment again.
-  { name: 'get-agent-installer', fn: 'agents', method: 'GET', path: '/agents/{installerFile}', auth: 'user', uses: ['table'] },
+  { name: 'get-agent-installer', fn: 'agents', method: 'GET', path: '/agents/{installerFile}', auth: 'user', role: 'admin', uses: ['table'] },
 ] as const satisfies readonly RouteDefinition[];
 
 export type RouteName = (typeof routes)[number]['name'];

@@ -1,8 +1,10 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type { Deps } from '../composition/core.js';
 import { ConflictError, DomainError, ForbiddenError, GoneError, NotFoundError, RateLimitedError, UpstreamUnavailableError, ValidationError } from '../domain/errors.js';
+import { ORG_HEADER } from '../domain/organisation.contract.js';
 import { bearerToken } from '../domain/user-tokens.js';
 import { type RouteDefinition, routes } from '../routes.js';
+import { actingClaims } from '../use-cases/organisations.js';
 import { isOriginVerified, ORIGIN_VERIFY_HEADER } from './origin-verify.js';
 
 /** API Gateway HTTP API (payload 2.0) event; JWT claims present on `user` routes (set by the authorizer). */
@@ -134,6 +136,11 @@ function toRequest(event: ApiEvent): ApiRequest {
   };
 }
 
+/** Route keys of the `user` routes, with the role each needs (none declared: the owner's). */
+const userRouteRoles = new Map<string, NonNullable<RouteDefinition['role']>>(
+  (routes as readonly RouteDefinition[]).filter((route) => route.auth === 'user').map((route) => [`${route.method} ${route.path}`, route.role ?? 'owner'] as const),
+);
+
 export type HandlerFactory = (deps: Deps) => ApiHandler;
 
 const FORBIDDEN_ORIGIN = { error: 'forbidden_origin', message: 'The API answers only through the site.' } as const;
@@ -158,6 +165,9 @@ export function httpHandler(deps: Deps, run: (request: ApiRequest) => Promise<Re
     try {
       const request = toRequest(event);
       if (optionalAuthRouteKeys.has(event.routeKey)) request.claims = await optionalClaims(deps, request);
+      // Teams: the organisation the request acts on and the caller's role there, checked before any use case runs.
+      const role = userRouteRoles.get(event.routeKey);
+      if (role && request.claims) request.claims = await actingClaims(deps, request.claims, role, request.header(ORG_HEADER));
       const reply = await run(request);
       if (reply.binary) {
         return { statusCode: reply.status, headers: { 'cache-control': 'no-store', ...reply.headers }, body: Buffer.from(reply.binary).toString('base64'), isBase64Encoded: true };

@@ -8,6 +8,7 @@ import type { ApiTokenRepository } from '../domain/api-tokens.js';
 import type { DomainRepository } from '../domain/domains.js';
 import type { Metrics } from '../domain/metrics.port.js';
 import type { MonthlyReportLog } from '../domain/monthly-report.js';
+import type { OrganisationRepository } from '../domain/organisations.js';
 import type { NotificationOutbox } from '../domain/notifications.js';
 import type { SupportRequests } from '../domain/support.js';
 import type { SecurityPolicyRepository } from '../domain/security-policy.js';
@@ -93,6 +94,8 @@ export interface Deps {
   readonly notifications: NotificationOutbox;
   /** Slack, Teams and webhook destinations of alerts, and their delivery logs (issue 22). */
   readonly alertDestinations: DestinationRepository;
+  /** Teams: organisations' members and invitations (issue 22 item 2). */
+  readonly organisations: OrganisationRepository;
   readonly scanSettings: ScanSettings;
   /** The checks every scan runs, bound to this deployment's breach lookup. */
   readonly scanChecks: readonly CheckDefinition[];
@@ -148,6 +151,7 @@ export const providerOf = {
   apiTokens: 'table',
   notifications: 'table',
   alertDestinations: 'table',
+  organisations: 'table',
   scanJobs: 'scanQueue',
   mailer: 'mailer',
   sms: 'sms',

@@ -10,6 +10,7 @@ import { DynamoDbIssueHistory } from '../adapters/dynamodb-issue-history.adapter
 import { DynamoDbMonitoring } from '../adapters/dynamodb-monitoring.adapter.js';
 import { DynamoDbMonthlyReports } from '../adapters/dynamodb-monthly-reports.adapter.js';
 import { DynamoDbAlertDestinations } from '../adapters/dynamodb-alert-destinations.adapter.js';
+import { DynamoDbOrganisations } from '../adapters/dynamodb-organisations.adapter.js';
 import { DynamoDbNotificationOutbox } from '../adapters/dynamodb-notifications.adapter.js';
 import { DynamoDbRateLimiter } from '../adapters/dynamodb-rate-limits.adapter.js';
 import { DynamoDbShareLinks } from '../adapters/dynamodb-shares.adapter.js';
@@ -47,5 +48,6 @@ export const provide: Provider = ({ config, clock }) => {
     apiTokens: () => new DynamoDbApiTokens(client(), table(), clock),
     notifications: () => new DynamoDbNotificationOutbox(client(), table()),
     alertDestinations: () => new DynamoDbAlertDestinations(client(), table(), clock),
+    organisations: () => new DynamoDbOrganisations(client(), table()),
   };
 };

@@ -45,6 +45,17 @@ export async function getAccount(deps: AccountDeps, caller: Caller) {
   return accountView(deps, await deps.accounts.getOrCreateProfile(caller));
 }
 
+/**
+ * Teams: the signed-in person's own profile with the plan of the organisation the request acts on
+ * (a member sees the organisation's plan, never its owner's personal details).
+ */
+export async function getAccountIn(deps: AccountDeps, person: Caller, orgId: string) {
+  const profile = await deps.accounts.getOrCreateProfile(person);
+  if (orgId === person.userId) return accountView(deps, profile);
+  const [org, usage, stored] = await Promise.all([deps.accounts.getProfile(orgId), deps.billing.getScanUsage(orgId), deps.accounts.getSubscription(orgId)]);
+  return { user: userView(profile), subscription: subscriptionView(org ?? profile, stored, usage.used, deps.clock.now(), usage.extraScans) };
+}
+
 export async function updateAccount(deps: AccountDeps & Pick<Deps, 'supportRequests' | 'log'>, caller: Caller, input: unknown) {
   const update = parseContract(profileUpdateSchema, input);
   await deps.accounts.getOrCreateProfile(caller);
@@ -134,7 +145,7 @@ export const DEMO_NOT_DELETABLE = 'The demo account is shared and cannot be dele
  * lifecycle removes it. The Cognito user goes last, so a retry with the same token finishes the job.
  * Safe to repeat: a second call finds nothing and answers the same.
  */
-export async function deleteAccount(deps: Pick<Deps, 'accounts' | 'audits' | 'verifications' | 'users' | 'clock' | 'apiTokens' | 'agents'>, caller: Caller): Promise<void> {
+export async function deleteAccount(deps: Pick<Deps, 'accounts' | 'audits' | 'verifications' | 'users' | 'clock' | 'apiTokens' | 'agents' | 'organisations'>, caller: Caller): Promise<void> {
   const profile = await deps.accounts.getProfile(caller.userId);
   if (profile?.isDemo) throw new ForbiddenError('demo_account_forbidden', DEMO_NOT_DELETABLE);
   // An access token carries no email: the profile has the one Cognito verified.
@@ -144,6 +155,8 @@ export async function deleteAccount(deps: Pick<Deps, 'accounts' | 'audits' | 've
   await deps.apiTokens.deleteAll(caller.userId);
   // So are the endpoint agents' lookups (their enrollment secret's and each agent's): its agents and installers stop working.
   await deps.agents.deleteLookups(caller.userId);
+  // Teams: the person's memberships elsewhere end, and so do their organisation's members' and invitations' lookups.
+  await deps.organisations.forgetPerson(caller.userId);
 
   const { auditIds } = await deps.accounts.deleteUserItems(caller.userId);
   const byEmail = owner.email ? await deps.audits.listByEmail(owner.email) : { leads: [], audits: [] };

@@ -54,6 +54,12 @@ export interface Fixtures {
   leaver: TestUser;
   /** Signed in, no plan and no billing account. */
   stranger: TestUser;
+  /** A viewer in the owner's organisation (Teams), signed in with their own account. */
+  member: TestUser;
+  /** A pending invitation of the owner's organisation (revoke-org-invitation withdraws it). */
+  spareInvitationId: string;
+  /** The token of the latest invitation mailed to this address (read from SES local). */
+  invitationFor: (email: string) => Promise<string>;
   ownerAudit: string;
   /** A completed audit of the owner's with a Pro grant: the free re-scan is open. */
   proAudit: string;
@@ -549,6 +555,86 @@ export function routeCases(f: Fixtures): Record<RouteName, RouteCase> {
       bad: () => ({ params: { tokenId: 'tok_unknown' } }),
       badStatus: 404,
       badError: 'api_token_not_found',
+    },
+    'list-my-organisations': {
+      good: () => ({ as: f.member }),
+      goodStatus: 200,
+      checkGood: ({ json }) =>
+        expectThat(
+          JSON.stringify((json.organisations as { id: string; role: string }[]).map((org) => [org.id, org.role])) === JSON.stringify([[f.member.userId, 'owner'], [f.owner.userId, 'viewer']]),
+          `organisations: ${JSON.stringify(json)}`,
+        ),
+      bad: () => nobody,
+      badStatus: 401,
+      badError: 'unauthorized',
+    },
+    'list-org-invitations': {
+      good: () => ({}),
+      goodStatus: 200,
+      checkGood: ({ json }) => expectThat((json.invitations as { id: string }[]).some((invitation) => invitation.id === f.spareInvitationId), `invitations: ${JSON.stringify(json)}`),
+      // A viewer of the owner's organisation, acting in it: the owner's role is needed.
+      bad: () => ({ as: f.member, headers: { 'x-rampart-org': f.owner.userId } }),
+      badStatus: 403,
+      badError: 'forbidden_role',
+    },
+    'create-org-invitation': {
+      good: () => ({ body: { email: f.stranger.email, role: 'viewer' } }),
+      goodStatus: 201,
+      checkGood: ({ json }) => expectThat(json.invitation?.email === f.stranger.email && json.invitation?.role === 'viewer' && !JSON.stringify(json).includes('inv_'), `invitation: ${JSON.stringify(json)}`),
+      bad: () => ({ body: { email: 'not-an-email', role: 'viewer' } }),
+      badStatus: 400,
+      badError: 'validation_failed',
+    },
+    'revoke-org-invitation': {
+      good: () => ({ params: { invitationId: f.spareInvitationId } }),
+      goodStatus: 204,
+      bad: () => ({ params: { invitationId: 'invt_AAAAAAAAAAAAAAAA' } }),
+      badStatus: 404,
+      badError: 'invitation_not_found',
+    },
+    'accept-invitation': {
+      good: async () => ({ as: f.stranger, body: { token: await f.invitationFor(f.stranger.email) } }),
+      goodStatus: 200,
+      checkGood: ({ json }) => expectThat(json.organisation?.id === f.owner.userId && json.organisation?.role === 'viewer', `accepted: ${JSON.stringify(json)}`),
+      bad: () => ({ as: f.stranger, body: { token: 'inv_not-a-token' } }),
+      badStatus: 400,
+      badError: 'validation_failed',
+    },
+    'list-org-members': {
+      good: () => ({ as: f.member, headers: { 'x-rampart-org': f.owner.userId } }),
+      goodStatus: 200,
+      checkGood: ({ json }) =>
+        expectThat(
+          json.role === 'viewer' && JSON.stringify((json.members as { memberId: string }[]).map((member) => member.memberId).sort()) === JSON.stringify([f.owner.userId, f.member.userId, f.stranger.userId].sort()),
+          `members: ${JSON.stringify(json)}`,
+        ),
+      // An organisation the member does not belong to.
+      bad: () => ({ as: f.member, headers: { 'x-rampart-org': '00000000-0000-4000-8000-000000000000' } }),
+      badStatus: 403,
+      badError: 'organisation_forbidden',
+    },
+    'update-org-member': {
+      good: () => ({ params: { memberId: f.stranger.userId }, body: { role: 'admin' } }),
+      goodStatus: 200,
+      checkGood: ({ json }) => expectThat(json.member?.memberId === f.stranger.userId && json.member?.role === 'admin', `member: ${JSON.stringify(json)}`),
+      bad: () => ({ params: { memberId: f.stranger.userId }, body: { role: 'owner' } }),
+      badStatus: 400,
+      badError: 'validation_failed',
+    },
+    'leave-organisation': {
+      good: () => ({ as: f.stranger, headers: { 'x-rampart-org': f.owner.userId } }),
+      goodStatus: 204,
+      // The owner cannot leave their own organisation.
+      bad: () => ({}),
+      badStatus: 403,
+      badError: 'organisation_forbidden',
+    },
+    'remove-org-member': {
+      good: () => ({ params: { memberId: f.member.userId } }),
+      goodStatus: 204,
+      bad: () => ({ params: { memberId: f.stranger.userId } }),
+      badStatus: 404,
+      badError: 'member_not_found',
     },
     'api-list-audits': {
       good: () => ({ headers: { authorization: `Bearer ${f.apiTokenSecret}` } }),

@@ -137,14 +137,25 @@ beforeAll(async () => {
   t = await startTestStack({ SCAN_ALLOW_PRIVATE_TARGETS: '1', SCAN_RESOLVERS: `127.0.0.1:${zone.port}` });
 
   // The owner: Monitor Plus, SHOP verified, two completed audits of SHOP (one with a Pro grant), a pending domain to prove.
-  const [owner, leaver, stranger] = await Promise.all([
+  const [owner, leaver, stranger, member] = await Promise.all([
     signIn(t, `ada@${SHOP}`, 'Ada'),
     signIn(t, 'leaving@example.test', 'Lee'),
     signIn(t, 'stranger@example.test', 'Stan'),
+    signIn(t, 'member@example.test', 'Mia'),
   ]);
-  for (const user of [owner, leaver, stranger]) claims.set(user.userId, await authorizerClaims(user));
+  for (const user of [owner, leaver, stranger, member]) claims.set(user.userId, await authorizerClaims(user));
   // Signed in once (the profile exists, as for anyone who bought a plan); SHOP verified since before this month, for its monthly report.
   expect((await api(t, 'GET', '/api/me', owner.token)).status).toBe(200);
+  // Teams: the member is a viewer of the owner's organisation; one more invitation waits (revoke-org-invitation).
+  const invitationFor = async (email: string) => {
+    const token = /token=(inv_[\w-]{43})/.exec((await mailbox(t.stack.mailboxUrl, email)).at(-1)?.body.text ?? '')?.[1];
+    if (!token) throw new Error(`No invitation was mailed to ${email}`);
+    return token;
+  };
+  expect((await api(t, 'POST', '/api/me/org/invitations', owner.token, { email: member.email, role: 'viewer' })).status).toBe(201);
+  expect((await api(t, 'POST', '/api/invitations/accept', member.token, { token: await invitationFor(member.email) })).status).toBe(200);
+  const spareInvitation = await api(t, 'POST', '/api/me/org/invitations', owner.token, { email: 'invitee@example.test', role: 'admin' });
+  expect(spareInvitation.status).toBe(201);
   await setSubscription(t, owner.userId, 'monitor-plus', 'active');
   const now = new Date();
   await addDomain(t, owner.userId, SHOP, { at: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1) - 10 * 86_400_000).toISOString() });
@@ -184,6 +195,9 @@ beforeAll(async () => {
     owner,
     leaver,
     stranger,
+    member,
+    spareInvitationId: String(spareInvitation.body.invitation.id),
+    invitationFor,
     ownerAudit,
     proAudit,
     passiveAudit,

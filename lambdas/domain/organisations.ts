@@ -1,0 +1,142 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { type EmailBrand, escapeHtml, siteLink } from './emails.js';
+import { INVITATION_DAYS, type MemberRole, type OrgRole, orgRoles, ROLE_LABELS } from './organisation.contract.js';
+import type { EmailMessage } from './ports.js';
+
+/**
+ * Teams (issue 22 item 2): an account is an organisation whose id is its founder's Cognito sub, so
+ * every item already keyed `USER#{sub}` is that organisation's data (an organisation of one, migrated
+ * in place: nothing is copied). Other people join it as members with a role. Rules, in one place:
+ * - Roles rank viewer < admin < owner. The founder is the owner of their own organisation (no item);
+ *   members are admins or viewers (an organisation has one owner: billing and deletion stay theirs).
+ * - A request acts on the caller's own organisation, or on one they are a member of, named by the
+ *   `X-Rampart-Org` header; each route of the manifest declares the least role it needs (or `person`:
+ *   it acts on the signed-in person, whatever the header says).
+ * - An invitation is a single-use token (`inv_` + 32 random bytes) mailed to the invitee; only its
+ *   SHA-256 is stored, it expires after 7 days, and only a signed-in user whose verified email is the
+ *   invited one can accept it. The owner invites at most INVITES_PER_HOUR people an hour.
+ */
+
+export const INVITATION_PREFIX = 'inv_';
+const INVITATION_PATTERN = /^inv_[A-Za-z0-9_-]{43}$/;
+
+export interface Membership {
+  orgId: string;
+  memberId: string;
+  email: string;
+  role: MemberRole;
+  addedAt: string;
+  /** The organisation's name as the member sees it in the switcher (its company, else its owner's email). */
+  orgName: string;
+}
+
+export interface InvitationRecord {
+  id: string;
+  orgId: string;
+  orgName: string;
+  email: string;
+  role: MemberRole;
+  invitedBy: string;
+  tokenHash: string;
+  createdAt: string;
+  expiresAt: string;
+}
+
+/** What the domain needs from storage (lambdas/adapters/dynamodb-organisations.adapter.ts). */
+export interface OrganisationRepository {
+  /** The member's item in the organisation (authoritative: removed with the organisation). */
+  getMembership(orgId: string, memberId: string): Promise<Membership | undefined>;
+  listMembers(orgId: string): Promise<Membership[]>;
+  /** The organisations the person is a member of (their own aside). */
+  listMemberships(memberId: string): Promise<Membership[]>;
+  putMembership(membership: Membership): Promise<void>;
+  /** false when the member is not there. */
+  updateRole(orgId: string, memberId: string, role: MemberRole): Promise<boolean>;
+  /** false when the member was not there. */
+  removeMembership(orgId: string, memberId: string): Promise<boolean>;
+  createInvitation(record: InvitationRecord): Promise<void>;
+  listInvitations(orgId: string): Promise<InvitationRecord[]>;
+  findInvitation(tokenHash: string): Promise<InvitationRecord | undefined>;
+  /** Deletes the invitation once: true for the one caller that removed it. */
+  consumeInvitation(record: InvitationRecord): Promise<boolean>;
+  /** false when no such pending invitation of the organisation. */
+  revokeInvitation(orgId: string, invitationId: string): Promise<boolean>;
+  /** Account deletion: the person's memberships elsewhere, and the lookups of their organisation's members and invitations. */
+  forgetPerson(personId: string): Promise<void>;
+}
+
+export function newInvitationId(): string {
+  return `invt_${randomBytes(12).toString('base64url')}`;
+}
+
+export function newInvitationToken(): string {
+  return `${INVITATION_PREFIX}${randomBytes(32).toString('base64url')}`;
+}
+
+export function isInvitationToken(value: unknown): value is string {
+  return typeof value === 'string' && INVITATION_PATTERN.test(value);
+}
+
+export function hashInvitationToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('base64url');
+}
+
+export function invitationExpiry(now: Date): string {
+  return new Date((Math.floor(now.getTime() / 1000) + INVITATION_DAYS * 86_400) * 1000).toISOString();
+}
+
+export function isInvitationExpired(record: Pick<InvitationRecord, 'expiresAt'>, now: Date): boolean {
+  return Date.parse(record.expiresAt) <= now.getTime();
+}
+
+/** The acting organisation of a request, as the HTTP layer resolved it (lambdas/api/http.ts). */
+export interface Acting {
+  /** The data owner: the organisation's id (its founder's sub). */
+  orgId: string;
+  /** The signed-in person. */
+  memberId: string;
+  role: OrgRole;
+}
+
+/** Claims the HTTP layer adds once it resolved the organisation; a token's own claims of these names are dropped first. */
+export const ACTING_MEMBER_CLAIM = 'rampart:member';
+export const ACTING_ROLE_CLAIM = 'rampart:role';
+
+/** The acting organisation from the verified claims: the caller's own (as owner) unless the HTTP layer set another. */
+export function actingFrom(claims: Record<string, unknown>): Acting {
+  const orgId = String(claims.sub);
+  const member = claims[ACTING_MEMBER_CLAIM];
+  const role = claims[ACTING_ROLE_CLAIM];
+  if (typeof member === 'string' && member !== '' && typeof role === 'string' && (orgRoles as readonly string[]).includes(role)) {
+    return { orgId, memberId: member, role: role as OrgRole };
+  }
+  return { orgId, memberId: orgId, role: 'owner' };
+}
+
+/** The invitee's email: who invites, to what, with which role, and the single-use link. */
+export function invitationEmail(brand: EmailBrand, input: { to: string; orgName: string; inviterEmail: string; role: MemberRole; token: string }): EmailMessage {
+  const link = siteLink(brand, `/invitations/accept?token=${encodeURIComponent(input.token)}`);
+  const role = ROLE_LABELS[input.role].toLowerCase();
+  const subject = `You are invited to ${input.orgName} on ${brand.productName}`;
+  const text = [
+    'Hi,',
+    '',
+    `${input.inviterEmail} invited you to join ${input.orgName} on ${brand.productName} as ${role === 'admin' ? 'an' : 'a'} ${role}.`,
+    '',
+    `Accept the invitation (sign in, or create an account with this email address): ${link}`,
+    '',
+    `The link works once and expires in ${INVITATION_DAYS} days. If you did not expect it, ignore this email.`,
+    '',
+    `— ${brand.productName}`,
+  ].join('\n');
+  const html = [
+    '<!doctype html><html lang="en"><body style="font-family:Arial,Helvetica,sans-serif;color:#1f2937;line-height:1.5">',
+    '<p>Hi,</p>',
+    `<p>${escapeHtml(input.inviterEmail)} invited you to join <strong>${escapeHtml(input.orgName)}</strong> on ${escapeHtml(brand.productName)} as ${role === 'admin' ? 'an' : 'a'} ${role}.</p>`,
+    `<p><a href="${escapeHtml(link)}">Accept the invitation</a> (sign in, or create an account with this email address).</p>`,
+    `<p>The link works once and expires in ${INVITATION_DAYS} days. If you did not expect it, ignore this email.</p>`,
+    `<p style="color:#6b7280;font-size:12px">${escapeHtml(brand.productName)}</p>`,
+    '</body></html>',
+  ].join('\n');
+  return { to: input.to, subject, text, html };
+}

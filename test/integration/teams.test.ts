@@ -1,0 +1,284 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { INVITES_PER_HOUR, organisationMessages } from '../../lambdas/domain/organisation.contract.js';
+import { hashInvitationToken } from '../../lambdas/domain/organisations.js';
+import { addDomain, api, type ApiReply, signIn, type TestUser } from '../support/accounts.js';
+import { startTestStack, type TestStack } from '../support/local-stack.js';
+import { mailbox } from '../support/post-from.js';
+import { tableItems } from '../support/table.js';
+
+/**
+ * Teams (issue 22 item 2) over the local stack: the owner invites by email, the invitee accepts
+ * with the mailed link, and then acts on the owner's organisation with the `X-Rampart-Org` header,
+ * within their role. The founder's single-user flows (no header) are the ones every other suite runs.
+ */
+
+let t: TestStack;
+let owner: TestUser;
+let viewer: TestUser;
+let admin: TestUser;
+let outsider: TestUser;
+let ownerAudit: string;
+let outsiderAudit: string;
+
+/** A request as `user`, acting on `org` (none: their own organisation). */
+async function asIn(user: TestUser, org: string | undefined, method: string, path: string, body?: unknown): Promise<ApiReply> {
+  const response = await fetch(`${t.stack.url}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${user.token}`,
+      ...(org ? { 'x-rampart-org': org } : {}),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: text && (response.headers.get('content-type') ?? '').includes('json') ? (JSON.parse(text) as Record<string, unknown>) : {}, text };
+}
+
+async function mailedToken(email: string): Promise<string> {
+  const text = (await mailbox(t.stack.mailboxUrl, email)).at(-1)?.body.text ?? '';
+  const token = /token=(inv_[\w-]{43})/.exec(text)?.[1];
+  if (!token) throw new Error(`No invitation in ${email}'s mailbox: ${text}`);
+  return token;
+}
+
+async function invite(email: string, role: 'viewer' | 'admin', by = owner): Promise<ApiReply> {
+  return asIn(by, undefined, 'POST', '/api/me/org/invitations', { email, role });
+}
+
+async function completedAudit(ownerId: string, host: string): Promise<string> {
+  const id = randomUUID();
+  const at = new Date().toISOString();
+  await t.stack.deps.audits.createAudit({ id, ownerId, targetUrl: `https://${host}/`, host, status: 'queued', createdAt: at, checks: [], mode: 'active' });
+  expect(await t.stack.deps.audits.markInProgress(id, at)).toBe(true);
+  expect(await t.stack.deps.audits.complete(id, { score: 85, grade: 'B', riskLevel: 'low', completedAt: at })).toBe(true);
+  return id;
+}
+
+beforeAll(async () => {
+  t = await startTestStack();
+  [owner, viewer, admin, outsider] = await Promise.all([
+    signIn(t, 'olive@teams.example.test', 'Olive'),
+    signIn(t, 'vic@viewer.example.test', 'Vic'),
+    signIn(t, 'ada@admin.example.test', 'Ada'),
+    signIn(t, 'otto@outsider.example.test', 'Otto'),
+  ]);
+  for (const user of [owner, viewer, admin, outsider]) expect((await api(t, 'GET', '/api/me', user.token)).status).toBe(200);
+  expect((await api(t, 'PUT', '/api/me', owner.token, { firstName: 'Olive', lastName: 'Owner', company: 'Olive Bakery Pty Ltd' })).status).toBe(200);
+  await addDomain(t, owner.userId, 'olive.example.test');
+  await addDomain(t, outsider.userId, 'otto.example.test');
+  ownerAudit = await completedAudit(owner.userId, 'olive.example.test');
+  outsiderAudit = await completedAudit(outsider.userId, 'otto.example.test');
+
+  // The owner invites a viewer and an admin; each accepts with the link mailed to them.
+  for (const [user, role] of [
+    [viewer, 'viewer'],
+    [admin, 'admin'],
+  ] as const) {
+    expect((await invite(user.email, role)).status).toBe(201);
+    const accepted = await asIn(user, undefined, 'POST', '/api/invitations/accept', { token: await mailedToken(user.email) });
+    expect([accepted.status, accepted.body]).toEqual([200, { organisation: { id: owner.userId, name: 'Olive Bakery Pty Ltd', role, own: false } }]);
+  }
+}, 60_000);
+
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('invitations', () => {
+  it('mail a single-use link whose token is stored only as its hash, and the owner sees it pending until accepted', async () => {
+    const invited = await invite('pat@pending.example.test', 'viewer');
+    const token = await mailedToken('pat@pending.example.test');
+    const items = (await tableItems(t)).filter((item) => String(item.pk).startsWith('INVITE#') || String(item.sk).startsWith('INVITE#'));
+    const listed = await api(t, 'GET', '/api/me/org/invitations', owner.token);
+
+    expect(invited.status).toBe(201);
+    expect(invited.body.invitation).toMatchObject({ email: 'pat@pending.example.test', role: 'viewer' });
+    expect(invited.text).not.toContain(token);
+    expect(JSON.stringify(items)).not.toContain(token);
+    expect(items.some((item) => item.pk === `INVITE#${hashInvitationToken(token)}`)).toBe(true);
+    expect(listed.body.invitations.map((i: { email: string }) => i.email)).toEqual(['pat@pending.example.test']);
+    const expires = Date.parse(String(invited.body.invitation.expiresAt)) - Date.parse(String(invited.body.invitation.createdAt));
+    expect(Math.round(expires / 86_400_000)).toBe(7);
+  });
+
+  it('refuses a second use of a link, another address than the invited one, and a revoked link', async () => {
+    const extra = await signIn(t, 'sam@second.example.test', 'Sam');
+    expect((await invite(extra.email, 'viewer')).status).toBe(201);
+    const token = await mailedToken(extra.email);
+
+    const wrongPerson = await asIn(outsider, undefined, 'POST', '/api/invitations/accept', { token });
+    const first = await asIn(extra, undefined, 'POST', '/api/invitations/accept', { token });
+    const second = await asIn(extra, undefined, 'POST', '/api/invitations/accept', { token });
+
+    expect([wrongPerson.status, wrongPerson.body.error, wrongPerson.body.message]).toEqual([403, 'invitation_forbidden', organisationMessages.invitationEmail]);
+    expect(first.status).toBe(200);
+    expect([second.status, second.body.error]).toEqual([404, 'invitation_not_found']);
+
+    expect((await invite('rev@revoked.example.test', 'admin')).status).toBe(201);
+    const revokedToken = await mailedToken('rev@revoked.example.test');
+    const pending = (await api(t, 'GET', '/api/me/org/invitations', owner.token)).body.invitations as { id: string; email: string }[];
+    const revoke = await api(t, 'DELETE', `/api/me/org/invitations/${pending.find((i) => i.email === 'rev@revoked.example.test')!.id}`, owner.token);
+    const late = await signIn(t, 'rev@revoked.example.test', 'Rev');
+    const afterRevoke = await asIn(late, undefined, 'POST', '/api/invitations/accept', { token: revokedToken });
+    expect(revoke.status).toBe(204);
+    expect([afterRevoke.status, afterRevoke.body.error]).toEqual([404, 'invitation_not_found']);
+    expect((await asIn(owner, undefined, 'DELETE', `/api/me/org/members/${extra.userId}`)).status).toBe(204);
+  });
+
+  it('refuses inviting a member again, the owner themself, and only members with the owner role may invite', async () => {
+    const again = await invite(viewer.email, 'admin');
+    const self = await invite(owner.email, 'viewer');
+    const byAdmin = await asIn(admin, owner.userId, 'POST', '/api/me/org/invitations', { email: 'friend@admin.example.test', role: 'admin' });
+
+    expect([again.status, again.body.error]).toEqual([409, 'member_conflict']);
+    expect([self.status, self.body.error]).toEqual([400, 'validation_failed']);
+    expect([byAdmin.status, byAdmin.body.error]).toEqual([403, 'forbidden_role']);
+    expect(await mailbox(t.stack.mailboxUrl, 'friend@admin.example.test')).toEqual([]);
+  });
+
+  it(`stops an organisation after ${INVITES_PER_HOUR} invitations an hour (429), sending no more mail`, async () => {
+    const org = await signIn(t, 'spammer@rate.example.test', 'Spam');
+    expect((await api(t, 'GET', '/api/me', org.token)).status).toBe(200);
+    const statuses: number[] = [];
+    for (let i = 0; i < INVITES_PER_HOUR + 1; i++) statuses.push((await invite(`target${i}@victims.example.test`, 'viewer', org)).status);
+
+    expect(statuses.slice(0, INVITES_PER_HOUR).every((status) => status === 201)).toBe(true);
+    expect(statuses.at(-1)).toBe(429);
+    expect(await mailbox(t.stack.mailboxUrl, `target${INVITES_PER_HOUR}@victims.example.test`)).toEqual([]);
+  });
+});
+
+describe('a viewer of the organisation', () => {
+  it("reads the organisation's audits, domains and members, and is shown the organisation's plan with their own profile", async () => {
+    const audits = await asIn(viewer, owner.userId, 'GET', '/api/me/audits');
+    const domains = await asIn(viewer, owner.userId, 'GET', '/api/me/domains');
+    const members = await asIn(viewer, owner.userId, 'GET', '/api/me/org/members');
+    const me = await asIn(viewer, owner.userId, 'GET', '/api/me');
+
+    expect(audits.status).toBe(200);
+    expect(audits.body.audits.map((a: { id: string }) => a.id)).toEqual([ownerAudit]);
+    expect(domains.body.domains.map((d: { domain: string }) => d.domain)).toEqual(['olive.example.test']);
+    expect(members.body.role).toBe('viewer');
+    expect(members.body.members.map((m: { email: string; role: string }) => [m.email, m.role])).toEqual([
+      [owner.email, 'owner'],
+      [viewer.email, 'viewer'],
+      [admin.email, 'admin'],
+    ]);
+    expect([me.body.user.email, me.body.organisation]).toEqual([viewer.email, { id: owner.userId, role: 'viewer' }]);
+    expect(me.text).not.toContain('Olive Bakery');
+  });
+
+  it('is refused every write with 403 forbidden_role, and nothing changes', async () => {
+    const before = (await tableItems(t)).filter((item) => item.pk === `USER#${owner.userId}`).length;
+    const writes = [
+      await asIn(viewer, owner.userId, 'POST', '/api/me/domains', { domain: 'viewer-added.example.test' }),
+      await asIn(viewer, owner.userId, 'DELETE', '/api/me/domains/olive.example.test'),
+      await asIn(viewer, owner.userId, 'POST', '/api/me/api-tokens', { name: 'viewer token' }),
+      await asIn(viewer, owner.userId, 'POST', '/api/me/scans', { domain: 'olive.example.test' }),
+      await asIn(viewer, owner.userId, 'GET', '/api/me/billing'),
+    ];
+
+    expect(writes.map((reply) => [reply.status, reply.body.error])).toEqual(writes.map(() => [403, 'forbidden_role']));
+    expect(writes[0]!.body.message).toBe(organisationMessages.forbiddenRole('admin', 'viewer'));
+    expect((await tableItems(t)).filter((item) => item.pk === `USER#${owner.userId}`).length).toBe(before);
+  });
+
+  it("acting with no header, works on their own organisation: the owner's data is not theirs", async () => {
+    const own = await asIn(viewer, undefined, 'GET', '/api/me/domains');
+    const added = await asIn(viewer, undefined, 'POST', '/api/me/domains', { domain: 'vic-own.example.test' });
+    const organisations = await asIn(viewer, undefined, 'GET', '/api/me/organisations');
+
+    expect(own.body.domains).toEqual([]);
+    expect(added.status).toBe(201);
+    expect(organisations.body.organisations.map((o: { id: string; role: string; own: boolean }) => [o.id, o.role, o.own])).toEqual([
+      [viewer.userId, 'owner', true],
+      [owner.userId, 'viewer', false],
+    ]);
+  });
+});
+
+describe('an admin of the organisation', () => {
+  it('adds a domain to the organisation, and cannot reach billing or members', async () => {
+    const added = await asIn(admin, owner.userId, 'POST', '/api/me/domains', { domain: 'admin-added.example.test' });
+    const billing = await asIn(admin, owner.userId, 'GET', '/api/me/billing');
+    const promote = await asIn(admin, owner.userId, 'PUT', `/api/me/org/members/${admin.userId}`, { role: 'admin' });
+
+    expect(added.status).toBe(201);
+    expect((await api(t, 'GET', '/api/me/domains', owner.token)).body.domains.map((d: { domain: string }) => d.domain).sort()).toEqual(['admin-added.example.test', 'olive.example.test']);
+    expect([billing.status, billing.body.error]).toEqual([403, 'forbidden_role']);
+    expect([promote.status, promote.body.error]).toEqual([403, 'forbidden_role']);
+  });
+});
+
+describe('across organisations', () => {
+  it("reads and writes nothing of an organisation one is not a member of (403 organisation_forbidden)", async () => {
+    const reads = [
+      await asIn(outsider, owner.userId, 'GET', '/api/me/audits'),
+      await asIn(outsider, owner.userId, 'GET', '/api/me/domains'),
+      await asIn(viewer, outsider.userId, 'GET', '/api/me/audits'),
+    ];
+    const write = await asIn(admin, outsider.userId, 'POST', '/api/me/domains', { domain: 'into-otto.example.test' });
+
+    expect(reads.map((reply) => [reply.status, reply.body.error])).toEqual(reads.map(() => [403, 'organisation_forbidden']));
+    expect([write.status, write.body.error]).toEqual([403, 'organisation_forbidden']);
+    for (const reply of [...reads, write]) expect(reply.text).not.toContain(ownerAudit);
+    expect((await api(t, 'GET', '/api/me/domains', outsider.token)).body.domains.map((d: { domain: string }) => d.domain)).toEqual(['otto.example.test']);
+    expect(reads[2]!.text).not.toContain(outsiderAudit);
+  });
+
+  it('ignores the header on personal routes: the profile update is the signed-in person’s own', async () => {
+    const updated = await asIn(viewer, owner.userId, 'PUT', '/api/me', { firstName: 'Vic', lastName: 'Viewer', company: 'Vic Consulting' });
+
+    expect(updated.status).toBe(200);
+    expect((await api(t, 'GET', '/api/me', owner.token)).body.user.company).toBe('Olive Bakery Pty Ltd');
+    expect((await api(t, 'GET', '/api/me', viewer.token)).body.user.company).toBe('Vic Consulting');
+  });
+});
+
+describe('roles change and members leave', () => {
+  it('the owner makes the viewer an admin; a removed member loses access at once', async () => {
+    const promoted = await api(t, 'PUT', `/api/me/org/members/${viewer.userId}`, owner.token, { role: 'admin' });
+    const write = await asIn(viewer, owner.userId, 'POST', '/api/me/domains', { domain: 'vic-for-olive.example.test' });
+    const removed = await api(t, 'DELETE', `/api/me/org/members/${viewer.userId}`, owner.token);
+    const after = await asIn(viewer, owner.userId, 'GET', '/api/me/audits');
+    const organisations = await asIn(viewer, undefined, 'GET', '/api/me/organisations');
+
+    expect([promoted.status, promoted.body.member.role]).toEqual([200, 'admin']);
+    expect(write.status).toBe(201);
+    expect(removed.status).toBe(204);
+    expect([after.status, after.body.error]).toEqual([403, 'organisation_forbidden']);
+    expect(organisations.body.organisations.map((o: { id: string }) => o.id)).toEqual([viewer.userId]);
+  });
+
+  it('a member leaves; the owner cannot leave their own organisation', async () => {
+    const left = await asIn(admin, owner.userId, 'DELETE', '/api/me/org/membership');
+    const ownerLeaves = await api(t, 'DELETE', '/api/me/org/membership', owner.token);
+    const after = await asIn(admin, owner.userId, 'GET', '/api/me/domains');
+
+    expect(left.status).toBe(204);
+    expect([ownerLeaves.status, ownerLeaves.body.error]).toEqual([403, 'organisation_forbidden']);
+    expect([after.status, after.body.error]).toEqual([403, 'organisation_forbidden']);
+    expect((await api(t, 'GET', '/api/me/org/members', owner.token)).body.members.map((m: { role: string }) => m.role)).toEqual(['owner']);
+  });
+
+  it("deleting the owner's account ends the organisation for its members; a member's deletion leaves the organisation's list", async () => {
+    const boss = await signIn(t, 'boss@ending.example.test', 'Boss');
+    const [staff, leaving] = await Promise.all([signIn(t, 'staff@ending.example.test', 'Staff'), signIn(t, 'leaving@ending.example.test', 'Lea')]);
+    expect((await api(t, 'GET', '/api/me', boss.token)).status).toBe(200);
+    for (const user of [staff, leaving]) {
+      expect((await invite(user.email, 'viewer', boss)).status).toBe(201);
+      expect((await asIn(user, undefined, 'POST', '/api/invitations/accept', { token: await mailedToken(user.email) })).status).toBe(200);
+    }
+
+    expect((await api(t, 'DELETE', '/api/me', leaving.token)).status).toBe(204);
+    expect((await api(t, 'GET', '/api/me/org/members', boss.token)).body.members.map((m: { email: string }) => m.email)).toEqual([boss.email, staff.email]);
+    expect((await api(t, 'DELETE', '/api/me', boss.token)).status).toBe(204);
+    const after = await asIn(staff, boss.userId, 'GET', '/api/me/audits');
+
+    expect([after.status, after.body.error]).toEqual([403, 'organisation_forbidden']);
+    expect((await asIn(staff, undefined, 'GET', '/api/me/organisations')).body.organisations.map((o: { id: string }) => o.id)).toEqual([staff.userId]);
+    expect((await tableItems(t)).filter((item) => JSON.stringify(item).includes(boss.userId) || JSON.stringify(item).includes(leaving.userId)).map((item) => `${String(item.pk)} ${String(item.sk)}`).filter((key) => /MEMBER#|INVITE#|ORG#/.test(key))).toEqual([]);
+  });
+});
