@@ -21,6 +21,7 @@ const ShareRoute = lazy(() => import('./routes/share').then((module) => ({ defau
 const PaymentSuccessRoute = lazy(() => import('./routes/payment-success').then((module) => ({ default: module.PaymentSuccessRoute })));
 const SuccessRoute = lazy(() => import('./routes/success').then((module) => ({ default: module.SuccessRoute })));
 const VerifyRoute = lazy(() => import('./routes/verify').then((module) => ({ default: module.VerifyRoute })));
+const AcceptInvitationRoute = lazy(() => import('./routes/invitations').then((module) => ({ default: module.AcceptInvitationRoute })));
 const WazuhTestRoute = lazy(() => import('./routes/wazuh-test').then((module) => ({ default: module.WazuhTestRoute })));
 
 /** DECISIONS "/reports": the old report links open the results page. */
@@ -64,6 +65,7 @@ export const appRoutes: RouteObject[] = [
       { path: paths.success.path, Component: SuccessRoute },
       { path: paths.verify.path, Component: VerifyRoute },
       { path: paths.wazuhTest.path, Component: WazuhTestRoute },
+      { path: paths.acceptInvitation.path, Component: AcceptInvitationRoute },
       { path: paths.terms.path, Component: TermsRoute },
       { path: paths.privacy.path, Component: PrivacyRoute },
       { path: '*', Component: NotFoundRoute },

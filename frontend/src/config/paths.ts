@@ -58,6 +58,8 @@ export const paths = {
   },
   /** DECISIONS "Badge and verify": the public page a badge links to. */
   verify: { path: '/verify/:domain', getHref: (domain: string) => `/verify/${segment(domain)}` },
+  /** Teams: the link an invitation email carries (`?token=inv_…`). */
+  acceptInvitation: { path: '/invitations/accept', getHref: (token?: string) => withQuery('/invitations/accept', { token }) },
   wazuhTest: { path: '/wazuh-test', getHref: () => '/wazuh-test' },
   terms: { path: '/terms', getHref: () => '/terms' },
   privacy: { path: '/privacy', getHref: () => '/privacy' },

@@ -40,6 +40,34 @@ export function setAccessTokenSource(source: TokenSource): void {
   tokenSource = source;
 }
 
+/**
+ * Teams (issue 22 item 2): the organisation the dashboard acts on, sent as `X-Rampart-Org` with a
+ * signed-in call (none: the person's own). Kept in localStorage so a reload stays in it; the server
+ * checks membership and role on every request whatever is stored here.
+ */
+const ORGANISATION_KEY = 'rampart.organisation';
+export const ORGANISATION_HEADER = 'x-rampart-org';
+
+function storage(): Storage | undefined {
+  try {
+    return globalThis.localStorage;
+  } catch {
+    return undefined;
+  }
+}
+
+let actingOrganisationId: string | undefined = storage()?.getItem(ORGANISATION_KEY) ?? undefined;
+
+export function actingOrganisation(): string | undefined {
+  return actingOrganisationId;
+}
+
+export function setActingOrganisation(id: string | undefined): void {
+  actingOrganisationId = id;
+  if (id) storage()?.setItem(ORGANISATION_KEY, id);
+  else storage()?.removeItem(ORGANISATION_KEY);
+}
+
 interface RequestOptions {
   signal?: AbortSignal;
 }
@@ -49,6 +77,7 @@ async function request(method: string, path: string, body: unknown, options: Req
   if (body !== undefined) headers['content-type'] = 'application/json';
   const token = await tokenSource().catch(() => undefined);
   if (token) headers.authorization = `Bearer ${token}`;
+  if (token && actingOrganisationId) headers[ORGANISATION_HEADER] = actingOrganisationId;
   const response = await fetch(`${env.API_URL}${path}`, {
     method,
     headers,

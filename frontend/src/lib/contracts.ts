@@ -226,3 +226,15 @@ export {
   type EssentialEightStrategyView,
   type EssentialEightView,
 } from '../../../lambdas/domain/essential-eight.contract';
+export {
+  INVITATION_DAYS,
+  memberRoles,
+  organisationMessages,
+  ROLE_LABELS,
+  roleAtLeast,
+  type InvitationView,
+  type MemberRole,
+  type MemberView,
+  type OrganisationView,
+  type OrgRole,
+} from '../../../lambdas/domain/organisation.contract';

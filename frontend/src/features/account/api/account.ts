@@ -3,6 +3,7 @@ import { apiGet, apiPut } from '../../../lib/api-client';
 import {
   routePath,
   type NotificationPreferences,
+  type OrgRole,
   type ProfileUpdateInput,
   type SubscriptionView,
   type UserView,
@@ -12,6 +13,8 @@ import {
 export interface Account {
   user: UserView & { isDemo?: boolean };
   subscription: SubscriptionView;
+  /** Teams: the organisation the dashboard acts on and the person's role there (absent after a profile update: unchanged). */
+  organisation?: { id: string; role: OrgRole };
 }
 
 export const accountKeys = {
@@ -33,7 +36,8 @@ export function useUpdateProfile() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: ProfileUpdateInput) => apiPut<Account>(routePath('update-me'), input),
-    onSuccess: (account) => queryClient.setQueryData(accountKeys.me(), account),
+    // The update answers without the organisation: keep the one GET /api/me gave.
+    onSuccess: (account) => queryClient.setQueryData<Account>(accountKeys.me(), (previous) => ({ ...account, subscription: previous?.subscription ?? account.subscription, organisation: previous?.organisation ?? account.organisation })),
   });
 }
 
@@ -58,3 +62,8 @@ export function useUpdateNotificationPreferences() {
 
 /** `GET /api/me/export`: DECISIONS "Retention and rights" — everything the account holds, as JSON. */
 export const exportMyData = (): Promise<unknown> => apiGet<unknown>(routePath('export-my-data'));
+
+/** Teams: the person's role in the organisation the dashboard acts on (their own: owner). */
+export function useOrgRole(): OrgRole {
+  return useMe().data?.organisation?.role ?? 'owner';
+}

@@ -5,7 +5,7 @@ import { Button } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
 import { Tabs, useTabParam } from '../../../components/ui/tabs';
 import { content } from '../../../config/content';
-import { useMe } from '../../account/api/account';
+import { useMe, useOrgRole } from '../../account/api/account';
 import { agentKeys, useMyAgents } from './api/agents';
 import { AgentListTab } from './agent-list-tab';
 import { DebugTab } from './debug-tab';
@@ -41,7 +41,9 @@ function Promo() {
 
 /** The dashboard's Local Agents section: tabs whose selection lives in the URL, Sync Now and the last sync. */
 export function AgentsSection() {
-  const [active, select] = useTabParam(AGENT_TABS);
+  // Teams: installing needs the enrollment secret, an admin's (a viewer sees the agents only).
+  const tabs = useOrgRole() === 'viewer' ? AGENT_TABS.filter((tab) => tab.id !== 'install') : AGENT_TABS;
+  const [active, select] = useTabParam(tabs);
   const baseId = useId();
   const queryClient = useQueryClient();
   const me = useMe();
@@ -76,7 +78,7 @@ export function AgentsSection() {
 
       {showPromo && <Promo />}
 
-      <Tabs label="Local agents" tabs={AGENT_TABS} active={active.id} onSelect={select}>
+      <Tabs label="Local agents" tabs={tabs} active={active.id} onSelect={select}>
         {active.id === 'overview' && <OverviewTab onInstall={installAgent} />}
         {active.id === 'list' && <AgentListTab onInstall={installAgent} />}
         {active.id === 'install' && <InstallTab />}

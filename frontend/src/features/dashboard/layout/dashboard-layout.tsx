@@ -4,9 +4,11 @@ import { ThemeToggle } from '../../../components/theme/theme-toggle';
 import { ThemedLogo } from '../../../components/ui/logo';
 import { Spinner } from '../../../components/ui/spinner';
 import { paths } from '../../../config/paths';
-import { useMe } from '../../account/api/account';
+import { useMe, useOrgRole } from '../../account/api/account';
+import { setActingOrganisation } from '../../../lib/api-client';
 import { useAuth } from '../../auth/auth-provider';
 import { dashboardSections, sectionHref } from '../sections';
+import { OrganisationSwitcher, ReadOnlyNotice } from './organisation-switcher';
 import { planName, planStatusLabel, usageTone } from './plan';
 
 const focusRing = 'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-700 dark:focus-visible:outline-blue-400';
@@ -38,6 +40,7 @@ function PlanBox() {
 export function DashboardLayout() {
   const { signOut, user } = useAuth();
   const me = useMe();
+  const role = useOrgRole();
   const navigate = useNavigate();
   const profile = me.data?.user;
   const name = profile ? `${profile.firstName} ${profile.lastName}`.trim() : '';
@@ -59,6 +62,7 @@ export function DashboardLayout() {
             Demo account — sample data
           </p>
         )}
+        <OrganisationSwitcher />
         <nav aria-label="Dashboard" className="flex flex-row flex-wrap gap-1 md:flex-col">
           {dashboardSections.map((section) => (
             <NavLink
@@ -87,7 +91,12 @@ export function DashboardLayout() {
           </div>
           <button
             type="button"
-            onClick={() => void signOut().then(() => navigate(paths.home.getHref(), { replace: true }))}
+            onClick={() =>
+              void signOut().then(() => {
+                setActingOrganisation(undefined);
+                return navigate(paths.home.getHref(), { replace: true });
+              })
+            }
             className={`w-full rounded-md px-3 py-2 text-left text-sm font-semibold text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800 ${focusRing}`}
           >
             Logout
@@ -95,6 +104,11 @@ export function DashboardLayout() {
         </div>
       </aside>
       <main id="dashboard-main" tabIndex={-1} className="min-w-0 flex-1 p-4 focus:outline-none sm:p-8">
+        {role === 'viewer' && (
+          <div className="mb-4">
+            <ReadOnlyNotice />
+          </div>
+        )}
         <Suspense
           fallback={
             <div role="status" className="flex justify-center py-24 text-slate-500">

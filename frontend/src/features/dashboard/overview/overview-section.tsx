@@ -5,7 +5,7 @@ import { claims, content } from '../../../config/content';
 import { paths } from '../../../config/paths';
 import { grade } from '../../../lib/catalogue';
 import type { AuditHistoryEntry } from '../../../lib/contracts';
-import { useMe } from '../../account/api/account';
+import { useMe, useOrgRole } from '../../account/api/account';
 import { useMyAudits } from '../../account/api/audits';
 import { useDomains } from '../../account/api/domains';
 import { QuickScanModal } from '../quick-scan/quick-scan-modal';
@@ -83,6 +83,7 @@ export function OverviewSection() {
   const audits = useMyAudits();
   const domains = useDomains();
   const [scanning, setScanning] = useState(false);
+  const readOnly = useOrgRole() === 'viewer';
   const list = audits.data ?? [];
   const latest = list.find((audit) => audit.status === 'completed');
   const domainCount = domains.data?.length ?? 0;
@@ -173,7 +174,7 @@ export function OverviewSection() {
           Quick actions
         </h2>
         <div className="mt-3 flex flex-wrap gap-3">
-          <Button onClick={() => setScanning(true)}>New Security Scan</Button>
+          {!readOnly && <Button onClick={() => setScanning(true)}>New Security Scan</Button>}
           <Link to={sectionHref('badge')} className={buttonClass('secondary')}>
             Security Badge
           </Link>

@@ -4,6 +4,7 @@ import { Spinner } from '../../../components/ui/spinner';
 import { FormMessage, TextField } from '../../../components/ui/text-field';
 import { ApiError } from '../../../lib/api-client';
 import type { AuditHistoryEntry } from '../../../lib/contracts';
+import { useOrgRole } from '../../account/api/account';
 import { useMyAudits } from '../../account/api/audits';
 import { useAddDomain, useDeleteDomain, useDomains, useVerifyDomain, type DomainView } from '../../account/api/domains';
 import { CopyableValue } from './copyable-value';
@@ -46,6 +47,8 @@ const scoreTone = (score: number): string =>
  * leads through to that.
  */
 export function DomainsTab() {
+  // Teams: a viewer sees the domains, and changes nothing (the server refuses it too).
+  const readOnly = useOrgRole() === 'viewer';
   const domains = useDomains();
   const audits = useMyAudits();
   const purpose = useVerifyPurpose();
@@ -55,7 +58,7 @@ export function DomainsTab() {
     <div className="space-y-6">
       {purpose && <VerifyPurposePanel purpose={purpose} domains={domains.data} />}
       {/* Filled in with the domain to verify until it is listed (then afresh, empty). */}
-      <AddDomainForm key={listed ? 'listed' : 'unlisted'} initial={purpose && !listed ? purpose.domain : ''} />
+      {!readOnly && <AddDomainForm key={listed ? 'listed' : 'unlisted'} initial={purpose && !listed ? purpose.domain : ''} />}
       <SettingsPanel
         title="Your domains"
         description="Scans run only on domains you have proven you own. Verified domains can be scanned from the dashboard."
@@ -69,7 +72,7 @@ export function DomainsTab() {
         ) : (
           <ul className="divide-y divide-slate-200 dark:divide-slate-700">
             {domains.data.map((domain) => (
-              <DomainRow key={domain.id} domain={domain} score={audits.data ? latestScore(audits.data, domain.domain) : undefined} />
+              <DomainRow key={domain.id} domain={domain} score={audits.data ? latestScore(audits.data, domain.domain) : undefined} readOnly={readOnly} />
             ))}
           </ul>
         )}
@@ -131,7 +134,7 @@ function AddDomainForm({ initial }: { initial: string }) {
   );
 }
 
-function DomainRow({ domain, score }: { domain: DomainView; score: number | undefined }) {
+function DomainRow({ domain, score, readOnly = false }: { domain: DomainView; score: number | undefined; readOnly?: boolean }) {
   const verify = useVerifyDomain();
   const remove = useDeleteDomain();
   const [message, setMessage] = useState<Message | undefined>();
@@ -183,7 +186,7 @@ function DomainRow({ domain, score }: { domain: DomainView; score: number | unde
         </span>
         <span className="text-sm text-slate-600 dark:text-slate-400">Added {dateAdded(domain.addedAt)}</span>
         <div className="ml-auto">
-          {!confirming && (
+          {!confirming && !readOnly && (
             <button
               type="button"
               onClick={() => setConfirming(true)}
@@ -213,7 +216,7 @@ function DomainRow({ domain, score }: { domain: DomainView; score: number | unde
         </div>
       )}
 
-      {!domain.verified && (
+      {!domain.verified && !readOnly && (
         <div className="rounded-md border border-slate-200 bg-slate-50 p-4 dark:border-slate-700 dark:bg-slate-950">
           <p className="text-sm text-slate-700 dark:text-slate-300">Prove that you own this domain in either of two ways, then check.</p>
           <div className="mt-4 grid gap-6 lg:grid-cols-2">

@@ -4,6 +4,7 @@ import { FormMessage } from '../../../components/ui/text-field';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-client';
 import { policyMessages, type SecurityPolicyView } from '../../../lib/contracts';
+import { useOrgRole } from '../../account/api/account';
 import { useDeletePolicy, usePolicies } from '../../account/api/policies';
 import { isPolicyExpired, policyBadge, policyDate } from '../../audits/components/policy-format';
 import { LoadingState, SettingsPanel } from './panel';
@@ -23,6 +24,7 @@ function expiry(policy: SecurityPolicyView): string {
 export function PoliciesTab() {
   const policies = usePolicies();
   const remove = useDeletePolicy();
+  const readOnly = useOrgRole() === 'viewer';
   const [failure, setFailure] = useState<string | undefined>();
 
   const removePolicy = (policy: SecurityPolicyView) => {
@@ -83,6 +85,7 @@ export function PoliciesTab() {
                       <td className={`${cell} text-right`}>
                         <button
                           type="button"
+                          hidden={readOnly}
                           onClick={() => removePolicy(policy)}
                           disabled={remove.isPending}
                           aria-label={`Remove the policy for ${policy.findingId} on ${policy.domain}`}

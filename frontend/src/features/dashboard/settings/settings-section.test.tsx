@@ -33,11 +33,11 @@ describe('the Settings section', () => {
     vi.unstubAllGlobals();
   });
 
-  it('has the seven tabs, Profile first and selected by default', async () => {
+  it('has the eight tabs, Profile first and selected by default', async () => {
     renderSettings();
 
     expect(screen.getByRole('tablist', { name: 'Settings' })).toBeTruthy();
-    expect(screen.getAllByRole('tab').map((tab) => tab.textContent)).toEqual(['Profile', 'Domains', 'Policies', 'Notifications', 'Alert destinations', 'Security', 'API']);
+    expect(screen.getAllByRole('tab').map((tab) => tab.textContent)).toEqual(['Profile', 'Team', 'Domains', 'Policies', 'Notifications', 'Alert destinations', 'Security', 'API']);
     expect(selectedTab()).toBe('Profile');
     expect(await screen.findByRole('button', { name: 'Save Changes' })).toBeTruthy();
     expect(screen.getByRole('tabpanel', { name: 'Profile' })).toBeTruthy();

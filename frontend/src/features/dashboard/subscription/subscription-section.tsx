@@ -3,7 +3,8 @@ import { Spinner } from '../../../components/ui/spinner';
 import { content } from '../../../config/content';
 import { ApiError } from '../../../lib/api-client';
 import { paymentMessages, type BillingView } from '../../../lib/contracts';
-import { planName, usageTone } from '../layout/plan';
+import { useMe, useOrgRole } from '../../account/api/account';
+import { planName, planStatusLabel, usageTone } from '../layout/plan';
 import { useBilling, useBillingPortal } from './api/billing';
 import { BillingHistory } from './billing-history';
 import { MonthlyReports } from './monthly-reports';
@@ -91,6 +92,38 @@ function CurrentPlan({ billing }: { billing: BillingView }) {
 
 /** SPEC §2 "Subscription page" from `GET /api/me/billing`: plan, usage, upgrades, billing history, the portal. */
 export function SubscriptionSection() {
+  // Teams: billing stays with the organisation's owner; members see its plan and monthly reports.
+  return useOrgRole() === 'owner' ? <OwnerSubscription /> : <MemberSubscription />;
+}
+
+function MemberSubscription() {
+  const subscription = useMe().data?.subscription;
+  return (
+    <div className="space-y-6">
+      <title>{`Subscription — ${content.productName}`}</title>
+      <h1 className="text-2xl font-bold">Subscription</h1>
+      <section className={card} aria-labelledby="organisation-plan">
+        <h2 id="organisation-plan" className="text-lg font-semibold">
+          {"The organisation's plan"}
+        </h2>
+        {subscription && (
+          <p className="mt-2 text-sm">
+            {planName(subscription)} · {planStatusLabel(subscription)} · {subscription.scansUsed} / {subscription.scansLimit} scans used
+          </p>
+        )}
+        <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">Billing, upgrades and invoices stay with the organisation&apos;s owner.</p>
+      </section>
+      <section className={card} aria-labelledby="monthly-reports">
+        <h2 id="monthly-reports" className="text-lg font-semibold">
+          Monthly reports
+        </h2>
+        <MonthlyReports />
+      </section>
+    </div>
+  );
+}
+
+function OwnerSubscription() {
   const billing = useBilling();
   if (billing.isPending) return <p role="status">Loading your subscription…</p>;
   if (billing.isError) return <p role="alert">Your subscription could not be loaded: {billing.error.message}</p>;

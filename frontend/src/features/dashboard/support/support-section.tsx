@@ -15,6 +15,7 @@ import {
   type SupportRequestCreated,
   type SupportRequestView,
 } from '../../../lib/contracts';
+import { useOrgRole } from '../../account/api/account';
 import { useCreateSupportRequest, useSupportRequests } from './api/support-requests';
 
 const card = 'rounded-xl border border-slate-200 bg-white p-5 shadow-sm dark:border-slate-700 dark:bg-slate-900';
@@ -206,19 +207,22 @@ function RequestList({ requests }: { requests: SupportRequestView[] }) {
 /** `/dashboard/support`: the support form (marked with the plan by the API), its promise, and the user's past requests. */
 export function SupportSection() {
   const requests = useSupportRequests();
+  const readOnly = useOrgRole() === 'viewer';
   return (
     <div className="space-y-6">
       <title>{`Support — ${content.productName}`}</title>
       <h1 className="text-2xl font-bold">Support</h1>
       {requests.data && <Entitlement support={requests.data.support} />}
-      <section className={card} aria-labelledby="support-form">
-        <h2 id="support-form" className="text-lg font-semibold">
-          Ask for help
-        </h2>
-        <div className="mt-4">
-          <SupportForm />
-        </div>
-      </section>
+      {!readOnly && (
+        <section className={card} aria-labelledby="support-form">
+          <h2 id="support-form" className="text-lg font-semibold">
+            Ask for help
+          </h2>
+          <div className="mt-4">
+            <SupportForm />
+          </div>
+        </section>
+      )}
       <section className={card} aria-labelledby="support-requests">
         <h2 id="support-requests" className="text-lg font-semibold">
           Your requests

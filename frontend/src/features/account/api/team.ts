@@ -1,0 +1,52 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { apiDelete, apiGet, apiPost, apiPut } from '../../../lib/api-client';
+import { routePath, type InvitationView, type MemberRole, type MemberView, type OrganisationView, type OrgRole } from '../../../lib/contracts';
+
+/** Teams (issue 22 item 2): the acting organisation's members and invitations, and the person's organisations. */
+export const teamKeys = {
+  all: ['team'] as const,
+  members: () => [...teamKeys.all, 'members'] as const,
+  invitations: () => [...teamKeys.all, 'invitations'] as const,
+  organisations: () => [...teamKeys.all, 'organisations'] as const,
+};
+
+export interface MemberList {
+  role: OrgRole;
+  members: MemberView[];
+}
+
+export const membersQueryOptions = () => queryOptions({ queryKey: teamKeys.members(), queryFn: ({ signal }) => apiGet<MemberList>(routePath('list-org-members'), { signal }) });
+
+export const useMembers = () => useQuery(membersQueryOptions());
+
+/** Only the owner may list invitations: the query is off for everyone else. */
+export const useInvitations = (enabled: boolean) =>
+  useQuery({
+    queryKey: teamKeys.invitations(),
+    queryFn: ({ signal }) => apiGet<{ invitations: InvitationView[] }>(routePath('list-org-invitations'), { signal }).then((answer) => answer.invitations),
+    enabled,
+  });
+
+export const organisationsQueryOptions = () =>
+  queryOptions({
+    queryKey: teamKeys.organisations(),
+    queryFn: ({ signal }) => apiGet<{ organisations: OrganisationView[] }>(routePath('list-my-organisations'), { signal }).then((answer) => answer.organisations),
+  });
+
+export const useMyOrganisations = () => useQuery(organisationsQueryOptions());
+
+function useTeamMutation<TInput, TResult>(mutationFn: (input: TInput) => Promise<TResult>) {
+  const queryClient = useQueryClient();
+  return useMutation({ mutationFn, onSettled: () => queryClient.invalidateQueries({ queryKey: teamKeys.all }) });
+}
+
+export const useInvite = () =>
+  useTeamMutation((input: { email: string; role: MemberRole }) => apiPost<{ invitation: InvitationView }>(routePath('create-org-invitation'), input));
+export const useRevokeInvitation = () => useTeamMutation((invitationId: string) => apiDelete(routePath('revoke-org-invitation', { invitationId })));
+export const useChangeRole = () =>
+  useTeamMutation(({ memberId, role }: { memberId: string; role: MemberRole }) => apiPut<{ member: MemberView }>(routePath('update-org-member', { memberId }), { role }));
+export const useRemoveMember = () => useTeamMutation((memberId: string) => apiDelete(routePath('remove-org-member', { memberId })));
+export const useLeaveOrganisation = () => useTeamMutation(() => apiDelete(routePath('leave-organisation')));
+
+/** `POST /api/invitations/accept` with the mailed token. */
+export const acceptInvitation = (token: string): Promise<{ organisation: OrganisationView }> => apiPost(routePath('accept-invitation'), { token });
