@@ -197,7 +197,9 @@ function parseMemberId(memberId: string | undefined): string {
 export function personFrom(claims: Record<string, unknown> | undefined): Person {
   if (!claims || typeof claims.sub !== 'string' || claims.sub === '') throw new UnauthorizedError();
   const member = claims[ACTING_MEMBER_CLAIM];
-  return { userId: typeof member === 'string' && member !== '' ? member : claims.sub, email: typeof claims.email === 'string' ? claims.email : '' };
+  // An address Cognito says is not verified proves nothing (the authorizer passes claims as strings).
+  const unverified = claims.email_verified === false || claims.email_verified === 'false';
+  return { userId: typeof member === 'string' && member !== '' ? member : claims.sub, email: typeof claims.email === 'string' && !unverified ? claims.email : '' };
 }
 
 /** The acting organisation of a `user` route's claims (as lambdas/api/http.ts resolved them). */

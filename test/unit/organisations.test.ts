@@ -3,7 +3,7 @@ import { ForbiddenError } from '../../lambdas/domain/errors.js';
 import { type OrgRole, roleAtLeast } from '../../lambdas/domain/organisation.contract.js';
 import { ACTING_MEMBER_CLAIM, ACTING_ROLE_CLAIM, actingFrom, hashInvitationToken, isInvitationExpired, isInvitationToken, newInvitationToken, type Membership, type OrganisationRepository } from '../../lambdas/domain/organisations.js';
 import { type RouteDefinition, routes } from '../../lambdas/routes.js';
-import { actingClaims } from '../../lambdas/use-cases/organisations.js';
+import { actingClaims, personFrom } from '../../lambdas/use-cases/organisations.js';
 
 const manifest = routes as readonly RouteDefinition[];
 const userRoutes = manifest.filter((route) => route.auth === 'user');
@@ -97,5 +97,14 @@ describe('invitation tokens', () => {
     expect(hashInvitationToken(token)).not.toBe(hashInvitationToken(newInvitationToken()));
     expect(isInvitationExpired({ expiresAt: '2026-01-08T00:00:00.000Z' }, new Date('2026-01-07T23:59:59Z'))).toBe(false);
     expect(isInvitationExpired({ expiresAt: '2026-01-08T00:00:00.000Z' }, new Date('2026-01-08T00:00:00Z'))).toBe(true);
+  });
+});
+
+describe('personFrom', () => {
+  it('is the token’s own person whatever organisation the request acts on, and drops an address Cognito has not verified', () => {
+    expect(personFrom({ sub: 'org-1', email: 'p@example.test', email_verified: 'true', [ACTING_MEMBER_CLAIM]: 'person-1', [ACTING_ROLE_CLAIM]: 'viewer' })).toEqual({ userId: 'person-1', email: 'p@example.test' });
+    expect(personFrom({ sub: 'person-1', email: 'p@example.test', email_verified: 'false' })).toEqual({ userId: 'person-1', email: '' });
+    expect(personFrom({ sub: 'person-1', email: 'p@example.test', email_verified: false })).toEqual({ userId: 'person-1', email: '' });
+    expect(() => personFrom({})).toThrow();
   });
 });
