@@ -91,7 +91,7 @@ export async function listHistory(deps: AccountDeps & Pick<Deps, 'domains'>, cal
 
 /** DECISIONS "Retention and rights": "Download my data" — the caller's profile, leads and audits as JSON. */
 export async function exportAccount(
-  deps: AccountDeps & Pick<Deps, 'domains' | 'config' | 'policies' | 'apiTokens' | 'supportRequests' | 'monthlyReports' | 'agents' | 'issueHistory'>,
+  deps: AccountDeps & Pick<Deps, 'domains' | 'config' | 'policies' | 'apiTokens' | 'supportRequests' | 'monthlyReports' | 'agents' | 'issueHistory' | 'organisations'>,
   caller: Caller,
 ) {
   const profile = await deps.accounts.getOrCreateProfile(caller);
@@ -122,6 +122,9 @@ export async function exportAccount(
     apiTokens: (await deps.apiTokens.list(caller.userId)).map(apiTokenView),
     // The endpoint agents as the dashboard shows them (machines, addresses, scores); never a secret or token hash.
     agents: (await listMyAgents(deps, caller.userId)).agents,
+    // Teams: the people of the caller's organisation, and the organisations the caller is a member of.
+    members: (await deps.organisations.listMembers(caller.userId)).map(({ memberId, email, role, addedAt }) => ({ memberId, email, role, addedAt })),
+    memberships: (await deps.organisations.listMemberships(caller.userId)).map(({ orgId, orgName, role, addedAt }) => ({ organisationId: orgId, name: orgName, role, addedAt })),
   };
 }
 

@@ -237,6 +237,19 @@ describe('across organisations', () => {
   });
 });
 
+describe('Download my data', () => {
+  it("holds the owner's members and the member's memberships, each the person's own", async () => {
+    const ownerExport = await api(t, 'GET', '/api/me/export', owner.token);
+    const viewerExport = await asIn(viewer, owner.userId, 'GET', '/api/me/export');
+
+    expect(ownerExport.body.members.map((m: { email: string; role: string }) => `${m.email} ${m.role}`).sort()).toEqual([`${admin.email} admin`, `${viewer.email} viewer`]);
+    expect(ownerExport.body.memberships).toEqual([]);
+    expect(viewerExport.body.profile.email).toBe(viewer.email);
+    expect(viewerExport.body.memberships.map((m: { organisationId: string; role: string }) => [m.organisationId, m.role])).toEqual([[owner.userId, 'viewer']]);
+    expect(viewerExport.text).not.toContain(ownerAudit);
+  });
+});
+
 describe('roles change and members leave', () => {
   it('the owner makes the viewer an admin; a removed member loses access at once', async () => {
     const promoted = await api(t, 'PUT', `/api/me/org/members/${viewer.userId}`, owner.token, { role: 'admin' });
