@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { Button, buttonClass } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
@@ -17,8 +17,9 @@ import {
   type CreatedApiToken,
 } from '../../../lib/contracts';
 import { useApiTokens, useCreateApiToken, useRevokeApiToken } from './api/api-tokens';
-import { useCopy } from '../../../lib/use-copy';
+
 import { DangerButton, LoadingState, SettingsPanel } from './panel';
+import { SecretShownOnce } from './secret-shown-once';
 
 export const apiTabMessages = {
   loadFailed: 'Failed to load your API tokens. Please try again.',
@@ -64,7 +65,7 @@ export function ApiTab() {
           </Link>
         </SettingsPanel>
       )}
-      {created && <NewSecret created={created} onDone={() => setCreated(undefined)} />}
+      {created && <SecretShownOnce name="Your new API token" label={`Your new token “${created.token.name}”`} secret={created.secret} messages={apiTabMessages} onDone={() => setCreated(undefined)} />}
       <SettingsPanel title="Your API tokens" description={`Up to ${limit} tokens. A revoked or expired token stops working at once.`}>
         {tokens.length === 0 ? (
           <p className="text-sm text-slate-600 dark:text-slate-400">{apiTabMessages.noTokens}</p>
@@ -152,49 +153,6 @@ function CreateTokenForm({ full, limit, onCreated }: { full: boolean; limit: num
   );
 }
 
-/** The secret, shown once, with Copy → 'Copied to clipboard!' for 2 s. */
-function NewSecret({ created, onDone }: { created: CreatedApiToken; onDone: () => void }) {
-  const inputId = useId();
-  const inputRef = useRef<HTMLInputElement>(null);
-  const { state: copy, copy: copyText } = useCopy();
-
-  useEffect(() => {
-    inputRef.current?.focus();
-  }, [created]);
-
-  const copySecret = async () => {
-    inputRef.current?.select();
-    await copyText(created.secret);
-  };
-
-  return (
-    <section aria-label="Your new API token" className="rounded-xl border border-amber-300 bg-amber-50 p-6 dark:border-amber-700 dark:bg-amber-950">
-      <label htmlFor={inputId} className="block text-sm font-semibold text-amber-950 dark:text-amber-100">
-        {`Your new token “${created.token.name}”`}
-      </label>
-      <div className="mt-2 flex flex-col gap-2 sm:flex-row">
-        <input
-          ref={inputRef}
-          id={inputId}
-          readOnly
-          value={created.secret}
-          onFocus={(event) => event.target.select()}
-          className="min-w-0 flex-1 rounded-md border border-slate-300 bg-white px-3 py-2 font-mono text-sm text-slate-900 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100"
-        />
-        <Button onClick={() => void copySecret()}>Copy</Button>
-      </div>
-      <p role="alert" className="mt-3 text-sm font-semibold text-amber-950 dark:text-amber-100">
-        {apiTabMessages.secretWarning}
-      </p>
-      <p role="status" className="mt-1 min-h-5 text-sm text-amber-950 dark:text-amber-100">
-        {copy === 'copied' ? <strong>{apiTabMessages.copied}</strong> : copy === 'failed' ? apiTabMessages.copyFailed : ''}
-      </p>
-      <Button variant="secondary" className="mt-3" onClick={onDone}>
-        Done
-      </Button>
-    </section>
-  );
-}
 
 function TokenRow({ token }: { token: ApiTokenView }) {
   const revoke = useRevokeApiToken();

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { Button, buttonClass } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
@@ -22,9 +22,10 @@ import {
   type DestinationKind,
   type DestinationView,
 } from '../../../lib/contracts';
-import { useCopy } from '../../../lib/use-copy';
+
 import { useCreateDestination, useDeleteDestination, useDeliveries, useDestinations, useSendTestAlert, useUpdateDestination } from './api/alert-destinations';
 import { DangerButton, LoadingState, SettingsPanel } from './panel';
+import { SecretShownOnce } from './secret-shown-once';
 
 export const destinationsTabMessages = {
   loadFailed: 'Failed to load your alert destinations. Please try again.',
@@ -97,7 +98,7 @@ export function DestinationsTab() {
           </Link>
         </SettingsPanel>
       )}
-      {created?.secret && <NewSecret created={created} onDone={() => setCreated(undefined)} />}
+      {created?.secret && <SecretShownOnce name="Your webhook's signing secret" label={`Signing secret of “${created.destination.name}”`} secret={created.secret} messages={destinationsTabMessages} onDone={() => setCreated(undefined)} />}
       <SettingsPanel title="Your alert destinations">
         {destinations.length === 0 ? (
           <p className="text-sm text-slate-600 dark:text-slate-400">{destinationsTabMessages.none}</p>
@@ -226,51 +227,6 @@ function DestinationForm({ existing, onSaved }: { existing?: DestinationView; on
   );
 }
 
-/** A generic webhook's signing secret, shown once, with Copy. */
-function NewSecret({ created, onDone }: { created: CreatedDestination; onDone: () => void }) {
-  const inputId = useId();
-  const inputRef = useRef<HTMLInputElement>(null);
-  const { state: copy, copy: copyText } = useCopy();
-
-  useEffect(() => {
-    inputRef.current?.focus();
-  }, [created]);
-
-  return (
-    <section aria-label="Your webhook's signing secret" className="rounded-xl border border-amber-300 bg-amber-50 p-6 dark:border-amber-700 dark:bg-amber-950">
-      <label htmlFor={inputId} className="block text-sm font-semibold text-amber-950 dark:text-amber-100">
-        {`Signing secret of “${created.destination.name}”`}
-      </label>
-      <div className="mt-2 flex flex-col gap-2 sm:flex-row">
-        <input
-          ref={inputRef}
-          id={inputId}
-          readOnly
-          value={created.secret}
-          onFocus={(event) => event.target.select()}
-          className="min-w-0 flex-1 rounded-md border border-slate-300 bg-white px-3 py-2 font-mono text-sm text-slate-900 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100"
-        />
-        <Button
-          onClick={() => {
-            inputRef.current?.select();
-            void copyText(created.secret ?? '');
-          }}
-        >
-          Copy
-        </Button>
-      </div>
-      <p role="alert" className="mt-3 text-sm font-semibold text-amber-950 dark:text-amber-100">
-        {destinationsTabMessages.secretWarning}
-      </p>
-      <p role="status" className="mt-1 min-h-5 text-sm text-amber-950 dark:text-amber-100">
-        {copy === 'copied' ? <strong>{destinationsTabMessages.copied}</strong> : copy === 'failed' ? destinationsTabMessages.copyFailed : ''}
-      </p>
-      <Button variant="secondary" className="mt-3" onClick={onDone}>
-        Done
-      </Button>
-    </section>
-  );
-}
 
 function DestinationRow({ destination, allowed }: { destination: DestinationView; allowed: boolean }) {
   const headingId = useId();
