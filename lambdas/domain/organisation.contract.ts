@@ -43,6 +43,7 @@ export const organisationMessages = {
   memberNotFound: 'No such member in this organisation.',
   invitationNotFound: 'No such pending invitation.',
   ownOrganisation: 'You own this organisation: you cannot leave it (delete the account instead).',
+  demoInvite: 'The demo account is shared: it cannot invite anyone.',
   tooManyInvites: 'invitations',
 } as const;
 

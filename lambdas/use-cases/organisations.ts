@@ -114,6 +114,8 @@ export async function inviteMember(deps: OrgDeps & Pick<Deps, 'rateLimits' | 'ma
   const { email, role } = parseContract(invitationInputSchema, input);
   const now = deps.clock.now();
   const [owner, members, pending] = await Promise.all([deps.accounts.getProfile(acting.orgId), deps.organisations.listMembers(acting.orgId), listInvitations(deps, acting)]);
+  // Everyone may sign in to the demo account: it must not be a way to mail strangers.
+  if (owner?.isDemo) throw new ForbiddenError('demo_account_forbidden', organisationMessages.demoInvite);
   if (email === inviterEmail.toLowerCase() || email === owner?.email.toLowerCase()) throw new ValidationError(organisationMessages.invitationOwn, { email: organisationMessages.invitationOwn });
   if (members.some((member) => member.email.toLowerCase() === email)) throw new ConflictError('member_conflict', organisationMessages.alreadyMember);
   if (pending.some((invitation) => invitation.email === email)) throw new ConflictError('invitation_conflict', organisationMessages.alreadyInvited);

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { documentClient } from '../../lambdas/composition/aws.js';
 import { INVITES_PER_HOUR, organisationMessages } from '../../lambdas/domain/organisation.contract.js';
 import { hashInvitationToken } from '../../lambdas/domain/organisations.js';
 import { addDomain, api, type ApiReply, signIn, type TestUser } from '../support/accounts.js';
@@ -147,6 +149,21 @@ describe('invitations', () => {
     expect(statuses.slice(0, INVITES_PER_HOUR).every((status) => status === 201)).toBe(true);
     expect(statuses.at(-1)).toBe(429);
     expect(await mailbox(t.stack.mailboxUrl, `target${INVITES_PER_HOUR}@victims.example.test`)).toEqual([]);
+  });
+});
+
+describe('the demo account', () => {
+  it('cannot invite anyone (everyone may sign in to it): 403, no mail', async () => {
+    const demo = await signIn(t, 'demo-like@teams.example.test', 'Demo');
+    expect((await api(t, 'GET', '/api/me', demo.token)).status).toBe(200);
+    await documentClient(t.stack.config).send(
+      new UpdateCommand({ TableName: t.stack.config.TABLE_NAME, Key: { pk: `USER#${demo.userId}`, sk: '#PROFILE' }, UpdateExpression: 'SET isDemo = :yes', ExpressionAttributeValues: { ':yes': true } }),
+    );
+
+    const reply = await invite('stranger@victim.example.test', 'viewer', demo);
+
+    expect([reply.status, reply.body.error, reply.body.message]).toEqual([403, 'demo_account_forbidden', organisationMessages.demoInvite]);
+    expect(await mailbox(t.stack.mailboxUrl, 'stranger@victim.example.test')).toEqual([]);
   });
 });
 
