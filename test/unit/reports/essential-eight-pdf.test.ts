@@ -4,6 +4,7 @@ import { ESSENTIAL_EIGHT_DISCLAIMER } from '../../../lambdas/domain/essential-ei
 import { essentialEightView } from '../../../lambdas/domain/essential-eight.js';
 import { drawEssentialEightSection, ESSENTIAL_EIGHT_PDF_TITLE, type EssentialEightPdfOptions } from '../../../lambdas/reports/essential-eight-pdf.js';
 import { Writer } from '../../../lambdas/reports/pdf-report.js';
+import { rdpOpenCheck } from '../../support/essential-eight-fixtures.js';
 import { readPdf } from '../../support/pdf-text.js';
 
 const view = essentialEightView({
@@ -12,24 +13,7 @@ const view = essentialEightView({
     id: 'a1',
     targetUrl: 'https://shop.example.com/',
     completedAt: '2026-11-26T03:00:00.000Z',
-    checks: [
-      {
-        name: 'ports',
-        status: 'ok',
-        findings: [
-          {
-            id: 'ports.remote-access.rdp',
-            check: 'ports',
-            title: 'Remote Desktop (RDP) is open to the internet',
-            severity: 'high',
-            category: 'Network Security',
-            evidence: '203.0.113.10: 3389/tcp ms-wbt-server',
-            description: 'd',
-            recommendation: 'r',
-          },
-        ],
-      },
-    ],
+    checks: [rdpOpenCheck],
   },
   agents: [],
   now: new Date('2026-11-27T00:00:00.000Z'),

@@ -5,6 +5,7 @@ import { essentialEightView } from '../../../lambdas/domain/essential-eight.js';
 import { buildDomainMonthReport, buildMonthlyReport } from '../../../lambdas/domain/monthly-report.js';
 import { ESSENTIAL_EIGHT_PDF_TITLE } from '../../../lambdas/reports/essential-eight-pdf.js';
 import { renderMonthlyReportPdf } from '../../../lambdas/reports/monthly-report-pdf.js';
+import { rdpOpenCheck } from '../../support/essential-eight-fixtures.js';
 import { readPdf } from '../../support/pdf-text.js';
 
 /** The Essential Eight readiness view in the monthly report (issue 21 item 3: "the dashboard, the Pro PDF and the monthly report"). */
@@ -21,24 +22,7 @@ const latest: Audit = {
   completedAt: '2026-10-21T00:00:00.000Z',
   score: 75,
   grade: 'C',
-  checks: [
-    {
-      name: 'ports',
-      status: 'ok',
-      findings: [
-        {
-          id: 'ports.remote-access.rdp',
-          check: 'ports',
-          title: 'Remote Desktop (RDP) is open to the internet',
-          severity: 'high',
-          category: 'Network Security',
-          evidence: '203.0.113.10: 3389/tcp ms-wbt-server',
-          description: 'd',
-          recommendation: 'r',
-        },
-      ],
-    },
-  ],
+  checks: [rdpOpenCheck],
 };
 
 const essentialEight = essentialEightView({ domain: DOMAIN, audit: latest, agents: [], now: NOW });
