@@ -5,7 +5,7 @@ import type { RouteDefinition } from '../../lambdas/routes.js';
 import { addDomain, api, setSubscription, signIn, type TestUser } from '../support/accounts.js';
 import { startTestStack, type TestStack } from '../support/local-stack.js';
 import { mailbox } from '../support/post-from.js';
-import { describeRoute, pathParams, rawPath, routesOfClass } from './support/manifest.js';
+import { describeRoute, manifest, pathParams, rawPath, routesOfClass } from './support/manifest.js';
 import { closeRawAgent, type RawReply, rawRequest } from './support/raw-http.js';
 import { tableItems } from './support/table.js';
 
@@ -25,6 +25,8 @@ const people: Record<'aOwner' | 'aAdmin' | 'aViewer' | 'bOwner' | 'bAdmin' | 'bV
 let aAudit: string;
 let aTokenId: string;
 let aInvitationId: string;
+/** B's owner's personal API token (Monitor Plus), for the api-token routes. */
+let bApiToken: string;
 /** Values of A's that B must never see. */
 let secrets: string[];
 /** What names A in an item: A's people's ids and emails, A's audit. */
@@ -124,6 +126,8 @@ beforeAll(async () => {
   aInvitationId = String((await api(t, 'POST', '/api/me/org/invitations', aOwner.token, { email: 'pending@org-a.example.test', role: 'viewer' })).body.invitation.id);
   // B: the same three roles, a domain of its own.
   await addDomain(t, bOwner.userId, 'org-b.example.test');
+  await setSubscription(t, bOwner.userId, 'monitor-plus', 'active');
+  bApiToken = String((await api(t, 'POST', '/api/me/api-tokens', bOwner.token, { name: 'B token' })).body.secret);
   await join(bOwner, bAdmin, 'admin');
   await join(bOwner, bViewer, 'viewer');
 
@@ -208,6 +212,42 @@ describe("organisation A's admin, acting on A", () => {
 
     expect(reply.status).toBeLessThan(500);
     expect(['forbidden_role', 'organisation_forbidden']).not.toContain(json(reply).error);
+  });
+});
+
+/** A's own partitions: the organisation's items and its people's memberships. */
+async function partitionsOfA(): Promise<Map<string, string>> {
+  const pks = new Set([`USER#${people.aOwner.userId}`, `MEMBER#${people.aAdmin.userId}`, `MEMBER#${people.aViewer.userId}`]);
+  const mine = (await tableItems(t)).filter((item) => pks.has(String(item.pk)));
+  return new Map(mine.map((item) => [`${String(item.pk)} | ${String(item.sk)}`, JSON.stringify(item, Object.keys(item).sort())]));
+}
+
+describe('every other route of the manifest (public, api-token, agent, webhook), with X-Rampart-Org naming A', () => {
+  const others = manifest.filter((route) => route.auth !== 'user');
+
+  it.each(others.map((route) => [describeRoute(route), route] as const))('%s: the header gives B nothing it would not get without it', async (_name, route) => {
+    const before = await partitionsOfA();
+    const problems: string[] = [];
+    const credential = route.auth === 'api-token' ? bApiToken : people.bOwner.token;
+    for (const body of bodiesFor(route)) {
+      const send = (org: string | undefined) =>
+        rawRequest(t.stack.url, {
+          method: route.method,
+          path: rawPath(route, aParams(route)),
+          headers: { authorization: `Bearer ${credential}`, ...(org ? { [ORG_HEADER]: org } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        });
+      const plain = await send(undefined);
+      const naming = await send(people.aOwner.userId);
+      tally.requests += 2;
+      if (naming.status >= 500) problems.push(`${naming.status} naming A`);
+      if (naming.status !== plain.status) problems.push(`${plain.status} without the header, ${naming.status} naming A`);
+      const more = secrets.filter((secret) => naming.text.includes(secret) && !plain.text.includes(secret));
+      if (more.length > 0) problems.push(`naming A showed ${more.join(', ')}`);
+    }
+
+    expect(problems).toEqual([]);
+    expect(await partitionsOfA()).toEqual(before);
   });
 });
 
