@@ -14,6 +14,7 @@ import { listDomains } from './domains.js';
 import { supportRequestView } from '../domain/support.js';
 import { listMonthlyReports } from './monthly-reports.js';
 import { exportPolicies } from './security-policies.js';
+import { destinationView } from '../domain/alert-destinations.js';
 
 /**
  * The signed-in account (SPEC §3 User, Subscription, Notification preferences, Audit history entry).
@@ -91,7 +92,7 @@ export async function listHistory(deps: AccountDeps & Pick<Deps, 'domains'>, cal
 
 /** DECISIONS "Retention and rights": "Download my data" — the caller's profile, leads and audits as JSON. */
 export async function exportAccount(
-  deps: AccountDeps & Pick<Deps, 'domains' | 'config' | 'policies' | 'apiTokens' | 'supportRequests' | 'monthlyReports' | 'agents' | 'issueHistory' | 'organisations'>,
+  deps: AccountDeps & Pick<Deps, 'domains' | 'config' | 'policies' | 'apiTokens' | 'supportRequests' | 'monthlyReports' | 'agents' | 'issueHistory' | 'organisations' | 'alertDestinations'>,
   caller: Caller,
 ) {
   const profile = await deps.accounts.getOrCreateProfile(caller);
@@ -120,6 +121,8 @@ export async function exportAccount(
     issueHistories: await deps.issueHistory.list(caller.userId),
     // Names, prefixes and dates only: never a token's hash (the secret itself is never stored).
     apiTokens: (await deps.apiTokens.list(caller.userId)).map(apiTokenView),
+    // Alert destinations as Settings shows them: the address shortened, never the signing secret.
+    alertDestinations: (await deps.alertDestinations.list(caller.userId)).map(destinationView),
     // The endpoint agents as the dashboard shows them (machines, addresses, scores); never a secret or token hash.
     agents: (await listMyAgents(deps, caller.userId)).agents,
     // Teams: the people of the caller's organisation, and the organisations the caller is a member of.

@@ -185,6 +185,10 @@ describe('alert destinations: delivery to loopback receivers', () => {
     expect(received).toHaveLength(1);
     const log = await api(t, 'GET', `${path}/deliveries`, plus.token);
     expect(log.body.deliveries.map((d: { event: string; outcome: string }) => [d.event, d.outcome])).toEqual([['test', 'delivered']]);
+    // "Download my data" lists the destination, never its signing secret.
+    const exported = await api(t, 'GET', '/api/me/export', plus.token);
+    expect(exported.body.alertDestinations.map((d: { id: string; name: string }) => [d.id, d.name])).toContainEqual([hook.destination.id, 'Test me']);
+    expect(JSON.stringify(exported.body)).not.toContain(hook.secret!);
 
     await api(t, 'DELETE', path, plus.token);
   });
