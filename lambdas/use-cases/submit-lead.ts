@@ -192,6 +192,8 @@ async function ensureAccount(deps: SubmitLeadDeps, lead: Lead): Promise<{ userId
     if (!raced) throw error;
     return { userId: raced, accountCreated: false };
   }
+  // The profile starts with what the lead told us, so the organisation has its company's name from the first sign-in on.
+  await deps.accounts.getOrCreateProfile({ userId, email: lead.email, firstName: lead.firstName, lastName: lead.lastName, company: lead.businessName });
   const brand = { productName: deps.config.PRODUCT_NAME, siteUrl: deps.config.SITE_URL };
   const email = accountCreatedEmail(brand, { to: lead.email, firstName: lead.firstName, temporaryPassword });
   try {

@@ -202,6 +202,7 @@ describe('accounts', () => {
     expect(audit?.ownerId).toBe(userId);
     const { UserAttributes = [] } = await cognito().send(new AdminGetUserCommand({ UserPoolId: t.stack.userPool.userPoolId, Username: email }));
     expect(Object.fromEntries(UserAttributes.map((a) => [a.Name, a.Value]))).toMatchObject({ email, given_name: 'Ada', family_name: 'Lovelace' });
+    expect(await t.stack.deps.accounts.getProfile(userId!)).toMatchObject({ email, firstName: 'Ada', lastName: 'Lovelace', company: validLead.businessName });
   });
 
   it('attaches the audit to an existing account, with no new password and no email', async () => {
