@@ -172,6 +172,13 @@ export const routes = [
   { name: 'update-org-member', fn: 'account', method: 'PUT', path: '/api/me/org/members/{memberId}', auth: 'user', role: 'owner', uses: ['table'] },
   { name: 'leave-organisation', fn: 'account', method: 'DELETE', path: '/api/me/org/membership', auth: 'user', role: 'viewer', uses: ['table'] },
   { name: 'remove-org-member', fn: 'account', method: 'DELETE', path: '/api/me/org/members/{memberId}', auth: 'user', role: 'owner', uses: ['table'] },
+  // IT providers (issue 22 item 3): a client's owner revokes a provider; the provider's overview of its clients and its branding of their reports.
+  { name: 'list-org-providers', fn: 'account', method: 'GET', path: '/api/me/org/providers', auth: 'user', role: 'viewer', uses: ['table'] },
+  { name: 'remove-org-provider', fn: 'account', method: 'DELETE', path: '/api/me/org/providers/{providerId}', auth: 'user', role: 'owner', uses: ['table'] },
+  { name: 'get-provider-overview', fn: 'account', method: 'GET', path: '/api/me/provider/clients', auth: 'user', role: 'viewer', uses: ['table'] },
+  { name: 'get-provider-branding', fn: 'account', method: 'GET', path: '/api/me/provider/branding', auth: 'user', role: 'viewer', uses: ['table'] },
+  // A 64 KB PNG logo travels as a data URL (4/3 of its size).
+  { name: 'put-provider-branding', fn: 'account', method: 'PUT', path: '/api/me/provider/branding', auth: 'user', role: 'admin', uses: ['table'], maxBodyBytes: 131_072 },
   { name: 'api-list-audits', fn: 'api-v1', method: 'GET', path: '/api/v1/audits', auth: 'api-token', uses: ['table'] },
   { name: 'api-get-audit', fn: 'api-v1', method: 'GET', path: '/api/v1/audits/{auditId}', auth: 'api-token', uses: ['table'] },
   { name: 'api-start-scan', fn: 'api-v1', method: 'POST', path: '/api/v1/scans', auth: 'api-token', uses: ['table', 'scanQueue'] },

@@ -1,6 +1,7 @@
 import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { MemberRole } from '../domain/organisation.contract.js';
-import { type InvitationRecord, type Membership, type OrganisationRepository } from '../domain/organisations.js';
+import type { ProviderBranding } from '../domain/it-provider.contract.js';
+import { type InvitationRecord, type Membership, type OrganisationRepository, type ProviderLink } from '../domain/organisations.js';
 import { isConditionFailure } from './dynamodb-errors.js';
 import { queryPartition } from './dynamodb-partition.js';
 
@@ -9,6 +10,8 @@ type Item = Record<string, unknown>;
 const MEMBER_PREFIX = 'MEMBER#';
 const INVITE_PREFIX = 'INVITE#';
 const ORG_PREFIX = 'ORG#';
+const PROVIDER_PREFIX = 'PROVIDER#';
+const CLIENT_PREFIX = 'CLIENT#';
 
 /** Teams' keys (docs/data-model.md): the organisation's partition is its founder's `USER#{sub}`. */
 export const organisationKeys = {
@@ -20,6 +23,12 @@ export const organisationKeys = {
   invitation: (orgId: string, invitationId: string) => ({ pk: `USER#${orgId}`, sk: `${INVITE_PREFIX}${invitationId}` }),
   /** The same invitation by its token's hash (accepting in one consistent read). */
   invitationByHash: (tokenHash: string) => ({ pk: `${INVITE_PREFIX}${tokenHash}`, sk: '#INVITE' }),
+  /** IT providers: the link in the client's partition (authoritative: removed with the client organisation). */
+  provider: (clientId: string, providerId: string) => ({ pk: `USER#${clientId}`, sk: `${PROVIDER_PREFIX}${providerId}` }),
+  /** The same link under the provider: its clients (the overview, the switcher). */
+  clientOf: (providerId: string, clientId: string) => ({ pk: `${PROVIDER_PREFIX}${providerId}`, sk: `${CLIENT_PREFIX}${clientId}` }),
+  /** The provider's branding, in its own partition. */
+  branding: (providerId: string) => ({ pk: `USER#${providerId}`, sk: 'BRANDING' }),
 };
 
 /**
@@ -141,7 +150,51 @@ export class DynamoDbOrganisations implements OrganisationRepository {
     return true;
   }
 
+  async putProviderLink(link: ProviderLink): Promise<void> {
+    const item = fromLink(link);
+    // The lookup first, the client's item (what grants access) second: a half-written link grants nothing.
+    await this.db.send(new PutCommand({ TableName: this.tableName, Item: { ...organisationKeys.clientOf(link.providerId, link.clientId), type: 'provider-link-lookup', ...item } }));
+    await this.db.send(new PutCommand({ TableName: this.tableName, Item: { ...organisationKeys.provider(link.clientId, link.providerId), type: 'provider-link', ...item } }));
+  }
+
+  async getProviderLink(clientId: string, providerId: string): Promise<ProviderLink | undefined> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: organisationKeys.provider(clientId, providerId), ConsistentRead: true }));
+    return Item ? toLink(Item) : undefined;
+  }
+
+  async listProviders(clientId: string): Promise<ProviderLink[]> {
+    return (await queryPartition(this.db, this.tableName, `USER#${clientId}`, { skPrefix: PROVIDER_PREFIX })).map(toLink).sort((a, b) => a.linkedAt.localeCompare(b.linkedAt));
+  }
+
+  async listClients(providerId: string): Promise<ProviderLink[]> {
+    const listed = (await queryPartition(this.db, this.tableName, `${PROVIDER_PREFIX}${providerId}`, { skPrefix: CLIENT_PREFIX })).map(toLink);
+    // The client's own item decides (a deleted client, an unlinking half done).
+    const checked = await Promise.all(listed.map((link) => this.getProviderLink(link.clientId, providerId)));
+    return checked.filter((link): link is ProviderLink => link !== undefined).sort((a, b) => a.clientName.localeCompare(b.clientName) || a.clientId.localeCompare(b.clientId));
+  }
+
+  async removeProviderLink(clientId: string, providerId: string): Promise<boolean> {
+    const { Attributes } = await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: organisationKeys.provider(clientId, providerId), ReturnValues: 'ALL_OLD' }));
+    await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: organisationKeys.clientOf(providerId, clientId) }));
+    return Attributes !== undefined;
+  }
+
+  async getBranding(providerId: string): Promise<ProviderBranding | undefined> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: organisationKeys.branding(providerId) }));
+    if (!Item) return undefined;
+    return { name: String(Item.name), colour: String(Item.colour), logo: typeof Item.logo === 'string' ? Item.logo : null, updatedAt: String(Item.updatedAt), version: String(Item.version) };
+  }
+
+  async putBranding(providerId: string, branding: ProviderBranding): Promise<void> {
+    await this.db.send(new PutCommand({ TableName: this.tableName, Item: { ...organisationKeys.branding(providerId), type: 'provider-branding', ...branding } }));
+  }
+
   async forgetPerson(personId: string): Promise<void> {
+    // IT providers: the organisation's clients and providers are unlinked on both sides.
+    for (const item of await queryPartition(this.db, this.tableName, `${PROVIDER_PREFIX}${personId}`, { skPrefix: CLIENT_PREFIX })) {
+      await this.removeProviderLink(String(item.clientId), personId);
+    }
+    for (const link of await this.listProviders(personId)) await this.removeProviderLink(personId, link.providerId);
     for (const item of await queryPartition(this.db, this.tableName, `${MEMBER_PREFIX}${personId}`, { skPrefix: ORG_PREFIX })) {
       await this.removeMembership(String(item.orgId), personId);
     }
@@ -181,13 +234,27 @@ function fromInvitation(record: InvitationRecord): Item {
   };
 }
 
+function fromLink(link: ProviderLink): Item {
+  return { clientId: link.clientId, providerId: link.providerId, linkedAt: link.linkedAt, clientName: link.clientName, providerName: link.providerName };
+}
+
+function toLink(item: Item): ProviderLink {
+  return {
+    clientId: String(item.clientId),
+    providerId: String(item.providerId),
+    linkedAt: String(item.linkedAt ?? ''),
+    clientName: String(item.clientName ?? ''),
+    providerName: String(item.providerName ?? ''),
+  };
+}
+
 function toInvitation(item: Item): InvitationRecord {
   return {
     id: String(item.invitationId),
     orgId: String(item.orgId),
     orgName: String(item.orgName ?? ''),
     email: String(item.email),
-    role: item.role === 'admin' ? 'admin' : 'viewer',
+    role: item.role === 'admin' || item.role === 'provider' ? item.role : 'viewer',
     invitedBy: String(item.invitedBy ?? ''),
     tokenHash: String(item.tokenHash),
     createdAt: String(item.createdAt),

@@ -10,6 +10,13 @@ export type OrgRole = (typeof orgRoles)[number];
 /** The roles a member may be given (the owner is the founder). */
 export const memberRoles = ['viewer', 'admin'] as const;
 export type MemberRole = (typeof memberRoles)[number];
+/**
+ * What an invitation grants: a membership, or (IT providers, issue 22 item 3) `provider`: the
+ * invitee's own organisation becomes the inviting organisation's IT provider.
+ */
+export const invitationRoles = ['viewer', 'admin', 'provider'] as const;
+export type InvitationRole = (typeof invitationRoles)[number];
+export const INVITATION_ROLE_LABELS: Record<InvitationRole, string> = { viewer: 'Viewer', admin: 'Admin', provider: 'IT provider' };
 
 /** The header that names the organisation a request acts on (absent: the caller's own). */
 export const ORG_HEADER = 'x-rampart-org';
@@ -31,6 +38,7 @@ const article = (role: OrgRole) => (role === 'admin' ? 'an' : 'a');
 export const organisationMessages = {
   email: 'A valid email is required',
   role: 'Choose a role: admin or viewer',
+  invitationRole: 'Choose a role: admin, viewer or IT provider',
   token: 'This invitation link is not valid. Ask for a new invitation.',
   notMember: 'You are not a member of this organisation.',
   forbiddenRole: (needed: OrgRole, role: OrgRole) => `This needs the ${needed} role; you are ${article(role)} ${role} in this organisation.`,
@@ -38,6 +46,8 @@ export const organisationMessages = {
   invitationEmail: 'This invitation was sent to another email address. Sign in with that address to accept it.',
   invitationOwn: 'You cannot invite yourself.',
   alreadyMember: 'That person is already a member of this organisation.',
+  providerNotFound: 'No such IT provider of this organisation.',
+  alreadyProvider: 'Your organisation is already this organisation\'s IT provider.',
   alreadyInvited: 'That address already has a pending invitation. Revoke it to send a new one.',
   tooManyMembers: `An organisation can have at most ${MAX_MEMBERS} members and pending invitations.`,
   memberNotFound: 'No such member in this organisation.',
@@ -53,7 +63,7 @@ export const invitationInputSchema = z.strictObject({
     .trim()
     .toLowerCase()
     .pipe(z.email({ error: organisationMessages.email }).max(254, organisationMessages.email)),
-  role: z.enum(memberRoles, { error: organisationMessages.role }),
+  role: z.enum(invitationRoles, { error: organisationMessages.invitationRole }),
 });
 export type InvitationInput = z.infer<typeof invitationInputSchema>;
 
@@ -79,7 +89,7 @@ export interface MemberView {
 export interface InvitationView {
   id: string;
   email: string;
-  role: MemberRole;
+  role: InvitationRole;
   createdAt: string;
   expiresAt: string;
 }
@@ -90,4 +100,6 @@ export interface OrganisationView {
   role: OrgRole;
   /** The person's own organisation (the one requests act on without the header). */
   own: boolean;
+  /** A client organisation the person reaches as a member of its IT provider: the provider's name. */
+  via?: string;
 }

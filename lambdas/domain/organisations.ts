@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { type EmailBrand, escapeHtml, siteLink } from './emails.js';
-import { INVITATION_DAYS, type MemberRole, type OrgRole, orgRoles, ROLE_LABELS } from './organisation.contract.js';
+import { INVITATION_DAYS, type InvitationRole, type MemberRole, type OrgRole, orgRoles, ROLE_LABELS } from './organisation.contract.js';
+import type { ProviderBranding } from './it-provider.contract.js';
 import type { EmailMessage } from './ports.js';
 
 /**
@@ -35,11 +36,30 @@ export interface InvitationRecord {
   orgId: string;
   orgName: string;
   email: string;
-  role: MemberRole;
+  role: InvitationRole;
   invitedBy: string;
   tokenHash: string;
   createdAt: string;
   expiresAt: string;
+}
+
+/**
+ * IT providers (issue 22 item 3): the client organisation `clientId` lets the organisation
+ * `providerId` manage it. Granted by the client's owner (an invitation with the `provider` role,
+ * accepted by the provider organisation's owner), so both sides agreed.
+ */
+export interface ProviderLink {
+  clientId: string;
+  providerId: string;
+  linkedAt: string;
+  /** The client's name as the provider's overview and switcher show it. */
+  clientName: string;
+  providerName: string;
+}
+
+/** The role a provider's person gets in its clients: admin at most (the client's owner keeps billing and members). */
+export function roleInClient(roleInProvider: MemberRole | 'owner'): MemberRole {
+  return roleInProvider === 'viewer' ? 'viewer' : 'admin';
 }
 
 /** What the domain needs from storage (lambdas/adapters/dynamodb-organisations.adapter.ts). */
@@ -61,6 +81,17 @@ export interface OrganisationRepository {
   consumeInvitation(record: InvitationRecord): Promise<boolean>;
   /** false when no such pending invitation of the organisation. */
   revokeInvitation(orgId: string, invitationId: string): Promise<boolean>;
+  /** The client's item is authoritative; a lookup under the provider lists its clients. */
+  putProviderLink(link: ProviderLink): Promise<void>;
+  getProviderLink(clientId: string, providerId: string): Promise<ProviderLink | undefined>;
+  /** The client's providers, oldest link first. */
+  listProviders(clientId: string): Promise<ProviderLink[]>;
+  /** The provider's clients (each checked against the client's own item). */
+  listClients(providerId: string): Promise<ProviderLink[]>;
+  /** false when there was no such link. */
+  removeProviderLink(clientId: string, providerId: string): Promise<boolean>;
+  getBranding(providerId: string): Promise<ProviderBranding | undefined>;
+  putBranding(providerId: string, branding: ProviderBranding): Promise<void>;
   /** Account deletion: the person's memberships elsewhere, and the lookups of their organisation's members and invitations. */
   forgetPerson(personId: string): Promise<void>;
 }
@@ -114,8 +145,9 @@ export function actingFrom(claims: Record<string, unknown>): Acting {
 }
 
 /** The invitee's email: who invites, to what, with which role, and the single-use link. */
-export function invitationEmail(brand: EmailBrand, input: { to: string; orgName: string; inviterEmail: string; role: MemberRole; token: string }): EmailMessage {
+export function invitationEmail(brand: EmailBrand, input: { to: string; orgName: string; inviterEmail: string; role: InvitationRole; token: string }): EmailMessage {
   const link = siteLink(brand, `/invitations/accept?token=${encodeURIComponent(input.token)}`);
+  if (input.role === 'provider') return providerInvitationEmail(brand, { ...input, role: 'provider' }, link);
   const role = ROLE_LABELS[input.role].toLowerCase();
   const subject = `You are invited to ${input.orgName} on ${brand.productName}`;
   const text = [
@@ -134,6 +166,23 @@ export function invitationEmail(brand: EmailBrand, input: { to: string; orgName:
     '<p>Hi,</p>',
     `<p>${escapeHtml(input.inviterEmail)} invited you to join <strong>${escapeHtml(input.orgName)}</strong> on ${escapeHtml(brand.productName)} as ${role === 'admin' ? 'an' : 'a'} ${role}.</p>`,
     `<p><a href="${escapeHtml(link)}">Accept the invitation</a> (sign in, or create an account with this email address).</p>`,
+    `<p>The link works once and expires in ${INVITATION_DAYS} days. If you did not expect it, ignore this email.</p>`,
+    `<p style="color:#6b7280;font-size:12px">${escapeHtml(brand.productName)}</p>`,
+    '</body></html>',
+  ].join('\n');
+  return { to: input.to, subject, text, html };
+}
+
+/** The provider's owner is asked to manage the client: accepting links their own organisation as its IT provider. */
+function providerInvitationEmail(brand: EmailBrand, input: { to: string; orgName: string; inviterEmail: string; role: 'provider' }, link: string): EmailMessage {
+  const subject = `${input.orgName} asks you to be its IT provider on ${brand.productName}`;
+  const lead = `${input.inviterEmail} asks your organisation to manage ${input.orgName} on ${brand.productName} as its IT provider: your team will act in it as admins, and its reports will carry your branding.`;
+  const text = ['Hi,', '', lead, '', `Accept (sign in with this email address as your organisation's owner): ${link}`, '', `The link works once and expires in ${INVITATION_DAYS} days. If you did not expect it, ignore this email.`, '', `— ${brand.productName}`].join('\n');
+  const html = [
+    '<!doctype html><html lang="en"><body style="font-family:Arial,Helvetica,sans-serif;color:#1f2937;line-height:1.5">',
+    '<p>Hi,</p>',
+    `<p>${escapeHtml(lead)}</p>`,
+    `<p><a href="${escapeHtml(link)}">Accept</a> (sign in with this email address as your organisation's owner).</p>`,
     `<p>The link works once and expires in ${INVITATION_DAYS} days. If you did not expect it, ignore this email.</p>`,
     `<p style="color:#6b7280;font-size:12px">${escapeHtml(brand.productName)}</p>`,
     '</body></html>',

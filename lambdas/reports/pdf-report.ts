@@ -1,4 +1,4 @@
-import { type Color, PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from 'pdf-lib';
+import { type Color, PDFDocument, type PDFFont, type PDFImage, type PDFPage, rgb, StandardFonts } from 'pdf-lib';
 import type { CveDetail } from '../domain/audit.js';
 import type { AuditResultView, IssueSeverity, VulnerabilityView } from '../domain/audit-view.js';
 import { PARTIAL_SCORE_CAP } from '../domain/coverage.js';
@@ -30,6 +30,11 @@ export interface PdfReportOptions {
    * in rather than imported, so the two modules make no ring).
    */
   sections?: readonly ((w: Writer) => void)[];
+  /**
+   * An IT provider's branding (issue 22 item 3): its colour on the cover and its PNG logo (already
+   * checked by lambdas/domain/it-providers.ts); `productName` is then the provider's name.
+   */
+  branding?: { colour: { r: number; g: number; b: number }; logoPng?: Uint8Array };
 }
 
 const A4 = { width: 595.28, height: 841.89 } as const;
@@ -257,7 +262,8 @@ export async function renderPdfReport(view: AuditResultView, options: PdfReportO
   doc.setModificationDate(reportDate);
 
   const w = new Writer(doc, fonts);
-  cover(w, view, options);
+  const logo = options.branding?.logoPng ? await doc.embedPng(options.branding.logoPng) : undefined;
+  cover(w, view, options, logo);
   w.newPage();
   summary(w, view);
   notChecked(w, view);
@@ -275,10 +281,19 @@ export async function renderPdfReport(view: AuditResultView, options: PdfReportO
   return doc.save({ useObjectStreams: false });
 }
 
-function cover(w: Writer, view: AuditResultView, options: PdfReportOptions): void {
+function cover(w: Writer, view: AuditResultView, options: PdfReportOptions, logo?: PDFImage): void {
   w.newPage();
   const { page, fonts } = w;
-  page.drawRectangle({ x: 0, y: A4.height - 150, width: A4.width, height: 150, color: brand });
+  const band = options.branding ? rgb(options.branding.colour.r, options.branding.colour.g, options.branding.colour.b) : brand;
+  page.drawRectangle({ x: 0, y: A4.height - 150, width: A4.width, height: 150, color: band });
+  if (logo) {
+    // At most 110 × 110 points, on a white tile at the band's right.
+    const scale = Math.min(110 / logo.width, 110 / logo.height);
+    const width = logo.width * scale;
+    const height = logo.height * scale;
+    page.drawRectangle({ x: A4.width - MARGIN.right - 120, y: A4.height - 140, width: 120, height: 120, color: rgb(1, 1, 1) });
+    page.drawImage(logo, { x: A4.width - MARGIN.right - 60 - width / 2, y: A4.height - 80 - height / 2, width, height });
+  }
   page.drawText(w.clean(options.productName, fonts.bold), { x: MARGIN.left, y: A4.height - 60, size: 16, font: fonts.bold, color: rgb(1, 1, 1) });
   page.drawText('Website Security Report', { x: MARGIN.left, y: A4.height - 100, size: 28, font: fonts.bold, color: rgb(1, 1, 1) });
   page.drawText(w.clean(view.host, fonts.regular), { x: MARGIN.left, y: A4.height - 128, size: 14, font: fonts.regular, color: rgb(1, 1, 1) });
@@ -290,6 +305,7 @@ function cover(w: Writer, view: AuditResultView, options: PdfReportOptions): voi
   w.keyValues([
     ['Website', view.target_url],
     ...(view.business_name ? ([['Prepared for', view.business_name]] as [string, string][]) : []),
+    ...(options.branding ? ([['Prepared by', options.productName]] as [string, string][]) : []),
     ['Scanned', formatDate(view.completed_at ?? view.created_at)],
     ['Scan', scanModeText(view)],
     ...(view.providers?.summary ? ([['Runs on', view.providers.summary]] as [string, string][]) : []),

@@ -12,6 +12,8 @@ import { isSampleAuditId, SAMPLE_BUSINESS_NAME, sampleAudit } from '../domain/sa
 import { auditGrants } from '../domain/plans.js';
 import { essentialEightOfAudit } from './essential-eight.js';
 import { enforceLimits } from './rate-limits.js';
+import { colourChannels, logoBytes } from '../domain/it-providers.js';
+import { brandingOfClient } from './it-providers.js';
 
 /** Who is reading. `userId` is a verified user id (Cognito sub), never a claim the caller made up. */
 export interface AuditViewer {
@@ -123,7 +125,7 @@ export async function openShare(deps: Pick<Deps, 'audits' | 'shares'>, rawToken:
  * `GET /api/audits/{id}/report.pdf`: rendered once per audit, stored in the reports bucket and
  * handed out as a short-lived presigned URL.
  */
-export async function pdfReportUrl(deps: Pick<Deps, 'audits' | 'agents' | 'reports' | 'config' | 'clock'>, rawId: unknown): Promise<string> {
+export async function pdfReportUrl(deps: Pick<Deps, 'audits' | 'agents' | 'reports' | 'config' | 'clock' | 'organisations'>, rawId: unknown): Promise<string> {
   const { audit, view } = await loadReport(deps, rawId);
   requireCompleted(audit, 'download the PDF');
   // A paid audit's deep scan replaces the free report, and a Pro Audit's free re-scan (or a later Pro
@@ -133,7 +135,10 @@ export async function pdfReportUrl(deps: Pick<Deps, 'audits' | 'agents' | 'repor
   // each passive completion: an unlocked rescan past the site's hourly budget of active scans runs passive again, for another reason.
   const standardKey = () =>
     view.scan_mode === 'passive' ? `reports/${audit.id}-passive-${Date.parse(audit.completedAt ?? audit.createdAt)}.pdf` : `reports/${audit.id}.pdf`;
-  const key = view.sample ? SAMPLE_PDF_KEY : audit.depth === 'deep' ? deepKey() : standardKey();
+  // IT providers: a client's report carries its provider's branding; the key names the branding's version, so a change renders anew.
+  const branding = view.sample ? undefined : await brandingOfClient(deps, audit.ownerId);
+  const unbranded = view.sample ? SAMPLE_PDF_KEY : audit.depth === 'deep' ? deepKey() : standardKey();
+  const key = branding ? unbranded.replace(/\.pdf$/, `-brand-${branding.version}.pdf`) : unbranded;
   if (!(await deps.reports.exists(key))) {
     const siteUrl = deps.config.SITE_URL.replace(/\/+$/, '');
     // pdf-lib (about 400 kB) is loaded only by the request that renders a PDF.
@@ -141,7 +146,8 @@ export async function pdfReportUrl(deps: Pick<Deps, 'audits' | 'agents' | 'repor
     // The Pro Audit's Essential Eight readiness section (issue 21), as of this audit and the owner's agents now.
     const essentialEight = !view.sample && auditGrants(audit).essentialEight ? await essentialEightOfAudit(deps, audit) : undefined;
     const bytes = await renderPdfReport(view, {
-      productName: deps.config.PRODUCT_NAME,
+      productName: branding?.name ?? deps.config.PRODUCT_NAME,
+      ...(branding ? { branding: { colour: colourChannels(branding.colour), ...(branding.logo ? { logoPng: logoBytes(branding.logo) } : {}) } } : {}),
       reportUrl: view.sample ? undefined : `${siteUrl}${reportPaths.results(audit.id)}`,
       ...(essentialEight ? { sections: [(w) => drawEssentialEightSection(w, essentialEight)] } : {}),
     });
@@ -170,7 +176,7 @@ export const REPORT_EMAIL_FORBIDDEN_MESSAGE =
  * Emailing through a share link counts one use of the link, as opening it does: the email hands the
  * report to one more reader, and a leaked link can make Rampart send at most its remaining uses.
  */
-export async function emailReport(deps: Pick<Deps, 'audits' | 'shares' | 'mailer' | 'rateLimits' | 'config'>, rawId: unknown, input: unknown, caller: ReportEmailCaller) {
+export async function emailReport(deps: Pick<Deps, 'audits' | 'shares' | 'mailer' | 'rateLimits' | 'config' | 'organisations'>, rawId: unknown, input: unknown, caller: ReportEmailCaller) {
   // A body that is not an object (an array, a string) carries no address: say so for the field.
   const { email, shareToken } = parseContract(reportEmailSchema, typeof input === 'object' && input !== null && !Array.isArray(input) ? input : {});
   if (typeof rawId === 'string' && isSampleAuditId(rawId)) throw new ForbiddenError('sample_not_emailed', SAMPLE_NOT_EMAILED_MESSAGE);
@@ -191,6 +197,8 @@ export async function emailReport(deps: Pick<Deps, 'audits' | 'shares' | 'mailer
     ],
     'report emails',
   );
-  await deps.mailer.send(auditReportEmail({ productName: deps.config.PRODUCT_NAME, siteUrl: deps.config.SITE_URL }, { to: email, view }));
+  // IT providers: a client's report email carries its provider's name.
+  const branding = view.sample ? undefined : await brandingOfClient(deps, audit.ownerId);
+  await deps.mailer.send(auditReportEmail({ productName: branding?.name ?? deps.config.PRODUCT_NAME, siteUrl: deps.config.SITE_URL }, { to: email, view }));
   return { sent: true, email, message: `The report was sent to ${email}.` };
 }

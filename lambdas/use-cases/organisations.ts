@@ -6,6 +6,7 @@ import {
   type InvitationView,
   invitationIdSchema,
   invitationInputSchema,
+  type MemberRole,
   INVITES_PER_HOUR,
   MAX_MEMBERS,
   memberIdSchema,
@@ -28,6 +29,7 @@ import {
   isInvitationExpired,
   newInvitationId,
   newInvitationToken,
+  roleInClient,
 } from '../domain/organisations.js';
 import { enforceLimits } from './rate-limits.js';
 
@@ -61,10 +63,22 @@ export async function actingClaims(deps: Pick<Deps, 'organisations'>, claims: Re
   const orgId = requestedOrg?.trim() ?? '';
   if (access === 'person' || orgId === '' || orgId === sub) return own;
   if (!/^[A-Za-z0-9-]{1,128}$/.test(orgId)) throw new ForbiddenError('organisation_forbidden', organisationMessages.notMember);
-  const membership = await deps.organisations.getMembership(orgId, sub);
-  if (!membership) throw new ForbiddenError('organisation_forbidden', organisationMessages.notMember);
-  if (!roleAtLeast(membership.role, access)) throw new ForbiddenError('forbidden_role', organisationMessages.forbiddenRole(access, membership.role));
-  return { ...own, sub: orgId, [ACTING_MEMBER_CLAIM]: sub, [ACTING_ROLE_CLAIM]: membership.role };
+  const role = (await deps.organisations.getMembership(orgId, sub))?.role ?? (await roleThroughProvider(deps, orgId, sub));
+  if (!role) throw new ForbiddenError('organisation_forbidden', organisationMessages.notMember);
+  if (!roleAtLeast(role, access)) throw new ForbiddenError('forbidden_role', organisationMessages.forbiddenRole(access, role));
+  return { ...own, sub: orgId, [ACTING_MEMBER_CLAIM]: sub, [ACTING_ROLE_CLAIM]: role };
+}
+
+/** IT providers: the best role the person has in the client through one of its providers (its owner, or a member of it). */
+async function roleThroughProvider(deps: Pick<Deps, 'organisations'>, clientId: string, personId: string): Promise<MemberRole | undefined> {
+  const roles = await Promise.all(
+    (await deps.organisations.listProviders(clientId)).map(async (link) => {
+      if (link.providerId === personId) return roleInClient('owner');
+      const membership = await deps.organisations.getMembership(link.providerId, personId);
+      return membership ? roleInClient(membership.role) : undefined;
+    }),
+  );
+  return roles.includes('admin') ? 'admin' : roles.includes('viewer') ? 'viewer' : undefined;
 }
 
 async function organisationName(deps: Pick<Deps, 'accounts'>, orgId: string): Promise<string> {
@@ -72,12 +86,26 @@ async function organisationName(deps: Pick<Deps, 'accounts'>, orgId: string): Pr
   return profile?.company?.trim() || profile?.email || 'Organisation';
 }
 
-/** The switcher: the person's own organisation first, then the ones they are a member of. */
+/** The switcher: the person's own organisation first, then the ones they are a member of, then the clients of those (IT providers). */
 export async function listMyOrganisations(deps: OrgDeps, person: Person): Promise<OrganisationView[]> {
   const [name, memberships] = await Promise.all([organisationName(deps, person.userId), deps.organisations.listMemberships(person.userId)]);
+  const providers = [{ orgId: person.userId, role: 'owner' as const }, ...memberships];
+  const clients = (await Promise.all(providers.map(async (provider) => (await deps.organisations.listClients(provider.orgId)).map((link) => ({ link, role: roleInClient(provider.role) })))))
+    .flat();
+  const listed = new Set([person.userId, ...memberships.map((membership) => membership.orgId)]);
+  const viaProvider: OrganisationView[] = [];
+  for (const { link, role } of clients) {
+    const seen = viaProvider.find((view) => view.id === link.clientId);
+    if (seen) {
+      if (role === 'admin') seen.role = 'admin';
+    } else if (!listed.has(link.clientId)) {
+      viaProvider.push({ id: link.clientId, name: link.clientName || 'Organisation', role, own: false, via: link.providerName || 'IT provider' });
+    }
+  }
   return [
     { id: person.userId, name, role: 'owner', own: true },
     ...memberships.map((membership) => ({ id: membership.orgId, name: membership.orgName || 'Organisation', role: membership.role, own: false })),
+    ...viaProvider,
   ];
 }
 
@@ -184,6 +212,14 @@ export async function acceptInvitation(deps: OrgDeps, person: Person, input: unk
   // An access token carries no email: the profile has the one Cognito verified.
   const email = (person.email || (await deps.accounts.getProfile(person.userId))?.email || '').toLowerCase();
   if (email !== record.email.toLowerCase()) throw new ForbiddenError('invitation_forbidden', organisationMessages.invitationEmail);
+  if (record.role === 'provider') {
+    // The accepting person's own organisation becomes the client's IT provider.
+    if (await deps.organisations.getProviderLink(record.orgId, person.userId)) throw new ConflictError('provider_conflict', organisationMessages.alreadyProvider);
+    if (!(await deps.organisations.consumeInvitation(record))) throw new NotFoundError('invitation_not_found', organisationMessages.token);
+    const providerName = await organisationName(deps, person.userId);
+    await deps.organisations.putProviderLink({ clientId: record.orgId, providerId: person.userId, linkedAt: deps.clock.now().toISOString(), clientName: record.orgName, providerName });
+    return { id: record.orgId, name: record.orgName, role: 'admin', own: false, via: providerName };
+  }
   if (!(await deps.organisations.consumeInvitation(record))) throw new NotFoundError('invitation_not_found', organisationMessages.token);
   await deps.organisations.putMembership({ orgId: record.orgId, memberId: person.userId, email, role: record.role, addedAt: deps.clock.now().toISOString(), orgName: record.orgName });
   return { id: record.orgId, name: record.orgName, role: record.role, own: false };
@@ -208,4 +244,14 @@ export function personFrom(claims: Record<string, unknown> | undefined): Person 
 export function actingOf(claims: Record<string, unknown> | undefined): Acting {
   if (!claims || typeof claims.sub !== 'string' || claims.sub === '') throw new UnauthorizedError();
   return actingFrom(claims);
+}
+
+/** The acting organisation's IT providers (who may act in it as admins), oldest first. */
+export async function listProvidersOf(deps: OrgDeps, acting: Acting): Promise<{ providerId: string; name: string; linkedAt: string }[]> {
+  return (await deps.organisations.listProviders(acting.orgId)).map((link) => ({ providerId: link.providerId, name: link.providerName || 'IT provider', linkedAt: link.linkedAt }));
+}
+
+export async function removeProvider(deps: OrgDeps, acting: Acting, providerId: string | undefined): Promise<void> {
+  const result = memberIdSchema.safeParse(providerId ?? '');
+  if (!result.success || !(await deps.organisations.removeProviderLink(acting.orgId, result.data))) throw new NotFoundError('provider_not_found', organisationMessages.providerNotFound);
 }

@@ -70,6 +70,8 @@ export interface Fixtures {
   unsubscribeToken: string;
   monthlyReportFile: string;
   enrollmentSecret: string;
+  /** An IT provider linked to the owner's organisation (remove-org-provider unlinks it). */
+  spareProviderId: string;
   /** An API token made before the routes run (revoke-api-token revokes it). */
   spareTokenId: string;
   wazuhEndpoint: string;
@@ -635,6 +637,46 @@ export function routeCases(f: Fixtures): Record<RouteName, RouteCase> {
       bad: () => ({ params: { memberId: f.stranger.userId } }),
       badStatus: 404,
       badError: 'member_not_found',
+    },
+    'list-org-providers': {
+      good: () => ({}),
+      goodStatus: 200,
+      checkGood: ({ json }) => expectThat((json.providers as { providerId: string }[]).some((provider) => provider.providerId === f.spareProviderId), `providers: ${JSON.stringify(json)}`),
+      // Not a member (any more) and not a provider of the owner's organisation.
+      bad: () => ({ as: f.stranger, headers: { 'x-rampart-org': f.owner.userId } }),
+      badStatus: 403,
+      badError: 'organisation_forbidden',
+    },
+    'remove-org-provider': {
+      good: () => ({ params: { providerId: f.spareProviderId } }),
+      goodStatus: 204,
+      bad: () => ({ params: { providerId: '00000000-0000-4000-8000-000000000000' } }),
+      badStatus: 404,
+      badError: 'provider_not_found',
+    },
+    'get-provider-overview': {
+      good: () => ({}),
+      goodStatus: 200,
+      checkGood: ({ json }) => expectThat(Array.isArray(json.clients) && json.clients.length === 0, `overview: ${JSON.stringify(json)}`),
+      bad: () => ({ as: f.member, headers: { 'x-rampart-org': '00000000-0000-4000-8000-000000000000' } }),
+      badStatus: 403,
+      badError: 'organisation_forbidden',
+    },
+    'get-provider-branding': {
+      good: () => ({}),
+      goodStatus: 200,
+      checkGood: ({ json }) => expectThat(json.branding === null, `branding: ${JSON.stringify(json)}`),
+      bad: () => ({ as: f.member, headers: { 'x-rampart-org': '00000000-0000-4000-8000-000000000000' } }),
+      badStatus: 403,
+      badError: 'organisation_forbidden',
+    },
+    'put-provider-branding': {
+      good: () => ({ body: { name: 'Acme IT', colour: '#0F766E' } }),
+      goodStatus: 200,
+      checkGood: ({ json }) => expectThat(json.branding?.name === 'Acme IT' && json.branding?.colour === '#0f766e' && json.branding?.logo === null, `branding: ${JSON.stringify(json)}`),
+      bad: () => ({ body: { name: 'Acme IT', colour: 'red' } }),
+      badStatus: 400,
+      badError: 'validation_failed',
     },
     'api-list-audits': {
       good: () => ({ headers: { authorization: `Bearer ${f.apiTokenSecret}` } }),

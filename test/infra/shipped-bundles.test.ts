@@ -188,6 +188,8 @@ beforeAll(async () => {
   const enrollment = await api(t, 'GET', '/api/me/agents/enrollment', owner.token);
   const spare = await api(t, 'POST', '/api/me/api-tokens', owner.token, { name: 'Spare' });
   expect([enrollment.status, spare.status]).toEqual([200, 201]);
+  const spareProviderId = randomUUID();
+  await t.stack.deps.organisations.putProviderLink({ clientId: owner.userId, providerId: spareProviderId, linkedAt: new Date().toISOString(), clientName: 'Owner', providerName: 'Spare IT' });
   const payments = t.stack.deps.payments;
   if (!(payments instanceof LocalPayments)) throw new Error('The local stack has no local test checkout');
 
@@ -206,6 +208,7 @@ beforeAll(async () => {
     monthlyReportFile: pdfPath.split('/').at(-1)!,
     enrollmentSecret: String(enrollment.body.secret),
     spareTokenId: String(spare.body.token.id),
+    spareProviderId,
     wazuhEndpoint: `http://127.0.0.1:${wazuhPort}/`,
     mailedCode: async () => {
       const mails = await mailbox(t.stack.mailboxUrl, 'consultant@gmail.test');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ForbiddenError } from '../../lambdas/domain/errors.js';
 import { type OrgRole, roleAtLeast } from '../../lambdas/domain/organisation.contract.js';
-import { ACTING_MEMBER_CLAIM, ACTING_ROLE_CLAIM, actingFrom, hashInvitationToken, isInvitationExpired, isInvitationToken, newInvitationToken, type Membership, type OrganisationRepository } from '../../lambdas/domain/organisations.js';
+import { ACTING_MEMBER_CLAIM, ACTING_ROLE_CLAIM, actingFrom, hashInvitationToken, isInvitationExpired, isInvitationToken, newInvitationToken, type Membership, type OrganisationRepository, type ProviderLink } from '../../lambdas/domain/organisations.js';
 import { type RouteDefinition, routes } from '../../lambdas/routes.js';
 import { actingClaims, personFrom } from '../../lambdas/use-cases/organisations.js';
 
@@ -22,7 +22,17 @@ describe('the role table (lambdas/routes.ts)', () => {
   it('keeps billing and members with the owner, and these routes on the person', () => {
     const owners = userRoutes.filter((route) => route.role === 'owner').map((route) => route.name);
     expect(owners.sort()).toEqual(
-      ['create-billing-portal-session', 'create-checkout-session', 'create-org-invitation', 'get-billing', 'list-org-invitations', 'remove-org-member', 'revoke-org-invitation', 'update-org-member'].sort(),
+      [
+        'create-billing-portal-session',
+        'create-checkout-session',
+        'create-org-invitation',
+        'get-billing',
+        'list-org-invitations',
+        'remove-org-member',
+        'remove-org-provider',
+        'revoke-org-invitation',
+        'update-org-member',
+      ].sort(),
     );
     expect(userRoutes.filter((route) => route.role === 'person').map((route) => route.name).sort()).toEqual(
       ['accept-invitation', 'delete-me', 'export-my-data', 'get-notification-preferences', 'list-my-organisations', 'update-me', 'update-notification-preferences'].sort(),
@@ -49,14 +59,31 @@ describe('roleAtLeast', () => {
   });
 });
 
-function repository(members: Membership[]): Pick<OrganisationRepository, 'getMembership'> {
-  return { getMembership: async (orgId, memberId) => members.find((m) => m.orgId === orgId && m.memberId === memberId) };
+function repository(members: Membership[], links: ProviderLink[] = []): Pick<OrganisationRepository, 'getMembership' | 'listProviders'> {
+  return {
+    getMembership: async (orgId, memberId) => members.find((m) => m.orgId === orgId && m.memberId === memberId),
+    listProviders: async (clientId) => links.filter((link) => link.clientId === clientId),
+  };
 }
 const membership = (role: 'viewer' | 'admin'): Membership => ({ orgId: 'org-1', memberId: 'person-1', email: 'p@example.test', role, addedAt: '2026-01-01T00:00:00.000Z', orgName: 'Org' });
-const deps = (members: Membership[]) => ({ organisations: repository(members) as OrganisationRepository });
+const deps = (members: Membership[], links: ProviderLink[] = []) => ({ organisations: repository(members, links) as OrganisationRepository });
+const link = (providerId: string): ProviderLink => ({ clientId: 'client-1', providerId, linkedAt: '2026-01-01T00:00:00.000Z', clientName: 'Client', providerName: 'Provider' });
 
 describe('actingClaims', () => {
   const claims = { sub: 'person-1', email: 'p@example.test' };
+
+  it("lets a client's IT provider (its owner, its members) act in the client: admin at most, viewers as viewers", async () => {
+    const providerMember = { ...membership('viewer'), orgId: 'provider-1' };
+    const asOwner = await actingClaims(deps([], [link('person-1')]), claims, 'admin', 'client-1');
+    const asViewer = deps([providerMember], [link('provider-1')]);
+
+    expect(asOwner).toMatchObject({ sub: 'client-1', 'rampart:member': 'person-1', 'rampart:role': 'admin' });
+    await expect(actingClaims(deps([], [link('person-1')]), claims, 'owner', 'client-1')).rejects.toMatchObject({ code: 'forbidden_role' });
+    await expect(actingClaims(asViewer, claims, 'viewer', 'client-1')).resolves.toMatchObject({ sub: 'client-1', 'rampart:role': 'viewer' });
+    await expect(actingClaims(asViewer, claims, 'admin', 'client-1')).rejects.toMatchObject({ code: 'forbidden_role' });
+    // Another provider's client: nothing.
+    await expect(actingClaims(deps([], [link('provider-2')]), claims, 'viewer', 'client-1')).rejects.toMatchObject({ code: 'organisation_forbidden' });
+  });
 
   it("acts on the caller's own organisation as its owner without the header, or naming it", async () => {
     for (const header of [undefined, '', 'person-1']) {

@@ -228,13 +228,17 @@ export {
 } from '../../../lambdas/domain/essential-eight.contract';
 export {
   INVITATION_DAYS,
+  INVITATION_ROLE_LABELS,
+  invitationRoles,
   memberRoles,
   organisationMessages,
   ROLE_LABELS,
   roleAtLeast,
+  type InvitationRole,
   type InvitationView,
   type MemberRole,
   type MemberView,
   type OrganisationView,
   type OrgRole,
 } from '../../../lambdas/domain/organisation.contract';
+export { type ClientOverview, type ProviderBranding, type ProviderOverview } from '../../../lambdas/domain/it-provider.contract';

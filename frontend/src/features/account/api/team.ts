@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiDelete, apiGet, apiPost, apiPut } from '../../../lib/api-client';
-import { routePath, type InvitationView, type MemberRole, type MemberView, type OrganisationView, type OrgRole } from '../../../lib/contracts';
+import { routePath, type InvitationRole, type InvitationView, type MemberRole, type MemberView, type OrganisationView, type OrgRole } from '../../../lib/contracts';
 
 /** Teams (issue 22 item 2): the acting organisation's members and invitations, and the person's organisations. */
 export const teamKeys = {
@@ -41,7 +41,7 @@ function useTeamMutation<TInput, TResult>(mutationFn: (input: TInput) => Promise
 }
 
 export const useInvite = () =>
-  useTeamMutation((input: { email: string; role: MemberRole }) => apiPost<{ invitation: InvitationView }>(routePath('create-org-invitation'), input));
+  useTeamMutation((input: { email: string; role: InvitationRole }) => apiPost<{ invitation: InvitationView }>(routePath('create-org-invitation'), input));
 export const useRevokeInvitation = () => useTeamMutation((invitationId: string) => apiDelete(routePath('revoke-org-invitation', { invitationId })));
 export const useChangeRole = () =>
   useTeamMutation(({ memberId, role }: { memberId: string; role: MemberRole }) => apiPut<{ member: MemberView }>(routePath('update-org-member', { memberId }), { role }));

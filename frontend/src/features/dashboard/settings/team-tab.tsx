@@ -3,7 +3,7 @@ import { Button } from '../../../components/ui/button';
 import { FormMessage, TextField } from '../../../components/ui/text-field';
 import { paths } from '../../../config/paths';
 import { ApiError, setActingOrganisation } from '../../../lib/api-client';
-import { INVITATION_DAYS, memberRoles, ROLE_LABELS, type MemberRole, type MemberView } from '../../../lib/contracts';
+import { INVITATION_DAYS, INVITATION_ROLE_LABELS, invitationRoles, memberRoles, ROLE_LABELS, type InvitationRole, type MemberRole, type MemberView } from '../../../lib/contracts';
 import { useChangeRole, useInvitations, useInvite, useLeaveOrganisation, useMembers, useRemoveMember, useRevokeInvitation } from '../../account/api/team';
 import { DangerButton, LoadingState, SettingsPanel } from './panel';
 
@@ -57,7 +57,7 @@ function InviteForm() {
   const invite = useInvite();
   const roleId = useId();
   const [email, setEmail] = useState('');
-  const [role, setRole] = useState<MemberRole>('viewer');
+  const [role, setRole] = useState<InvitationRole>('viewer');
   const [outcome, setOutcome] = useState<{ tone: 'error' | 'success'; text: string } | undefined>();
 
   const submit = (event: FormEvent) => {
@@ -84,10 +84,10 @@ function InviteForm() {
             <label htmlFor={roleId} className="block text-sm font-semibold text-slate-800 dark:text-slate-200">
               Role
             </label>
-            <select id={roleId} value={role} onChange={(event) => setRole(event.target.value as MemberRole)} className={selectClass}>
-              {memberRoles.map((option) => (
+            <select id={roleId} value={role} onChange={(event) => setRole(event.target.value as InvitationRole)} className={selectClass}>
+              {invitationRoles.map((option) => (
                 <option key={option} value={option}>
-                  {ROLE_LABELS[option]}
+                  {INVITATION_ROLE_LABELS[option]}
                 </option>
               ))}
             </select>
@@ -173,7 +173,7 @@ function PendingInvitations() {
               <div>
                 <p className="font-semibold text-slate-900 dark:text-slate-100">{invitation.email}</p>
                 <p className="text-sm text-slate-600 dark:text-slate-400">
-                  {ROLE_LABELS[invitation.role]} · expires {day(invitation.expiresAt)}
+                  {INVITATION_ROLE_LABELS[invitation.role]} · expires {day(invitation.expiresAt)}
                 </p>
               </div>
               <Button variant="secondary" aria-label={`Revoke the invitation of ${invitation.email}`} disabled={revoke.isPending} onClick={() => revoke.mutate(invitation.id)}>

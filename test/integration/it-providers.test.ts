@@ -1,0 +1,195 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addDomain, api, type ApiReply, signIn, type TestUser } from '../support/accounts.js';
+import { startTestStack, type TestStack } from '../support/local-stack.js';
+import { readPdf } from '../support/pdf-text.js';
+import { mailbox } from '../support/post-from.js';
+
+/**
+ * IT providers (issue 22 item 3) over the local stack: two client organisations each invite the
+ * provider's owner with the `provider` role; the provider's team then acts in each client as admins
+ * with `X-Rampart-Org`, sees both in one overview, and the clients' PDFs carry its branding.
+ */
+
+let t: TestStack;
+let provider: TestUser;
+let providerViewer: TestUser;
+let clientA: TestUser;
+let clientB: TestUser;
+let stranger: TestUser;
+let auditA: string;
+
+async function asIn(user: TestUser, org: string | undefined, method: string, path: string, body?: unknown): Promise<ApiReply> {
+  const response = await fetch(`${t.stack.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${user.token}`, ...(org ? { 'x-rampart-org': org } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: text && (response.headers.get('content-type') ?? '').includes('json') ? (JSON.parse(text) as Record<string, unknown>) : {}, text };
+}
+
+async function mailedToken(email: string): Promise<string> {
+  const text = (await mailbox(t.stack.mailboxUrl, email)).at(-1)?.body.text ?? '';
+  const token = /token=(inv_[\w-]{43})/.exec(text)?.[1];
+  if (!token) throw new Error(`No invitation in ${email}'s mailbox: ${text}`);
+  return token;
+}
+
+async function completedAudit(ownerId: string, host: string, grade: 'A' | 'B' | 'C' | 'D' | 'F', score: number): Promise<string> {
+  const id = randomUUID();
+  const at = new Date().toISOString();
+  await t.stack.deps.audits.createAudit({ id, ownerId, targetUrl: `https://${host}/`, host, status: 'queued', createdAt: at, checks: [], mode: 'active' });
+  expect(await t.stack.deps.audits.markInProgress(id, at)).toBe(true);
+  expect(await t.stack.deps.audits.complete(id, { score, grade, riskLevel: 'low', completedAt: at })).toBe(true);
+  return id;
+}
+
+beforeAll(async () => {
+  t = await startTestStack();
+  [provider, providerViewer, clientA, clientB, stranger] = await Promise.all([
+    signIn(t, 'mia@acme-it.example.test', 'Mia'),
+    signIn(t, 'val@acme-it.example.test', 'Val'),
+    signIn(t, 'anna@bakery.example.test', 'Anna'),
+    signIn(t, 'bo@florist.example.test', 'Bo'),
+    signIn(t, 'sam@stranger.example.test', 'Sam'),
+  ]);
+  for (const user of [provider, providerViewer, clientA, clientB, stranger]) expect((await api(t, 'GET', '/api/me', user.token)).status).toBe(200);
+  expect((await api(t, 'PUT', '/api/me', provider.token, { firstName: 'Mia', lastName: 'Provider', company: 'Acme IT Services' })).status).toBe(200);
+  expect((await api(t, 'PUT', '/api/me', clientA.token, { firstName: 'Anna', lastName: 'Client', company: 'Anna Bakery' })).status).toBe(200);
+  expect((await api(t, 'PUT', '/api/me', clientB.token, { firstName: 'Bo', lastName: 'Client', company: 'Bo Florist' })).status).toBe(200);
+  await addDomain(t, clientA.userId, 'bakery.example.test');
+  await addDomain(t, clientB.userId, 'florist.example.test');
+  await addDomain(t, stranger.userId, 'stranger.example.test');
+  auditA = await completedAudit(clientA.userId, 'bakery.example.test', 'C', 65);
+  await completedAudit(clientB.userId, 'florist.example.test', 'A', 95);
+  // Bakery has one high issue first seen 60 days ago: past its time-to-fix target.
+  const longAgo = new Date(Date.now() - 60 * 86_400_000).toISOString();
+  const occurrence = { findingId: 'tls.protocol.tls10-enabled', title: 'TLS 1.0 enabled', severity: 'high' as const, category: 'tls', check: 'tls', firstSeenAt: longAgo, firstSeenAuditId: auditA, lastSeenAt: longAgo, lastSeenAuditId: auditA, reopened: 0 };
+  expect(await t.stack.deps.issueHistory.save(clientA.userId, { domain: 'bakery.example.test', lastScanAt: longAgo, lastAuditId: auditA, occurrences: [occurrence] }, null)).toBe(true);
+
+  // The provider's viewer is a viewer of the provider organisation.
+  expect((await asIn(provider, undefined, 'POST', '/api/me/org/invitations', { email: providerViewer.email, role: 'viewer' })).status).toBe(201);
+  expect((await asIn(providerViewer, undefined, 'POST', '/api/invitations/accept', { token: await mailedToken(providerViewer.email) })).status).toBe(200);
+  // Each client's owner invites the provider's owner as its IT provider; the provider accepts.
+  for (const client of [clientA, clientB]) {
+    expect((await asIn(client, undefined, 'POST', '/api/me/org/invitations', { email: provider.email, role: 'provider' })).status).toBe(201);
+    const accepted = await asIn(provider, undefined, 'POST', '/api/invitations/accept', { token: await mailedToken(provider.email) });
+    expect([accepted.status, accepted.body.organisation]).toEqual([200, expect.objectContaining({ id: client.userId, role: 'admin', via: 'Acme IT Services' })]);
+  }
+}, 90_000);
+
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('a provider linked to two clients', () => {
+  it('lists both clients in its switcher, as admin, and its viewer reaches them as viewer', async () => {
+    const mine = await asIn(provider, undefined, 'GET', '/api/me/organisations');
+    const viewers = await asIn(providerViewer, undefined, 'GET', '/api/me/organisations');
+    const rows = (reply: ApiReply) => (reply.body.organisations as { id: string; role: string; via?: string }[]).map((org) => [org.id, org.role, org.via ?? null]);
+
+    expect(rows(mine)).toEqual([
+      [provider.userId, 'owner', null],
+      [clientA.userId, 'admin', 'Acme IT Services'],
+      [clientB.userId, 'admin', 'Acme IT Services'],
+    ]);
+    expect(rows(viewers)).toEqual([
+      [providerViewer.userId, 'owner', null],
+      [provider.userId, 'viewer', null],
+      [clientA.userId, 'viewer', 'Acme IT Services'],
+      [clientB.userId, 'viewer', 'Acme IT Services'],
+    ]);
+  });
+
+  it("shows one overview of both clients' domains, latest grades and overdue issues", async () => {
+    const overview = await asIn(provider, undefined, 'GET', '/api/me/provider/clients');
+
+    expect(overview.status).toBe(200);
+    expect(overview.body.clients).toEqual([
+      {
+        orgId: clientA.userId,
+        name: 'Anna Bakery',
+        linkedAt: expect.any(String),
+        domains: [{ domain: 'bakery.example.test', grade: 'C', score: 65, lastScanAt: expect.any(String), overdue: 1 }],
+        overdue: 1,
+        worstGrade: 'C',
+      },
+      {
+        orgId: clientB.userId,
+        name: 'Bo Florist',
+        linkedAt: expect.any(String),
+        domains: [{ domain: 'florist.example.test', grade: 'A', score: 95, lastScanAt: expect.any(String), overdue: 0 }],
+        overdue: 0,
+        worstGrade: 'A',
+      },
+    ]);
+  });
+
+  it("acts in a client as admin (adds a domain) but never as its owner (billing, members)", async () => {
+    const added = await asIn(provider, clientA.userId, 'POST', '/api/me/domains', { domain: 'shop.bakery.example.test' });
+    const billing = await asIn(provider, clientA.userId, 'GET', '/api/me/billing');
+    const viewerWrite = await asIn(providerViewer, clientA.userId, 'POST', '/api/me/domains', { domain: 'blog.bakery.example.test' });
+
+    expect(added.status).toBe(201);
+    expect((await t.stack.deps.domains.list(clientA.userId)).map((d) => d.domain).sort()).toEqual(['bakery.example.test', 'shop.bakery.example.test']);
+    expect([billing.status, billing.body.error]).toEqual([403, 'forbidden_role']);
+    expect([viewerWrite.status, viewerWrite.body.error]).toEqual([403, 'forbidden_role']);
+  });
+
+  it('is refused in an organisation that did not link it, and strangers see none of its clients', async () => {
+    const unlinked = await asIn(provider, stranger.userId, 'GET', '/api/me/domains');
+    const strangerInClient = await asIn(stranger, clientA.userId, 'GET', '/api/me/domains');
+    const strangerOverview = await asIn(stranger, undefined, 'GET', '/api/me/provider/clients');
+    const strangerAsProvider = await asIn(stranger, provider.userId, 'GET', '/api/me/provider/clients');
+
+    expect([unlinked.status, unlinked.body.error]).toEqual([403, 'organisation_forbidden']);
+    expect([strangerInClient.status, strangerInClient.body.error]).toEqual([403, 'organisation_forbidden']);
+    expect([strangerOverview.status, strangerOverview.body.clients]).toEqual([200, []]);
+    expect([strangerAsProvider.status, strangerAsProvider.body.error]).toEqual([403, 'organisation_forbidden']);
+  });
+});
+
+describe('branding', () => {
+  it('refuses a colour that is not #rrggbb and a logo that is not a PNG', async () => {
+    const colour = await asIn(provider, undefined, 'PUT', '/api/me/provider/branding', { name: 'Acme IT', colour: 'javascript:red' });
+    const svg = await asIn(provider, undefined, 'PUT', '/api/me/provider/branding', { name: 'Acme IT', colour: '#0f766e', logo: `data:image/svg+xml;base64,${Buffer.from('<svg/>').toString('base64')}` });
+    const fake = await asIn(provider, undefined, 'PUT', '/api/me/provider/branding', { name: 'Acme IT', colour: '#0f766e', logo: `data:image/png;base64,${Buffer.from('not a png at all, really not').toString('base64')}` });
+
+    expect([colour.status, colour.body.error]).toEqual([400, 'validation_failed']);
+    expect([svg.status, svg.body.error]).toEqual([400, 'validation_failed']);
+    expect([fake.status, fake.body.error]).toEqual([400, 'validation_failed']);
+  });
+
+  it("puts the provider's name on a client's PDF, rendered anew when the branding changes (no stale unbranded copy)", async () => {
+    const pdfText = async () => {
+      const reply = await fetch(`${t.stack.url}/api/audits/${auditA}/report.pdf`, { redirect: 'manual' });
+      return (await readPdf(new Uint8Array(await (await fetch(reply.headers.get('location') ?? '')).arrayBuffer()))).text;
+    };
+    const before = await pdfText();
+    const saved = await asIn(provider, undefined, 'PUT', '/api/me/provider/branding', { name: 'Acme IT Services', colour: '#0F766E', logo: TINY_PNG });
+    const branded = await pdfText();
+    await asIn(provider, undefined, 'PUT', '/api/me/provider/branding', { name: 'Acme Managed Security', colour: '#0f766e', logo: TINY_PNG });
+    const renamed = await pdfText();
+
+    expect(saved.status).toBe(200);
+    expect(saved.body.branding).toMatchObject({ name: 'Acme IT Services', colour: '#0f766e', logo: TINY_PNG });
+    expect(before).not.toContain('Acme IT Services');
+    expect(branded).toContain('Prepared by');
+    expect(branded).toContain('Acme IT Services security report: bakery.example.test');
+    expect(renamed).toContain('Acme Managed Security');
+    expect(renamed).not.toContain('Acme IT Services');
+  });
+
+  it("keeps the product's own branding for an organisation without a provider", async () => {
+    const audit = await completedAudit(stranger.userId, 'stranger.example.test', 'B', 85);
+    const reply = await fetch(`${t.stack.url}/api/audits/${audit}/report.pdf`, { redirect: 'manual' });
+    const text = (await readPdf(new Uint8Array(await (await fetch(reply.headers.get('location') ?? '')).arrayBuffer()))).text;
+
+    expect(text).toContain(`${t.stack.config.PRODUCT_NAME} security report: stranger.example.test`);
+    expect(text).not.toContain('Acme');
+  });
+});
+
+/** A 1×1 PNG. */
+const TINY_PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
