@@ -112,7 +112,7 @@ describe.skipIf(!chromiumAvailable)('teams in Chromium: invite, accept, a viewer
     await owner.waitForURL(`${appUrl}/dashboard`);
 
     // The company names the organisation (in the invitation and the invitee's switcher); a
-    // lead-created profile starts without a name, which the form requires.
+    // lead-created profile starts with the lead's names and business, renamed here.
     await owner.goto(`${appUrl}/dashboard/settings?tab=profile`);
     await owner.getByLabel('First name', { exact: true }).fill('Olivia');
     await owner.getByLabel('Last name', { exact: true }).fill('Owner');

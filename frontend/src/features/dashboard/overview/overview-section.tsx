@@ -8,6 +8,7 @@ import type { AuditHistoryEntry } from '../../../lib/contracts';
 import { useMe, useOrgRole } from '../../account/api/account';
 import { useMyAudits } from '../../account/api/audits';
 import { useDomains } from '../../account/api/domains';
+import { ClientsSection } from '../clients/clients-section';
 import { QuickScanModal } from '../quick-scan/quick-scan-modal';
 import { sectionHref } from '../sections';
 import { TimeToFixSection } from '../time-to-fix/time-to-fix-section';
@@ -164,6 +165,8 @@ export function OverviewSection() {
           </div>
         </>
       )}
+
+      <ClientsSection />
 
       <AlertsList />
 
