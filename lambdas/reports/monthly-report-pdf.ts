@@ -1,9 +1,9 @@
-import { PDFDocument, rgb, StandardFonts } from 'pdf-lib';
+import { type PDFImage, PDFDocument, rgb, StandardFonts } from 'pdf-lib';
 import type { DomainMonthReport, DomainMonthTimeToFix, IssueEvent, ListedPolicy, MonthlyReport, ScorePoint } from '../domain/monthly-report.js';
 import { monthBounds } from '../domain/monthly-report.js';
 import { TIME_TO_FIX_TARGET_DAYS } from '../domain/time-to-fix.js';
 import { drawEssentialEightSection } from './essential-eight-pdf.js';
-import { A4, brand, CONTENT_WIDTH, type Fonts, GRADE_COLOURS, MARGIN, muted, rule, SEVERITY_COLOURS, SEVERITY_TITLES, Writer } from './pdf-report.js';
+import { A4, CONTENT_WIDTH, coverBand, type Fonts, GRADE_COLOURS, MARGIN, muted, rule, SEVERITY_COLOURS, SEVERITY_TITLES, type ReportBranding, Writer } from './pdf-report.js';
 
 /**
  * The monthly report PDF (DECISIONS "Plan features"): a pure function from the month's report data
@@ -19,6 +19,8 @@ export interface MonthlyReportPdfOptions {
   productName: string;
   /** Where the reports are listed in the dashboard, printed on the cover. */
   reportsUrl?: string;
+  /** A client's IT provider's colour and logo (issue 22 item 3); `productName` is then the provider's name. */
+  branding?: ReportBranding;
 }
 
 const date = (iso: string) => iso.slice(0, 10);
@@ -43,16 +45,17 @@ export async function renderMonthlyReportPdf(report: MonthlyReport, options: Mon
   doc.setModificationDate(new Date(report.generatedAt));
 
   const w = new Writer(doc, fonts);
-  cover(w, report, options);
+  const logo = options.branding?.logoPng ? await doc.embedPng(options.branding.logoPng) : undefined;
+  cover(w, report, options, logo);
   for (const domain of report.domains) domainSection(w, domain);
   footers(w, `${options.productName} monthly security report: ${report.label}`);
   return doc.save({ useObjectStreams: false });
 }
 
-function cover(w: Writer, report: MonthlyReport, options: MonthlyReportPdfOptions): void {
+function cover(w: Writer, report: MonthlyReport, options: MonthlyReportPdfOptions, logo?: PDFImage): void {
   w.newPage();
   const { page, fonts } = w;
-  page.drawRectangle({ x: 0, y: A4.height - 150, width: A4.width, height: 150, color: brand });
+  coverBand(page, options.branding, logo);
   page.drawText(w.clean(options.productName, fonts.bold), { x: MARGIN.left, y: A4.height - 60, size: 16, font: fonts.bold, color: rgb(1, 1, 1) });
   page.drawText('Monthly Security Report', { x: MARGIN.left, y: A4.height - 100, size: 28, font: fonts.bold, color: rgb(1, 1, 1) });
   page.drawText(w.clean(report.label, fonts.regular), { x: MARGIN.left, y: A4.height - 128, size: 14, font: fonts.regular, color: rgb(1, 1, 1) });
@@ -63,6 +66,7 @@ function cover(w: Writer, report: MonthlyReport, options: MonthlyReportPdfOption
   const name = [report.recipient.name, report.recipient.company].filter(Boolean).join(', ');
   w.keyValues([
     ['Prepared for', name || report.recipient.email],
+    ...(options.branding ? ([['Prepared by', options.productName]] as [string, string][]) : []),
     ['Email', report.recipient.email],
     ['Plan', report.planName],
     ['Period', `${date(start.toISOString())} to ${date(lastDay.toISOString())} (UTC)`],

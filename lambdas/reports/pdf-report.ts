@@ -34,7 +34,7 @@ export interface PdfReportOptions {
    * An IT provider's branding (issue 22 item 3): its colour on the cover and its PNG logo (already
    * checked by lambdas/domain/it-providers.ts); `productName` is then the provider's name.
    */
-  branding?: { colour: { r: number; g: number; b: number }; logoPng?: Uint8Array };
+  branding?: ReportBranding;
 }
 
 const A4 = { width: 595.28, height: 841.89 } as const;
@@ -281,19 +281,28 @@ export async function renderPdfReport(view: AuditResultView, options: PdfReportO
   return doc.save({ useObjectStreams: false });
 }
 
+/** An IT provider's branding of a report (issue 22 item 3): its colour and its PNG logo, already checked (lambdas/domain/it-providers.ts). */
+export interface ReportBranding {
+  colour: { r: number; g: number; b: number };
+  logoPng?: Uint8Array;
+}
+
+/** The cover's band: the product's colour, or a provider's with its logo on a white tile at the right (at most 110 × 110 points). */
+function coverBand(page: PDFPage, branding: ReportBranding | undefined, logo: PDFImage | undefined): void {
+  const band = branding ? rgb(branding.colour.r, branding.colour.g, branding.colour.b) : brand;
+  page.drawRectangle({ x: 0, y: A4.height - 150, width: A4.width, height: 150, color: band });
+  if (!logo) return;
+  const scale = Math.min(110 / logo.width, 110 / logo.height);
+  const width = logo.width * scale;
+  const height = logo.height * scale;
+  page.drawRectangle({ x: A4.width - MARGIN.right - 120, y: A4.height - 140, width: 120, height: 120, color: rgb(1, 1, 1) });
+  page.drawImage(logo, { x: A4.width - MARGIN.right - 60 - width / 2, y: A4.height - 80 - height / 2, width, height });
+}
+
 function cover(w: Writer, view: AuditResultView, options: PdfReportOptions, logo?: PDFImage): void {
   w.newPage();
   const { page, fonts } = w;
-  const band = options.branding ? rgb(options.branding.colour.r, options.branding.colour.g, options.branding.colour.b) : brand;
-  page.drawRectangle({ x: 0, y: A4.height - 150, width: A4.width, height: 150, color: band });
-  if (logo) {
-    // At most 110 × 110 points, on a white tile at the band's right.
-    const scale = Math.min(110 / logo.width, 110 / logo.height);
-    const width = logo.width * scale;
-    const height = logo.height * scale;
-    page.drawRectangle({ x: A4.width - MARGIN.right - 120, y: A4.height - 140, width: 120, height: 120, color: rgb(1, 1, 1) });
-    page.drawImage(logo, { x: A4.width - MARGIN.right - 60 - width / 2, y: A4.height - 80 - height / 2, width, height });
-  }
+  coverBand(page, options.branding, logo);
   page.drawText(w.clean(options.productName, fonts.bold), { x: MARGIN.left, y: A4.height - 60, size: 16, font: fonts.bold, color: rgb(1, 1, 1) });
   page.drawText('Website Security Report', { x: MARGIN.left, y: A4.height - 100, size: 28, font: fonts.bold, color: rgb(1, 1, 1) });
   page.drawText(w.clean(view.host, fonts.regular), { x: MARGIN.left, y: A4.height - 128, size: 14, font: fonts.regular, color: rgb(1, 1, 1) });
@@ -739,4 +748,4 @@ function footers(w: Writer, productName: string, view: AuditResultView): void {
 }
 
 /** The page flow and palette, shared with the monthly report (lambdas/reports/monthly-report-pdf.ts). */
-export { A4, brand, CONTENT_WIDTH, type Fonts, GRADE_COLOURS, ink, MARGIN, muted, rule, SEVERITY_COLOURS, SEVERITY_TITLES, Writer };
+export { A4, brand, CONTENT_WIDTH, coverBand, type Fonts, GRADE_COLOURS, ink, MARGIN, muted, rule, SEVERITY_COLOURS, SEVERITY_TITLES, Writer };

@@ -25,6 +25,8 @@ import type { AlertRecord } from '../domain/ports.js';
 import { routePath } from '../routes.js';
 import { myBadges } from './badges.js';
 import { unsubscribeUrl } from './monitoring.js';
+import { colourChannels, logoBytes } from '../domain/it-providers.js';
+import { brandingOfClient } from './it-providers.js';
 
 /**
  * The monthly report (DECISIONS "Plan features"; what it holds and who gets it: lambdas/domain/
@@ -35,7 +37,7 @@ import { unsubscribeUrl } from './monitoring.js';
 
 export type MonthlyReportDeps = Pick<
   Deps,
-  'monitoring' | 'monthlyReports' | 'accounts' | 'domains' | 'audits' | 'alerts' | 'reports' | 'mailer' | 'signingKeys' | 'clock' | 'config' | 'log' | 'policies' | 'issueHistory' | 'agents'
+  'monitoring' | 'monthlyReports' | 'accounts' | 'domains' | 'audits' | 'alerts' | 'reports' | 'mailer' | 'signingKeys' | 'clock' | 'config' | 'log' | 'policies' | 'issueHistory' | 'agents' | 'organisations'
 >;
 
 export interface MonthlyReportsRun {
@@ -80,12 +82,19 @@ export async function sendMonthlyReports(deps: MonthlyReportDeps, now: Date = de
       const fileName = monthlyReportFileName(deps.config.PRODUCT_NAME, month);
       // pdf-lib (about 400 kB) is loaded only when a report is rendered.
       const { renderMonthlyReportPdf } = await import('../reports/monthly-report-pdf.js');
-      const bytes = await renderMonthlyReportPdf(report, { productName: deps.config.PRODUCT_NAME, reportsUrl: reportsPageUrl(deps) });
+      // IT providers: a client's report carries its provider's name, colour and logo (built once, at the month's end).
+      const branding = await brandingOfClient(deps, userId);
+      const productName = branding?.name ?? deps.config.PRODUCT_NAME;
+      const bytes = await renderMonthlyReportPdf(report, {
+        productName,
+        reportsUrl: reportsPageUrl(deps),
+        ...(branding ? { branding: { colour: colourChannels(branding.colour), ...(branding.logo ? { logoPng: logoBytes(branding.logo) } : {}) } } : {}),
+      });
       await deps.reports.put(pdfKey(userId, month), bytes, 'application/pdf', { contentDisposition: `attachment; filename="${fileName}"` });
       const emailed = profile.notifications.emailAlerts;
       if (emailed) {
         const message = monthlyReportEmail({
-          productName: deps.config.PRODUCT_NAME,
+          productName,
           reportsUrl: reportsPageUrl(deps),
           unsubscribeUrl: await unsubscribeUrl(deps, userId),
           firstName: profile.firstName || undefined,

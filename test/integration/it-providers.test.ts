@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDomain, api, type ApiReply, signIn, type TestUser } from '../support/accounts.js';
+import { sendMonthlyReports } from '../../lambdas/use-cases/monthly-reports.js';
+import { addDomain, api, type ApiReply, setSubscription, signIn, type TestUser } from '../support/accounts.js';
 import { startTestStack, type TestStack } from '../support/local-stack.js';
 import { readPdf } from '../support/pdf-text.js';
 import { mailbox } from '../support/post-from.js';
@@ -179,6 +180,23 @@ describe('branding', () => {
     expect(branded).toContain('Acme IT Services security report: bakery.example.test');
     expect(renamed).toContain('Acme Managed Security');
     expect(renamed).not.toContain('Acme IT Services');
+  });
+
+  it("brands a client's monthly report: the PDF and the email carry the provider's name", async () => {
+    await setSubscription(t, clientB.userId, 'monitor-lite', 'active');
+    const now = new Date();
+    const runAt = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1, 0, 10));
+    await asIn(provider, undefined, 'PUT', '/api/me/provider/branding', { name: 'Acme Managed Security', colour: '#0f766e', logo: TINY_PNG });
+
+    const run = await sendMonthlyReports(t.stack.deps, runAt);
+    const store = (await fetch(`${t.stack.mailboxUrl}/store`).then((r) => r.json())) as { emails: { subject: string; destination: { to: string[] }; attachments: { content: string }[] }[] };
+    const mail = store.emails.find((e) => e.destination.to.includes(clientB.email) && e.subject.includes('monthly security report'));
+    const pdf = await readPdf(Buffer.from(mail?.attachments[0]?.content ?? '', 'base64'));
+
+    expect(run.built).toBeGreaterThanOrEqual(1);
+    expect(mail?.subject).toMatch(/^Acme Managed Security monthly security report: /);
+    expect(pdf.lines.slice(0, 2)).toEqual(['Acme Managed Security', 'Monthly Security Report']);
+    expect(pdf.text).toContain('Prepared by');
   });
 
   it("keeps the product's own branding for an organisation without a provider", async () => {
