@@ -251,6 +251,77 @@ describe('every other route of the manifest (public, api-token, agent, webhook),
   });
 });
 
+describe("IT providers (issue 22 item 3): P manages A, Q manages B", () => {
+  const provider: Record<'pOwner' | 'pViewer' | 'qOwner', TestUser> = {} as never;
+  const organisationRoutes = () => userRoutes.filter((route) => !personal(route));
+  const bodyOf = (route: RouteDefinition) => (route.method === 'GET' ? undefined : {});
+
+  async function link(clientOwner: TestUser, providerOwner: TestUser): Promise<void> {
+    expect((await api(t, 'POST', '/api/me/org/invitations', clientOwner.token, { email: providerOwner.email, role: 'provider' })).status).toBe(201);
+    const token = /token=(inv_[\w-]{43})/.exec((await mailbox(t.stack.mailboxUrl, providerOwner.email)).at(-1)?.body.text ?? '')?.[1];
+    expect((await api(t, 'POST', '/api/invitations/accept', providerOwner.token, { token })).status).toBe(200);
+  }
+
+  beforeAll(async () => {
+    const [pOwner, pViewer, qOwner] = await Promise.all([
+      signIn(t, 'owner@provider-p.example.test', 'Pia'),
+      signIn(t, 'viewer@provider-p.example.test', 'Pat'),
+      signIn(t, 'owner@provider-q.example.test', 'Quin'),
+    ]);
+    Object.assign(provider, { pOwner, pViewer, qOwner });
+    for (const user of Object.values(provider)) expect((await api(t, 'GET', '/api/me', user.token)).status).toBe(200);
+    await join(pOwner, pViewer, 'viewer');
+    await link(people.aOwner, pOwner);
+    await link(people.bOwner, qOwner);
+  }, 60_000);
+
+  it("B's provider, and A's provider naming B, are refused every organisation route (403 organisation_forbidden); nothing of A read or changed", async () => {
+    const before = await itemsOfA();
+    const problems: string[] = [];
+    for (const route of organisationRoutes()) {
+      for (const [who, user, org] of [
+        ["B's provider naming A", provider.qOwner, people.aOwner.userId],
+        ["A's provider naming B", provider.pOwner, people.bOwner.userId],
+        ["A's provider's viewer naming B", provider.pViewer, people.bOwner.userId],
+      ] as const) {
+        const reply = await request(user, org, route.method, rawPath(route, aParams(route)), bodyOf(route));
+        if (reply.status !== 403 || json(reply).error !== 'organisation_forbidden') problems.push(`${who} on ${describeRoute(route)}: ${reply.status} ${reply.text.slice(0, 120)}`);
+        const leaked = secrets.find((secret) => reply.text.includes(secret));
+        if (leaked) problems.push(`${who} on ${describeRoute(route)}: A's ${leaked} shown`);
+      }
+    }
+
+    expect(problems).toEqual([]);
+    expect(await itemsOfA()).toEqual(before);
+  });
+
+  it("A's provider acts in A as admin: the owner's routes refused (403 forbidden_role), the others reached; its viewer is refused every write", async () => {
+    const problems: string[] = [];
+    for (const route of organisationRoutes()) {
+      const asOwner = await request(provider.pOwner, people.aOwner.userId, route.method, rawPath(route, aParams(route)), bodyOf(route));
+      const refused = asOwner.status === 403 && json(asOwner).error === 'forbidden_role';
+      if (route.role === 'owner' ? !refused : asOwner.status >= 500 || ['forbidden_role', 'organisation_forbidden'].includes(json(asOwner).error ?? '')) {
+        problems.push(`P owner on ${describeRoute(route)}: ${asOwner.status} ${asOwner.text.slice(0, 120)}`);
+      }
+      if (route.method === 'GET' && route.role === 'viewer') continue;
+      const before = await itemsOfA();
+      const asViewer = await request(provider.pViewer, people.aOwner.userId, route.method, rawPath(route, aParams(route)), bodyOf(route));
+      if (asViewer.status !== 403 || json(asViewer).error !== 'forbidden_role') problems.push(`P viewer on ${describeRoute(route)}: ${asViewer.status} ${asViewer.text.slice(0, 120)}`);
+      if (JSON.stringify([...(await itemsOfA())]) !== JSON.stringify([...before])) problems.push(`P viewer on ${describeRoute(route)}: A changed`);
+    }
+
+    expect(problems).toEqual([]);
+  });
+
+  it('each provider’s overview lists its own client only', async () => {
+    const clientsOf = async (user: TestUser) => ((await request(user, undefined, 'GET', '/api/me/provider/clients')).text.match(/"orgId":"([^"]+)"/g) ?? []).map((m) => m.slice(9, -1));
+
+    expect(await clientsOf(provider.pOwner)).toEqual([people.aOwner.userId]);
+    expect(await clientsOf(provider.qOwner)).toEqual([people.bOwner.userId]);
+    expect(await clientsOf(people.bOwner)).toEqual([]);
+  });
+});
+
 describe('the role table itself', () => {
   it('gives every user route of the manifest a role, so none falls to the owner-only default unseen', () => {
     expect(routesOfClass('user').filter((route) => route.role === undefined).map((route) => route.name)).toEqual([]);
