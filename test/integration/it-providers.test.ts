@@ -211,3 +211,38 @@ describe('branding', () => {
 
 /** A 1×1 PNG. */
 const TINY_PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+
+describe('unlinking', () => {
+  it("the client's owner removes its provider: the provider's people are refused at once and the client leaves the overview", async () => {
+    const client = await signIn(t, 'cleo@unlink.example.test', 'Cleo');
+    expect((await api(t, 'GET', '/api/me', client.token)).status).toBe(200);
+    expect((await asIn(client, undefined, 'POST', '/api/me/org/invitations', { email: provider.email, role: 'provider' })).status).toBe(201);
+    expect((await asIn(provider, undefined, 'POST', '/api/invitations/accept', { token: await mailedToken(provider.email) })).status).toBe(200);
+    const listed = await asIn(client, undefined, 'GET', '/api/me/org/providers');
+    const byProvider = await asIn(provider, client.userId, 'DELETE', `/api/me/org/providers/${provider.userId}`);
+
+    const removed = await asIn(client, undefined, 'DELETE', `/api/me/org/providers/${provider.userId}`);
+    const after = await asIn(provider, client.userId, 'GET', '/api/me/domains');
+    const overview = await asIn(provider, undefined, 'GET', '/api/me/provider/clients');
+
+    expect(listed.body.providers).toEqual([{ providerId: provider.userId, name: 'Acme IT Services', linkedAt: expect.any(String) }]);
+    expect([byProvider.status, byProvider.body.error]).toEqual([403, 'forbidden_role']);
+    expect(removed.status).toBe(204);
+    expect([after.status, after.body.error]).toEqual([403, 'organisation_forbidden']);
+    expect((overview.body.clients as { orgId: string }[]).map((c) => c.orgId)).not.toContain(client.userId);
+  });
+
+  it("deleting a provider's account unlinks it from its clients on both sides", async () => {
+    const client = await signIn(t, 'dora@unlink.example.test', 'Dora');
+    const gone = await signIn(t, 'gus@gone-it.example.test', 'Gus');
+    for (const user of [client, gone]) expect((await api(t, 'GET', '/api/me', user.token)).status).toBe(200);
+    expect((await asIn(client, undefined, 'POST', '/api/me/org/invitations', { email: gone.email, role: 'provider' })).status).toBe(201);
+    expect((await asIn(gone, undefined, 'POST', '/api/invitations/accept', { token: await mailedToken(gone.email) })).status).toBe(200);
+    expect(await t.stack.deps.organisations.listClients(gone.userId)).toHaveLength(1);
+
+    expect((await asIn(gone, undefined, 'DELETE', '/api/me')).status).toBeLessThan(300);
+
+    expect(await t.stack.deps.organisations.listProviders(client.userId)).toEqual([]);
+    expect(await t.stack.deps.organisations.listClients(gone.userId)).toEqual([]);
+  });
+});
