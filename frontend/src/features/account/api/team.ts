@@ -8,7 +8,15 @@ export const teamKeys = {
   members: () => [...teamKeys.all, 'members'] as const,
   invitations: () => [...teamKeys.all, 'invitations'] as const,
   organisations: () => [...teamKeys.all, 'organisations'] as const,
+  providers: () => [...teamKeys.all, 'providers'] as const,
 };
+
+/** IT providers (issue 22 item 3): an organisation's providers, as its owner sees them. */
+export interface ProviderView {
+  providerId: string;
+  name: string;
+  linkedAt: string;
+}
 
 export interface MemberList {
   role: OrgRole;
@@ -46,6 +54,14 @@ export const useRevokeInvitation = () => useTeamMutation((invitationId: string) 
 export const useChangeRole = () =>
   useTeamMutation(({ memberId, role }: { memberId: string; role: MemberRole }) => apiPut<{ member: MemberView }>(routePath('update-org-member', { memberId }), { role }));
 export const useRemoveMember = () => useTeamMutation((memberId: string) => apiDelete(routePath('remove-org-member', { memberId })));
+/** Only the owner lists and removes IT providers: the query is off for everyone else. */
+export const useProviders = (enabled: boolean) =>
+  useQuery({
+    queryKey: teamKeys.providers(),
+    queryFn: ({ signal }) => apiGet<{ providers: ProviderView[] }>(routePath('list-org-providers'), { signal }).then((answer) => answer.providers),
+    enabled,
+  });
+export const useRemoveProvider = () => useTeamMutation((providerId: string) => apiDelete(routePath('remove-org-provider', { providerId })));
 export const useLeaveOrganisation = () => useTeamMutation(() => apiDelete(routePath('leave-organisation')));
 
 /** `POST /api/invitations/accept` with the mailed token. */

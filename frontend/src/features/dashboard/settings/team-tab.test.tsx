@@ -49,6 +49,29 @@ describe('Settings → Team', () => {
     expect(api.callsTo('POST', '/api/me/org/invitations').map((call) => call.body)).toEqual([{ email: 'new@example.test', role: 'viewer' }]);
   });
 
+  it("lists the organisation's IT provider for its owner, who can remove it", async () => {
+    // Prepare
+    const api = stubApi({
+      'GET /api/me/org/members': { status: 200, body: { role: 'owner', members: [OWNER] } },
+      'GET /api/me/org/invitations': { status: 200, body: { invitations: [] } },
+      'GET /api/me/org/providers': { status: 200, body: { providers: [{ providerId: 'provider-1', name: 'Acme IT Services', linkedAt: '2026-03-01T00:00:00.000Z' }] } },
+      'DELETE /api/me/org/providers/provider-1': { status: 204 },
+    });
+    renderWithProviders(
+      <AuthTestProvider value={{}}>
+        <TeamTab />
+      </AuthTestProvider>,
+    );
+    const panel = within(await screen.findByRole('region', { name: 'IT providers' }));
+
+    // Act
+    fireEvent.click(panel.getByRole('button', { name: 'Remove Acme IT Services as your IT provider' }));
+
+    // Assess
+    expect(panel.getByText('IT provider since 1 Mar 2026')).toBeTruthy();
+    await vi.waitFor(() => expect(api.callsTo('DELETE', '/api/me/org/providers/provider-1')).toHaveLength(1));
+  });
+
   it('lets the owner change a role, remove a member and revoke an invitation', async () => {
     const api = renderTeam('owner');
 

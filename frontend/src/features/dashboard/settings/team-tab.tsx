@@ -4,7 +4,7 @@ import { FormMessage, TextField } from '../../../components/ui/text-field';
 import { paths } from '../../../config/paths';
 import { ApiError, setActingOrganisation } from '../../../lib/api-client';
 import { INVITATION_DAYS, INVITATION_ROLE_LABELS, invitationRoles, memberRoles, ROLE_LABELS, type InvitationRole, type MemberRole, type MemberView } from '../../../lib/contracts';
-import { useChangeRole, useInvitations, useInvite, useLeaveOrganisation, useMembers, useRemoveMember, useRevokeInvitation } from '../../account/api/team';
+import { useChangeRole, useInvitations, useInvite, useLeaveOrganisation, useMembers, useProviders, useRemoveMember, useRemoveProvider, useRevokeInvitation } from '../../account/api/team';
 import { DangerButton, LoadingState, SettingsPanel } from './panel';
 
 export const teamTabMessages = {
@@ -49,6 +49,7 @@ export function TeamTab() {
         </ul>
       </SettingsPanel>
       {isOwner ? <PendingInvitations /> : <LeavePanel />}
+      {isOwner && <ProvidersPanel />}
     </div>
   );
 }
@@ -183,6 +184,30 @@ function PendingInvitations() {
           ))}
         </ul>
       )}
+    </SettingsPanel>
+  );
+}
+
+/** IT providers (issue 22 item 3): who manages this organisation as its IT provider; shown once there is one. */
+function ProvidersPanel() {
+  const providers = useProviders(true);
+  const remove = useRemoveProvider();
+  if (!providers.data || providers.data.length === 0) return null;
+  return (
+    <SettingsPanel title="IT providers" description="Their team acts here as admins and your reports carry their branding. Billing and members stay with you.">
+      <ul className="divide-y divide-slate-200 dark:divide-slate-700">
+        {providers.data.map((provider) => (
+          <li key={provider.providerId} className="flex items-center justify-between gap-3 py-3">
+            <div>
+              <p className="font-semibold text-slate-900 dark:text-slate-100">{provider.name}</p>
+              <p className="text-sm text-slate-600 dark:text-slate-400">IT provider since {day(provider.linkedAt)}</p>
+            </div>
+            <Button variant="secondary" aria-label={`Remove ${provider.name} as your IT provider`} disabled={remove.isPending} onClick={() => remove.mutate(provider.providerId)}>
+              Remove
+            </Button>
+          </li>
+        ))}
+      </ul>
     </SettingsPanel>
   );
 }
