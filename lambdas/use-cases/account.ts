@@ -128,6 +128,9 @@ export async function exportAccount(
     // Teams: the people of the caller's organisation, and the organisations the caller is a member of.
     members: (await deps.organisations.listMembers(caller.userId)).map(({ memberId, email, role, addedAt }) => ({ memberId, email, role, addedAt })),
     memberships: (await deps.organisations.listMemberships(caller.userId)).map(({ orgId, orgName, role, addedAt }) => ({ organisationId: orgId, name: orgName, role, addedAt })),
+    // IT providers (issue 22 item 3): the providers the caller's organisation let in, and the clients it looks after.
+    itProviders: (await deps.organisations.listProviders(caller.userId)).map(({ providerId, providerName, linkedAt }) => ({ organisationId: providerId, name: providerName, linkedAt })),
+    itClients: (await deps.organisations.listClients(caller.userId)).map(({ clientId, clientName, linkedAt }) => ({ organisationId: clientId, name: clientName, linkedAt })),
   };
 }
 

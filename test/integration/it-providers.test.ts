@@ -103,6 +103,17 @@ describe('a provider linked to two clients', () => {
     ]);
   });
 
+  it('lists the links in "Download my data" on both sides', async () => {
+    const providerExport = await asIn(provider, undefined, 'GET', '/api/me/export');
+    const clientExport = await asIn(clientA, undefined, 'GET', '/api/me/export');
+    const ids = (rows: { organisationId: string; name: string }[]) => rows.map((row) => [row.organisationId, row.name]);
+
+    expect(ids(providerExport.body.itClients)).toEqual(expect.arrayContaining([[clientA.userId, 'Anna Bakery'], [clientB.userId, 'Bo Florist']]));
+    expect(providerExport.body.itProviders).toEqual([]);
+    expect(ids(clientExport.body.itProviders)).toEqual([[provider.userId, 'Acme IT Services']]);
+    expect(clientExport.body.itClients).toEqual([]);
+  });
+
   it("shows one overview of both clients' domains, latest grades and overdue issues", async () => {
     const overview = await asIn(provider, undefined, 'GET', '/api/me/provider/clients');
 
