@@ -152,7 +152,9 @@ export async function pdfReportUrl(deps: Pick<Deps, 'audits' | 'agents' | 'repor
       ...(essentialEight ? { sections: [(w) => drawEssentialEightSection(w, essentialEight)] } : {}),
     });
     const date = (audit.completedAt ?? audit.createdAt).slice(0, 10);
-    const fileName = `${productSlug(deps.config.PRODUCT_NAME)}-security-report-${audit.host.replace(/[^A-Za-z0-9.-]/g, '-')}-${date}.pdf`;
+    // Named after whoever the report is from: the client's IT provider when it brands it (its name may slug to nothing: then the product's).
+    const from = (branding && productSlug(branding.name)) || productSlug(deps.config.PRODUCT_NAME);
+    const fileName = `${from}-security-report-${audit.host.replace(/[^A-Za-z0-9.-]/g, '-')}-${date}.pdf`;
     await deps.reports.put(key, bytes, 'application/pdf', { contentDisposition: `inline; filename="${fileName}"` });
   }
   return deps.reports.signedUrl(key, PDF_URL_SECONDS);

@@ -174,14 +174,18 @@ describe('branding', () => {
   });
 
   it("puts the provider's name on a client's PDF, rendered anew when the branding changes (no stale unbranded copy)", async () => {
+    let fileName = '';
     const pdfText = async () => {
       const reply = await fetch(`${t.stack.url}/api/audits/${auditA}/report.pdf`, { redirect: 'manual' });
-      return (await readPdf(new Uint8Array(await (await fetch(reply.headers.get('location') ?? '')).arrayBuffer()))).text;
+      const pdf = await fetch(reply.headers.get('location') ?? '');
+      fileName = /filename="([^"]+)"/.exec(pdf.headers.get('content-disposition') ?? '')?.[1] ?? '';
+      return (await readPdf(new Uint8Array(await pdf.arrayBuffer()))).text;
     };
     const before = await pdfText();
     const saved = await asIn(provider, undefined, 'PUT', '/api/me/provider/branding', { name: 'Acme IT Services', colour: '#0F766E', logo: TINY_PNG });
     const branded = await pdfText();
     await asIn(provider, undefined, 'PUT', '/api/me/provider/branding', { name: 'Acme Managed Security', colour: '#0f766e', logo: TINY_PNG });
+    const brandedFile = fileName;
     const renamed = await pdfText();
 
     expect(saved.status).toBe(200);
@@ -191,6 +195,9 @@ describe('branding', () => {
     expect(branded).toContain('Acme IT Services security report: bakery.example.test');
     expect(renamed).toContain('Acme Managed Security');
     expect(renamed).not.toContain('Acme IT Services');
+    // The file is named after the provider too.
+    expect(brandedFile).toMatch(/^acme-it-services-security-report-bakery\.example\.test-\d{4}-\d{2}-\d{2}\.pdf$/);
+    expect(fileName).toMatch(/^acme-managed-security-security-report-bakery\.example\.test-/);
   });
 
   it("brands a client's monthly report: the PDF and the email carry the provider's name", async () => {
