@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readPdf } from '../support/pdf-text.js';
 import { mailbox } from '../support/post-from.js';
 import { signUp } from './support/accounts.js';
+import { accessibilityViolations } from './support/axe.js';
 import { chromiumAvailable, collectConsoleOutput, launchBrowser, type TestBrowser } from './support/browser.js';
 import { temporaryPasswordOf } from './support/login-details.js';
 import { startE2eStack, TARGET_HOST, type E2eStack } from './support/stack.js';
@@ -131,6 +132,8 @@ describe.skipIf(!chromiumAvailable)('an IT provider in Chromium: linked by its c
     const row = clients.getByRole('row').filter({ hasText: TARGET_HOST });
     await row.waitFor();
     await expect(row.getByRole('cell').nth(1).textContent()).resolves.toMatch(/^[A-F]$/);
+    // The overview with its clients and the branding form passes axe (WCAG 2.1 AA), as every page of the suite does.
+    expect(await accessibilityViolations(provider)).toEqual([]);
   }, 90_000);
 
   it('sets its report branding, opens the client with one click, and downloads the client’s PDF with its name', async () => {
