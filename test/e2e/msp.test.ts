@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readPdf } from '../support/pdf-text.js';
 import { mailbox } from '../support/post-from.js';
-import { signUp } from './support/accounts.js';
+import { firstSignIn, leadWithAccount, signUp } from './support/accounts.js';
 import { accessibilityViolations } from './support/axe.js';
 import { chromiumAvailable, collectConsoleOutput, launchBrowser, type TestBrowser } from './support/browser.js';
 import { temporaryPasswordOf } from './support/login-details.js';
@@ -23,16 +23,6 @@ const PROVIDER = { firstName: 'Mia', lastName: 'Provider', email: 'mia@acme-it.e
 const PROVIDER_PASSWORD = 'Amber-Kettle-Window-19';
 const BRAND_NAME = 'Acme Managed Security';
 const INVITATION_LINK = /(https?:\/\/\S+\/invitations\/accept\?token=(inv_[A-Za-z0-9_-]{43}))/;
-
-async function waitForCompletedAudit(appUrl: string, auditId: string): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    const body = (await (await fetch(`${appUrl}/api/audits/${auditId}`)).json()) as { audit?: { status?: string } };
-    if (body.audit?.status === 'completed') return;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`audit ${auditId} did not complete within 60 s`);
-}
 
 async function invitationLinkMailedTo(mailboxUrl: string, email: string): Promise<{ subject: string; link: string }> {
   const deadline = Date.now() + 15_000;
@@ -57,25 +47,7 @@ describe.skipIf(!chromiumAvailable)('an IT provider in Chromium: linked by its c
     stack = await startE2eStack();
     appUrl = stack.app.url;
     providerBrowser = await launchBrowser();
-    const response = await fetch(`${appUrl}/api/leads`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        firstName: 'Olivia',
-        lastName: 'Owner',
-        businessName: CLIENT_NAME,
-        webUrl: `http://${TARGET_HOST}`,
-        email: CLIENT_EMAIL,
-        mobileNumber: '+61412345678',
-        agreedToTerms: true,
-        agreedToDataCollection: true,
-        createAccount: true,
-        sendLoginCredentials: true,
-      }),
-    });
-    const lead = (await response.json()) as { auditId?: string; accountCreated?: boolean };
-    if (!lead.auditId || lead.accountCreated !== true) throw new Error(`POST /api/leads answered ${response.status}: ${JSON.stringify(lead)}`);
-    await waitForCompletedAudit(appUrl, lead.auditId);
+    await leadWithAccount(appUrl, TARGET_HOST, CLIENT_EMAIL, CLIENT_NAME);
     client = await stack.browser.context.newPage();
     provider = await providerBrowser.context.newPage();
     providerConsole = collectConsoleOutput(provider);
@@ -87,16 +59,7 @@ describe.skipIf(!chromiumAvailable)('an IT provider in Chromium: linked by its c
   }, 30_000);
 
   it('the client signs in and invites its IT provider from Settings → Team', async () => {
-    await client.goto(`${appUrl}/auth/login`);
-    await client.getByLabel('Email', { exact: true }).fill(CLIENT_EMAIL);
-    await client.getByLabel('Password', { exact: true }).fill(await temporaryPasswordOf(stack.mailboxUrl, CLIENT_EMAIL));
-    await client.getByLabel('Remember me', { exact: true }).check();
-    await client.getByRole('button', { name: 'Sign In' }).click();
-    await client.getByRole('heading', { name: 'Set your password' }).waitFor();
-    await client.getByLabel('New password', { exact: true }).fill(CLIENT_PASSWORD);
-    await client.getByLabel('Confirm new password', { exact: true }).fill(CLIENT_PASSWORD);
-    await client.getByRole('button', { name: 'Set Password' }).click();
-    await client.waitForURL(`${appUrl}/dashboard`);
+    await firstSignIn(client, appUrl, await temporaryPasswordOf(stack.mailboxUrl, CLIENT_EMAIL), CLIENT_EMAIL, CLIENT_PASSWORD);
 
     // A domain of the client's, for the provider's overview.
     await client.goto(`${appUrl}/dashboard/settings?tab=domains`);

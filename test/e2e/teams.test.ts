@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailbox } from '../support/post-from.js';
-import { codeMailedTo } from './support/accounts.js';
+import { codeMailedTo, firstSignIn, leadWithAccount } from './support/accounts.js';
 import { accessibilityViolations } from './support/axe.js';
 import { chromiumAvailable, collectConsoleOutput, launchBrowser, type TestBrowser } from './support/browser.js';
 import { temporaryPasswordOf } from './support/login-details.js';
@@ -26,16 +26,6 @@ const INVITEE = { firstName: 'Vera', lastName: 'Viewer', email: 'vera@viewer.exa
 const INVITEE_PASSWORD = 'Amber-Kettle-Window-19';
 const PROFILE_SAVED = 'Your profile has been saved.';
 const INVITATION_LINK = /(https?:\/\/\S+\/invitations\/accept\?token=(inv_[A-Za-z0-9_-]{43}))/;
-
-async function waitForCompletedAudit(appUrl: string, auditId: string): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    const body = (await (await fetch(`${appUrl}/api/audits/${auditId}`)).json()) as { audit?: { status?: string } };
-    if (body.audit?.status === 'completed') return;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`audit ${auditId} did not complete within 60 s`);
-}
 
 /** The invitation mailed to `email` (SES local), waited for up to 15 s. */
 async function invitationMailedTo(mailboxUrl: string, email: string): Promise<{ subject: string; link: string; token: string }> {
@@ -69,25 +59,7 @@ describe.skipIf(!chromiumAvailable)('teams in Chromium: invite, accept, a viewer
     appUrl = stack.app.url;
     inviteeBrowser = await launchBrowser();
     // The lead form's 'create an account' choice: an account with a completed free scan, its temporary password mailed.
-    const response = await fetch(`${appUrl}/api/leads`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        firstName: 'Olivia',
-        lastName: 'Owner',
-        businessName: 'Example Shop',
-        webUrl: `http://${TARGET_HOST}`,
-        email: OWNER_EMAIL,
-        mobileNumber: '+61412345678',
-        agreedToTerms: true,
-        agreedToDataCollection: true,
-        createAccount: true,
-        sendLoginCredentials: true,
-      }),
-    });
-    const lead = (await response.json()) as { auditId?: string; accountCreated?: boolean };
-    if (!lead.auditId || lead.accountCreated !== true) throw new Error(`POST /api/leads answered ${response.status}: ${JSON.stringify(lead)}`);
-    await waitForCompletedAudit(appUrl, lead.auditId);
+    await leadWithAccount(appUrl, TARGET_HOST, OWNER_EMAIL, 'Example Shop');
     owner = await stack.browser.context.newPage();
     ownerConsole = collectConsoleOutput(owner);
     invitee = await inviteeBrowser.context.newPage();
@@ -100,16 +72,7 @@ describe.skipIf(!chromiumAvailable)('teams in Chromium: invite, accept, a viewer
   }, 30_000);
 
   it('the owner signs in, names the organisation, adds a domain, and invites a viewer from Settings → Team (axe: no violation)', async () => {
-    await owner.goto(`${appUrl}/auth/login`);
-    await owner.getByLabel('Email', { exact: true }).fill(OWNER_EMAIL);
-    await owner.getByLabel('Password', { exact: true }).fill(await temporaryPasswordOf(stack.mailboxUrl, OWNER_EMAIL));
-    await owner.getByLabel('Remember me', { exact: true }).check();
-    await owner.getByRole('button', { name: 'Sign In' }).click();
-    await owner.getByRole('heading', { name: 'Set your password' }).waitFor();
-    await owner.getByLabel('New password', { exact: true }).fill(OWNER_PASSWORD);
-    await owner.getByLabel('Confirm new password', { exact: true }).fill(OWNER_PASSWORD);
-    await owner.getByRole('button', { name: 'Set Password' }).click();
-    await owner.waitForURL(`${appUrl}/dashboard`);
+    await firstSignIn(owner, appUrl, await temporaryPasswordOf(stack.mailboxUrl, OWNER_EMAIL), OWNER_EMAIL, OWNER_PASSWORD);
 
     // The company names the organisation (in the invitation and the invitee's switcher); a
     // lead-created profile starts with the lead's names and business, renamed here.
@@ -216,7 +179,7 @@ describe.skipIf(!chromiumAvailable)('teams in Chromium: invite, accept, a viewer
 
     // Settings → Team as a viewer: the members with their roles, no invite form, the way to leave.
     await invitee.getByRole('tab', { name: 'Team' }).click();
-    await invitee.getByText('You are a viewer in this organisation.').waitFor();
+    await invitee.getByText('You are a viewer in this organisation.', { exact: true }).waitFor();
     await invitee.getByText(OWNER_EMAIL).first().waitFor();
     await expect(invitee.getByRole('button', { name: 'Send invitation' }).count()).resolves.toBe(0);
     await expect(invitee.getByRole('button', { name: `Remove ${INVITEE.email}` }).count()).resolves.toBe(0);

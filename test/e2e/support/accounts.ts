@@ -47,3 +47,52 @@ export async function logIn(page: Page, appUrl: string, email: string, password:
   await page.getByRole('button', { name: 'Sign In' }).click();
 }
 
+
+/** Polls the public audit view until the audit completed (60 s at most). */
+export async function waitForCompletedAudit(appUrl: string, auditId: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    const body = (await (await fetch(`${appUrl}/api/audits/${auditId}`)).json()) as { audit?: { status?: string } };
+    if (body.audit?.status === 'completed') return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`audit ${auditId} did not complete within 60 s`);
+}
+
+/**
+ * The lead form's 'create an account' choice, as the API takes it: an account for `email` whose
+ * business is `businessName`, with a completed free scan of the stack's target and its temporary
+ * password mailed. Resolves once the scan completed.
+ */
+export async function leadWithAccount(appUrl: string, target: string, email: string, businessName: string): Promise<string> {
+  const response = await fetch(`${appUrl}/api/leads`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      firstName: 'Olivia',
+      lastName: 'Owner',
+      businessName,
+      webUrl: `http://${target}`,
+      email,
+      mobileNumber: '+61412345678',
+      agreedToTerms: true,
+      agreedToDataCollection: true,
+      createAccount: true,
+      sendLoginCredentials: true,
+    }),
+  });
+  const lead = (await response.json()) as { auditId?: string; accountCreated?: boolean };
+  if (!lead.auditId || lead.accountCreated !== true) throw new Error(`POST /api/leads answered ${response.status}: ${JSON.stringify(lead)}`);
+  await waitForCompletedAudit(appUrl, lead.auditId);
+  return lead.auditId;
+}
+
+/** The first sign-in of a lead-created account: the mailed temporary password, then a password of its own. */
+export async function firstSignIn(page: Page, appUrl: string, temporaryPassword: string, email: string, password: string) {
+  await logIn(page, appUrl, email, temporaryPassword);
+  await page.getByRole('heading', { name: 'Set your password' }).waitFor();
+  await page.getByLabel('New password', { exact: true }).fill(password);
+  await page.getByLabel('Confirm new password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Set Password' }).click();
+  await page.waitForURL(`${appUrl}/dashboard`);
+}
