@@ -4,6 +4,7 @@ import { cveDetailsOf, readCveDetails, softwareCveRecords } from './cve-details.
 import type { IssueCounts } from './emails.js';
 import { num, record, records, str, strings } from './unknown-values.js';
 import { type FreeRescanView, freeRescanView } from './free-rescan.js';
+import { mxMatchesPattern } from './mta-sts-pattern.js';
 import { auditGrants } from './plans.js';
 import { buildRemediationPlan, type RemediationPlanView } from './remediation-plan.js';
 import { type FindingPlatformGuides, guidesOfFinding, type ProvidersView, type ReportPlatformFixes, reportPlatformFixes } from './report-platform-fixes.js';
@@ -742,15 +743,6 @@ function daneView(mx: Record<string, unknown>): DaneView | undefined {
   return { result, signed: typeof mx.tlsaSigned === 'boolean' ? mx.tlsaSigned : null, records: tlsa.length };
 }
 
-/** RFC 8461 §4.1: a host name, or `*.` and a domain standing for exactly one more label. */
-function mxMatches(host: string, pattern: string): boolean {
-  const name = host.toLowerCase().replace(/\.$/, '');
-  const wanted = pattern.toLowerCase().replace(/\.$/, '');
-  if (!wanted.startsWith('*.')) return name === wanted;
-  const dot = name.indexOf('.');
-  return dot > 0 && name.slice(dot + 1) === wanted.slice(2);
-}
-
 function mtaStsView(value: unknown, mxHosts: readonly string[]): MtaStsView | null {
   const policy = record(value);
   if (!policy || strings(policy.records).length === 0) return null;
@@ -759,7 +751,7 @@ function mtaStsView(value: unknown, mxHosts: readonly string[]): MtaStsView | nu
   const fetchError = str(policy.fetchError);
   const fetchProblem = fetchError ?? (status === undefined ? 'not fetched' : status !== 200 ? `HTTP ${status}` : trusted === false ? 'the certificate of the policy host is not trusted' : null);
   const mxPatterns = strings(policy.mx);
-  const uncoveredMx = mxHosts.filter((host) => !mxPatterns.some((pattern) => mxMatches(host, pattern)));
+  const uncoveredMx = mxHosts.filter((host) => !mxPatterns.some((pattern) => mxMatchesPattern(host, pattern)));
   return {
     policyFetched: fetchProblem === null,
     certificateTrusted: trusted,

@@ -11,6 +11,7 @@
  * answers true for every host in testing mode, where the scan wants to know anyway.
  */
 import type { Finding } from '../../../domain/audit.js';
+import { mxMatchesPattern } from '../../../domain/mta-sts-pattern.js';
 import { findingsFor } from '../../check.js';
 import type { CertificateSummary } from './mx.js';
 
@@ -120,14 +121,7 @@ export function parseMtaStsPolicy(body: string): MtaStsPolicy {
   return policy;
 }
 
-/** RFC 8461 §4.1: a pattern is a host name, or `*.` and a domain standing for exactly one more label. */
-export function mxMatchesPattern(host: string, pattern: string): boolean {
-  const name = host.toLowerCase().replace(/\.$/, '');
-  const wanted = pattern.toLowerCase().replace(/\.$/, '');
-  if (!wanted.startsWith('*.')) return name === wanted;
-  const dot = name.indexOf('.');
-  return dot > 0 && name.slice(dot + 1) === wanted.slice(2);
-}
+export { mxMatchesPattern } from '../../../domain/mta-sts-pattern.js';
 
 /** True when senders apply the policy in enforce mode: record valid, file fetched as they fetch it, no error. */
 export function mtaStsEnforced(observation: MtaStsObservation): boolean {
