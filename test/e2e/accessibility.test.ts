@@ -298,9 +298,12 @@ describe.skipIf(!chromiumAvailable)('accessibility (axe-core, WCAG 2.1 AA) of ev
     { name: 'dashboard: subscription', path: () => '/dashboard/subscription', ready: dashboardHeading('Subscription') },
     { name: 'dashboard: security badge', path: () => '/dashboard/badge', ready: dashboardHeading('Security Badge') },
     tab('settings', 'profile', 'Profile'),
+    // Issue 22's tabs: the organisation's members and invitations, and Slack, Teams and webhook destinations.
+    tab('settings', 'team', 'Team'),
     tab('settings', 'domains', 'Domains'),
     tab('settings', 'policies', 'Policies'),
     tab('settings', 'notifications', 'Notifications'),
+    tab('settings', 'destinations', 'Alert destinations'),
     tab('settings', 'security', 'Security'),
     tab('settings', 'api', 'API'),
     { name: 'dashboard: support', path: () => '/dashboard/support', ready: dashboardHeading('Support') },
