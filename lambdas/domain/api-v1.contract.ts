@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import type { AuditHistoryEntry } from './account.contract.js';
-import { auditStatuses, type CveDetail } from './audit.js';
+import { auditStatuses, scanModes, type CveDetail } from './audit.js';
+import type { CoverageView } from './coverage.js';
 
 /**
  * The public API v1's (`/api/v1`, personal API tokens) request and answer shapes that are not
@@ -109,6 +110,24 @@ const reportVulnerabilitySchema = z.looseObject({
   cveDetails: z.array(cveDetailSchema).optional().meta({ description: 'Each vulnerability of a software finding (one finding per product and version), known exploited first.' }),
 });
 
+/** DECISIONS "Scan modes": what the scan ran and what it left out, and why. */
+const coverageSchema = z
+  .looseObject({
+    mode: z.enum(scanModes).meta({ description: 'The mode the scan ran in: passive (what a browser or mail server does) or active (after proof of control).' }),
+    allowedMode: z.enum(scanModes).meta({ description: "The mode the requester's proof allowed; active while mode is passive means the per-target hourly limit was reached." }),
+    partial: z.boolean().meta({ description: 'True when anything was not checked. A partial report is graded B at best (score at most 89).' }),
+    notChecked: z.array(
+      z.looseObject({
+        check: z.string(),
+        title: z.string(),
+        part: z.string().optional().meta({ description: 'The part left out, when the rest of the check ran (for example "Zone transfer (AXFR)").' }),
+        cause: z.enum(['passive', 'error', 'timeout', 'limit']),
+        reason: z.string(),
+      }),
+    ),
+  })
+  .meta({ description: 'Skipped checks are listed here as not checked, never counted as passed.' }) satisfies z.ZodType<CoverageView>;
+
 /**
  * `GET /api/v1/audits/{auditId}` → 200: the stored audit and the report as the results page shows it.
  * Only the fields every audit has are listed; the report carries more (DNS, TLS, ports, email, breaches).
@@ -142,5 +161,7 @@ export const auditReportSchema = z.looseObject({
     grade: z.enum(['A', 'B', 'C', 'D', 'F']).nullable(),
     counters: counters(),
     vulnerability_summary: z.looseObject({ vulnerabilities: z.array(reportVulnerabilitySchema) }),
+    scan_mode: z.enum(scanModes).meta({ description: 'passive or active (DECISIONS "Scan modes"); coverage says what was left out.' }),
+    coverage: coverageSchema,
   }),
 });

@@ -165,6 +165,12 @@ describe('GET /api/v1/openapi.json', () => {
     expect(Object.keys(doc.paths['/api/v1/audits/{auditId}'].get.responses)).toEqual(expect.arrayContaining(['200', '401', '404']));
     // And a wrong answer would not pass: the schemas hold their required fields.
     expect(component('AuditHistoryPage')({ audits: [{ id: auditId }], nextCursor: null })).toBe(false);
+    // Issue 18: the answer says which mode ran and what was not checked; the document requires both.
+    expect(report.body.result.scan_mode).toBe('active');
+    expect(report.body.result.coverage).toMatchObject({ mode: 'active', allowedMode: 'active' });
+    const { scan_mode: _mode, ...withoutMode } = report.body.result;
+    expect(component('AuditReport')({ ...report.body, result: withoutMode })).toBe(false);
+    expect(component('AuditReport')({ ...report.body, result: { ...report.body.result, coverage: { ...report.body.result.coverage, partial: 'no' } } })).toBe(false);
   });
 
   it("returns a software finding's CVEs as documented objects, known exploited first (DECISIONS \"Per-CVE detail\")", async () => {
