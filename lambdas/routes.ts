@@ -107,7 +107,7 @@ export const routes = [
   { name: 'send-verification-code', fn: 'public-api', method: 'POST', path: '/api/verification-codes', auth: 'public', uses: ['table', 'mailer'] },
   { name: 'verify-email-code', fn: 'public-api', method: 'POST', path: '/api/verification-codes/verify', auth: 'public', uses: ['table'] },
   { name: 'get-audit', fn: 'public-api', method: 'GET', path: '/api/audits/{auditId}', auth: 'public', uses: ['table'], optionalAuth: true },
-  { name: 'create-share', fn: 'public-api', method: 'POST', path: '/api/audits/{auditId}/shares', auth: 'public', uses: ['table'] },
+  { name: 'create-share', fn: 'public-api', method: 'POST', path: '/api/audits/{auditId}/shares', auth: 'public', uses: ['table'], optionalAuth: true },
   { name: 'get-shared-audit', fn: 'public-api', method: 'GET', path: '/api/shared-audits/{shareToken}', auth: 'public', uses: ['table'] },
   { name: 'get-audit-pdf', fn: 'public-api', method: 'GET', path: '/api/audits/{auditId}/report.pdf', auth: 'public', uses: ['table', 'reports'] },
   { name: 'email-audit', fn: 'public-api', method: 'POST', path: '/api/audits/{auditId}/email', auth: 'public', uses: ['table', 'mailer'], optionalAuth: true },

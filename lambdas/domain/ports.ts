@@ -169,14 +169,26 @@ export interface ShareRecord {
   expiresAt: string;
   maxUses: number;
   uses: number;
+  /**
+   * Whether the link may be used to email the report: only a link the audit's signed-in owner made
+   * (issue 18 "No endpoint lets a stranger make us send mail"). Absent (links stored before the flag) is false.
+   */
+  emailable?: boolean;
 }
 
-export type ShareUse = { outcome: 'ok'; share: ShareRecord } | { outcome: 'not_found' | 'expired' | 'exhausted' };
+export type ShareUse = { outcome: 'ok'; share: ShareRecord } | { outcome: 'not_found' | 'expired' | 'exhausted' | 'not_emailable' };
+
+/** What a share link is used for: opening the report, or emailing it (which only an emailable link may). */
+export type SharePurpose = 'open' | 'email';
 
 export interface ShareLinks {
   create(share: ShareRecord): Promise<void>;
-  /** Counts one use of a live share, atomically and never past `maxUses`, or says why it cannot be used. */
-  use(tokenHash: string): Promise<ShareUse>;
+  /**
+   * Counts one use of a live share, atomically and never past `maxUses`, or says why it cannot be used.
+   * For `email`, the link must also be emailable, in the same condition: a link that is not is
+   * answered `not_emailable` and no use is counted.
+   */
+  use(tokenHash: string, purpose?: SharePurpose): Promise<ShareUse>;
 }
 
 export interface NewUser {

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import type { AuditResultView } from './audit-view.js';
 import { RETENTION_SECONDS } from './retention.js';
 
 /** SPEC §8 alerts: the email report's two messages. */
@@ -32,6 +33,21 @@ export const reportEmailSchema = z.object(
   { error: reportEmailMessages.empty },
 );
 export type ReportEmailInput = z.output<typeof reportEmailSchema>;
+
+/**
+ * `GET /api/shared-audits/{shareToken}` on success (SPEC §3 "Shared audit response"). `canEmail`: the
+ * link was made by the audit's signed-in owner, so its holder may email the report (issue 18 "No
+ * endpoint lets a stranger make us send mail"); the shared page shows 'Email Report' only then.
+ * Shared with the frontend.
+ */
+export interface SharedAuditResponse {
+  success: true;
+  audit: AuditResultView;
+  expiresAt: string;
+  remainingUses: number;
+  canEmail: boolean;
+  message: string;
+}
 
 /** Share links live 24 hours (SPEC §9 "Sharing and payment"; the retention table). */
 export const SHARE_LIFETIME_SECONDS = RETENTION_SECONDS.shareLinks;

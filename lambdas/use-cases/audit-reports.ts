@@ -5,8 +5,15 @@ import { type Audit, auditIdSchema } from '../domain/audit.js';
 import { type AuditResultView, auditForDisplay, buildAuditView } from '../domain/audit-view.js';
 import { parseContract } from '../domain/contract.js';
 import { ConflictError, DomainError, ForbiddenError, GoneError, NotFoundError } from '../domain/errors.js';
-import { INVALID_SHARE_LINK_MESSAGE, reportEmailSchema, reportPaths, SHARE_LIFETIME_SECONDS, shareTokenSchema } from '../domain/report.contract.js';
-import type { ShareRecord } from '../domain/ports.js';
+import {
+  INVALID_SHARE_LINK_MESSAGE,
+  reportEmailSchema,
+  reportPaths,
+  SHARE_LIFETIME_SECONDS,
+  type SharedAuditResponse,
+  shareTokenSchema,
+} from '../domain/report.contract.js';
+import type { SharePurpose, ShareRecord } from '../domain/ports.js';
 import { auditReportEmail } from '../domain/report-email.js';
 import { isSampleAuditId, SAMPLE_BUSINESS_NAME, sampleAudit } from '../domain/sample-report.js';
 import { auditGrants } from '../domain/plans.js';
@@ -70,8 +77,12 @@ function requireCompleted(audit: Audit, what: string): void {
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('base64url');
 
-/** `POST /api/audits/{id}/shares`: a 24-hour link with a maximum number of uses (DECISIONS "Sharing"). */
-export async function createShare(deps: Pick<Deps, 'audits' | 'shares' | 'rateLimits' | 'clock' | 'config'>, rawId: unknown) {
+/**
+ * `POST /api/audits/{id}/shares`: a 24-hour link with a maximum number of uses (DECISIONS "Sharing").
+ * Anyone may make one to view the report; only a link the audit's signed-in owner made (`creator.userId`
+ * is the owner's verified id) may also email it (issue 18: "No endpoint lets a stranger make us send mail").
+ */
+export async function createShare(deps: Pick<Deps, 'audits' | 'shares' | 'rateLimits' | 'clock' | 'config'>, rawId: unknown, creator: AuditViewer = {}) {
   const { audit } = await loadReport(deps, rawId);
   requireCompleted(audit, 'share it');
   await enforceLimits(deps.rateLimits, [{ scope: 'share:audit', subject: audit.id, perHour: deps.config.RATE_LIMIT_SHARES_PER_AUDIT }], 'share links for this report');
@@ -81,16 +92,21 @@ export async function createShare(deps: Pick<Deps, 'audits' | 'shares' | 'rateLi
   // Whole seconds: the expiry is also the item's TTL (epoch seconds).
   const expiresAt = new Date((Math.floor(now.getTime() / 1000) + SHARE_LIFETIME_SECONDS) * 1000).toISOString();
   const maxUses = deps.config.SHARE_MAX_USES;
-  await deps.shares.create({ tokenHash: hashToken(token), auditId: audit.id, createdAt, expiresAt, maxUses, uses: 0 });
+  const emailable = creator.userId !== undefined && audit.ownerId !== undefined && creator.userId === audit.ownerId;
+  await deps.shares.create({ tokenHash: hashToken(token), auditId: audit.id, createdAt, expiresAt, maxUses, uses: 0, emailable });
   const url = `${deps.config.SITE_URL.replace(/\/+$/, '')}/share/${token}`;
   return { shareToken: token, url, expiresAt, maxUses };
 }
 
-/** Counts one use of a live share link and answers it, or says why the link cannot be used. */
-async function takeShareUse(deps: Pick<Deps, 'shares'>, rawToken: unknown): Promise<ShareRecord> {
+/**
+ * Counts one use of a live share link and answers it, or says why the link cannot be used. For
+ * `email`, a link the audit's owner did not make is refused before any use is counted (the adapter
+ * checks it in the same conditional write).
+ */
+async function takeShareUse(deps: Pick<Deps, 'shares'>, rawToken: unknown, purpose: SharePurpose = 'open'): Promise<ShareRecord> {
   const token = shareTokenSchema.safeParse(rawToken);
   if (!token.success) throw new DomainError('invalid_share_link', INVALID_SHARE_LINK_MESSAGE);
-  const used = await deps.shares.use(hashToken(token.data));
+  const used = await deps.shares.use(hashToken(token.data), purpose);
   switch (used.outcome) {
     case 'not_found':
       throw shareNotFound();
@@ -98,12 +114,14 @@ async function takeShareUse(deps: Pick<Deps, 'shares'>, rawToken: unknown): Prom
       throw new GoneError('share_expired', 'Shared audit not found or expired');
     case 'exhausted':
       throw new GoneError('share_exhausted', 'This share link has reached its maximum number of uses.');
+    case 'not_emailable':
+      throw new ForbiddenError('report_email_forbidden', SHARE_LINK_NOT_EMAILABLE_MESSAGE);
   }
   return used.share;
 }
 
 /** `GET /api/shared-audits/{token}`: the public report behind a live link; each read counts one use. */
-export async function openShare(deps: Pick<Deps, 'audits' | 'shares'>, rawToken: unknown) {
+export async function openShare(deps: Pick<Deps, 'audits' | 'shares'>, rawToken: unknown): Promise<Omit<SharedAuditResponse, 'success'>> {
   const share = await takeShareUse(deps, rawToken);
   let view: AuditResultView;
   try {
@@ -117,6 +135,8 @@ export async function openShare(deps: Pick<Deps, 'audits' | 'shares'>, rawToken:
     audit: view,
     expiresAt: share.expiresAt,
     remainingUses: Math.max(0, share.maxUses - share.uses),
+    // Only a link the owner made may email, and a sample is never emailed.
+    canEmail: share.emailable === true && !view.sample,
     message: `Shared security report for ${view.host}`,
   };
 }
@@ -169,6 +189,8 @@ export interface ReportEmailCaller {
 export const SAMPLE_NOT_EMAILED_MESSAGE = 'Sample reports are not emailed. Run a free scan of your own website to get a report you can send.';
 export const REPORT_EMAIL_FORBIDDEN_MESSAGE =
   'Only the owner of this report (signed in) or someone with a share link to it can email it. Sign in with the account that ran the scan, or ask its owner for a share link.';
+export const SHARE_LINK_NOT_EMAILABLE_MESSAGE =
+  "This share link was not made by the report's owner, so it cannot be used to email the report. Ask the owner to share it from their signed-in account.";
 
 /**
  * `POST /api/audits/{id}/email`: the summary and links by email. Only the audit's signed-in owner, or
@@ -177,6 +199,8 @@ export const REPORT_EMAIL_FORBIDDEN_MESSAGE =
  * per recipient (counted only for allowed callers, so that nobody can use up an owner's quota).
  * Emailing through a share link counts one use of the link, as opening it does: the email hands the
  * report to one more reader, and a leaked link can make Rampart send at most its remaining uses.
+ * Only a link the owner made while signed in may email (anyone may make a link to view the report):
+ * any other link is refused with 403 and no use counted.
  */
 export async function emailReport(deps: Pick<Deps, 'audits' | 'shares' | 'mailer' | 'rateLimits' | 'config' | 'organisations'>, rawId: unknown, input: unknown, caller: ReportEmailCaller) {
   // A body that is not an object (an array, a string) carries no address: say so for the field.
@@ -187,7 +211,7 @@ export async function emailReport(deps: Pick<Deps, 'audits' | 'shares' | 'mailer
   const isOwner = caller.userId !== undefined && audit.ownerId !== undefined && caller.userId === audit.ownerId;
   if (!isOwner) {
     if (shareToken === undefined) throw new ForbiddenError('report_email_forbidden', REPORT_EMAIL_FORBIDDEN_MESSAGE);
-    const share = await takeShareUse(deps, shareToken);
+    const share = await takeShareUse(deps, shareToken, 'email');
     if (share.auditId !== audit.id) throw new ForbiddenError('report_email_forbidden', REPORT_EMAIL_FORBIDDEN_MESSAGE);
   }
   requireCompleted(audit, 'email it');

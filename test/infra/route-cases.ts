@@ -150,8 +150,9 @@ export function routeCases(f: Fixtures): Record<RouteName, RouteCase> {
       badStatus: 404,
       badError: 'audit_not_found',
     },
+    // A public route with an optional token: the owner's verifies in the bundle, so the link may email (get-shared-audit's canEmail).
     'create-share': {
-      good: () => ({ params: { auditId: f.ownerAudit }, body: {} }),
+      good: () => ({ params: { auditId: f.ownerAudit }, body: {}, headers: { authorization: `Bearer ${f.owner.token}` } }),
       goodStatus: 201,
       checkGood: ({ json }) => {
         expectThat(typeof json.shareToken === 'string', `no share token: ${JSON.stringify(json)}`);
@@ -164,7 +165,8 @@ export function routeCases(f: Fixtures): Record<RouteName, RouteCase> {
     'get-shared-audit': {
       good: () => ({ params: { shareToken: f.shareToken! } }),
       goodStatus: 200,
-      checkGood: ({ json }) => expectThat(json.success === true && json.audit?.id === f.ownerAudit, `shared: ${JSON.stringify(json).slice(0, 300)}`),
+      checkGood: ({ json }) =>
+        expectThat(json.success === true && json.audit?.id === f.ownerAudit && json.canEmail === true, `shared: ${JSON.stringify(json).slice(0, 300)}`),
       bad: () => ({ params: { shareToken: 'not a share token' } }),
       badStatus: 400,
       badError: 'invalid_share_link',

@@ -287,7 +287,7 @@ describe('api', () => {
     const [client] = only('AWS::Cognito::UserPoolClient');
 
     // Assess
-    expect(optional.map((route) => route.name).sort()).toEqual(['create-lead', 'email-audit', 'get-audit']);
+    expect(optional.map((route) => route.name).sort()).toEqual(['create-lead', 'create-share', 'email-audit', 'get-audit']);
     for (const route of optional) {
       const synthesized = byKey.get(`${route.method} ${route.path}`)!;
       expect(route.auth).toBe('public');

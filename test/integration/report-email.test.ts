@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPORT_EMAIL_FORBIDDEN_MESSAGE, SAMPLE_NOT_EMAILED_MESSAGE } from '../../lambdas/use-cases/audit-reports.js';
+import { REPORT_EMAIL_FORBIDDEN_MESSAGE, SAMPLE_NOT_EMAILED_MESSAGE, SHARE_LINK_NOT_EMAILABLE_MESSAGE } from '../../lambdas/use-cases/audit-reports.js';
 import { signIn, type TestUser } from '../support/accounts.js';
 import { startTestStack, type TestStack, validLead, waitForAudit } from '../support/local-stack.js';
 import { mailbox, postJsonFrom } from '../support/post-from.js';
 
 /**
  * `POST /api/audits/{id}/email` over the whole local stack (issue 18 "Close the abuse paths"): only
- * the audit's signed-in owner or a holder of a live share link to it may email the report; a sample
+ * the audit's signed-in owner or a holder of a live share link to it that the owner made, signed in,
+ * may email the report (anyone may make a link, but only to view it); a sample
  * never sends; every caller's address has an hourly limit; refusals send nothing to SES local.
  * shop.example.test is 127.0.0.1 in the test zone. Each test posts from its own loopback address, so
  * the per-address limit of one does not spill into another.
@@ -27,11 +28,13 @@ const emailPath = (id: string) => api(`/api/audits/${id}/email`);
 const mailTo = (address: string) => mailbox(t.stack.mailboxUrl, address);
 const mailCount = async () => (await mailbox(t.stack.mailboxUrl)).length;
 
-async function createShare(id: string): Promise<string> {
-  const reply = await postJsonFrom('127.0.9.1', api(`/api/audits/${id}/shares`), {});
+/** A share link to the audit, made signed in as `by` (the owner's may email) or signed out. */
+async function createShare(id: string, by?: TestUser): Promise<string> {
+  const reply = await postJsonFrom('127.0.9.1', api(`/api/audits/${id}/shares`), {}, by ? bearer(by) : {});
   expect(reply.status).toBe(201);
   return String(reply.body.shareToken);
 }
+const openShare = (shareToken: string) => fetch(api(`/api/shared-audits/${shareToken}`)).then(async (r) => [r.status, (await r.json()) as Record<string, unknown>] as const);
 
 beforeAll(async () => {
   t = await startTestStack({ SCAN_ALLOW_PRIVATE_TARGETS: '1', RATE_LIMIT_REPORT_EMAILS_PER_IP: String(EMAILS_PER_IP), SHARE_MAX_USES: String(SHARE_MAX_USES) });
@@ -120,13 +123,13 @@ describe('the owner', () => {
 });
 
 describe('a holder of a share link', () => {
-  it('emails the report with the token, and that counts one use of the link', async () => {
+  it("the owner made signed in emails the report with the token, and that counts one use of the link", async () => {
     // Prepare
-    const shareToken = await createShare(auditId);
+    const shareToken = await createShare(auditId, owner);
 
     // Act: no sign-in, only the link's token.
     const sent = await postJsonFrom('127.0.2.1', emailPath(auditId), { email: 'colleague@example.test', shareToken });
-    const opened = await fetch(api(`/api/shared-audits/${shareToken}`)).then(async (r) => [r.status, await r.json()] as const);
+    const opened = await openShare(shareToken);
     const again = await postJsonFrom('127.0.2.1', emailPath(auditId), { email: 'second@example.test', shareToken });
 
     // Assess
@@ -134,14 +137,35 @@ describe('a holder of a share link', () => {
     expect((await mailTo('colleague@example.test')).map((mail) => mail.subject)).toEqual([expect.stringMatching(/^Rampart security report for shop\.example\.test: grade [A-F]/)]);
     // SHARE_MAX_USES is 2: the email took one, opening the link the other.
     expect(opened[0]).toBe(200);
-    expect(opened[1]).toMatchObject({ success: true, remainingUses: 0 });
+    expect(opened[1]).toMatchObject({ success: true, remainingUses: 0, canEmail: true });
     expect([again.status, again.body]).toEqual([410, { error: 'share_exhausted', message: 'This share link has reached its maximum number of uses.' }]);
     expect(await mailTo('second@example.test')).toEqual([]);
   });
 
   it.each([
+    ['made signed out', () => undefined],
+    ['made by another signed-in user', () => other],
+  ])('%s opens the report but cannot email it: 403, nothing sent, no use counted', async (_name, by) => {
+    // Prepare: a stranger who knows the audit id makes a link.
+    const shareToken = await createShare(auditId, by());
+    const before = await mailCount();
+
+    // Act
+    const refused = await postJsonFrom('127.0.2.3', emailPath(auditId), { email: 'stranger-target@example.test', shareToken });
+    const opened = await openShare(shareToken);
+
+    // Assess
+    expect([refused.status, refused.body]).toEqual([403, { error: 'report_email_forbidden', message: SHARE_LINK_NOT_EMAILABLE_MESSAGE }]);
+    expect(await mailTo('stranger-target@example.test')).toEqual([]);
+    expect(await mailCount()).toBe(before);
+    // SHARE_MAX_USES is 2: only the opening took one.
+    expect(opened[0]).toBe(200);
+    expect(opened[1]).toMatchObject({ success: true, audit: { id: auditId }, remainingUses: SHARE_MAX_USES - 1, canEmail: false });
+  });
+
+  it.each([
     ['an unknown token', () => Promise.resolve('BBBBBBBBBBBBBBBBBBBBBB'), 404, 'share_not_found', 'Shared audit not found or expired'],
-    ['a link to another audit', () => createShare(addressLimitAuditId), 403, 'report_email_forbidden', REPORT_EMAIL_FORBIDDEN_MESSAGE],
+    ["the owner's link to another audit", () => createShare(addressLimitAuditId, owner), 403, 'report_email_forbidden', REPORT_EMAIL_FORBIDDEN_MESSAGE],
   ])('with %s is refused (%i) and nothing is sent', async (_name, token, status, error, message) => {
     const reply = await postJsonFrom('127.0.2.2', emailPath(auditId), { email: 'wrong-link@example.test', shareToken: await token() });
     expect([reply.status, reply.body]).toEqual([status, { error, message }]);

@@ -150,6 +150,8 @@ describe('share links', () => {
       audit: report.body.result,
       expiresAt: created.body.expiresAt,
       remainingUses: 2,
+      // Made signed out: the link opens the report but may not email it (issue 18).
+      canEmail: false,
       message: 'Shared security report for shop.example.test',
     });
     expect(JSON.stringify(opens[0]!.body)).not.toContain('owner@example.test');
