@@ -10,6 +10,10 @@ export interface CreatedShare {
   maxUses?: number;
 }
 
+/**
+ * The API client sends the session's token when someone is signed in: a link the report's owner makes
+ * that way may also email the report (`canEmail` on the shared page); one made signed out only opens it.
+ */
 export const createShare = (auditId: string): Promise<CreatedShare> =>
   apiPost<CreatedShare>(routePath('create-share', { auditId }), {});
 

@@ -2,6 +2,7 @@ import { fireEvent, screen, within } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Audit, AuditResultView, PortScanResultView, VulnerabilityView } from '../../../lib/contracts';
+import { setAccessTokenSource } from '../../../lib/api-client';
 import { advance, renderWithProviders, stubApi } from '../../../testing/api-stub';
 import { AuthTestProvider } from '../../auth/auth-provider';
 import { AuditResults } from './audit-results';
@@ -109,6 +110,7 @@ describe('the results page', () => {
   afterEach(() => {
     vi.useRealTimers();
     vi.unstubAllGlobals();
+    setAccessTokenSource(async () => undefined);
   });
 
   it('shows score and grade in their colours, the four counters and the first 5 vulnerabilities, then all', async () => {
@@ -229,6 +231,25 @@ describe('the results page', () => {
     expect(writeText).toHaveBeenCalledWith(SHARE.url);
     expect([copied, stillCopied]).toEqual([true, true]);
     expect(screen.queryByText('Copied to clipboard!')).toBeNull();
+  });
+
+  it("sends the session's token with the share request when signed in, so the owner's link may email the report", async () => {
+    // Prepare
+    stubApi({
+      [`GET /api/audits/${ID}`]: { status: 200, body: { audit, result } },
+      [`POST /api/audits/${ID}/shares`]: { status: 201, body: SHARE },
+    });
+    setAccessTokenSource(async () => 'id-token');
+    renderResults(<AuditResults auditId={ID} />);
+    await advance();
+
+    // Act
+    fireEvent.click(screen.getByRole('button', { name: 'Share Report' }));
+    await advance();
+
+    // Assess
+    const sent = vi.mocked(fetch).mock.calls.filter(([url, init]) => String(url).endsWith(`/api/audits/${ID}/shares`) && init?.method === 'POST');
+    expect(sent.map(([, init]) => (init?.headers as Record<string, string>).authorization)).toEqual(['Bearer id-token']);
   });
 
   it('offers the PDF in every mode but hides the share and dashboard controls when shared=true', async () => {

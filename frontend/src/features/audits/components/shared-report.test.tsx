@@ -80,10 +80,10 @@ describe('the shared report page', () => {
     expect(screen.getByRole('link', { name: 'Get Your Free Security Report' }).getAttribute('href')).toBe('/#audit-form');
   });
 
-  it("lets the link's holder email the report with the link's token, and shows the API's refusal", async () => {
+  it("lets the holder of a link the owner made (canEmail) email the report with the link's token, and shows the API's refusal", async () => {
     // Prepare
     const api = stubApi({
-      [`GET /api/shared-audits/${TOKEN}`]: { status: 200, body: { success: true, audit: view, expiresAt: '2026-01-02T09:59:00.000Z' } },
+      [`GET /api/shared-audits/${TOKEN}`]: { status: 200, body: { success: true, audit: view, expiresAt: '2026-01-02T09:59:00.000Z', canEmail: true } },
       [`POST /api/audits/${view.id}/email`]: [
         { status: 200, body: { sent: true, email: 'cfo@example.test', message: 'The report was sent to cfo@example.test.' } },
         { status: 410, body: { error: 'share_exhausted', message: 'This share link has reached its maximum number of uses.' } },
@@ -110,6 +110,23 @@ describe('the shared report page', () => {
     ]);
     expect(sent).toBe('The report was sent to cfo@example.test.');
     expect(within(dialog).getByRole('alert').textContent).toBe('This share link has reached its maximum number of uses.');
+  });
+
+  it.each([
+    ['canEmail false (a link made signed out or by someone else)', { canEmail: false }],
+    ['no canEmail', {}],
+  ])("offers no 'Email Report' with %s, but shows the report", async (_name, flag) => {
+    // Prepare
+    const api = stubApi({ [`GET /api/shared-audits/${TOKEN}`]: { status: 200, body: { success: true, audit: view, expiresAt: '2026-01-02T09:59:00.000Z', ...flag } } });
+
+    // Act
+    renderWithProviders(<SharedReport shareToken={TOKEN} />);
+    await advance();
+
+    // Assess
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('shop.example.test');
+    expect(screen.queryByRole('button', { name: 'Email Report' })).toBeNull();
+    expect(api.callsTo('POST', `/api/audits/${view.id}/email`)).toEqual([]);
   });
 
   it("shows 'Share Link Invalid' with the server's message and the possible reasons", async () => {

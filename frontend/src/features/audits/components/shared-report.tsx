@@ -94,7 +94,7 @@ export function ShareLinkInvalid({ message }: { message: string }) {
 /** What emailing through the link costs: the API counts it as one use of the link, as opening it. */
 export const SHARE_EMAIL_NOTE = 'Sending it counts as one use of this share link.';
 
-function SharedAssessment({ audit, expiresAt, shareToken }: { audit: AuditResultView; expiresAt?: string; shareToken: string }) {
+function SharedAssessment({ audit, expiresAt, shareToken, canEmail }: { audit: AuditResultView; expiresAt?: string; shareToken: string; canEmail: boolean }) {
   const now = useNow(15_000);
   const [emailing, setEmailing] = useState(false);
   const expiry = expiresAt ? new Date(expiresAt) : undefined;
@@ -120,8 +120,9 @@ function SharedAssessment({ audit, expiresAt, shareToken }: { audit: AuditResult
               {expiresInLabel(expiresAt, now)}
             </p>
           )}
-          {/* The link's holder may email the report: the link's token is their right to (the API checks it). */}
-          {!audit.sample && (
+          {/* The link's holder may email the report when the report's owner made the link signed in
+              (`canEmail`): the link's token is their right to (the API checks it). */}
+          {canEmail && !audit.sample && (
             <Button variant="secondary" onClick={() => setEmailing(true)}>
               Email Report
             </Button>
@@ -196,5 +197,5 @@ export function SharedReport({ shareToken }: { shareToken: string }) {
       </StatusPanel>
     );
   }
-  return <SharedAssessment audit={shared.data.audit} expiresAt={shared.data.expiresAt} shareToken={shareToken} />;
+  return <SharedAssessment audit={shared.data.audit} expiresAt={shared.data.expiresAt} shareToken={shareToken} canEmail={shared.data.canEmail === true} />;
 }
