@@ -97,7 +97,12 @@ export interface RouteDefinition {
    * one, is anonymous, never a 401. The stack gives it the user pool's ids, and config requires them.
    */
   readonly optionalAuth?: boolean;
-  /** `user` routes: the least role in the acting organisation, or `person` (see RouteRole). */
+  /**
+   * `user` routes: the least role in the acting organisation, or `person` (see RouteRole).
+   * `optionalAuth` routes: the least role with which a signed-in member (or IT provider) acts for the
+   * organisation `X-Rampart-Org` names, so the organisation's report reads as its own; without the
+   * role (or the header), the caller is themselves, as a public route must still answer.
+   */
   readonly role?: RouteRole;
 }
 
@@ -106,11 +111,11 @@ export const routes = [
   { name: 'create-lead', fn: 'public-api', method: 'POST', path: '/api/leads', auth: 'public', uses: ['table', 'scanQueue', 'mailer', 'userPool'], optionalAuth: true },
   { name: 'send-verification-code', fn: 'public-api', method: 'POST', path: '/api/verification-codes', auth: 'public', uses: ['table', 'mailer'] },
   { name: 'verify-email-code', fn: 'public-api', method: 'POST', path: '/api/verification-codes/verify', auth: 'public', uses: ['table'] },
-  { name: 'get-audit', fn: 'public-api', method: 'GET', path: '/api/audits/{auditId}', auth: 'public', uses: ['table'], optionalAuth: true },
-  { name: 'create-share', fn: 'public-api', method: 'POST', path: '/api/audits/{auditId}/shares', auth: 'public', uses: ['table'], optionalAuth: true },
+  { name: 'get-audit', fn: 'public-api', method: 'GET', path: '/api/audits/{auditId}', auth: 'public', uses: ['table'], optionalAuth: true, role: 'viewer' },
+  { name: 'create-share', fn: 'public-api', method: 'POST', path: '/api/audits/{auditId}/shares', auth: 'public', uses: ['table'], optionalAuth: true, role: 'viewer' },
   { name: 'get-shared-audit', fn: 'public-api', method: 'GET', path: '/api/shared-audits/{shareToken}', auth: 'public', uses: ['table'] },
   { name: 'get-audit-pdf', fn: 'public-api', method: 'GET', path: '/api/audits/{auditId}/report.pdf', auth: 'public', uses: ['table', 'reports'] },
-  { name: 'email-audit', fn: 'public-api', method: 'POST', path: '/api/audits/{auditId}/email', auth: 'public', uses: ['table', 'mailer'], optionalAuth: true },
+  { name: 'email-audit', fn: 'public-api', method: 'POST', path: '/api/audits/{auditId}/email', auth: 'public', uses: ['table', 'mailer'], optionalAuth: true, role: 'viewer' },
   { name: 'get-me', fn: 'account', method: 'GET', path: '/api/me', auth: 'user', role: 'viewer', uses: ['table'] },
   { name: 'update-me', fn: 'account', method: 'PUT', path: '/api/me', auth: 'user', role: 'person', uses: ['table'] },
   { name: 'delete-me', fn: 'account', method: 'DELETE', path: '/api/me', auth: 'user', role: 'person', uses: ['table', 'userPool'] },

@@ -92,9 +92,24 @@ export function errorReply(error: unknown, deps: Pick<Deps, 'log'>): ApiResult {
 }
 
 /** Route keys (`GET /api/audits/{auditId}`) of the public routes that read an optional token. */
-const optionalAuthRouteKeys = new Set(
-  (routes as readonly RouteDefinition[]).filter((route) => route.optionalAuth).map((route) => `${route.method} ${route.path}`),
+/** Route keys of the `optionalAuth` routes, with the role a member needs to act for the organisation there ('' for none). */
+const optionalAuthRouteKeys = new Map<string, RouteDefinition['role'] | ''>(
+  (routes as readonly RouteDefinition[]).filter((route) => route.optionalAuth).map((route) => [`${route.method} ${route.path}`, route.role ?? ''] as const),
 );
+
+/**
+ * A public route's signed-in caller acts for the organisation the header names when their role there
+ * allows it (a member reading the organisation's report reads it as the owner does); otherwise they
+ * are themselves, never refused: the route answers anyone.
+ */
+async function actingOrSelf(deps: Pick<Deps, 'organisations'>, claims: Record<string, unknown>, role: NonNullable<RouteDefinition['role']>, requestedOrg: string | undefined): Promise<Record<string, unknown>> {
+  try {
+    return await actingClaims(deps, claims, role, requestedOrg);
+  } catch (error) {
+    if (error instanceof ForbiddenError) return actingClaims(deps, claims, role, undefined);
+    throw error;
+  }
+}
 
 /**
  * The claims an `optionalAuth` route's handler sees: no authorizer runs before a public route, so a
@@ -164,8 +179,12 @@ export function httpHandler(deps: Deps, run: (request: ApiRequest) => Promise<Re
   return async (event) => {
     try {
       const request = toRequest(event);
-      if (optionalAuthRouteKeys.has(event.routeKey)) request.claims = await optionalClaims(deps, request);
       // Teams: the organisation the request acts on and the caller's role there, checked before any use case runs.
+      const optionalRole = optionalAuthRouteKeys.get(event.routeKey);
+      if (optionalRole !== undefined) {
+        request.claims = await optionalClaims(deps, request);
+        if (optionalRole && request.claims) request.claims = await actingOrSelf(deps, request.claims, optionalRole, request.header(ORG_HEADER));
+      }
       const role = userRouteRoles.get(event.routeKey);
       if (role && request.claims) request.claims = await actingClaims(deps, request.claims, role, request.header(ORG_HEADER));
       const reply = await run(request);

@@ -216,6 +216,59 @@ describe('a viewer of the organisation', () => {
   });
 });
 
+describe("the organisation's reports on the public report routes (optional sign-in)", () => {
+  let leadAudit: string;
+
+  beforeAll(async () => {
+    // A lead's report of the organisation, with the lead's contact block that only its owner reads.
+    leadAudit = randomUUID();
+    const leadId = randomUUID();
+    const at = new Date().toISOString();
+    await t.stack.deps.audits.createLeadWithAudit(
+      { id: leadId, firstName: 'Olive', lastName: 'Owner', businessName: 'Olive Bakery Pty Ltd', email: owner.email, mobileNumber: '+61412345678', webUrl: 'https://olive.example.test', host: 'olive.example.test', userId: owner.userId, createdAt: at },
+      { id: leadAudit, leadId, ownerId: owner.userId, businessName: 'Olive Bakery Pty Ltd', targetUrl: 'https://olive.example.test/', host: 'olive.example.test', status: 'queued', createdAt: at, checks: [], mode: 'active' },
+    );
+    expect(await t.stack.deps.audits.markInProgress(leadAudit, at)).toBe(true);
+    expect(await t.stack.deps.audits.complete(leadAudit, { score: 85, grade: 'B', riskLevel: 'low', completedAt: at })).toBe(true);
+  });
+
+  it('reads the report as the owner does when acting for the organisation, and as the public without the header', async () => {
+    const acting = await asIn(viewer, owner.userId, 'GET', `/api/audits/${leadAudit}`);
+    const plain = await asIn(viewer, undefined, 'GET', `/api/audits/${leadAudit}`);
+    const byOwner = await asIn(owner, undefined, 'GET', `/api/audits/${leadAudit}`);
+
+    expect([acting.status, plain.status]).toEqual([200, 200]);
+    expect(acting.body.result.leads).toEqual(byOwner.body.result.leads);
+    expect(acting.body.result.leads.email).toBe(owner.email);
+    expect(plain.body.result.leads).toBeUndefined();
+  });
+
+  it('emails the report, and makes share links that may email it, as a member acting for the organisation; not without the header', async () => {
+    const refused = await asIn(viewer, undefined, 'POST', `/api/audits/${leadAudit}/email`, { email: 'colleague@viewer.example.test' });
+    const sent = await asIn(viewer, owner.userId, 'POST', `/api/audits/${leadAudit}/email`, { email: 'colleague@viewer.example.test' });
+    const share = await asIn(viewer, owner.userId, 'POST', `/api/audits/${leadAudit}/shares`);
+    const opened = await asIn(outsider, undefined, 'GET', `/api/shared-audits/${String(share.body.shareToken)}`);
+
+    expect([refused.status, refused.body.error]).toEqual([403, 'report_email_forbidden']);
+    expect([sent.status, sent.body.sent]).toEqual([200, true]);
+    expect((await mailbox(t.stack.mailboxUrl, 'colleague@viewer.example.test')).length).toBe(1);
+    expect(share.status).toBe(201);
+    expect([opened.status, opened.body.canEmail]).toEqual([200, true]);
+  });
+
+  it("gives someone who is not a member nothing more for naming the organisation: the public view, no email, a link that cannot email", async () => {
+    const read = await asIn(outsider, owner.userId, 'GET', `/api/audits/${leadAudit}`);
+    const email = await asIn(outsider, owner.userId, 'POST', `/api/audits/${leadAudit}/email`, { email: 'someone@outsider.example.test' });
+    const share = await asIn(outsider, owner.userId, 'POST', `/api/audits/${leadAudit}/shares`);
+    const opened = await asIn(outsider, undefined, 'GET', `/api/shared-audits/${String(share.body.shareToken)}`);
+
+    expect([read.status, read.body.result.leads]).toEqual([200, undefined]);
+    expect([email.status, email.body.error]).toEqual([403, 'report_email_forbidden']);
+    expect((await mailbox(t.stack.mailboxUrl, 'someone@outsider.example.test')).length).toBe(0);
+    expect([share.status, opened.body.canEmail]).toEqual([201, false]);
+  });
+});
+
 describe('an admin of the organisation', () => {
   it('adds a domain to the organisation, and cannot reach billing or members', async () => {
     const added = await asIn(admin, owner.userId, 'POST', '/api/me/domains', { domain: 'admin-added.example.test' });
