@@ -39,7 +39,7 @@ export interface ZoneServer {
   port: number;
   /** Every question received, in order. */
   queries: { name: string; type: string; transport: 'udp' | 'tcp'; dnssec: boolean; checkingDisabled: boolean; id: number }[];
-  /** Serves one more record from now on (a TXT record a test publishes mid-way, say). */
+  /** Serves one more record from now on (a TXT record a test publishes mid-way, say; in a signed zone, without an RRSIG). */
   add(record: ZoneRecord): void;
   close(): Promise<void>;
 }
@@ -57,6 +57,7 @@ export async function startZoneServer(options: ZoneServerOptions): Promise<ZoneS
   const records = options.records.map((r) => ({ ...r, name: norm(r.name) }) as ZoneRecord);
   const names = new Set(records.map((r) => r.name));
   const queries: ZoneServer['queries'] = [];
+  const dnssecZones = options.dnssecZones ? [...options.dnssecZones] : undefined;
   const matches = (name: string, list: string[] = []) => list.some((entry) => (entry.startsWith('.') ? name.endsWith(entry) : name === norm(entry)));
   const exists = (name: string) => names.has(name) || [...names].some((n) => n.endsWith(`.${name}`));
   const zoneOf = (name: string) =>
@@ -104,8 +105,8 @@ export async function startZoneServer(options: ZoneServerOptions): Promise<ZoneS
 
     if (matches(name, options.refuse)) return [reply(RCODE.REFUSED, [])];
 
-    if (options.dnssecZones && question.type !== 'AXFR' && !zoneOf(name) && zoneFor(options.dnssecZones, name, question.type) !== undefined) {
-      const outcome = signedAnswer(options.dnssecZones, name, question.type);
+    if (dnssecZones && question.type !== 'AXFR' && !zoneOf(name) && zoneFor(dnssecZones, name, question.type) !== undefined) {
+      const outcome = signedAnswer(dnssecZones, name, question.type);
       if (!outcome.ok) return undefined;
       const dnssecOnly = new Set(['RRSIG', 'NSEC', 'NSEC3']);
       const keep = (r: ZoneRecord) => dnssec || !dnssecOnly.has(r.type) || r.type === question.type;
@@ -244,6 +245,9 @@ export async function startZoneServer(options: ZoneServerOptions): Promise<ZoneS
     queries,
     add: (record) => {
       const added = { ...record, name: norm(record.name) } as ZoneRecord;
+      // A name in one of the signed zones joins that zone (unsigned, as a record added after signing is).
+      const signedZone = dnssecZones && !zoneOf(added.name) ? zoneFor(dnssecZones, added.name, added.type) : undefined;
+      if (signedZone !== undefined) return void dnssecZones!.push({ ...added, zone: signedZone } as ZoneTextRecord);
       records.push(added);
       names.add(added.name);
     },

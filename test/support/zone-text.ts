@@ -3,8 +3,8 @@
  * class, type, RDATA) read into dns-packet answers, and the answer an authoritative server would
  * give from such records with the DO bit: the RRset with its RRSIGs, or for a name or type that
  * is not there the SOA and every NSEC/NSEC3 of the zone with their RRSIGs. Enough for the signed
- * fixtures of test/fixtures/dns/dnssec (SOA, NS, A, AAAA, MX, CAA, DS, DNSKEY, RRSIG, NSEC,
- * NSEC3, NSEC3PARAM).
+ * fixtures of test/fixtures/dns/dnssec and test/fixtures/dns/dane (SOA, NS, A, AAAA, MX, CAA,
+ * TLSA, DS, DNSKEY, RRSIG, NSEC, NSEC3, NSEC3PARAM).
  */
 import { readFileSync } from 'node:fs';
 import type dnsPacket from 'dns-packet';
@@ -56,6 +56,8 @@ function parseRecord(owner: string, ttl: number, type: string, rdata: string[]):
       };
     case 'DS':
       return { ...base, type, data: { keyTag: Number(rdata[0]), algorithm: Number(rdata[1]), digestType: Number(rdata[2]), digest: Buffer.from(rdata.slice(3).join(''), 'hex') } };
+    case 'TLSA':
+      return { ...base, type, data: { usage: Number(rdata[0]), selector: Number(rdata[1]), matchingType: Number(rdata[2]), certificate: Buffer.from(rdata.slice(3).join(''), 'hex') } };
     case 'DNSKEY':
       return { ...base, type, data: { flags: Number(rdata[0]), algorithm: Number(rdata[2]), key: Buffer.from(rdata.slice(3).join(''), 'base64') } };
     case 'RRSIG':
