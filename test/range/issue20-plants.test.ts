@@ -94,6 +94,7 @@ interface MxData {
   host: string;
   tlsa?: { usage: number; selector: number; matchingType: number; data: string }[];
   tlsaSigned?: boolean;
+  tlsaDnssec?: string;
   daneResult?: string;
 }
 interface EmailData {
@@ -153,10 +154,10 @@ describe("Rampart's scanner on the plants", () => {
     expect(finding(www, 'email.mx.certificate-untrusted')?.evidence).toBe('mail.example.test: self-signed (DEPTH_ZERO_SELF_SIGNED_CERT)');
   });
 
-  it('checks each MX of signed.test against its signed TLSA records: mail matches, mail2 (a retired key) does not (high)', () => {
-    expect(emailOf(signed).mx.map(({ host, tlsa, tlsaSigned, daneResult }) => ({ host, tlsa, tlsaSigned, daneResult }))).toEqual([
-      { host: 'mail.signed.test', tlsa: [{ usage: 3, selector: 1, matchingType: 1, data: postfixKey }], tlsaSigned: true, daneResult: 'match' },
-      { host: 'mail2.signed.test', tlsa: [{ usage: 3, selector: 1, matchingType: 1, data: expect.not.stringMatching(postfixKey) }], tlsaSigned: true, daneResult: 'mismatch' },
+  it('checks each MX of signed.test against its TLSA records, validated from the range trust anchor: mail matches, mail2 (a retired key) does not (high)', () => {
+    expect(emailOf(signed).mx.map(({ host, tlsa, tlsaDnssec, daneResult }) => ({ host, tlsa, tlsaDnssec, daneResult }))).toEqual([
+      { host: 'mail.signed.test', tlsa: [{ usage: 3, selector: 1, matchingType: 1, data: postfixKey }], tlsaDnssec: 'secure', daneResult: 'match' },
+      { host: 'mail2.signed.test', tlsa: [{ usage: 3, selector: 1, matchingType: 1, data: expect.not.stringMatching(postfixKey) }], tlsaDnssec: 'secure', daneResult: 'mismatch' },
     ]);
     const retired = emailOf(signed).mx[1]!.tlsa![0]!.data;
     expect(signed.findings.filter((f) => f.id.startsWith('email.dane')).map((f) => [f.id, f.severity, f.evidence])).toEqual([
@@ -165,8 +166,8 @@ describe("Rampart's scanner on the plants", () => {
   });
 
   it('reads the matching TLSA record of mail.example.test, and says senders ignore it: example.test is not signed', () => {
-    expect(emailOf(www).mx.map(({ host, tlsa, tlsaSigned, daneResult }) => ({ host, tlsa, tlsaSigned, daneResult }))).toEqual([
-      { host: 'mail.example.test', tlsa: [{ usage: 3, selector: 1, matchingType: 1, data: postfixKey }], tlsaSigned: false, daneResult: 'match' },
+    expect(emailOf(www).mx.map(({ host, tlsa, tlsaSigned, tlsaDnssec, daneResult }) => ({ host, tlsa, tlsaSigned, tlsaDnssec, daneResult }))).toEqual([
+      { host: 'mail.example.test', tlsa: [{ usage: 3, selector: 1, matchingType: 1, data: postfixKey }], tlsaSigned: false, tlsaDnssec: 'insecure', daneResult: 'match' },
     ]);
     expect(www.findings.filter((f) => f.id.startsWith('email.dane')).map((f) => [f.id, f.severity, f.evidence])).toEqual([
       ['email.dane.unsigned', 'medium', '_25._tcp.mail.example.test: 1 TLSA record, no RRSIG'],

@@ -1,6 +1,6 @@
 import type { CheckDefinition, CheckOutput } from '../check.js';
 import { analyzeBimi, evaluateBimi } from './email/bimi.js';
-import { analyzeDane, verifyDane } from './email/dane.js';
+import { analyzeDane, daneUsed, verifyDane } from './email/dane.js';
 import { analyzeDkim } from './email/dkim.js';
 import { analyzeDmarc, dmarcEnforced } from './email/dmarc.js';
 import { type EmailSnapshot, probeEmail } from './email/email.probe.js';
@@ -8,6 +8,7 @@ import { analyzeMtaSts, mtaStsEnforced, parseMtaStsPolicy } from './email/mta-st
 import { analyzeMx, tlsEstablished } from './email/mx.js';
 import { analyzeSpf } from './email/spf.js';
 import { analyzeTlsRpt, evaluateTlsRpt } from './email/tls-rpt.js';
+import { parseTrustAnchor, ROOT_TRUST_ANCHORS } from './dns/trust-anchors.js';
 
 /** The name the scanner gives in EHLO: honest, and under a domain Rampart controls. */
 export const EHLO_NAME = 'scanner.rampart.example';
@@ -27,13 +28,23 @@ export function sendsNoMail(snapshot: EmailSnapshot): boolean {
 export function analyzeEmail(snapshot: EmailSnapshot): CheckOutput {
   const { spf, dmarc, dkim, mx, mtaSts, tlsRpt, bimi } = snapshot;
   const hasMx = !mx.nullMx && mx.mx.length > 0;
-  const daneMx = mx.mx.filter((m) => m.tlsa).map((m) => ({ host: m.host, tlsa: m.tlsa!, ...(m.tlsaSigned !== undefined ? { signed: m.tlsaSigned } : {}), ...(m.chain ? { chain: m.chain } : {}), ...(tlsEstablished(m.tls) && m.tls.certificate ? { nameMatches: m.tls.certificate.nameMatches } : {}) }));
+  const daneMx = mx.mx
+    .filter((m) => m.tlsa)
+    .map((m) => ({
+      host: m.host,
+      tlsa: m.tlsa!,
+      ...(m.tlsaSigned !== undefined ? { signed: m.tlsaSigned } : {}),
+      ...(m.tlsaDnssec !== undefined ? { dnssec: m.tlsaDnssec } : {}),
+      ...(m.tlsaDnssecReason !== undefined ? { dnssecReason: m.tlsaDnssecReason } : {}),
+      ...(m.chain ? { chain: m.chain } : {}),
+      ...(tlsEstablished(m.tls) && m.tls.certificate ? { nameMatches: m.tls.certificate.nameMatches } : {}),
+    }));
   const findings = [
     ...analyzeSpf(spf, { dmarcEnforced: dmarcEnforced(dmarc) }),
     ...analyzeDmarc(dmarc),
     ...analyzeDkim(dkim, { sendsNoMail: sendsNoMail(snapshot) }),
-    // Certificate faults weigh more only where senders really check: MTA-STS enforce, or signed DANE.
-    ...analyzeMx(mx, { enforced: mtaStsEnforced(mtaSts) || daneMx.some((m) => m.signed !== false) }),
+    // Certificate faults weigh more only where senders really check: MTA-STS enforce, or DANE that DNSSEC proves.
+    ...analyzeMx(mx, { enforced: mtaStsEnforced(mtaSts) || daneMx.some(daneUsed) }),
     ...analyzeMtaSts(mtaSts, { hasMx }),
     ...analyzeTlsRpt(tlsRpt, { hasMx, transportPolicy: mx.mtaSts || daneMx.length > 0 }),
     ...analyzeDane(daneMx),
@@ -82,7 +93,9 @@ export function analyzeEmail(snapshot: EmailSnapshot): CheckOutput {
         banner: m.banner,
         certificate: tlsEstablished(m.tls) ? m.tls.certificate : undefined,
         dane: m.dane,
-        ...(m.tlsa ? { tlsa: m.tlsa, tlsaSigned: m.tlsaSigned, daneResult: verifyDane(daneMx.find((d) => d.host === m.host)!).result } : {}),
+        ...(m.tlsa
+          ? { tlsa: m.tlsa, tlsaSigned: m.tlsaSigned, tlsaDnssec: m.tlsaDnssec, tlsaDnssecReason: m.tlsaDnssecReason, daneResult: verifyDane(daneMx.find((d) => d.host === m.host)!).result }
+          : {}),
         error: m.error,
         skipped: m.skipped,
       })),
@@ -110,7 +123,8 @@ export function analyzeEmail(snapshot: EmailSnapshot): CheckOutput {
 /**
  * The email check, on the registrable domain: SPF evaluated like checkdmarc/internet.nl, DMARC,
  * DKIM presence, STARTTLS on each MX (port `settings.smtpPort`, 25 by default) with DANE checked
- * against the presented chain, the MTA-STS policy, TLS-RPT and BIMI.
+ * against the presented chain (the TLSA records validated with DNSSEC from the trust anchor, as in
+ * the dns check), the MTA-STS policy, TLS-RPT and BIMI.
  */
 export const emailCheck: CheckDefinition = {
   name: 'email',
@@ -129,6 +143,7 @@ export const emailCheck: CheckDefinition = {
       smtpPort: settings.smtpPort ?? 25,
       smtpTimeoutMs: SMTP_TIMEOUT_MS,
       ehloName: EHLO_NAME,
+      trustAnchors: (settings.dnssecTrustAnchors ?? ROOT_TRUST_ANCHORS).map(parseTrustAnchor),
       signal,
     });
     if (snapshot.queries.answered === 0) throw new Error(`No DNS server answered about ${domain}'s mail records`);

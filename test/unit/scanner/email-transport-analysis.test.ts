@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analyzeBimi, evaluateBimi } from '../../../lambdas/scanner/checks/email/bimi.js';
-import { analyzeDane, type DaneMx, verifyDane } from '../../../lambdas/scanner/checks/email/dane.js';
+import { analyzeDane, type DaneMx, daneUsed, verifyDane } from '../../../lambdas/scanner/checks/email/dane.js';
 import { DKIM_SELECTORS } from '../../../lambdas/scanner/checks/email/dkim.js';
 import {
   analyzeMtaSts,
@@ -291,6 +291,31 @@ describe('DANE for SMTP (RFC 7672)', () => {
       ['email.dane.unsigned', 'medium', '_25._tcp.mx1.example.com: 1 TLSA record, no RRSIG; _25._tcp.mx2.example.com: 2 TLSA records, no RRSIG'],
     ]);
     expect(ids(analyzeDane([mx([stale], { signed: true })]))).toEqual([['email.dane.mismatch', 'high']]);
+  });
+
+  it("judges the TLSA records by their DNSSEC validation: secure ones against the chain, bogus ones high, insecure ones ignored, indeterminate ones not at all", () => {
+    const stale = { usage: 3, selector: 1, matchingType: 1, data: 'ab'.repeat(32) };
+    // Secure: senders use the records, so the stale one is the mismatch it always was.
+    expect(ids(analyzeDane([mx([stale], { signed: true, dnssec: 'secure' })]))).toEqual([['email.dane.mismatch', 'high']]);
+    // Bogus: validating senders get SERVFAIL for the TLSA lookup and defer; the records are compared with nothing.
+    const bogus = analyzeDane([mx([stale], { signed: true, dnssec: 'bogus', dnssecReason: 'TLSA _25._tcp.mx1.example.com: the signature by key 4242 (ECDSAP256SHA256) expired on 2020-02-01' })]);
+    expect(bogus.map((f) => [f.id, f.severity, f.evidence])).toEqual([
+      ['email.dane.bogus', 'high', '_25._tcp.mx1.example.com: TLSA _25._tcp.mx1.example.com: the signature by key 4242 (ECDSAP256SHA256) expired on 2020-02-01'],
+    ]);
+    expect(bogus[0]!.recommendation).toMatch(/Re-sign the MX host's zone/);
+    // Insecure with an RRSIG (no DS at the parent): ignored by senders, and the reason given.
+    const insecure = analyzeDane([mx([stale], { signed: true, dnssec: 'insecure', dnssecReason: 'com publishes no DS record for example.com: the zone is not signed as far as resolvers can tell' })]);
+    expect(insecure.map((f) => [f.id, f.severity, f.evidence])).toEqual([
+      ['email.dane.unsigned', 'medium', '_25._tcp.mx1.example.com: 1 TLSA record, signed, but no chain of trust leads to them: com publishes no DS record for example.com: the zone is not signed as far as resolvers can tell'],
+    ]);
+    expect(ids(analyzeDane([mx([stale], { signed: false, dnssec: 'insecure', dnssecReason: 'no DS' })]))).toEqual([['email.dane.unsigned', 'medium']]);
+    // Indeterminate: the validation could not be carried out; no verdict, and DANE does not count as applied.
+    const open = mx([stale], { signed: true, dnssec: 'indeterminate', dnssecReason: 'The DNSKEY query for example.com failed: ETIMEOUT' });
+    expect(analyzeDane([open])).toEqual([]);
+    expect(daneUsed(open)).toBe(false);
+    // Data from before validation: an RRSIG was all there was to go by.
+    expect(daneUsed(mx([stale], { signed: true }))).toBe(true);
+    expect(daneUsed(mx([stale], { signed: false }))).toBe(false);
   });
 
   it('leaves an MX it could not reach over TLS unjudged', () => {

@@ -9,12 +9,14 @@ import { createHttpClient, type HttpClient } from '../../../lambdas/scanner/net/
 import { createSmtpClient } from '../../../lambdas/scanner/net/smtp-client.js';
 import { resolveName } from '../../../lambdas/scanner/checks/dns/lookup.js';
 import { certificateChain } from '../../support/certificate-chain.js';
+import { signZone } from '../../support/dnssec-signer.js';
 import { checkContext, runWith } from '../../support/check-context.js';
 import { startSmtpServer, type TestSmtpServer } from '../../support/smtp-server.js';
 import { startZoneServer, type ZoneRecord, type ZoneServer } from '../../support/zone-server.js';
 
 // The mail domain of this test: MX mail.sts.test (TLSA 2 1 1 on the issuing CA: matches),
-// mail2.sts.test (a stale 3 1 1: does not), both in the signed zone sts.test, and mail3.relay.test
+// mail2.sts.test (a stale 3 1 1: does not), both in the zone sts.test, signed at run time (its key
+// the trust anchor: the TLSA records validate), and mail3.relay.test
 // (TLSA in an unsigned zone), all served by one loopback SMTP server; an enforced
 // MTA-STS policy whose mx does not cover them, served over HTTPS by a loopback server; TLS-RPT and
 // BIMI records.
@@ -28,6 +30,7 @@ let policyServer: Server;
 let policyPort: number;
 const policyRequests: { host?: string; url?: string }[] = [];
 let trust: string;
+let stsAnchor: string;
 
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 const spki = (pem: string) => new X509Certificate(pem).publicKey.export({ type: 'spki', format: 'der' });
@@ -45,17 +48,13 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => policyServer.listen(0, POLICY_ADDRESS, () => resolve()));
   policyPort = (policyServer.address() as { port: number }).port;
-  dns = await startZoneServer({
-    records: [
-      soa,
-      { name: 'sts.test', type: 'TXT', ttl: 300, data: 'v=spf1 mx -all' },
+  const sts = signZone('sts.test', [
+    soa,
+    { name: 'sts.test', type: 'TXT', ttl: 300, data: 'v=spf1 mx -all' },
       { name: '_dmarc.sts.test', type: 'TXT', ttl: 300, data: 'v=DMARC1; p=reject; rua=mailto:dmarc@sts.test' },
       { name: 'sts.test', type: 'MX', ttl: 300, data: { preference: 10, exchange: 'mail.sts.test' } },
       { name: 'sts.test', type: 'MX', ttl: 300, data: { preference: 20, exchange: 'mail2.sts.test' } },
       { name: 'sts.test', type: 'MX', ttl: 300, data: { preference: 30, exchange: 'mail3.relay.test' } },
-      { ...soa, name: 'relay.test' },
-      { name: 'mail3.relay.test', type: 'A', ttl: 300, data: MX_ADDRESS },
-      { name: '_25._tcp.mail3.relay.test', type: 'TLSA', ttl: 300, data: { usage: 3, selector: 1, matchingType: 1, certificate: Buffer.alloc(32, 0xcd) } },
       { name: 'mail.sts.test', type: 'A', ttl: 300, data: MX_ADDRESS },
       { name: 'mail2.sts.test', type: 'A', ttl: 300, data: MX_ADDRESS },
       { name: '_25._tcp.mail.sts.test', type: 'TLSA', ttl: 300, data: { usage: 2, selector: 1, matchingType: 1, certificate: Buffer.from(sha256(spki(mail.ca)), 'hex') } },
@@ -64,9 +63,16 @@ beforeAll(async () => {
       { name: 'mta-sts.sts.test', type: 'A', ttl: 300, data: POLICY_ADDRESS },
       { name: '_smtp._tls.sts.test', type: 'TXT', ttl: 300, data: 'v=TLSRPTv1; rua=mailto:tls-reports@sts.test' },
       { name: 'default._bimi.sts.test', type: 'TXT', ttl: 300, data: 'v=BIMI1; l=http://sts.test/logo.png; a=https://sts.test/bimi/vmc.pem' },
+  ]);
+  stsAnchor = sts.trustAnchor;
+  dns = await startZoneServer({
+    records: [
+      { ...soa, name: 'relay.test' },
+      { name: 'mail3.relay.test', type: 'A', ttl: 300, data: MX_ADDRESS },
+      { name: '_25._tcp.mail3.relay.test', type: 'TLSA', ttl: 300, data: { usage: 3, selector: 1, matchingType: 1, certificate: Buffer.alloc(32, 0xcd) } },
     ],
-    // Dummy RRSIGs on answers from sts.test when asked with DO: its TLSA records count as signed.
-    signedZones: ['sts.test'],
+    // sts.test signed for real, RRSIGs with DO as its own server gives them; relay.test unsigned.
+    dnssecZones: sts.records,
   });
 });
 afterAll(async () => {
@@ -92,7 +98,7 @@ describe('email check: MTA-STS, TLS-RPT, DANE and BIMI against loopback DNS, HTT
       dnsPort: dns.port,
       host: 'www.sts.test',
       domain: 'sts.test',
-      settings: { smtpPort: smtp.port, allowPrivateTargets: true },
+      settings: { smtpPort: smtp.port, allowPrivateTargets: true, dnssecTrustAnchors: [stsAnchor] },
       net: { smtp: createSmtpClient({ allowPrivateTargets: true }), http: policyClient() },
       mode: 'passive',
     });
@@ -122,12 +128,14 @@ describe('email check: MTA-STS, TLS-RPT, DANE and BIMI against loopback DNS, HTT
       tlsRpt: { record: 'v=TLSRPTv1; rua=mailto:tls-reports@sts.test', rua: ['mailto:tls-reports@sts.test'], errors: [] },
       bimi: { logo: 'http://sts.test/logo.png', authority: 'https://sts.test/bimi/vmc.pem' },
     });
-    const mx = (result.data as { mx: { host: string; dane: boolean; daneResult?: string; tlsa?: unknown[]; tlsaSigned?: boolean }[] }).mx;
-    expect(mx.map((m) => [m.host, m.dane, m.daneResult, m.tlsa?.length, m.tlsaSigned])).toEqual([
-      ['mail.sts.test', true, 'match', 1, true],
-      ['mail2.sts.test', true, 'mismatch', 1, true],
-      ['mail3.relay.test', true, 'mismatch', 1, false],
+    const mx = (result.data as { mx: { host: string; dane: boolean; daneResult?: string; tlsa?: unknown[]; tlsaSigned?: boolean; tlsaDnssec?: string }[] }).mx;
+    expect(mx.map((m) => [m.host, m.dane, m.daneResult, m.tlsa?.length, m.tlsaSigned, m.tlsaDnssec])).toEqual([
+      ['mail.sts.test', true, 'match', 1, true, 'secure'],
+      ['mail2.sts.test', true, 'mismatch', 1, true, 'secure'],
+      ['mail3.relay.test', true, 'mismatch', 1, false, 'insecure'],
     ]);
+    // TLSA asked with DO and CD, as the dns check asks its DNSSEC questions: a validating resolver hands over bogus records too.
+    expect(dns.queries.filter((q) => q.type === 'TLSA').every((q) => q.dnssec && q.checkingDisabled)).toBe(true);
     // Every DKIM selector of the knowledge base asked once, in the same run.
     const dkimQueries = dns.queries.filter((q) => q.type === 'TXT' && q.name.endsWith('._domainkey.sts.test')).map((q) => q.name.split('.')[0]);
     expect(new Set(dkimQueries)).toEqual(new Set(DKIM_SELECTORS));

@@ -33,8 +33,8 @@ export interface DnssecMaterial {
   dnskey: Readonly<Record<string, QueryOutcome>>;
   /** DS answers by name, for every name below the anchor's zone down to the domain. */
   ds: Readonly<Record<string, QueryOutcome>>;
-  /** The records whose signatures are checked: A/AAAA of the host and the domain, MX of the domain. */
-  data: readonly { name: string; type: 'A' | 'AAAA' | 'MX'; outcome: QueryOutcome }[];
+  /** The records whose signatures are checked: A/AAAA of the host and the domain, MX of the domain (the email check: an MX's TLSA). */
+  data: readonly { name: string; type: 'A' | 'AAAA' | 'MX' | 'TLSA'; outcome: QueryOutcome }[];
   /** A name that does not exist under the domain, asked for its A record. */
   denial?: { name: string; outcome: QueryOutcome };
 }

@@ -5,7 +5,9 @@
  * certificate or key, whatever its issuer, name or dates; usage 2 (DANE-TA) matches a certificate
  * of the presented chain, which must lead to the server's certificate, and that one must name the
  * MX host. Usages 0 and 1 (PKIX-TA/EE) are unusable for SMTP (RFC 7672 §3.1.3), as are unknown
- * selectors and matching types, and digests of the wrong length.
+ * selectors and matching types, and digests of the wrong length. Senders use the records only
+ * when DNSSEC validates them (RFC 7672 §2.2): the probe validates the TLSA RRset with the dns
+ * check's chain, and only `secure` records are compared with the chain.
  */
 import { createHash, X509Certificate } from 'node:crypto';
 import type { Finding } from '../../../domain/audit.js';
@@ -19,6 +21,9 @@ export interface TlsaRecord {
   data: string;
 }
 
+/** The DNSSEC verdict on an MX's TLSA RRset, from the trust anchor to the zone that signs it. */
+export type TlsaDnssec = 'secure' | 'insecure' | 'bogus' | 'indeterminate';
+
 export interface DaneMx {
   host: string;
   tlsa: TlsaRecord[];
@@ -26,8 +31,24 @@ export interface DaneMx {
   chain?: string[];
   /** The leaf names the MX host. */
   nameMatches?: boolean;
-  /** The TLSA records came with DNSSEC signatures; false: senders ignore them. */
+  /** The TLSA records came with an RRSIG (reports from before validation: the only DNSSEC fact). */
   signed?: boolean;
+  /** The TLSA RRset's DNSSEC validation; absent in data from before it. */
+  dnssec?: TlsaDnssec;
+  /** Why, in words (the step that decided the validation). */
+  dnssecReason?: string;
+}
+
+/**
+ * Whether DANE-validating senders use the MX's TLSA records: when DNSSEC proves them (`secure`);
+ * data from before validation knew only whether an RRSIG came along.
+ */
+export function daneUsed(mx: DaneMx): boolean {
+  return mx.dnssec !== undefined ? mx.dnssec === 'secure' : mx.signed !== false;
+}
+
+function daneUnsigned(mx: DaneMx): boolean {
+  return mx.dnssec !== undefined ? mx.dnssec === 'insecure' : mx.signed === false;
 }
 
 export type DaneVerdict =
@@ -94,14 +115,18 @@ const finding = findingsFor('email');
 const category = 'Email Security';
 
 /**
- * Analyze DANE on the MX hosts that publish TLSA records. Records without DNSSEC signatures are
- * medium: senders ignore them, so DANE protects nothing. No usable record matching the presented
+ * Analyze DANE on the MX hosts that publish TLSA records. Records that DNSSEC does not vouch for
+ * (no signature, or a zone without a DS at its parent) are medium: senders ignore them, so DANE
+ * protects nothing. Records whose validation fails (a signature that does not verify, expired or
+ * missing in a signed zone, a broken chain) are high: validating senders cannot look them up and
+ * defer the mail to that MX (RFC 7672 §2.1.1). A validation that could not be carried out (a
+ * DNSSEC query failed) yields no verdict either way. No usable record matching the presented
  * chain is high: DANE-validating senders then defer the mail and finally bounce it. Records a
  * sender cannot use (PKIX usages, unknown parameters) are low: DANE gives no protection there.
  */
 export function analyzeDane(mxs: readonly DaneMx[]): Finding[] {
   const findings: Finding[] = [];
-  const unsigned = mxs.filter((m) => m.tlsa.length > 0 && m.signed === false);
+  const unsigned = mxs.filter((m) => m.tlsa.length > 0 && daneUnsigned(m));
   if (unsigned.length > 0) {
     findings.push(
       finding({
@@ -109,14 +134,34 @@ export function analyzeDane(mxs: readonly DaneMx[]): Finding[] {
         title: 'TLSA records without DNSSEC: senders ignore them',
         severity: 'medium',
         category,
-        evidence: unsigned.map((m) => `_25._tcp.${m.host}: ${m.tlsa.length} TLSA record${m.tlsa.length === 1 ? '' : 's'}, no RRSIG`).join('; '),
-        description: 'Senders trust TLSA records only when DNSSEC proves them authentic (RFC 7672); without signatures an attacker could forge them, so DANE is not applied and this server is not protected by it.',
+        evidence: unsigned
+          .map((m) => `_25._tcp.${m.host}: ${m.tlsa.length} TLSA record${m.tlsa.length === 1 ? '' : 's'}, ${m.signed === false || !m.dnssecReason ? 'no RRSIG' : `signed, but no chain of trust leads to them: ${m.dnssecReason}`}`)
+          .join('; '),
+        description:
+          "Senders trust TLSA records only when DNSSEC proves them authentic (RFC 7672): signed, in a zone whose key the parent zone vouches for with a DS record. Without that an attacker could forge them, so DANE is not applied and this server is not protected by it.",
         recommendation: "Sign the MX host's zone with DNSSEC at your DNS provider and publish the DS record at your registrar, or remove the TLSA records.",
       }),
     );
   }
-  // Unsigned records are judged no further: senders never compare them.
-  const verdicts = mxs.filter((m) => m.tlsa.length > 0 && m.signed !== false).map(verifyDane);
+  const bogus = mxs.filter((m) => m.tlsa.length > 0 && m.dnssec === 'bogus');
+  if (bogus.length > 0) {
+    findings.push(
+      finding({
+        id: 'email.dane.bogus',
+        title: "A mail server's TLSA records fail DNSSEC validation: DANE senders defer mail to it",
+        severity: 'high',
+        category,
+        evidence: bogus.map((m) => `_25._tcp.${m.host}: ${m.dnssecReason ?? 'DNSSEC validation failed'}`).join('; '),
+        description:
+          "The TLSA records are in a signed zone, but their DNSSEC validation fails (a signature that does not verify, has expired or is missing, or a broken chain of keys above it). Resolvers that validate answer SERVFAIL for them, and senders that use DANE (Postfix, Exim, Microsoft 365 and many European providers) then do not deliver to this server (RFC 7672 §2.1.1): mail is queued, tried at the other MX hosts, and finally bounced.",
+        recommendation:
+          "Re-sign the MX host's zone (with managed DNSSEC, ask your DNS provider to re-sign; with your own signer, sign again and make sure signatures are renewed automatically), or fix the key or DS record the chain breaks at, then re-check with `delv` or a DNSSEC debugger. If the MX is your mail provider's host, tell them.",
+      }),
+    );
+  }
+  // Only records DNSSEC proves are judged further: senders compare no others. An indeterminate
+  // validation (a DNSSEC query failed) is not judged at all: not checked, not passed.
+  const verdicts = mxs.filter((m) => m.tlsa.length > 0 && daneUsed(m)).map(verifyDane);
   const mismatched = verdicts.filter((v): v is DaneVerdict & { result: 'mismatch' } => v.result === 'mismatch');
   if (mismatched.length > 0) {
     findings.push(

@@ -1,8 +1,9 @@
 /**
  * Probe for the email check: SPF tree, DMARC record (and the authorisation of external report
  * addresses), DKIM selectors, MX servers with one SMTP STARTTLS conversation each (their TLSA
- * records and presented chain kept for DANE), the MTA-STS record and policy file, TLS-RPT and
- * BIMI records, all at once. DNS and HTTP failures are recorded in the snapshot, never thrown; the
+ * records and presented chain kept for DANE, the TLSA records validated with the dns check's
+ * DNSSEC chain from the trust anchor), the MTA-STS record and policy file, TLS-RPT and BIMI
+ * records, all at once. DNS and HTTP failures are recorded in the snapshot, never thrown; the
  * SMTP conversations go only to addresses that pass the target guard, the policy fetch through
  * the scanner's guarded HTTP client (what a sending mail server fetches: passive).
  */
@@ -12,8 +13,12 @@ import { headerValue, type HttpClient } from '../../net/http-client.js';
 import type { SmtpClient } from '../../net/smtp-client.js';
 import { refusedAddress } from '../../target-guard.js';
 import type { BimiObservation } from './bimi.js';
-import { answersAt, limiter, mapLimit, resolveName, tryQuery } from '../dns/lookup.js';
+import { chainNames, type DnssecMaterial, validateDnssec } from '../dns/dnssec-chain.js';
+import { canonicalName, isAtOrBelow, signaturesFor } from '../dns/dnssec-validate.js';
+import { answersAt, limiter, mapLimit, type QueryOutcome, resolveName, tryQuery } from '../dns/lookup.js';
+import { parseTrustAnchor, ROOT_TRUST_ANCHORS, type TrustAnchor } from '../dns/trust-anchors.js';
 import { normalizeName, ofType, txtValues } from '../dns/records.js';
+import type { TlsaDnssec } from './dane.js';
 import { DKIM_SELECTORS, type DkimObservation, parseDkimKey } from './dkim.js';
 import { type DmarcEvaluation, evaluateDmarc, isDmarcRecord } from './dmarc.js';
 import { type MtaStsFetch, type MtaStsObservation, parseMtaStsRecord } from './mta-sts.js';
@@ -47,6 +52,8 @@ export interface EmailProbeInput {
   ehloName: string;
   /** Time for the DKIM selectors (default DKIM_BUDGET_MS). */
   dkimBudgetMs?: number;
+  /** Where DNSSEC validation of the TLSA records starts (default the root's, as in the dns check). */
+  trustAnchors?: readonly TrustAnchor[];
   signal?: AbortSignal;
   now?: Date;
 }
@@ -67,7 +74,7 @@ const MTA_STS_MAX_BYTES = 64 * 1024;
 export async function probeEmail(input: EmailProbeInput): Promise<EmailSnapshot> {
   const { dns, domain, signal } = input;
   const queries = { asked: 0, answered: 0 };
-  const ask = async (name: string, type: 'TXT' | 'MX' | 'A' | 'AAAA' | 'TLSA', options: { dnssec?: boolean } = {}) => {
+  const ask = async (name: string, type: AskType, options: AskOptions = {}) => {
     queries.asked++;
     const outcome = await tryQuery(dns, name, type, { ...options, signal });
     if (outcome.ok) queries.answered++;
@@ -97,8 +104,13 @@ export async function probeEmail(input: EmailProbeInput): Promise<EmailSnapshot>
   };
 }
 
+type AskType = 'TXT' | 'MX' | 'A' | 'AAAA' | 'TLSA' | 'SOA' | 'DNSKEY' | 'DS';
+interface AskOptions {
+  dnssec?: boolean;
+  checkingDisabled?: boolean;
+}
 /** One DNS question of the email probe, its failure returned as a value. */
-export type Ask = (name: string, type: 'TXT' | 'MX' | 'A' | 'AAAA' | 'TLSA', options?: { dnssec?: boolean }) => ReturnType<typeof tryQuery>;
+export type Ask = (name: string, type: AskType, options?: AskOptions) => ReturnType<typeof tryQuery>;
 
 /** SPF's DNS port over the scanner's client; answers are cached, as a receiver's resolver would. */
 export function spfDns(ask: Ask): SpfDns {
@@ -217,28 +229,23 @@ async function probeMx(input: EmailProbeInput, ask: Ask): Promise<MxContext> {
   const nullMx = records.length === 1 && records[0]!.host === '';
   if (nullMx) return { domain, mx: [], nullMx, mtaSts: announcesMtaSts };
 
+  // DNSKEY and DS answers are shared by the MX hosts of one zone (and the zones above them).
+  const chainAsk = cachedDnssecAsk(ask);
+  const anchors = input.trustAnchors ?? ROOT_TRUST_ANCHORS.map(parseTrustAnchor);
+  const now = input.now ?? new Date();
   const mx = await mapLimit(records.slice(0, MAX_MX), MAX_MX, async ({ host, preference }): Promise<MxObservation> => {
-    const [resolved, tlsa] = await Promise.all([resolveName(dns, host, signal), ask(`_25._tcp.${host}`, 'TLSA', { dnssec: true })]);
-    const tlsaRecords = answersAt(tlsa, 'TLSA').map((r) => ({ usage: r.data.usage, selector: r.data.selector, matchingType: r.data.matchingType, data: Buffer.from(r.data.certificate).toString('hex') }));
-    // Senders use TLSA records only when DNSSEC-validated (RFC 7672 §2.2): without signatures there is nothing to validate.
+    // DO for the signatures, CD so a validating resolver hands over a bogus answer too: the
+    // validation below says what senders make of it.
+    const [resolved, tlsa] = await Promise.all([resolveName(dns, host, signal), ask(`_25._tcp.${host}`, 'TLSA', { dnssec: true, checkingDisabled: true })]);
+    const tlsaAnswers = answersAt(tlsa, 'TLSA');
+    const tlsaRecords = tlsaAnswers.map((r) => ({ usage: r.data.usage, selector: r.data.selector, matchingType: r.data.matchingType, data: Buffer.from(r.data.certificate).toString('hex') }));
     const tlsaSigned = answersAt(tlsa, 'RRSIG').some((r) => r.data.typeCovered === 'TLSA');
+    // Senders use TLSA records only when DNSSEC-validated (RFC 7672 §2.2). The chain's questions
+    // run beside the SMTP conversation below, so they cost the check no time of their own.
+    const dnssec = tlsa.ok && tlsaAnswers.length > 0 ? validateTlsa(tlsa, tlsaAnswers[0]!.name, chainAsk, anchors, now) : undefined;
     const base: MxObservation = { host, preference, addresses: resolved.addresses, dane: tlsaRecords.length > 0, ...(tlsaRecords.length > 0 ? { tlsa: tlsaRecords, tlsaSigned } : {}) };
-    if (resolved.addresses.length === 0) {
-      return { ...base, skipped: 'no-address', ...(resolved.error ? { resolveError: resolved.error } : resolved.rcode !== 'NOERROR' ? { resolveError: resolved.rcode } : {}) };
-    }
-    // IPv4 first: IPv6 egress is the one more often missing on the scanner's side.
-    const candidates = [...resolved.addresses]
-      .sort((a, b) => isIP(a) - isIP(b))
-      .filter((address) => !refusedAddress([address], input.allowPrivateTargets))
-      .slice(0, ADDRESSES_PER_MX);
-    if (candidates.length === 0) return { ...base, skipped: 'not-public' };
-    let last: MxObservation = base;
-    for (const address of candidates) {
-      last = await converse(input, host, address, base);
-      // Only a quick refusal earns a second address: after a timeout there is no time left for one.
-      if (last.error === undefined || /^(ETIMEOUT|ABORT_ERR)/.test(last.error)) break;
-    }
-    return last;
+    const observed = await observeMx(input, host, resolved, base);
+    return dnssec ? { ...observed, ...(await dnssec) } : observed;
   });
   // Which versions the primary MX still accepts (the negotiation only shows its best): one short
   // conversation per version, on the first MX that completed TLS, as testssl does with STARTTLS.
@@ -247,6 +254,69 @@ async function probeMx(input: EmailProbeInput, ask: Ask): Promise<MxContext> {
     primary.tlsVersionsOffered = await versionsOffered(input, primary.host, primary.address, primary.tls.version);
   }
   return { domain, mx, nullMx, mtaSts: announcesMtaSts };
+}
+
+/** The SMTP side of one MX: its addresses tried in turn, unless there is none the scanner may reach. */
+async function observeMx(input: EmailProbeInput, host: string, resolved: Awaited<ReturnType<typeof resolveName>>, base: MxObservation): Promise<MxObservation> {
+  if (resolved.addresses.length === 0) {
+    return { ...base, skipped: 'no-address', ...(resolved.error ? { resolveError: resolved.error } : resolved.rcode !== 'NOERROR' ? { resolveError: resolved.rcode } : {}) };
+  }
+  // IPv4 first: IPv6 egress is the one more often missing on the scanner's side.
+  const candidates = [...resolved.addresses]
+    .sort((a, b) => isIP(a) - isIP(b))
+    .filter((address) => !refusedAddress([address], input.allowPrivateTargets))
+    .slice(0, ADDRESSES_PER_MX);
+  if (candidates.length === 0) return { ...base, skipped: 'not-public' };
+  let last: MxObservation = base;
+  for (const address of candidates) {
+    last = await converse(input, host, address, base);
+    // Only a quick refusal earns a second address: after a timeout there is no time left for one.
+    if (last.error === undefined || /^(ETIMEOUT|ABORT_ERR)/.test(last.error)) break;
+  }
+  return last;
+}
+
+type ChainAsk = (name: string, type: 'DNSKEY' | 'DS' | 'SOA') => Promise<QueryOutcome>;
+
+/** DNSSEC questions (DO and CD, as the dns check asks them), each asked once per probe. */
+function cachedDnssecAsk(ask: Ask): ChainAsk {
+  const cache = new Map<string, Promise<QueryOutcome>>();
+  return (name, type) => {
+    const key = `${type} ${canonicalName(name)}`;
+    if (!cache.has(key)) cache.set(key, ask(name || '.', type, { dnssec: true, checkingDisabled: true }));
+    return cache.get(key)!;
+  };
+}
+
+/**
+ * The TLSA RRset at `owner` validated as a DANE sender's resolver validates it, by the dns
+ * check's validator: the zone that signs it (the RRSIG's signer; without one, the zone whose SOA
+ * answers for the name), that zone's DNSKEY and DS sets from the trust anchor down, and the
+ * RRset's signature under the zone's keys, judged at `now`.
+ */
+export async function validateTlsa(tlsa: QueryOutcome & { ok: true }, owner: string, ask: ChainAsk, anchors: readonly TrustAnchor[], now: Date): Promise<{ tlsaDnssec: TlsaDnssec; tlsaDnssecReason: string }> {
+  const name = canonicalName(owner);
+  const signer = signaturesFor(tlsa.answers, name, 'TLSA')
+    .map((sig) => canonicalName(sig.data.signersName))
+    .find((zone) => isAtOrBelow(name, zone));
+  const zone = signer ?? (await zoneOf(name, ask));
+  if (zone === undefined) return { tlsaDnssec: 'indeterminate', tlsaDnssecReason: `The zone of ${name} could not be found (its SOA query had no answer)` };
+  const names = chainNames(zone, anchors);
+  const [dnskey, ds] = await Promise.all([
+    Promise.all(names.dnskey.map(async (n) => [n, await ask(n, 'DNSKEY')] as const)),
+    Promise.all(names.ds.map(async (n) => [n, await ask(n, 'DS')] as const)),
+  ]);
+  const material: DnssecMaterial = { domain: zone, anchors, dnskey: Object.fromEntries(dnskey), ds: Object.fromEntries(ds), data: [{ name, type: 'TLSA', outcome: tlsa }] };
+  const validation = validateDnssec(material, now);
+  return { tlsaDnssec: validation.result, tlsaDnssecReason: validation.reason };
+}
+
+/** The apex of the zone `name` is in: the owner of the SOA its SOA query returns (answer or authority). */
+async function zoneOf(name: string, ask: ChainAsk): Promise<string | undefined> {
+  const outcome = await ask(name, 'SOA');
+  if (!outcome.ok) return undefined;
+  const soa = [...outcome.answers, ...outcome.authorities].find((r) => r.type === 'SOA' && isAtOrBelow(name, canonicalName(r.name)));
+  return soa ? canonicalName(soa.name) : undefined;
 }
 
 const TLS_VERSIONS = ['TLSv1', 'TLSv1.1', 'TLSv1.2', 'TLSv1.3'] as const;

@@ -8,7 +8,7 @@
 import type { X509Certificate } from 'node:crypto';
 import type { Finding, Severity } from '../../../domain/audit.js';
 import { findingsFor } from '../../check.js';
-import type { TlsaRecord } from './dane.js';
+import type { TlsaDnssec, TlsaRecord } from './dane.js';
 
 export interface CertificateSummary {
   subject: string;
@@ -54,8 +54,15 @@ export interface MxObservation {
   dane: boolean;
   /** The TLSA records at _25._tcp.<host>, when there are any. */
   tlsa?: TlsaRecord[];
-  /** The TLSA answer carried RRSIGs over the records (asked with DO): unsigned ones are ignored by senders. */
+  /** The TLSA answer carried RRSIGs over the records (asked with DO); whether they validate is `tlsaDnssec`. */
   tlsaSigned?: boolean;
+  /**
+   * The TLSA RRset validated with the DNSSEC chain from the trust anchor to the zone that signs it
+   * (RFC 7672 §2.2: senders use only `secure` records; `bogus` ones make them defer the mail).
+   */
+  tlsaDnssec?: TlsaDnssec;
+  /** Why, in words: the validation step that decided it. */
+  tlsaDnssecReason?: string;
   /** The chain presented after STARTTLS, leaf first, DER in base64 (kept only when there are TLSA records). */
   chain?: string[];
 }
