@@ -173,8 +173,13 @@ export interface MtaStsView {
 export interface DaneView {
   /** match | mismatch | unusable (records senders cannot use) | not-checked (no TLS session). */
   result: string;
-  /** The TLSA records came with DNSSEC signatures (false: senders ignore them); null when not known. */
+  /** DNSSEC proves the TLSA records (false: unsigned, senders ignore them); null when not known (or bogus, or not checked). */
   signed: boolean | null;
+  /**
+   * The TLSA RRset's DNSSEC validation: secure | insecure | bogus (senders defer mail to the
+   * server) | indeterminate (not checked); null in reports from before validation.
+   */
+  dnssec: string | null;
   records: number;
 }
 
@@ -740,7 +745,10 @@ function daneView(mx: Record<string, unknown>): DaneView | undefined {
   const tlsa = Array.isArray(mx.tlsa) ? mx.tlsa : undefined;
   const result = str(mx.daneResult);
   if (!tlsa || tlsa.length === 0 || !result) return undefined;
-  return { result, signed: typeof mx.tlsaSigned === 'boolean' ? mx.tlsaSigned : null, records: tlsa.length };
+  const dnssec = str(mx.tlsaDnssec) ?? null;
+  // Reports from before validation knew only whether an RRSIG came with the records.
+  const signed = dnssec !== null ? (dnssec === 'secure' ? true : dnssec === 'insecure' ? false : null) : typeof mx.tlsaSigned === 'boolean' ? mx.tlsaSigned : null;
+  return { result, signed, dnssec, records: tlsa.length };
 }
 
 function mtaStsView(value: unknown, mxHosts: readonly string[]): MtaStsView | null {

@@ -90,6 +90,9 @@ function mtaStsFact(m: MtaStsView | null): ProtectionFact {
 
 function daneFact(host: string, d: DaneView): ProtectionFact {
   const label = `DANE (${host})`;
+  if (d.dnssec === 'bogus') return fact(label, "the TLSA records' DNSSEC signatures do not validate: servers that check DANE will not deliver to it", 'problem');
+  if (d.dnssec === 'indeterminate') return fact(label, `${count(d.records, 'TLSA record')} found, not checked (their DNSSEC signatures could not be validated)`, 'neutral');
+  if (d.dnssec === 'insecure') return fact(label, `${count(d.records, 'TLSA record')} that DNSSEC does not vouch for (unsigned, or no DS record for the zone): sending servers ignore them`, 'warning');
   if (d.signed === false) return fact(label, `${count(d.records, 'TLSA record')} without DNSSEC signatures: sending servers ignore them`, 'warning');
   switch (d.result) {
     case 'match':

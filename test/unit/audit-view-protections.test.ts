@@ -31,7 +31,8 @@ const emailData = {
   dmarc: { record: 'v=DMARC1; p=reject', effectivePolicy: 'reject' },
   dkim: { selectorsFound: ['default'] },
   mx: [
-    { host: 'mx1.example.test', preference: 10, starttls: true, tlsVersion: 'TLSv1.3', dane: true, tlsa: [{ usage: 3, selector: 1, matchingType: 1, data: 'ab'.repeat(32) }], tlsaSigned: true, daneResult: 'match' },
+    { host: 'mx1.example.test', preference: 10, starttls: true, tlsVersion: 'TLSv1.3', dane: true, tlsa: [{ usage: 3, selector: 1, matchingType: 1, data: 'ab'.repeat(32) }], tlsaSigned: true, tlsaDnssec: 'secure', tlsaDnssecReason: 'Every link validates', daneResult: 'match' },
+    // As stored before the TLSA records were validated: only whether an RRSIG came along.
     { host: 'mx2.example.test', preference: 20, starttls: true, tlsVersion: 'TLSv1.3', dane: true, tlsa: [{ usage: 3, selector: 1, matchingType: 1, data: 'cd'.repeat(32) }], tlsaSigned: true, daneResult: 'mismatch' },
   ],
   mtaSts: true,
@@ -136,8 +137,8 @@ describe('the report view of the mail transport, DNSSEC, certificate and web har
     expect(view.email_security.tlsRpt).toEqual({ rua: ['mailto:tls@example.test'], valid: true, errors: [] });
     expect(view.email_security.bimi).toEqual({ logo: 'https://example.test/bimi/logo.svg', authority: 'https://example.test/bimi/vmc.pem', valid: true, errors: [] });
     expect(view.email_security.mx.map((m) => [m.host, m.dane])).toEqual([
-      ['mx1.example.test', { result: 'match', signed: true, records: 1 }],
-      ['mx2.example.test', { result: 'mismatch', signed: true, records: 1 }],
+      ['mx1.example.test', { result: 'match', signed: true, dnssec: 'secure', records: 1 }],
+      ['mx2.example.test', { result: 'mismatch', signed: true, dnssec: null, records: 1 }],
     ]);
   });
 
@@ -198,6 +199,24 @@ describe('the report view of the mail transport, DNSSEC, certificate and web har
       'web/security.txt': 'warning: expired on 2025-06-30; contact mailto:security@example.test',
       'web/Mixed content': 'problem: 1 script, style or frame on the home page loads over plain HTTP (for example http://cdn.example.test/app.js): browsers block it',
     });
+  });
+
+  it("says what the TLSA records' DNSSEC validation means for senders: bogus defers mail, insecure is ignored, indeterminate is not checked", () => {
+    const mx = (host: string, tlsaDnssec: string, daneResult = 'match') => ({ host, preference: 10, dane: true, tlsa: [{ usage: 3, selector: 1, matchingType: 1, data: 'ab'.repeat(32) }], tlsaSigned: true, tlsaDnssec, daneResult });
+    const dane = buildAuditView(
+      auditWith([{ name: 'email', status: 'ok', findings: [], data: { domain: 'example.test', mx: [mx('mx1.example.test', 'bogus'), mx('mx2.example.test', 'insecure'), mx('mx3.example.test', 'indeterminate')] } }]),
+    );
+    expect(dane.email_security.mx.map((m) => [m.host, m.dane])).toEqual([
+      ['mx1.example.test', { result: 'match', signed: null, dnssec: 'bogus', records: 1 }],
+      ['mx2.example.test', { result: 'match', signed: false, dnssec: 'insecure', records: 1 }],
+      ['mx3.example.test', { result: 'match', signed: null, dnssec: 'indeterminate', records: 1 }],
+    ]);
+    const facts = protectionFacts(dane).flatMap((g) => g.facts.filter((f) => f.label.startsWith('DANE')).map((f) => [f.label, `${f.tone}: ${f.value}`]));
+    expect(facts).toEqual([
+      ['DANE (mx1.example.test)', "problem: the TLSA records' DNSSEC signatures do not validate: servers that check DANE will not deliver to it"],
+      ['DANE (mx2.example.test)', 'warning: 1 TLSA record that DNSSEC does not vouch for (unsigned, or no DS record for the zone): sending servers ignore them'],
+      ['DANE (mx3.example.test)', 'neutral: 1 TLSA record found, not checked (their DNSSEC signatures could not be validated)'],
+    ]);
   });
 
   it('adds nothing for a report stored before these checks: no field, no fact, no crash', () => {

@@ -60,7 +60,7 @@ const result: AuditResultView = {
   email_security: {
     ...oldResult.email_security,
     mx: [
-      { host: 'mx1.example.test', preference: 10, starttls: true, tlsVersion: 'TLSv1.3', dane: { result: 'match', signed: true, records: 1 } },
+      { host: 'mx1.example.test', preference: 10, starttls: true, tlsVersion: 'TLSv1.3', dane: { result: 'match', signed: true, dnssec: 'secure', records: 1 } },
       { host: 'mx2.example.test', preference: 20, starttls: true, tlsVersion: 'TLSv1.3' },
     ],
     mtaSts: {
