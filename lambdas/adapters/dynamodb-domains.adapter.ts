@@ -56,7 +56,7 @@ export class DynamoDbDomains implements DomainRepository {
           TableName: this.tableName,
           Key: keys.userDomain(userId, domain),
           // gsi1 DOMAIN#{domain} lists who verified it (the badge's owners).
-          UpdateExpression: 'SET verified = :true, verifiedAt = :at, verifiedBy = :method, gsi1pk = :verifiers, gsi1sk = :user',
+          UpdateExpression: 'SET verified = :true, verifiedAt = :at, checkedAt = :at, verifiedBy = :method, gsi1pk = :verifiers, gsi1sk = :user REMOVE lapsedAt',
           ConditionExpression: 'attribute_exists(pk)',
           ExpressionAttributeValues: { ':true': true, ':at': verifiedAt, ':method': method, ':verifiers': keys.domainVerifiers(domain), ':user': `USER#${userId}` },
         }),
@@ -64,6 +64,42 @@ export class DynamoDbDomains implements DomainRepository {
     } catch (error) {
       // Deleted meanwhile: nothing to mark.
       if (!isConditionFailure(error)) throw error;
+    }
+  }
+
+  async markChecked(userId: string, domain: string, checkedAt: string): Promise<void> {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.userDomain(userId, domain),
+          UpdateExpression: 'SET checkedAt = :at',
+          ConditionExpression: 'attribute_exists(pk) AND verified = :true',
+          ExpressionAttributeValues: { ':at': checkedAt, ':true': true },
+        }),
+      );
+    } catch (error) {
+      // Deleted or lapsed meanwhile: nothing to mark.
+      if (!isConditionFailure(error)) throw error;
+    }
+  }
+
+  async markLapsed(userId: string, domain: string, lapsedAt: string): Promise<boolean> {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.userDomain(userId, domain),
+          // Off the verifiers' index too: a badge needs a domain its owner controls.
+          UpdateExpression: 'SET verified = :false, lapsedAt = :at REMOVE gsi1pk, gsi1sk',
+          ConditionExpression: 'attribute_exists(pk) AND verified = :true',
+          ExpressionAttributeValues: { ':at': lapsedAt, ':true': true, ':false': false },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
     }
   }
 
@@ -136,5 +172,7 @@ function toRecord(item: Record<string, unknown>): DomainRecord {
     addedAt: String(item.addedAt),
     ...(typeof item.verifiedAt === 'string' ? { verifiedAt: item.verifiedAt } : {}),
     ...(item.verifiedBy === 'dns' || item.verifiedBy === 'file' ? { verifiedBy: item.verifiedBy } : {}),
+    ...(typeof item.checkedAt === 'string' ? { checkedAt: item.checkedAt } : {}),
+    ...(typeof item.lapsedAt === 'string' ? { lapsedAt: item.lapsedAt } : {}),
   };
 }

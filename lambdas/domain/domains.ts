@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
+import { DOMAIN_PROOF_RECHECK_DAYS } from './domain-proof.js';
 import { ValidationError } from './errors.js';
 import { parseWebTarget, siteKey } from './target.js';
 
@@ -22,7 +23,31 @@ export interface DomainRecord {
   addedAt: string;
   verifiedAt?: string;
   verifiedBy?: 'dns' | 'file';
+  /** When the proof (the TXT record or the file) was last seen: at verification, then at each re-check. */
+  checkedAt?: string;
+  /** When a re-check no longer found the proof: the domain is no longer verified until it is proven again. */
+  lapsedAt?: string;
 }
+
+export { DOMAIN_PROOF_RECHECK_DAYS };
+const DAY_MS = 86_400_000;
+
+/** When the domain's proof was last seen (records from before re-checks: when it was verified). */
+export const proofSeenAt = (record: DomainRecord): string | undefined => record.checkedAt ?? record.verifiedAt;
+
+/** A verified domain whose proof was seen within the re-check period: it may be relied on without asking again. */
+export function proofIsCurrent(record: DomainRecord, now: Date): boolean {
+  const seen = proofSeenAt(record);
+  if (!record.verified || seen === undefined) return false;
+  return now.getTime() - Date.parse(seen) <= DOMAIN_PROOF_RECHECK_DAYS * DAY_MS;
+}
+
+export const proofDueMessage = (domain: string): string =>
+  `We last saw the verification of ${domain} more than ${DOMAIN_PROOF_RECHECK_DAYS} days ago. Press Check again in Settings → Domains (the TXT record or file must still be in place), then try again.`;
+
+export const lapsedMessage = (domain: string, lapsedAt: string): string =>
+  `We could no longer find the verification TXT record or file for ${domain} when we checked on ${lapsedAt.slice(0, 10)}, so it is no longer verified. ` +
+  'Publish it again and press Verify in Settings → Domains.';
 
 /**
  * What a customer typed as a domain ("example.com", "https://www.example.com/shop") → its site key.
@@ -108,7 +133,12 @@ export interface DomainRepository {
   add(record: DomainRecord, maxDomains: number): Promise<void>;
   /** False when there was nothing to delete. */
   remove(userId: string, domain: string): Promise<boolean>;
+  /** Verified (again): the proof was seen now; a lapse is forgotten. */
   markVerified(userId: string, domain: string, verifiedAt: string, method: 'dns' | 'file'): Promise<void>;
+  /** A re-check saw the proof still in place (only while the domain is verified). */
+  markChecked(userId: string, domain: string, checkedAt: string): Promise<void>;
+  /** A re-check did not find the proof: unverified from now; false when it was not verified (nothing changed). */
+  markLapsed(userId: string, domain: string, lapsedAt: string): Promise<boolean>;
   /** The users who have verified the domain (the badge's owners; issue 8). */
   verifiersOf(domain: string): Promise<string[]>;
   /** Counts one started scan atomically; false (nothing counted) when `limit` scans were already started. */

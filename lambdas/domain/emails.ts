@@ -188,3 +188,23 @@ export function accountCodeEmail(brand: Pick<EmailBrand, 'productName'>, input: 
   ]);
   return { to: input.to, subject: texts.subject(brand.productName), text, html: body };
 }
+
+/**
+ * DECISIONS "Scan modes": a monitored domain's re-check no longer found its verification, so it lapsed
+ * to unverified and its monitoring stopped; the owner is told how to prove it again.
+ */
+export function domainLapsedEmail(brand: EmailBrand, input: { to: string; domain: string; lapsedAt: string; recheckDays: number }): EmailMessage {
+  const domains = siteLink(brand, '/dashboard/settings?tab=domains');
+  const subject = `${brand.productName}: ${input.domain} is no longer verified`;
+  const lines = [
+    `We look for a domain's verification again when we last saw it more than ${input.recheckDays} days ago, before we scan it actively. On ${input.lapsedAt.slice(0, 10)} we could not find the TXT record or the file for ${input.domain}, so it is no longer verified, and its monitoring scans have stopped.`,
+    'If you still control the domain, publish the same TXT record or file again and press Check verification in Settings → Domains; monitoring starts again with it.',
+    domains,
+  ];
+  return {
+    to: input.to,
+    subject,
+    text: ['Hi,', '', ...lines.flatMap((line) => [line, ''])].join('\n').trimEnd(),
+    html: html(brand, ['Hi,', escapeHtml(lines[0]!), escapeHtml(lines[1]!), `<a href="${escapeHtml(domains)}">Open Settings → Domains</a>`]),
+  };
+}

@@ -11,7 +11,7 @@ import type { AlertRecord, EmailMessage, SmsMessage } from './ports.js';
  * report", a support request) is sent in the request instead, and the answer says whether it went.
  */
 
-export type NotificationKind = 'audit-completed' | 'account-created' | 'scan-completed' | 'alert' | 'destination-disabled';
+export type NotificationKind = 'audit-completed' | 'account-created' | 'scan-completed' | 'alert' | 'destination-disabled' | 'domain-lapsed';
 
 /**
  * The message itself: an email (no attachments: the table holds it), an SMS, or an alert for one of

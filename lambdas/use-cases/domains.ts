@@ -9,8 +9,11 @@ import {
   fileProves,
   MAX_DOMAINS_PER_USER,
   newVerificationToken,
+  lapsedMessage,
   NOT_VERIFIED_MESSAGE,
   parseDomainInput,
+  proofIsCurrent,
+  proofSeenAt,
   SCAN_LIMIT_MESSAGE,
   txtRecordsProve,
   verificationFileUrl,
@@ -35,7 +38,8 @@ export function userIdOf(claims: Record<string, unknown> | undefined): string {
   return claims.sub;
 }
 
-export function domainView(slug: string, record: DomainRecord) {
+export function domainView(slug: string, record: DomainRecord, now: Date) {
+  const seen = proofSeenAt(record);
   return {
     id: record.id,
     domain: record.domain,
@@ -43,14 +47,18 @@ export function domainView(slug: string, record: DomainRecord) {
     verificationToken: record.verificationToken,
     addedAt: record.addedAt,
     ...(record.verifiedAt ? { verifiedAt: record.verifiedAt, verifiedBy: record.verifiedBy } : {}),
-    status: record.verified ? 'verified' : 'pending',
+    status: record.verified ? 'verified' : record.lapsedAt ? 'lapsed' : 'pending',
+    // DECISIONS "Scan modes": when the proof was last seen, and whether it is looked for again before the next active scan.
+    ...(record.verified && seen ? { proofCheckedAt: seen, proofRecheckDue: !proofIsCurrent(record, now) } : {}),
+    ...(!record.verified && record.lapsedAt ? { lapsedAt: record.lapsedAt } : {}),
     verification: verificationInstructions(slug, record.domain, record.verificationToken),
   };
 }
 
 export async function listDomains(deps: DomainDeps, userId: string) {
   const slug = productSlug(deps.config.PRODUCT_NAME);
-  return (await deps.domains.list(userId)).map((record) => domainView(slug, record));
+  const now = deps.clock.now();
+  return (await deps.domains.list(userId)).map((record) => domainView(slug, record, now));
 }
 
 export async function addDomain(deps: DomainDeps, userId: string, input: unknown) {
@@ -65,7 +73,7 @@ export async function addDomain(deps: DomainDeps, userId: string, input: unknown
     addedAt: deps.clock.now().toISOString(),
   };
   await deps.domains.add(record, MAX_DOMAINS_PER_USER);
-  return domainView(productSlug(deps.config.PRODUCT_NAME), record);
+  return domainView(productSlug(deps.config.PRODUCT_NAME), record, deps.clock.now());
 }
 
 /**
@@ -169,17 +177,65 @@ async function findProof(probes: OwnershipProbes, slug: string, record: DomainRe
   return undefined;
 }
 
-/**
- * DECISIONS "Who may scan at once": a domain the signed-in user has verified. The host's site key
- * or any parent domain of it (proving example.com covers shop.example.com) counts.
- */
-export async function isVerifiedDomainOf(deps: Pick<Deps, 'domains'>, userId: string, host: string): Promise<boolean> {
+/** The user's verified domain that covers the host: its site key, or a parent domain of it (proving example.com covers shop.example.com). */
+async function verifiedRecordFor(deps: Pick<Deps, 'domains'>, userId: string, host: string): Promise<DomainRecord | undefined> {
   const labels = siteKey(host).split('.');
   for (let i = 0; i <= labels.length - 2; i++) {
     const record = await deps.domains.get(userId, labels.slice(i).join('.'));
-    if (record?.verified) return true;
+    if (record?.verified) return record;
   }
-  return false;
+  return undefined;
+}
+
+/**
+ * DECISIONS "Who may scan at once": a domain the signed-in user has verified, whose proof was seen
+ * within DOMAIN_PROOF_RECHECK_DAYS. Asks nothing over the network (a public request does not wait for
+ * a re-check): a proof due for one counts only once it is seen again (Verify, or a scan the user starts).
+ */
+export async function isVerifiedDomainOf(deps: Pick<Deps, 'domains' | 'clock'>, userId: string, host: string): Promise<boolean> {
+  return (await verifiedDomainState(deps, userId, host)).state === 'current';
+}
+
+/** The verified domain covering the host and whether its proof is current, without asking the network. */
+export async function verifiedDomainState(deps: Pick<Deps, 'domains' | 'clock'>, userId: string, host: string): Promise<{ state: 'current' | 'recheck-due' | 'none'; domain?: string }> {
+  const record = await verifiedRecordFor(deps, userId, host);
+  if (!record) return { state: 'none' };
+  return { state: proofIsCurrent(record, deps.clock.now()) ? 'current' : 'recheck-due', domain: record.domain };
+}
+
+/** What a re-check of a verified domain found: still current (not asked), seen again, or gone (the domain lapsed). */
+export type ProofCheck = 'current' | 'confirmed' | 'lapsed';
+
+/**
+ * A verified domain about to be relied on for an active scan: a proof seen within the re-check period
+ * is current; an older one is looked for again (the TXT record, then the file, within
+ * OWNERSHIP_PROOF_DEADLINE_MS). Seen: its date moves on. Not seen, or the lookups failed: the domain
+ * lapses to unverified (the owner proves it again with Verify; the token is unchanged).
+ */
+export async function confirmDomainProof(deps: DomainDeps, probes: OwnershipProbes, record: DomainRecord): Promise<ProofCheck> {
+  const now = deps.clock.now();
+  if (proofIsCurrent(record, now)) return 'current';
+  const method = await findProof(probes, productSlug(deps.config.PRODUCT_NAME), record);
+  const at = now.toISOString();
+  if (method) {
+    await deps.domains.markChecked(record.userId, record.domain, at);
+    return 'confirmed';
+  }
+  await deps.domains.markLapsed(record.userId, record.domain, at);
+  return 'lapsed';
+}
+
+/**
+ * For an active scan the signed-in user starts (Quick Scan, `/api/v1`, an unlock): the verified domain
+ * covering the host with its proof current, re-checked now when due. Refused with `domain_not_verified`:
+ * `notVerified` when there is none, the lapse's own message when the re-check no longer found the proof.
+ */
+export async function requireProvenDomain(deps: DomainDeps, probes: OwnershipProbes, userId: string, host: string, notVerified: string): Promise<void> {
+  const record = await verifiedRecordFor(deps, userId, host);
+  if (!record) throw new ForbiddenError('domain_not_verified', notVerified);
+  if ((await confirmDomainProof(deps, probes, record)) === 'lapsed') {
+    throw new ForbiddenError('domain_not_verified', lapsedMessage(record.domain, deps.clock.now().toISOString()));
+  }
 }
 
 /** A scan counted against the user's plan: record it once started, or give it back. */
@@ -214,7 +270,7 @@ export async function countScanAgainstPlan(deps: Pick<Deps, 'domains' | 'account
 /** The audit's and the job's `depth`, written only when deep: absent reads as standard. */
 export const deepOnly = (depth: ScanDepth): { depth?: 'deep' } => (depth === 'deep' ? { depth } : {});
 
-type QuickScanDeps = Pick<Deps, 'domains' | 'clock' | 'config' | 'audits' | 'scanJobs' | 'accounts' | 'billing' | 'supportRequests' | 'log'>;
+type QuickScanDeps = Pick<Deps, 'domains' | 'clock' | 'config' | 'audits' | 'scanJobs' | 'accounts' | 'billing' | 'supportRequests' | 'log' | 'scanSettings'>;
 
 export interface QuickScanUser {
   userId: string;
@@ -233,6 +289,9 @@ export async function startQuickScan(deps: QuickScanDeps, user: QuickScanUser, i
   const domain = parseDomainInput(body.domain);
   const record = await deps.domains.get(user.userId, domain);
   if (!record?.verified) throw new ForbiddenError('domain_not_verified', NOT_VERIFIED_MESSAGE);
+  if ((await confirmDomainProof(deps, scannerProbes(deps.scanSettings), record)) === 'lapsed') {
+    throw new ForbiddenError('domain_not_verified', lapsedMessage(domain, deps.clock.now().toISOString()));
+  }
   const counted = await countScanAgainstPlan(deps, user.userId);
 
   const now = deps.clock.now().toISOString();

@@ -7,6 +7,7 @@ import type { Audit } from '../domain/audit.js';
 import { parseContract } from '../domain/contract.js';
 import { ValidationError } from '../domain/errors.js';
 import { ALERT_RATE_LIMIT, changeTitle, MAX_RESCANS_PER_RUN, monitoredDomains, monitoringPlanOf, rescanSlotStart } from '../domain/monitoring.js';
+import { DOMAIN_PROOF_RECHECK_DAYS, proofIsCurrent } from '../domain/domains.js';
 import { alertsQuerySchema, type AlertChannel, type AlertsPage } from '../domain/monitoring.contract.js';
 import { diffScans, type KevCatalogue, kevMatchesWithoutRescan, knownExploitedIds, type MonitoringChange, monitoredTechnologies } from '../domain/monitoring-diff.js';
 import type { AlertRecord } from '../domain/ports.js';
@@ -17,7 +18,9 @@ import { routePath } from '../routes.js';
 import { issueCounts } from '../domain/audit-view.js';
 import { overdueChanges } from '../domain/time-to-fix.js';
 import { destinationWantedChanges, queueDestinationAlerts } from './alert-destinations.js';
-import { notify } from './notifications.js';
+import { notify, type NotifyDeps } from './notifications.js';
+import { confirmDomainProof, type OwnershipProbes, scannerProbes } from './domains.js';
+import { domainLapsedEmail } from '../domain/emails.js';
 import { mutedFindingIdsOf } from './security-policies.js';
 import { recordIssueHistory } from './time-to-fix.js';
 
@@ -28,7 +31,7 @@ import { recordIssueHistory } from './time-to-fix.js';
  * rescan, the alerts list and the unsubscribe link.
  */
 
-type ScheduleDeps = Pick<Deps, 'monitoring' | 'domains' | 'audits' | 'scanJobs' | 'log'>;
+type ScheduleDeps = Pick<Deps, 'monitoring' | 'domains' | 'audits' | 'scanJobs' | 'log' | 'clock' | 'config' | 'scanSettings' | 'accounts'> & NotifyDeps;
 type AlertDeps = Pick<
   Deps,
   'accounts' | 'alerts' | 'rateLimits' | 'mailer' | 'sms' | 'signingKeys' | 'clock' | 'config' | 'log' | 'policies' | 'notifications' | 'metrics' | 'alertDestinations' | 'scanSettings'
@@ -48,10 +51,14 @@ export interface ScheduleResult {
  */
 export async function scheduleMonitoringRescans(deps: ScheduleDeps, now: Date): Promise<ScheduleResult> {
   const queued: ScheduleResult['queued'] = [];
+  let rechecks = 0;
+  let ownershipProbes: OwnershipProbes | undefined;
+  const probes = () => (ownershipProbes ??= scannerProbes(deps.scanSettings));
   for (const { userId, subscription } of await deps.monitoring.activeSubscriptions()) {
     const plan = monitoringPlanOf(subscription);
     if (!plan) continue;
-    for (const { domain } of monitoredDomains(await deps.domains.list(userId), plan.maxDomains)) {
+    for (const record of monitoredDomains(await deps.domains.list(userId), plan.maxDomains)) {
+      const { domain } = record;
       if (queued.length >= MAX_RESCANS_PER_RUN) {
         deps.log.info('Monitoring: rescan limit per run reached; the rest stay due', { queued: queued.length });
         return { queued };
@@ -59,6 +66,20 @@ export async function scheduleMonitoringRescans(deps: ScheduleDeps, now: Date): 
       const slot = rescanSlotStart(domain, plan.periodMs, now).toISOString();
       const auditId = randomUUID();
       if (!(await deps.monitoring.claimRescan(userId, domain, slot, auditId, now.toISOString()))) continue;
+      // DECISIONS "Scan modes": an unattended active scan relies on the verification; a proof last seen
+      // over DOMAIN_PROOF_RECHECK_DAYS ago is looked for again first (a bounded number per run).
+      if (!proofIsCurrent(record, now)) {
+        if (rechecks >= MAX_PROOF_RECHECKS_PER_RUN) {
+          await deps.monitoring.releaseRescan(userId, domain, slot);
+          continue;
+        }
+        rechecks += 1;
+        if ((await confirmDomainProof(deps, probes(), record)) === 'lapsed') {
+          deps.log.warn('Monitoring: verification no longer found; the domain lapsed and is not rescanned', { userId, domain });
+          await tellOwnerOfLapse(deps, userId, domain, now);
+          continue;
+        }
+      }
       try {
         await deps.audits.createAudit({
           id: auditId,
@@ -82,6 +103,17 @@ export async function scheduleMonitoringRescans(deps: ScheduleDeps, now: Date): 
   }
   if (queued.length > 0) deps.log.info('Monitoring: rescans queued', { count: queued.length });
   return { queued };
+}
+
+/** A run re-checks at most this many proofs (each waits up to OWNERSHIP_PROOF_DEADLINE_MS); the rest stay due for the next run. */
+export const MAX_PROOF_RECHECKS_PER_RUN = 10;
+
+/** The owner hears that monitoring of the domain stopped because its verification is gone (through the outbox). */
+async function tellOwnerOfLapse(deps: ScheduleDeps, userId: string, domain: string, now: Date): Promise<void> {
+  const profile = await deps.accounts.getProfile(userId);
+  if (!profile?.email) return;
+  const email = domainLapsedEmail({ productName: deps.config.PRODUCT_NAME, siteUrl: deps.config.SITE_URL }, { to: profile.email, domain, lapsedAt: now.toISOString(), recheckDays: DOMAIN_PROOF_RECHECK_DAYS });
+  await notify(deps, { id: randomUUID(), kind: 'domain-lapsed', message: { channel: 'email', email }, about: { userId } });
 }
 
 export interface RescanOutcome {

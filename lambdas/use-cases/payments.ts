@@ -2,7 +2,8 @@ import type { Deps } from '../composition.js';
 import { subscriptionView } from '../domain/account.js';
 import { type Audit, auditIdSchema } from '../domain/audit.js';
 import { isIssue } from '../domain/audit-view.js';
-import { isVerifiedDomainOf } from './domains.js';
+import { verifiedDomainState } from './domains.js';
+import { proofDueMessage } from '../domain/domains.js';
 import { parseContract } from '../domain/contract.js';
 import { ConflictError, DomainError, ForbiddenError, NotFoundError, UpstreamUnavailableError, ValidationError } from '../domain/errors.js';
 import {
@@ -116,14 +117,17 @@ export async function createCheckoutSession(deps: PaymentDeps, caller: Caller, i
  * DECISIONS "What paid audits add": a paid audit deepens one of the caller's own free reports (owned,
  * or stored under the caller's email before the account existed) that has finished and found issues.
  */
-async function requireUpgradableAudit(deps: Pick<Deps, 'audits' | 'domains'>, auditId: string, userId: string, email: string): Promise<void> {
+async function requireUpgradableAudit(deps: Pick<Deps, 'audits' | 'domains' | 'clock'>, auditId: string, userId: string, email: string): Promise<void> {
   const audit = await deps.audits.getAudit(auditId);
   if (!audit) throw new NotFoundError('audit_not_found', 'Audit not found');
   if (!(await isOwnAudit(deps, audit, userId, email))) throw new ForbiddenError('audit_forbidden', paymentMessages.auditNotYours);
   if (audit.status !== 'completed') throw new ConflictError('audit_not_completed', paymentMessages.auditNotCompleted);
   if (!audit.checks.some((check) => check.findings.some(isIssue))) throw new ConflictError('audit_without_issues', paymentMessages.auditWithoutIssues);
   // DECISIONS "Scan modes": deep scans need a verified domain; no money is taken for a scan that cannot run.
-  if (!(await isVerifiedDomainOf(deps, userId, audit.host))) throw new ForbiddenError('domain_not_verified', paymentMessages.domainNotVerified);
+  // A proof last seen over DOMAIN_PROOF_RECHECK_DAYS ago is checked again first (Settings → Domains): checkout waits for no DNS.
+  const verified = await verifiedDomainState(deps, userId, audit.host);
+  if (verified.state === 'none') throw new ForbiddenError('domain_not_verified', paymentMessages.domainNotVerified);
+  if (verified.state === 'recheck-due') throw new ForbiddenError('domain_not_verified', proofDueMessage(verified.domain!));
 }
 
 /**

@@ -1,13 +1,13 @@
 import type { Deps } from '../composition.js';
-import { ConflictError, ForbiddenError } from '../domain/errors.js';
+import { ConflictError } from '../domain/errors.js';
 import { ranMode } from '../domain/coverage.js';
 import { siteKey } from '../domain/target.js';
 import { unlockMessages, type UnlockResponse } from '../domain/unlock.contract.js';
 import type { Caller } from './account.js';
-import { isVerifiedDomainOf } from './domains.js';
+import { requireProvenDomain, scannerProbes } from './domains.js';
 import { callersOwnAudit } from './payments.js';
 
-type UnlockDeps = Pick<Deps, 'audits' | 'domains' | 'scanJobs' | 'clock' | 'log'>;
+type UnlockDeps = Pick<Deps, 'audits' | 'domains' | 'scanJobs' | 'clock' | 'log' | 'config' | 'scanSettings'>;
 
 /**
  * `POST /api/audits/{auditId}/unlock` (DECISIONS "Scan modes"): a passive report's requester, once
@@ -22,9 +22,8 @@ export async function unlockScan(deps: UnlockDeps, caller: Caller, rawId: unknow
   // A report whose active scan ran passive under the per-target limit may be unlocked again (later).
   if (ranMode(audit) === 'active') throw new ConflictError('already_active', unlockMessages.alreadyActive);
   if (audit.status === 'queued' || audit.status === 'in_progress') throw new ConflictError('audit_scan_running', unlockMessages.running);
-  if (!(await isVerifiedDomainOf(deps, caller.userId, audit.host))) {
-    throw new ForbiddenError('domain_not_verified', unlockMessages.notVerified(siteKey(audit.host)));
-  }
+  // The proof is looked for again when it was last seen more than DOMAIN_PROOF_RECHECK_DAYS ago.
+  await requireProvenDomain(deps, scannerProbes(deps.scanSettings), caller.userId, audit.host, unlockMessages.notVerified(siteKey(audit.host)));
   const queuedAt = deps.clock.now().toISOString();
   if (!(await deps.audits.requeueActive(audit.id, queuedAt))) {
     // Another request unlocked it a moment ago, or a scan started.

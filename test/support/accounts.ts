@@ -106,7 +106,11 @@ export async function setSubscription(t: TestStack, userId: string, planId: 'mon
 export async function addDomain(t: TestStack, userId: string, domain: string, options: { verified?: boolean; at?: string } = {}): Promise<void> {
   const { verified = true, at = new Date().toISOString() } = options;
   await t.stack.deps.domains.add({ id: randomUUID(), userId, domain, verificationToken: 'x'.repeat(22), verified: false, addedAt: at }, MAX_DOMAINS_PER_USER);
-  if (verified) await t.stack.deps.domains.markVerified(userId, domain, at, 'dns');
+  if (verified) {
+    await t.stack.deps.domains.markVerified(userId, domain, at, 'dns');
+    // Verified at `at`, and the proof still in place now (a re-check is due 30 days after it was last seen).
+    await t.stack.deps.domains.markChecked(userId, domain, new Date().toISOString());
+  }
 }
 
 /** Adds the domain through the API and proves it the way a user does: its TXT record published in the zone the stack resolves through. */

@@ -1,15 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import {
+  type DomainRecord,
+  DOMAIN_PROOF_RECHECK_DAYS,
   fileProves,
   newVerificationToken,
   parseDomainInput,
+  proofIsCurrent,
   txtRecordsProve,
   VERIFICATION_TOKEN,
   verificationFileUrl,
   verificationInstructions,
 } from '../../lambdas/domain/domains.js';
 import { ValidationError } from '../../lambdas/domain/errors.js';
-import { txtData } from '../../lambdas/use-cases/domains.js';
+import { domainLapsedEmail } from '../../lambdas/domain/emails.js';
+import { domainView, txtData } from '../../lambdas/use-cases/domains.js';
 
 describe('domain input', () => {
   it.each([
@@ -80,5 +84,48 @@ describe('verification file and instructions', () => {
       dns: { type: 'TXT', name: 'example.com', value: 'acme-scan-verification=T' },
       file: { url: 'https://example.com/.well-known/acme-scan-verification.txt', content: 'T' },
     });
+  });
+});
+
+describe('proof re-checks (DECISIONS "Scan modes")', () => {
+  const DAY = 86_400_000;
+  const now = new Date('2026-11-27T00:00:00.000Z');
+  const ago = (days: number) => new Date(now.getTime() - days * DAY).toISOString();
+  const verified = (seen: { verifiedAt?: string; checkedAt?: string }): DomainRecord => ({
+    id: 'd',
+    userId: 'u',
+    domain: 'shop.example.test',
+    verificationToken: 'x'.repeat(22),
+    verified: true,
+    addedAt: ago(400),
+    verifiedBy: 'dns',
+    ...seen,
+  });
+
+  it('counts a proof as current for exactly DOMAIN_PROOF_RECHECK_DAYS after it was last seen, from the last re-check when there was one', () => {
+    expect(DOMAIN_PROOF_RECHECK_DAYS).toBe(30);
+    expect(proofIsCurrent(verified({ verifiedAt: ago(30) }), now)).toBe(true);
+    expect(proofIsCurrent(verified({ verifiedAt: new Date(now.getTime() - 30 * DAY - 1).toISOString() }), now)).toBe(false);
+    expect(proofIsCurrent(verified({ verifiedAt: ago(300), checkedAt: ago(2) }), now)).toBe(true);
+    expect(proofIsCurrent({ ...verified({ verifiedAt: ago(1) }), verified: false }, now)).toBe(false);
+    expect(proofIsCurrent(verified({}), now)).toBe(false);
+  });
+
+  it('shows a verified domain with when its proof was seen, and a lapsed one as lapsed', () => {
+    expect(domainView('rampart', verified({ verifiedAt: ago(300), checkedAt: ago(31) }), now)).toMatchObject({ status: 'verified', proofCheckedAt: ago(31), proofRecheckDue: true });
+    expect(domainView('rampart', verified({ verifiedAt: ago(3) }), now)).toMatchObject({ status: 'verified', proofCheckedAt: ago(3), proofRecheckDue: false });
+    const lapsed = domainView('rampart', { ...verified({ verifiedAt: ago(300) }), verified: false, lapsedAt: ago(1) }, now);
+    expect(lapsed).toMatchObject({ status: 'lapsed', lapsedAt: ago(1) });
+    expect(lapsed).not.toHaveProperty('proofCheckedAt');
+    expect(domainView('rampart', { ...verified({}), verified: false }, now).status).toBe('pending');
+  });
+
+  it("tells the owner of a lapsed domain what happened and how to prove it again", () => {
+    const email = domainLapsedEmail({ productName: 'Rampart', siteUrl: 'https://rampart.example/' }, { to: 'o@example.test', domain: 'shop.example.test', lapsedAt: '2026-11-27T03:00:00.000Z', recheckDays: 30 });
+
+    expect(email.subject).toBe('Rampart: shop.example.test is no longer verified');
+    expect(email.text).toContain('On 2026-11-27 we could not find the TXT record or the file for shop.example.test');
+    expect(email.text).toContain('https://rampart.example/dashboard/settings?tab=domains');
+    expect(email.html).toContain('href="https://rampart.example/dashboard/settings?tab=domains"');
   });
 });

@@ -7,6 +7,7 @@
  * on the lead form's first focus); lib/runtime-config.ts (the auth session chunk).
  */
 export { routePath, type RouteName } from '../../../lambdas/routes';
+export { DOMAIN_PROOF_RECHECK_DAYS } from '../../../lambdas/domain/domain-proof';
 export {
   auditIdSchema,
   type Audit,

@@ -8,7 +8,13 @@ export interface DomainView {
   id: string;
   domain: string;
   verified: boolean;
-  status: 'verified' | 'pending';
+  /** lapsed: verified once, then a re-check no longer found the proof (DECISIONS "Scan modes"). */
+  status: 'verified' | 'pending' | 'lapsed';
+  /** Verified domains: when the proof was last seen, and whether it is due to be looked for again (over 30 days). */
+  proofCheckedAt?: string;
+  proofRecheckDue?: boolean;
+  /** Lapsed domains: when the re-check did not find the proof. */
+  lapsedAt?: string;
   verificationToken: string;
   addedAt: string;
   verifiedAt?: string;

@@ -4,7 +4,7 @@ import { Route, Routes, useLocation, useParams } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderWithProviders, stubApi } from '../../../testing/api-stub';
 import { ACCOUNT, domainsAnswer, domainView } from '../settings/test-fixtures';
-import { QuickScanModal, START_FAILED } from './quick-scan-modal';
+import { ADD_DOMAIN_HREF, QuickScanModal, START_FAILED } from './quick-scan-modal';
 
 const AUDIT_ID = '0b3c5d2e-7f41-4a8b-9c1d-2e3f4a5b6c7d';
 const SHOP = domainView('shop.example.test', true);
@@ -122,6 +122,28 @@ describe('the Quick Scan modal', () => {
     expect(within(alert).getByRole('link', { name: 'Upgrade Plan' }).getAttribute('href')).toBe('/#pricing');
     expect(screen.getByText('3 / 3 scans used')).toBeTruthy();
     expect(screen.getByRole('dialog', { name: 'Quick Scan' })).toBeTruthy();
+  });
+
+  it('shows why a domain whose proof is gone cannot be scanned, with the way to Settings → Domains, and reads the domains again', async () => {
+    // Prepare
+    const lapsed = 'We could no longer find the verification TXT record or file for shop.example.test when we checked on 2026-03-02, so it is no longer verified. Publish it again and press Verify in Settings → Domains.';
+    const api = stubApi({
+      'GET /api/me': { status: 200, body: ACCOUNT },
+      'GET /api/me/domains': domainsAnswer(SHOP),
+      'POST /api/me/scans': { status: 403, body: { error: 'domain_not_verified', message: lapsed } },
+    });
+    renderModal();
+    await screen.findByRole('radio', { name: /shop\.example\.test/ });
+
+    // Act
+    fireEvent.click(radio('shop.example.test'));
+    fireEvent.click(startButton());
+
+    // Assess
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByText(lapsed)).toBeTruthy();
+    expect(within(alert).getByRole('link', { name: 'Open Settings → Domains' }).getAttribute('href')).toBe(ADD_DOMAIN_HREF);
+    await waitFor(() => expect(api.callsTo('GET', '/api/me/domains').length).toBeGreaterThanOrEqual(2));
   });
 
   it("says 'Failed to start scan. Please try again.' for any other failure, without an upgrade link", async () => {

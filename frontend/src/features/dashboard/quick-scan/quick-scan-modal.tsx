@@ -16,7 +16,7 @@ export const START_FAILED = 'Failed to start scan. Please try again.';
 export const ADD_DOMAIN_HREF = `${paths.dashboard.section.getHref('settings')}?tab=domains`;
 export const UPGRADE_HREF = '/#pricing';
 
-type Failure = { kind: 'limit'; message: string } | { kind: 'other' };
+type Failure = { kind: 'limit'; message: string } | { kind: 'verify'; message: string } | { kind: 'other' };
 
 const linkClass =
   'font-semibold text-blue-700 underline underline-offset-2 hover:text-blue-900 focus-visible:outline-2 focus-visible:outline-blue-700 dark:text-blue-400 dark:hover:text-blue-300';
@@ -53,12 +53,15 @@ function QuickScanDialog({ onClose }: { onClose: () => void }) {
         navigate(paths.results.getHref(auditId));
         onClose();
       },
-      onError: (error) =>
-        setFailure(
-          error instanceof ApiError && error.status === 403 && error.code === 'scan_limit_reached'
-            ? { kind: 'limit', message: error.message }
-            : { kind: 'other' },
-        ),
+      onError: (error) => {
+        if (error instanceof ApiError && error.status === 403 && error.code === 'domain_not_verified') {
+          // The re-check of a proof last seen over 30 days ago no longer found it: the domain lapsed.
+          setFailure({ kind: 'verify', message: error.message });
+          void domains.refetch();
+          return;
+        }
+        setFailure(error instanceof ApiError && error.status === 403 && error.code === 'scan_limit_reached' ? { kind: 'limit', message: error.message } : { kind: 'other' });
+      },
     });
   };
 
@@ -141,6 +144,13 @@ function QuickScanDialog({ onClose }: { onClose: () => void }) {
                     <p className="font-semibold">{failure.message}</p>
                     <Link to={UPGRADE_HREF} onClick={onClose} className={`${linkClass} mt-2 inline-block`}>
                       Upgrade Plan
+                    </Link>
+                  </>
+                ) : failure.kind === 'verify' ? (
+                  <>
+                    <p className="font-semibold">{failure.message}</p>
+                    <Link to={ADD_DOMAIN_HREF} onClick={onClose} className={`${linkClass} mt-2 inline-block`}>
+                      Open Settings → Domains
                     </Link>
                   </>
                 ) : (

@@ -156,6 +156,35 @@ describe('Settings → Domains', () => {
     expect(api.callsTo('POST', '/api/me/domains/blog.example.test/verify').map((call) => call.body)).toEqual([{}, {}]);
   });
 
+  it('says when a proof was last seen; one due for a re-check offers Check again, and a lapsed domain says why with both ways to prove it', async () => {
+    // Prepare
+    const due = { ...domainView('shop.example.test', true), proofCheckedAt: '2026-01-05T03:00:00.000Z', proofRecheckDue: true };
+    const current = { ...domainView('docs.example.test', true), proofCheckedAt: '2026-03-01T03:00:00.000Z', proofRecheckDue: false };
+    const lapsed = { ...domainView('blog.example.test', false), status: 'lapsed' as const, lapsedAt: '2026-03-02T01:00:00.000Z' };
+    const api = stubApi({
+      'GET /api/me/domains': [domainsAnswer(due, current, lapsed), domainsAnswer({ ...due, proofCheckedAt: '2026-03-05T00:00:00.000Z', proofRecheckDue: false }, current, lapsed)],
+      'GET /api/me/audits': NO_AUDITS,
+      'POST /api/me/domains/shop.example.test/verify': { status: 200, body: { verified: true, method: 'dns', verifiedAt: '2026-03-05T00:00:00.000Z' } },
+    });
+    renderWithProviders(<DomainsTab />);
+    await screen.findByRole('listitem', { name: 'shop.example.test' });
+
+    // Act
+    const dueText = within(row('shop.example.test')).getByTestId('proof-checked').textContent;
+    fireEvent.click(within(row('shop.example.test')).getByRole('button', { name: 'Check again' }));
+
+    // Assess
+    expect(dueText).toBe('Proof last seen 5 Jan 2026: over 30 days ago, so we look for it again before the next active scan.');
+    expect(within(row('docs.example.test')).getByTestId('proof-checked').textContent).toBe('Proof last seen 1 Mar 2026. We look for it again after 30 days, before an active scan.');
+    expect(within(row('docs.example.test')).queryByRole('button', { name: 'Check again' })).toBeNull();
+    const blog = within(row('blog.example.test'));
+    expect(blog.getByText('Lapsed')).toBeTruthy();
+    expect(blog.getByText('On 2 Mar 2026 we could no longer find the TXT record or file below, so blog.example.test is no longer verified. Publish it again and check.')).toBeTruthy();
+    expect(blog.getByRole('button', { name: 'Check verification' })).toBeTruthy();
+    await waitFor(() => expect(within(row('shop.example.test')).queryByRole('button', { name: 'Check again' })).toBeNull());
+    expect(api.callsTo('POST', '/api/me/domains/shop.example.test/verify')).toHaveLength(1);
+  });
+
   it('deletes a domain only after the confirm step, and drops it from the list', async () => {
     // Prepare
     const api = stubApi({

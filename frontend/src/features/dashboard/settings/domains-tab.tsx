@@ -3,7 +3,7 @@ import { Button } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
 import { FormMessage, TextField } from '../../../components/ui/text-field';
 import { ApiError } from '../../../lib/api-client';
-import type { AuditHistoryEntry } from '../../../lib/contracts';
+import { DOMAIN_PROOF_RECHECK_DAYS as PROOF_RECHECK_DAYS, type AuditHistoryEntry } from '../../../lib/contracts';
 import { useOrgRole } from '../../account/api/account';
 import { useMyAudits } from '../../account/api/audits';
 import { useAddDomain, useDeleteDomain, useDomains, useVerifyDomain, type DomainView } from '../../account/api/domains';
@@ -170,10 +170,12 @@ function DomainRow({ domain, score, readOnly = false }: { domain: DomainView; sc
           className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ${
             domain.verified
               ? 'bg-green-100 text-green-800 dark:bg-green-900 dark:text-green-200'
-              : 'bg-amber-100 text-amber-800 dark:bg-amber-900 dark:text-amber-200'
+              : domain.status === 'lapsed'
+                ? 'bg-red-100 text-red-800 dark:bg-red-900 dark:text-red-200'
+                : 'bg-amber-100 text-amber-800 dark:bg-amber-900 dark:text-amber-200'
           }`}
         >
-          {domain.verified ? 'Verified' : 'Pending'}
+          {domain.verified ? 'Verified' : domain.status === 'lapsed' ? 'Lapsed' : 'Pending'}
         </span>
         <span
           data-testid="score-chip"
@@ -216,8 +218,29 @@ function DomainRow({ domain, score, readOnly = false }: { domain: DomainView; sc
         </div>
       )}
 
+      {domain.verified && domain.proofCheckedAt && (
+        <div className="flex flex-wrap items-center gap-3 text-sm text-slate-600 dark:text-slate-400">
+          <p data-testid="proof-checked">
+            {domain.proofRecheckDue
+              ? `Proof last seen ${dateAdded(domain.proofCheckedAt)}: over ${PROOF_RECHECK_DAYS} days ago, so we look for it again before the next active scan.`
+              : `Proof last seen ${dateAdded(domain.proofCheckedAt)}. We look for it again after ${PROOF_RECHECK_DAYS} days, before an active scan.`}
+          </p>
+          {domain.proofRecheckDue && !readOnly && (
+            <Button variant="secondary" onClick={check} disabled={verify.isPending}>
+              {verify.isPending && <Spinner className="size-4" />}
+              Check again
+            </Button>
+          )}
+        </div>
+      )}
+
       {!domain.verified && !readOnly && (
         <div className="rounded-md border border-slate-200 bg-slate-50 p-4 dark:border-slate-700 dark:bg-slate-950">
+          {domain.status === 'lapsed' && domain.lapsedAt && (
+            <p className="mb-2 text-sm font-semibold text-red-800 dark:text-red-300">
+              {`On ${dateAdded(domain.lapsedAt)} we could no longer find the TXT record or file below, so ${domain.domain} is no longer verified. Publish it again and check.`}
+            </p>
+          )}
           <p className="text-sm text-slate-700 dark:text-slate-300">Prove that you own this domain in either of two ways, then check.</p>
           <div className="mt-4 grid gap-6 lg:grid-cols-2">
             <div>
