@@ -271,6 +271,8 @@ const HTML_SMALL = 'color:#6b7280;font-size:12px';
 
 export interface AlertEmailInput extends AlertInput {
   unsubscribeUrl: string;
+  /** Teams: the alert goes to a member of the organisation that monitors the domain, not its owner. */
+  member?: { orgName: string; role: string };
 }
 
 export function alertEmail(input: AlertEmailInput): AlertMessage {
@@ -281,7 +283,8 @@ export function alertEmail(input: AlertEmailInput): AlertMessage {
   const subject = fitParts(parts, (summary) => `${input.productName} alert for ${input.domain}: ${summary}`, (text) => text.length <= SUBJECT_MAX_LENGTH);
   const body = sections(g, input.timeZone);
   const labels = (['emailAlerts', 'securityUpdates'] as const).filter((p) => input.changes.some((c) => alertPreferenceFor(c) === p)).map((p) => `'${PREFERENCE_LABELS[p]}'`);
-  const because = `You get this email because ${labels.join(' and ')} ${labels.length === 1 ? 'is' : 'are'} on in your ${input.productName} notification settings.`;
+  const membership = input.member ? `You are ${/^[aeiou]/i.test(input.member.role) ? 'an' : 'a'} ${input.member.role} of ${input.member.orgName}, which monitors ${input.domain}. ` : '';
+  const because = `${membership}You get this email because ${labels.join(' and ')} ${labels.length === 1 ? 'is' : 'are'} on in your ${input.productName} notification settings.`;
 
   const text = [
     summaryLine,

@@ -34,7 +34,7 @@ import { recordIssueHistory } from './time-to-fix.js';
 type ScheduleDeps = Pick<Deps, 'monitoring' | 'domains' | 'audits' | 'scanJobs' | 'log' | 'clock' | 'config' | 'scanSettings' | 'accounts'> & NotifyDeps;
 type AlertDeps = Pick<
   Deps,
-  'accounts' | 'alerts' | 'rateLimits' | 'mailer' | 'sms' | 'signingKeys' | 'clock' | 'config' | 'log' | 'policies' | 'notifications' | 'metrics' | 'alertDestinations' | 'scanSettings'
+  'accounts' | 'alerts' | 'rateLimits' | 'mailer' | 'sms' | 'signingKeys' | 'clock' | 'config' | 'log' | 'policies' | 'notifications' | 'metrics' | 'alertDestinations' | 'scanSettings' | 'organisations'
 >;
 export type MonitoringDeps = ScheduleDeps & AlertDeps & Pick<Deps, 'issueHistory'>;
 
@@ -250,7 +250,11 @@ async function sendAlert(deps: AlertDeps, request: AlertRequest): Promise<AlertO
   const report = reportUrl(deps, request.auditId);
   const changes = alertableChanges(unmuted, profile.notifications);
   const toDestinations = () => queueDestinationAlerts(deps, { userId: request.userId, domain: request.domain, auditId: request.auditId, reportUrl: report, changes: unmuted });
-  if (changes.length === 0) return (await toDestinations()) > 0 ? 'sent' : 'nothing';
+  const toMembers = () => emailMembers(deps, request, unmuted, report);
+  if (changes.length === 0) {
+    const members = await toMembers();
+    return (await toDestinations()) + members > 0 ? 'sent' : 'nothing';
+  }
   const email = alertEmail({ productName: deps.config.PRODUCT_NAME, domain: request.domain, changes, reportUrl: report, unsubscribeUrl: await unsubscribeUrl(deps, request.userId) });
   const about = { auditId: request.auditId, userId: request.userId };
   await notify(deps, { id: randomUUID(), kind: 'alert', message: { channel: 'email', email: { to: profile.email, ...email } }, about, afterSent: { alert: alertRecord(deps, request, changes, 'email') } });
@@ -258,8 +262,35 @@ async function sendAlert(deps: AlertDeps, request: AlertRequest): Promise<AlertO
     const sms = { to: profile.mobileNumber!, body: alertSms({ productName: deps.config.PRODUCT_NAME, domain: request.domain, changes, reportUrl: report }) };
     await notify(deps, { id: randomUUID(), kind: 'alert', message: { channel: 'sms', sms }, about, afterSent: { alert: alertRecord(deps, request, changes, 'sms') } });
   }
+  await toMembers();
   await toDestinations();
   return 'sent';
+}
+
+/**
+ * Teams: the organisation's members (admins and viewers) get the alert email too, each by their own
+ * notification settings and with their own unsubscribe link; the owner's alerts list records the
+ * alert once. IT providers follow their clients in the clients overview instead. Answers how many.
+ */
+async function emailMembers(deps: AlertDeps, request: AlertRequest, changes: readonly MonitoringChange[], report: string): Promise<number> {
+  let sent = 0;
+  for (const member of await deps.organisations.listMembers(request.userId)) {
+    const profile = await deps.accounts.getProfile(member.memberId);
+    if (!profile?.email) continue;
+    const wanted = alertableChanges(changes, profile.notifications);
+    if (wanted.length === 0) continue;
+    const email = alertEmail({
+      productName: deps.config.PRODUCT_NAME,
+      domain: request.domain,
+      changes: wanted,
+      reportUrl: report,
+      unsubscribeUrl: await unsubscribeUrl(deps, member.memberId),
+      member: { orgName: member.orgName, role: member.role },
+    });
+    await notify(deps, { id: randomUUID(), kind: 'alert', message: { channel: 'email', email: { to: profile.email, ...email } }, about: { auditId: request.auditId, userId: member.memberId } });
+    sent += 1;
+  }
+  return sent;
 }
 
 /** DECISIONS "Mobile numbers": a validated number only; SMS alerts come with Monitor Plus. */

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documentClient } from '../../lambdas/composition/aws.js';
 import { INVITES_PER_HOUR, organisationMessages } from '../../lambdas/domain/organisation.contract.js';
 import { hashInvitationToken } from '../../lambdas/domain/organisations.js';
+import { deliverAlert } from '../../lambdas/use-cases/monitoring.js';
 import { addDomain, api, type ApiReply, signIn, type TestUser } from '../support/accounts.js';
 import { startTestStack, type TestStack } from '../support/local-stack.js';
 import { mailbox } from '../support/post-from.js';
@@ -266,6 +267,28 @@ describe("the organisation's reports on the public report routes (optional sign-
     expect([email.status, email.body.error]).toEqual([403, 'report_email_forbidden']);
     expect((await mailbox(t.stack.mailboxUrl, 'someone@outsider.example.test')).length).toBe(0);
     expect([share.status, opened.body.canEmail]).toEqual([201, false]);
+  });
+});
+
+describe("the organisation's monitoring alerts", () => {
+  it("reach its members by their own notification settings, each with their own unsubscribe link; the owner's alerts list records the alert once", async () => {
+    expect((await asIn(admin, undefined, 'PUT', '/api/me/notifications', { emailAlerts: false, scanCompletions: true, securityUpdates: true, marketingEmails: false })).status).toBe(200);
+    const domain = 'olive.example.test';
+    const change = { type: 'finding_new' as const, domain, dedupeKey: `${domain}|finding_new|${randomUUID()}`, findingId: 'tls.protocol.tls10-enabled', title: 'TLS 1.0 enabled', severity: 'high' as const, category: 'tls' };
+
+    const outcome = await deliverAlert(t.stack.deps, { userId: owner.userId, domain, changes: [change], auditId: ownerAudit });
+
+    expect(outcome).toBe('sent');
+    const alertsTo = async (user: TestUser) => (await mailbox(t.stack.mailboxUrl, user.email)).filter((mail) => mail.subject.startsWith(`Rampart alert for ${domain}`));
+    const [toOwner, toViewer, toAdmin, toOutsider] = await Promise.all([alertsTo(owner), alertsTo(viewer), alertsTo(admin), alertsTo(outsider)]);
+    expect([toOwner.length, toViewer.length, toAdmin.length, toOutsider.length]).toEqual([1, 1, 0, 0]);
+    expect(toViewer[0]!.body.text).toContain(`You are a viewer of Olive Bakery Pty Ltd, which monitors ${domain}.`);
+    expect(toOwner[0]!.body.text).not.toContain('You are a viewer');
+    const unsubscribe = (text: string) => /unsubscribe\?token=([^\s&]+)/.exec(text)?.[1];
+    expect(unsubscribe(toViewer[0]!.body.text)).toBeDefined();
+    expect(unsubscribe(toViewer[0]!.body.text)).not.toBe(unsubscribe(toOwner[0]!.body.text));
+    const listed = await asIn(owner, undefined, 'GET', '/api/me/alerts');
+    expect(listed.body.alerts.filter((alert: { domain: string; channel: string }) => alert.domain === domain && alert.channel === 'email')).toHaveLength(1);
   });
 });
 

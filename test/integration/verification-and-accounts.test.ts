@@ -294,6 +294,7 @@ describe('the completion email', () => {
       notifications: d.notifications,
       metrics: d.metrics,
       alertDestinations: d.alertDestinations,
+      organisations: d.organisations,
     };
 
     const firstDelivery = await runScan(deps, { auditId, kind: 'scan' });
