@@ -284,7 +284,7 @@ describe("the organisation's monitoring alerts", () => {
     expect([toOwner.length, toViewer.length, toAdmin.length, toOutsider.length]).toEqual([1, 1, 0, 0]);
     expect(toViewer[0]!.body.text).toContain(`You are a viewer of Olive Bakery Pty Ltd, which monitors ${domain}.`);
     expect(toOwner[0]!.body.text).not.toContain('You are a viewer');
-    const unsubscribe = (text: string) => /unsubscribe\?token=([^\s&]+)/.exec(text)?.[1];
+    const unsubscribe = (text: string | undefined) => /unsubscribe\?token=([^\s&]+)/.exec(text ?? '')?.[1];
     expect(unsubscribe(toViewer[0]!.body.text)).toBeDefined();
     expect(unsubscribe(toViewer[0]!.body.text)).not.toBe(unsubscribe(toOwner[0]!.body.text));
     const listed = await asIn(owner, undefined, 'GET', '/api/me/alerts');
