@@ -45,6 +45,9 @@ export function proofIsCurrent(record: DomainRecord, now: Date): boolean {
 export const proofDueMessage = (domain: string): string =>
   `We last saw the verification of ${domain} more than ${DOMAIN_PROOF_RECHECK_DAYS} days ago. Press Check again in Settings → Domains (the TXT record or file must still be in place), then try again.`;
 
+export const proofUnansweredMessage = (domain: string): string =>
+  `We need to see the verification of ${domain} again before scanning it actively, but its DNS (or its website, for a file) did not answer just now. Nothing has changed; please try again in a few minutes.`;
+
 export const lapsedMessage = (domain: string, lapsedAt: string): string =>
   `We could no longer find the verification TXT record or file for ${domain} when we checked on ${lapsedAt.slice(0, 10)}, so it is no longer verified. ` +
   'Publish it again and press Verify in Settings → Domains.';

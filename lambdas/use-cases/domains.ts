@@ -14,13 +14,14 @@ import {
   parseDomainInput,
   proofIsCurrent,
   proofSeenAt,
+  proofUnansweredMessage,
   SCAN_LIMIT_MESSAGE,
   txtRecordsProve,
   verificationFileUrl,
   verificationInstructions,
   verificationNotFoundMessage,
 } from '../domain/domains.js';
-import { DomainError, ForbiddenError, NotFoundError, UnauthorizedError } from '../domain/errors.js';
+import { DomainError, ForbiddenError, NotFoundError, UnauthorizedError, UpstreamUnavailableError } from '../domain/errors.js';
 import { withDeadline } from '../domain/deadline.js';
 import { startedScanDepth } from '../domain/plans.js';
 import { siteKey } from '../domain/target.js';
@@ -119,6 +120,8 @@ export function scannerProbes(settings: ScanSettings): OwnershipProbes {
   return {
     async txt(name) {
       const answer = await dns.query(name, 'TXT');
+      // A resolver that could not answer (SERVFAIL, REFUSED) has not said the record is absent.
+      if (answer.rcode !== 'NOERROR' && answer.rcode !== 'NXDOMAIN') throw new Error(`DNS answered ${answer.rcode} for the TXT record of ${name}`);
       return answer.answers.filter((a) => a.type === 'TXT').map((a) => txtData(a.data));
     },
     async fetchText(url) {
@@ -169,12 +172,28 @@ export async function verifyDomain(
 export const OWNERSHIP_PROOF_DEADLINE_MS = 12_000;
 
 async function findProof(probes: OwnershipProbes, slug: string, record: DomainRecord): Promise<'dns' | 'file' | undefined> {
+  return (await lookForProof(probes, slug, record)).found;
+}
+
+/**
+ * The proof, or whether its absence was really answered: `answered` is false when the DNS lookup
+ * failed (a timeout, SERVFAIL), or, for a domain proven by its file, when the site could not be
+ * reached. A re-check only lapses a domain on an answer, never on an outage.
+ */
+async function lookForProof(probes: OwnershipProbes, slug: string, record: DomainRecord): Promise<{ found: 'dns' | 'file' | undefined; answered: boolean }> {
   const deadline = Date.now() + OWNERSHIP_PROOF_DEADLINE_MS;
-  const txt = await withDeadline(probes.txt(record.domain), deadline).catch(() => []);
-  if (txtRecordsProve(txt, slug, record.verificationToken)) return 'dns';
-  const body = await withDeadline(probes.fetchText(verificationFileUrl(slug, record.domain)), deadline).catch(() => undefined);
-  if (body !== undefined && fileProves(body, record.verificationToken)) return 'file';
-  return undefined;
+  let answered = true;
+  const txt = await withDeadline(probes.txt(record.domain), deadline).catch(() => {
+    answered = false;
+    return [] as string[];
+  });
+  if (txtRecordsProve(txt, slug, record.verificationToken)) return { found: 'dns', answered: true };
+  const body = await withDeadline(probes.fetchText(verificationFileUrl(slug, record.domain)), deadline).catch(() => {
+    if (record.verifiedBy === 'file') answered = false;
+    return undefined;
+  });
+  if (body !== undefined && fileProves(body, record.verificationToken)) return { found: 'file', answered: true };
+  return { found: undefined, answered };
 }
 
 /** The user's verified domain that covers the host: its site key, or a parent domain of it (proving example.com covers shop.example.com). */
@@ -203,8 +222,11 @@ export async function verifiedDomainState(deps: Pick<Deps, 'domains' | 'clock'>,
   return { state: proofIsCurrent(record, deps.clock.now()) ? 'current' : 'recheck-due', domain: record.domain };
 }
 
-/** What a re-check of a verified domain found: still current (not asked), seen again, or gone (the domain lapsed). */
-export type ProofCheck = 'current' | 'confirmed' | 'lapsed';
+/**
+ * What a re-check of a verified domain found: still current (not asked), seen again, gone (the domain
+ * lapsed), or no answer (DNS or, for a file proof, the site did not answer: nothing changes; not relied on now).
+ */
+export type ProofCheck = 'current' | 'confirmed' | 'lapsed' | 'unanswered';
 
 /**
  * A verified domain about to be relied on for an active scan: a proof seen within the re-check period
@@ -215,14 +237,22 @@ export type ProofCheck = 'current' | 'confirmed' | 'lapsed';
 export async function confirmDomainProof(deps: DomainDeps, probes: OwnershipProbes, record: DomainRecord): Promise<ProofCheck> {
   const now = deps.clock.now();
   if (proofIsCurrent(record, now)) return 'current';
-  const method = await findProof(probes, productSlug(deps.config.PRODUCT_NAME), record);
+  const { found, answered } = await lookForProof(probes, productSlug(deps.config.PRODUCT_NAME), record);
   const at = now.toISOString();
-  if (method) {
+  if (found) {
     await deps.domains.markChecked(record.userId, record.domain, at);
     return 'confirmed';
   }
+  if (!answered) return 'unanswered';
   await deps.domains.markLapsed(record.userId, record.domain, at);
   return 'lapsed';
+}
+
+/** The refusal of an active scan whose domain's proof could not be confirmed now ('lapsed' or 'unanswered'). */
+function unprovenError(check: 'lapsed' | 'unanswered', domain: string, now: Date): DomainError {
+  return check === 'lapsed'
+    ? new ForbiddenError('domain_not_verified', lapsedMessage(domain, now.toISOString()))
+    : new UpstreamUnavailableError('proof_check_unavailable', proofUnansweredMessage(domain));
 }
 
 /**
@@ -233,9 +263,8 @@ export async function confirmDomainProof(deps: DomainDeps, probes: OwnershipProb
 export async function requireProvenDomain(deps: DomainDeps, probes: OwnershipProbes, userId: string, host: string, notVerified: string): Promise<void> {
   const record = await verifiedRecordFor(deps, userId, host);
   if (!record) throw new ForbiddenError('domain_not_verified', notVerified);
-  if ((await confirmDomainProof(deps, probes, record)) === 'lapsed') {
-    throw new ForbiddenError('domain_not_verified', lapsedMessage(record.domain, deps.clock.now().toISOString()));
-  }
+  const check = await confirmDomainProof(deps, probes, record);
+  if (check === 'lapsed' || check === 'unanswered') throw unprovenError(check, record.domain, deps.clock.now());
 }
 
 /** A scan counted against the user's plan: record it once started, or give it back. */
@@ -289,9 +318,8 @@ export async function startQuickScan(deps: QuickScanDeps, user: QuickScanUser, i
   const domain = parseDomainInput(body.domain);
   const record = await deps.domains.get(user.userId, domain);
   if (!record?.verified) throw new ForbiddenError('domain_not_verified', NOT_VERIFIED_MESSAGE);
-  if ((await confirmDomainProof(deps, scannerProbes(deps.scanSettings), record)) === 'lapsed') {
-    throw new ForbiddenError('domain_not_verified', lapsedMessage(domain, deps.clock.now().toISOString()));
-  }
+  const check = await confirmDomainProof(deps, scannerProbes(deps.scanSettings), record);
+  if (check === 'lapsed' || check === 'unanswered') throw unprovenError(check, domain, deps.clock.now());
   const counted = await countScanAgainstPlan(deps, user.userId);
 
   const now = deps.clock.now().toISOString();

@@ -74,9 +74,16 @@ export async function scheduleMonitoringRescans(deps: ScheduleDeps, now: Date): 
           continue;
         }
         rechecks += 1;
-        if ((await confirmDomainProof(deps, probes(), record)) === 'lapsed') {
+        const check = await confirmDomainProof(deps, probes(), record);
+        if (check === 'lapsed') {
           deps.log.warn('Monitoring: verification no longer found; the domain lapsed and is not rescanned', { userId, domain });
           await tellOwnerOfLapse(deps, userId, domain, now);
+          continue;
+        }
+        if (check === 'unanswered') {
+          // An outage is not an answer: nothing changes, and the rescan stays due for the next run.
+          deps.log.info('Monitoring: the verification could not be looked up; the rescan stays due', { userId, domain });
+          await deps.monitoring.releaseRescan(userId, domain, slot);
           continue;
         }
       }

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDeps } from '../../lambdas/composition.js';
 import type { Audit } from '../../lambdas/domain/audit.js';
 import { DOMAIN_PROOF_RECHECK_DAYS, MAX_DOMAINS_PER_USER, proofDueMessage } from '../../lambdas/domain/domains.js';
+import { MONITORING_CADENCE, rescanSlotStart } from '../../lambdas/domain/monitoring.js';
 import { scheduleMonitoringRescans } from '../../lambdas/use-cases/monitoring.js';
 import { addDomain, api, setSubscription, signIn, type TestUser } from '../support/accounts.js';
 import { startTestStack, TEST_ZONE_RECORDS, type TestStack, validLead } from '../support/local-stack.js';
@@ -36,7 +37,8 @@ const txtQueries = (domain: string) => zone.queries.filter((query) => query.name
 const domainsView = async () => (await api(t, 'GET', '/api/me/domains', owner.token)).body.domains as { domain: string; status: string; proofRecheckDue?: boolean; lapsedAt?: string }[];
 
 beforeAll(async () => {
-  zone = await startZoneServer({ records: [...TEST_ZONE_RECORDS] });
+  // Names under outage… never get an answer: a DNS outage at the moment of a re-check.
+  zone = await startZoneServer({ records: [...TEST_ZONE_RECORDS], silentWhen: (name) => name.startsWith('outage') });
   t = await startTestStack({ SCAN_RESOLVERS: `127.0.0.1:${zone.port}` });
   // Only what the requests and the scheduler do is under test: queued scans stay queued.
   await t.stack.stopWorker();
@@ -45,6 +47,7 @@ beforeAll(async () => {
   await verifiedLongAgo('kept.example.test', true);
   await verifiedLongAgo('gone.example.test', false);
   await verifiedLongAgo('form.example.test', false);
+  await verifiedLongAgo('outage.example.test', false);
   await addDomain(t, owner.userId, 'fresh.example.test');
 }, 60_000);
 
@@ -119,6 +122,15 @@ describe('a Quick Scan', () => {
     expect(await t.stack.deps.domains.verifiersOf('gone.example.test')).toEqual([]);
   });
 
+  it('of a domain whose DNS does not answer: 502 with why, and nothing changes (an outage is not an answer)', async () => {
+    const reply = await api(t, 'POST', '/api/me/scans', owner.token, { domain: 'outage.example.test' });
+
+    expect([reply.status, reply.body.error]).toEqual([502, 'proof_check_unavailable']);
+    expect(reply.body.message).toContain('did not answer just now. Nothing has changed');
+    const outage = await record('outage.example.test');
+    expect([outage?.verified, outage?.checkedAt, outage?.lapsedAt]).toEqual([true, LONG_AGO, undefined]);
+  }, 30_000);
+
   it('of a domain verified recently: asks no DNS question for its proof', async () => {
     const reply = await api(t, 'POST', '/api/me/scans', owner.token, { domain: 'fresh.example.test' });
 
@@ -148,6 +160,7 @@ describe('monitoring', () => {
     for (const [domain, proof] of [
       ['still-there.example.test', true],
       ['sold-on.example.test', false],
+      ['outage-watch.example.test', false],
     ] as const) {
       await t.stack.deps.domains.add({ id: randomUUID(), userId: watcher.userId, domain, verificationToken: TOKEN, verified: false, addedAt: LONG_AGO }, MAX_DOMAINS_PER_USER);
       await t.stack.deps.domains.markVerified(watcher.userId, domain, LONG_AGO, 'dns');
@@ -169,5 +182,11 @@ describe('monitoring', () => {
     expect(mail).toHaveLength(1);
     expect(mail[0]!.body.text).toContain('its monitoring scans have stopped');
     expect(mail[0]!.body.text).toContain('/dashboard/settings?tab=domains');
-  });
+    // The one whose DNS did not answer: still verified, not lapsed, no email, and its rescan still due.
+    const outage = await t.stack.deps.domains.get(watcher.userId, 'outage-watch.example.test');
+    expect([outage?.verified, outage?.lapsedAt, outage?.checkedAt]).toEqual([true, undefined, LONG_AGO]);
+    expect((await mailbox(t.stack.mailboxUrl, watcher.email)).filter((m) => m.subject.includes('outage-watch'))).toEqual([]);
+    const slot = rescanSlotStart('outage-watch.example.test', MONITORING_CADENCE['monitor-plus'].periodMs, now).toISOString();
+    expect(await t.stack.deps.monitoring.claimRescan(watcher.userId, 'outage-watch.example.test', slot, randomUUID(), now.toISOString())).toBe(true);
+  }, 60_000);
 });

@@ -146,6 +146,27 @@ describe('the Quick Scan modal', () => {
     await waitFor(() => expect(api.callsTo('GET', '/api/me/domains').length).toBeGreaterThanOrEqual(2));
   });
 
+  it("shows the API's reason when a proof due for a re-check could not be looked up just now", async () => {
+    // Prepare
+    const unanswered = 'We need to see the verification of shop.example.test again before scanning it actively, but its DNS (or its website, for a file) did not answer just now. Nothing has changed; please try again in a few minutes.';
+    stubApi({
+      'GET /api/me': { status: 200, body: ACCOUNT },
+      'GET /api/me/domains': domainsAnswer(SHOP),
+      'POST /api/me/scans': { status: 502, body: { error: 'proof_check_unavailable', message: unanswered } },
+    });
+    renderModal();
+    await screen.findByRole('radio', { name: /shop\.example\.test/ });
+
+    // Act
+    fireEvent.click(radio('shop.example.test'));
+    fireEvent.click(startButton());
+
+    // Assess
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toBe(unanswered);
+    expect(within(alert).queryByRole('link')).toBeNull();
+  });
+
   it("says 'Failed to start scan. Please try again.' for any other failure, without an upgrade link", async () => {
     // Prepare
     stubApi({

@@ -16,7 +16,7 @@ export const START_FAILED = 'Failed to start scan. Please try again.';
 export const ADD_DOMAIN_HREF = `${paths.dashboard.section.getHref('settings')}?tab=domains`;
 export const UPGRADE_HREF = '/#pricing';
 
-type Failure = { kind: 'limit'; message: string } | { kind: 'verify'; message: string } | { kind: 'other' };
+type Failure = { kind: 'limit'; message: string } | { kind: 'verify'; message: string } | { kind: 'retry'; message: string } | { kind: 'other' };
 
 const linkClass =
   'font-semibold text-blue-700 underline underline-offset-2 hover:text-blue-900 focus-visible:outline-2 focus-visible:outline-blue-700 dark:text-blue-400 dark:hover:text-blue-300';
@@ -60,6 +60,8 @@ function QuickScanDialog({ onClose }: { onClose: () => void }) {
           void domains.refetch();
           return;
         }
+        // The proof was due for a re-check and its DNS did not answer: nothing changed, try again later.
+        if (error instanceof ApiError && error.code === 'proof_check_unavailable') return setFailure({ kind: 'retry', message: error.message });
         setFailure(error instanceof ApiError && error.status === 403 && error.code === 'scan_limit_reached' ? { kind: 'limit', message: error.message } : { kind: 'other' });
       },
     });
@@ -154,7 +156,7 @@ function QuickScanDialog({ onClose }: { onClose: () => void }) {
                     </Link>
                   </>
                 ) : (
-                  <p className="font-semibold">{START_FAILED}</p>
+                  <p className="font-semibold">{failure.kind === 'retry' ? failure.message : START_FAILED}</p>
                 )}
               </div>
             )}
