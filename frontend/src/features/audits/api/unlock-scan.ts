@@ -16,7 +16,11 @@ export function unlockRefusal(error: unknown, domain: string): UnlockRefusal {
   if (!(error instanceof ApiError)) return { code: 'other', message: scanModeContent.unlock.failed };
   switch (error.code) {
     case 'domain_not_verified':
-      return { code: error.code, message: unlockMessages.notVerified(domain) };
+      // The server's words: not verified, or verified once and lapsed (with the date it was looked for).
+      return { code: error.code, message: error.message || unlockMessages.notVerified(domain) };
+    case 'proof_check_unavailable':
+      // A proof due for a re-check whose DNS did not answer: nothing changed, try again later.
+      return { code: 'other', message: error.message };
     case 'audit_forbidden':
       return { code: error.code, message: unlockMessages.notYours };
     case 'already_active':

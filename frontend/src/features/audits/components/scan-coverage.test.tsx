@@ -332,6 +332,15 @@ describe('the unlock panel', () => {
 
   it.each([
     ['domain_not_verified', 403, unlockMessages.notVerified('shop.example.test'), 'Verify shop.example.test', VERIFY_HREF],
+    // Verified once, then a re-check no longer found the proof: the server's own words, with the date.
+    [
+      'domain_not_verified',
+      403,
+      'We could no longer find the verification TXT record or file for shop.example.test when we checked on 2026-11-27, so it is no longer verified. Publish it again and press Verify in Settings → Domains.',
+      'Verify shop.example.test',
+      VERIFY_HREF,
+    ],
+    ['proof_check_unavailable', 502, 'We need to see the verification of shop.example.test again before scanning it actively, but its DNS (or its website, for a file) did not answer just now. Nothing has changed; please try again in a few minutes.', undefined, undefined],
     ['audit_forbidden', 403, unlockMessages.notYours, 'Go to your dashboard', '/dashboard'],
     ['audit_scan_running', 409, unlockMessages.running, undefined, undefined],
     ['already_active', 409, unlockMessages.alreadyActive, undefined, undefined],
