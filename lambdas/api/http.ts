@@ -91,8 +91,10 @@ export function errorReply(error: unknown, deps: Pick<Deps, 'log'>): ApiResult {
   return json(500, { error: 'internal_error', message: 'Something went wrong on our side. Please try again.' });
 }
 
-/** Route keys (`GET /api/audits/{auditId}`) of the public routes that read an optional token. */
-/** Route keys of the `optionalAuth` routes, with the role a member needs to act for the organisation there ('' for none). */
+/**
+ * Route keys (`GET /api/audits/{auditId}`) of the public routes that read an optional token, with the
+ * role a member needs to act for the organisation there ('' for none).
+ */
 const optionalAuthRouteKeys = new Map<string, RouteDefinition['role'] | ''>(
   (routes as readonly RouteDefinition[]).filter((route) => route.optionalAuth).map((route) => [`${route.method} ${route.path}`, route.role ?? ''] as const),
 );

@@ -50,7 +50,7 @@ export const proofUnansweredMessage = (domain: string): string =>
 
 export const lapsedMessage = (domain: string, lapsedAt: string): string =>
   `We could no longer find the verification TXT record or file for ${domain} when we checked on ${lapsedAt.slice(0, 10)}, so it is no longer verified. ` +
-  'Publish it again and press Verify in Settings → Domains.';
+  'Publish it again and press Check verification in Settings → Domains.';
 
 /**
  * What a customer typed as a domain ("example.com", "https://www.example.com/shop") → its site key.

@@ -8,8 +8,8 @@ import {
   type DomainRecord,
   fileProves,
   MAX_DOMAINS_PER_USER,
-  newVerificationToken,
   lapsedMessage,
+  newVerificationToken,
   NOT_VERIFIED_MESSAGE,
   parseDomainInput,
   proofIsCurrent,
@@ -231,8 +231,9 @@ export type ProofCheck = 'current' | 'confirmed' | 'lapsed' | 'unanswered';
 /**
  * A verified domain about to be relied on for an active scan: a proof seen within the re-check period
  * is current; an older one is looked for again (the TXT record, then the file, within
- * OWNERSHIP_PROOF_DEADLINE_MS). Seen: its date moves on. Not seen, or the lookups failed: the domain
- * lapses to unverified (the owner proves it again with Verify; the token is unchanged).
+ * OWNERSHIP_PROOF_DEADLINE_MS). Seen: its date moves on. Answered without it: the domain lapses to
+ * unverified (the owner proves it again with Verify; the token is unchanged). No answer (an outage):
+ * nothing changes, and it is not relied on now.
  */
 export async function confirmDomainProof(deps: DomainDeps, probes: OwnershipProbes, record: DomainRecord): Promise<ProofCheck> {
   const now = deps.clock.now();
@@ -258,7 +259,8 @@ function unprovenError(check: 'lapsed' | 'unanswered', domain: string, now: Date
 /**
  * For an active scan the signed-in user starts (Quick Scan, `/api/v1`, an unlock): the verified domain
  * covering the host with its proof current, re-checked now when due. Refused with `domain_not_verified`:
- * `notVerified` when there is none, the lapse's own message when the re-check no longer found the proof.
+ * `notVerified` when there is none, the lapse's own message when the re-check no longer found the
+ * proof; `502 proof_check_unavailable` when the re-check got no answer.
  */
 export async function requireProvenDomain(deps: DomainDeps, probes: OwnershipProbes, userId: string, host: string, notVerified: string): Promise<void> {
   const record = await verifiedRecordFor(deps, userId, host);

@@ -336,7 +336,7 @@ describe('the unlock panel', () => {
     [
       'domain_not_verified',
       403,
-      'We could no longer find the verification TXT record or file for shop.example.test when we checked on 2026-11-27, so it is no longer verified. Publish it again and press Verify in Settings → Domains.',
+      'We could no longer find the verification TXT record or file for shop.example.test when we checked on 2026-11-27, so it is no longer verified. Publish it again and press Check verification in Settings → Domains.',
       'Verify shop.example.test',
       VERIFY_HREF,
     ],

@@ -126,7 +126,7 @@ describe('the Quick Scan modal', () => {
 
   it('shows why a domain whose proof is gone cannot be scanned, with the way to Settings → Domains, and reads the domains again', async () => {
     // Prepare
-    const lapsed = 'We could no longer find the verification TXT record or file for shop.example.test when we checked on 2026-03-02, so it is no longer verified. Publish it again and press Verify in Settings → Domains.';
+    const lapsed = 'We could no longer find the verification TXT record or file for shop.example.test when we checked on 2026-03-02, so it is no longer verified. Publish it again and press Check verification in Settings → Domains.';
     const api = stubApi({
       'GET /api/me': { status: 200, body: ACCOUNT },
       'GET /api/me/domains': domainsAnswer(SHOP),
