@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoDomains } from '../../lambdas/domain/demo-account.js';
-import { codeMailedTo } from './support/accounts.js';
+import { codeMailedTo, waitForCompletedAudit } from './support/accounts.js';
 import { accessibilityViolations } from './support/axe.js';
 import { chromiumAvailable, launchBrowser, type TestBrowser } from './support/browser.js';
 import { startE2eStack, TARGET_HOST, type E2eStack } from './support/stack.js';
@@ -64,16 +64,6 @@ async function expandEverything(page: Page): Promise<void> {
     return folded.length;
   })()`)) as number;
   if (opened > 0) await settled(page);
-}
-
-async function waitForCompletedAudit(appUrl: string, auditId: string): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    const body = (await (await fetch(`${appUrl}/api/audits/${auditId}`)).json()) as { audit?: { status?: string } };
-    if (body.audit?.status === 'completed') return;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`audit ${auditId} did not complete within 60 s`);
 }
 
 async function postJson(url: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {

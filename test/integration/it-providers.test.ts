@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendMonthlyReports } from '../../lambdas/use-cases/monthly-reports.js';
-import { addDomain, api, type ApiReply, setSubscription, signIn, type TestUser } from '../support/accounts.js';
+import { addDomain, api, type ApiReply, mailedInvitationToken, setSubscription, signIn, type TestUser } from '../support/accounts.js';
 import { startTestStack, type TestStack } from '../support/local-stack.js';
 import { readPdf } from '../support/pdf-text.js';
-import { mailbox } from '../support/post-from.js';
 
 /**
  * IT providers (issue 22 item 3) over the local stack: two client organisations each invite the
@@ -20,22 +19,9 @@ let clientB: TestUser;
 let stranger: TestUser;
 let auditA: string;
 
-async function asIn(user: TestUser, org: string | undefined, method: string, path: string, body?: unknown): Promise<ApiReply> {
-  const response = await fetch(`${t.stack.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${user.token}`, ...(org ? { 'x-rampart-org': org } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  return { status: response.status, headers: response.headers, body: text && (response.headers.get('content-type') ?? '').includes('json') ? (JSON.parse(text) as Record<string, unknown>) : {}, text };
-}
+const asIn = (user: TestUser, org: string | undefined, method: string, path: string, body?: unknown): Promise<ApiReply> => api(t, method, path, user.token, body, { org });
 
-async function mailedToken(email: string): Promise<string> {
-  const text = (await mailbox(t.stack.mailboxUrl, email)).at(-1)?.body.text ?? '';
-  const token = /token=(inv_[\w-]{43})/.exec(text)?.[1];
-  if (!token) throw new Error(`No invitation in ${email}'s mailbox: ${text}`);
-  return token;
-}
+const mailedToken = (email: string): Promise<string> => mailedInvitationToken(t.stack.mailboxUrl, email);
 
 async function completedAudit(ownerId: string, host: string, grade: 'A' | 'B' | 'C' | 'D' | 'F', score: number): Promise<string> {
   const id = randomUUID();

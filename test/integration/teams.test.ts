@@ -5,7 +5,7 @@ import { documentClient } from '../../lambdas/composition/aws.js';
 import { INVITES_PER_HOUR, organisationMessages } from '../../lambdas/domain/organisation.contract.js';
 import { hashInvitationToken } from '../../lambdas/domain/organisations.js';
 import { deliverAlert } from '../../lambdas/use-cases/monitoring.js';
-import { addDomain, api, type ApiReply, signIn, type TestUser } from '../support/accounts.js';
+import { addDomain, api, type ApiReply, mailedInvitationToken, signIn, type TestUser } from '../support/accounts.js';
 import { startTestStack, type TestStack } from '../support/local-stack.js';
 import { mailbox } from '../support/post-from.js';
 import { tableItems } from '../support/table.js';
@@ -25,26 +25,9 @@ let ownerAudit: string;
 let outsiderAudit: string;
 
 /** A request as `user`, acting on `org` (none: their own organisation). */
-async function asIn(user: TestUser, org: string | undefined, method: string, path: string, body?: unknown): Promise<ApiReply> {
-  const response = await fetch(`${t.stack.url}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${user.token}`,
-      ...(org ? { 'x-rampart-org': org } : {}),
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  return { status: response.status, headers: response.headers, body: text && (response.headers.get('content-type') ?? '').includes('json') ? (JSON.parse(text) as Record<string, unknown>) : {}, text };
-}
+const asIn = (user: TestUser, org: string | undefined, method: string, path: string, body?: unknown): Promise<ApiReply> => api(t, method, path, user.token, body, { org });
 
-async function mailedToken(email: string): Promise<string> {
-  const text = (await mailbox(t.stack.mailboxUrl, email)).at(-1)?.body.text ?? '';
-  const token = /token=(inv_[\w-]{43})/.exec(text)?.[1];
-  if (!token) throw new Error(`No invitation in ${email}'s mailbox: ${text}`);
-  return token;
-}
+const mailedToken = (email: string): Promise<string> => mailedInvitationToken(t.stack.mailboxUrl, email);
 
 async function invite(email: string, role: 'viewer' | 'admin', by = owner): Promise<ApiReply> {
   return asIn(by, undefined, 'POST', '/api/me/org/invitations', { email, role });

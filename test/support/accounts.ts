@@ -5,6 +5,7 @@ import { LOCAL_CREDENTIALS } from '../../lambdas/composition.js';
 import { LOCAL_WEBHOOK_SECRET } from '../../lambdas/config.js';
 import { MAX_DOMAINS_PER_USER } from '../../lambdas/domain/domains.js';
 import type { TestStack } from './local-stack.js';
+import { mailbox } from './post-from.js';
 import type { ZoneServer } from './zone-server.js';
 
 /**
@@ -38,10 +39,15 @@ export interface ApiReply {
   text: string;
 }
 
-export async function api(t: TestStack, method: string, path: string, token?: string, body?: unknown): Promise<ApiReply> {
+export async function api(t: TestStack, method: string, path: string, token?: string, body?: unknown, options: { org?: string } = {}): Promise<ApiReply> {
   const response = await fetch(`${t.stack.url}${path}`, {
     method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      // Teams: the organisation the request acts on (lambdas/api/http.ts reads X-Rampart-Org).
+      ...(options.org ? { 'x-rampart-org': options.org } : {}),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.text();
@@ -120,4 +126,12 @@ export async function verifyDomainByDns(t: TestStack, zone: ZoneServer, user: Te
   zone.add({ name: domain, type: 'TXT', ttl: 60, data: `rampart-verification=${added.body.domain.verificationToken as string}` });
   const verified = await api(t, 'POST', `/api/me/domains/${domain}/verify`, user.token);
   if (verified.body.verified !== true) throw new Error(`${domain} was not verified: ${verified.status} ${verified.text}`);
+}
+
+/** The single-use invitation token (`inv_…`) in the last email to `email` in SES local's mailbox. */
+export async function mailedInvitationToken(mailboxUrl: string, email: string): Promise<string> {
+  const text = (await mailbox(mailboxUrl, email)).at(-1)?.body.text ?? '';
+  const token = /token=(inv_[\w-]{43})/.exec(text)?.[1];
+  if (!token) throw new Error(`No invitation in ${email}'s mailbox: ${text}`);
+  return token;
 }
