@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { AuditHistoryEntry } from './account.contract.js';
 import { auditStatuses, scanModes, type CveDetail } from './audit.js';
-import type { CoverageView } from './coverage.js';
+import { type CoverageView, notCheckedCauses } from './coverage.js';
 
 /**
  * The public API v1's (`/api/v1`, personal API tokens) request and answer shapes that are not
@@ -121,7 +121,7 @@ const coverageSchema = z
         check: z.string(),
         title: z.string(),
         part: z.string().optional().meta({ description: 'The part left out, when the rest of the check ran (for example "Zone transfer (AXFR)").' }),
-        cause: z.enum(['passive', 'error', 'timeout', 'limit']),
+        cause: z.enum(notCheckedCauses).meta({ description: 'passive (needs proof of control), limit (the hourly full-scan limit), error, timeout, blocked (the site answered the scanner with a bot challenge or an edge block), rate_limited (429/503).' }),
         reason: z.string(),
       }),
     ),

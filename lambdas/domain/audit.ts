@@ -68,8 +68,14 @@ export interface CheckResult {
   name: string;
   status: CheckStatus;
   durationMs?: number;
-  /** Why a check did not finish (status error or timeout). */
+  /** Why a check did not finish (status error or timeout), or was not run (skipped). */
   reason?: string;
+  /**
+   * DECISIONS "Blocked is a result": why a `skipped` check was not run when the scan itself did not
+   * choose to leave it out — the site's pages answered the scanner with a challenge or an edge block
+   * (`blocked`), or with 429/503 past the one `Retry-After` wait (`rate_limited`). Absent: passive.
+   */
+  cause?: 'blocked' | 'rate_limited';
   findings: Finding[];
   /** The check's own measured data (addresses, records, ports …). */
   data?: Record<string, unknown>;

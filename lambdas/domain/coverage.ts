@@ -30,7 +30,19 @@ export const PASSIVE_REASON = 'Needs proof that you control this site: a passive
 /** DECISIONS "Scan modes": a partial report never gets the top grade; its score stops here (grade B at best). */
 export const PARTIAL_SCORE_CAP = 89;
 
-export type NotCheckedCause = 'passive' | 'error' | 'timeout' | 'limit';
+/**
+ * Why something was not checked: left out of a `passive` scan, the per-target full-scan `limit`, an
+ * `error` or `timeout` of the check, the site `blocked` the scanner (a bot challenge or an edge
+ * block, DECISIONS "Blocked is a result"), or it answered 429/503 (`rate_limited`).
+ */
+export const notCheckedCauses = ['passive', 'error', 'timeout', 'limit', 'blocked', 'rate_limited'] as const;
+export type NotCheckedCause = (typeof notCheckedCauses)[number];
+
+/**
+ * A part a check left out, as a check's `data.notChecked` lists it: a plain string is a part a
+ * passive scan left out; an object names another cause (an exposure path answered 429, say).
+ */
+export type NotCheckedPart = string | { part: string; cause: NotCheckedCause; reason: string };
 
 export interface NotCheckedItem {
   /** The check's stable name (dns, ports …). */
@@ -64,14 +76,25 @@ export function notCheckedOf(checks: readonly CheckResult[], mode: ScanMode, pas
   for (const check of checks) {
     const title = checkTitle(check.name);
     if (check.status === 'skipped') {
-      items.push({ check: check.name, title, cause: mode === 'passive' ? 'passive' : 'error', reason: check.reason ?? passiveReason });
+      const cause: NotCheckedCause = check.cause ?? (mode === 'passive' ? 'passive' : 'error');
+      items.push({ check: check.name, title, cause, reason: check.reason ?? passiveReason });
     } else if (check.status === 'error' || check.status === 'timeout') {
       items.push({ check: check.name, title, cause: check.status, reason: check.reason ?? (check.status === 'timeout' ? 'It did not finish in time.' : 'It ended in an error.') });
     } else if (check.status === 'ok' && Array.isArray(check.data?.notChecked)) {
-      for (const part of check.data.notChecked) if (typeof part === 'string') items.push({ check: check.name, title, part, cause: 'passive', reason: passiveReason });
+      for (const part of check.data.notChecked as unknown[]) {
+        if (typeof part === 'string') items.push({ check: check.name, title, part, cause: 'passive', reason: passiveReason });
+        else if (isNotCheckedPart(part)) items.push({ check: check.name, title, part: part.part, cause: part.cause, reason: part.reason });
+      }
     }
   }
   return items;
+}
+
+function isNotCheckedPart(value: unknown): value is Exclude<NotCheckedPart, string> {
+  const part = value as Partial<Record<'part' | 'cause' | 'reason', unknown>> | null;
+  return (
+    typeof part === 'object' && part !== null && typeof part.part === 'string' && typeof part.reason === 'string' && (notCheckedCauses as readonly unknown[]).includes(part.cause)
+  );
 }
 
 /** A finished scan's coverage (an audit still running reports what has ended so far). */

@@ -46,6 +46,8 @@ export const scanModeContent = {
     limit: 'full-scan limit reached',
     error: 'ended in an error',
     timeout: 'did not finish in time',
+    blocked: 'the site blocked the scanner',
+    rate_limited: 'the site limited our requests',
   } satisfies Record<NotCheckedCause, string>,
   ports: {
     notRun: 'The port scan was not run, so which services answer from the internet is not known.',
