@@ -811,3 +811,276 @@ export function platformFixesOf(audit: Pick<Audit, 'host' | 'checks'>): Platform
   }
   return { summary: providersSummary(providers), providers, byFinding };
 }
+
+// ---------------------------------------------------------------------------------------------
+// Let the scanner in (issue 27, DECISIONS "Blocked is a result")
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * What a blocked report shows: numbered steps to let the scanner through the wall that stopped it,
+ * on the platform that answered (the vendor ids of lambdas/scanner/site-access/vendors.ts). Text may
+ * hold {product} (the product's name), {token} (the part of the user agent a rule matches, such as
+ * `RampartScanner`), {userAgent} (the whole user agent) and {scannerPage} (the public /scanner page).
+ * The wall's kind is a plain string here (the scanner's BlockKind: challenge, block, rate_limited,
+ * unavailable, auth) so the domain does not import the scanner.
+ */
+export interface ScannerAccessGuide {
+  title: string;
+  steps: string[];
+}
+
+export interface ScannerProduct {
+  name: string;
+  userAgent: string;
+  scannerPageUrl: string;
+}
+
+/** Said in every vendor guide: a rule on the user agent alone lets in anyone who copies it; the addresses cannot be copied. */
+const ADDRESSES_STEP =
+  'If {scannerPage} lists fixed addresses the scanner scans from, match those addresses as well as (or instead of) the user agent: anyone can send the same user agent, nobody else can send from those addresses. If the page lists none, the scanner has no fixed addresses and the user agent is what a rule can match.';
+const AGAIN_STEP = 'Run the scan again. The report then grades your site itself instead of the page that stopped the scanner.';
+
+interface AccessRecipe {
+  /** How the report names the platform. */
+  platform: string;
+  steps: readonly string[];
+}
+
+const ACCESS_RECIPES: Readonly<Record<string, AccessRecipe>> = {
+  cloudflare: {
+    platform: 'Cloudflare',
+    steps: [
+      'Log in to the Cloudflare dashboard (dash.cloudflare.com) and select the domain.',
+      'Go to Security → Security rules (in the older dashboard: Security → WAF → Custom rules) and select Create rule → Custom rules.',
+      'Name it "Allow {product} scanner". Under "When incoming requests match", choose Field: User Agent, Operator: contains, Value: {token} (the expression reads (http.user_agent contains "{token}")).',
+      'Choose the action Skip, and tick what it skips: All remaining custom rules, All rate limiting rules, All managed rules and All Super Bot Fight Mode rules; under More components to skip, tick Browser Integrity Check and Security Level too. Place the rule first and select Deploy.',
+      'If the zone uses Bot Fight Mode (the free plan\'s switch under Security → Settings, or Security → Bots in the older dashboard), a Skip rule cannot bypass it: turn Bot Fight Mode off while you want the site scanned, or use Super Bot Fight Mode, which the rule above skips. If "I\'m Under Attack" mode is on, every visitor gets the challenge until it is off again.',
+      ADDRESSES_STEP + ' On Cloudflare the expression then reads (ip.src in {<the addresses>}), or an IP Access rule with the action Allow under Security → WAF → Tools.',
+      AGAIN_STEP,
+    ],
+  },
+  akamai: {
+    platform: 'Akamai',
+    steps: [
+      'The "Access Denied" page carries a reference number (Reference #18.…): the person who runs your Akamai configuration can look it up to see which rule refused the scanner.',
+      'In Akamai Control Center, open the security configuration that covers the site (Security Configurations, or App & API Protector).',
+      'With Bot Manager: under Bot Management → Custom Bot Categories, define a custom bot that matches the request header User-Agent containing {token}, and set that category\'s action to Allow (Monitor also lets it through).',
+      'Without Bot Manager, or where the WAF or rate controls refused it: add the scanner to the configuration\'s Security Bypass list (a client list) or to the exceptions of the rule that fired.',
+      ADDRESSES_STEP + ' On Akamai the addresses go in a Client List that the bypass uses.',
+      'Activate the changed configuration on the production network, and wait until Akamai shows it active.',
+      AGAIN_STEP,
+    ],
+  },
+  imperva: {
+    platform: 'Imperva (Incapsula)',
+    steps: [
+      'Log in to the Imperva Cloud Security Console and select the website.',
+      'Open the website\'s security settings. In Bot Access Control (Bot Protection), add an exception for the scanner: the client\'s user agent contains {token}, so its requests are not challenged or blocked.',
+      'If a custom security rule (Rules) or a rate rule answered instead, add the same exception to that rule, or make its filter leave out User-Agent contains "{token}".',
+      ADDRESSES_STEP + ' On Imperva an exception can match Client IP as well.',
+      AGAIN_STEP,
+    ],
+  },
+  sucuri: {
+    platform: 'Sucuri Website Firewall',
+    steps: [
+      'Log in to the Sucuri dashboard and open the Website Firewall for the site.',
+      'Go to Access Control → Allowlist IP Addresses (formerly "Whitelist IP") and add each address listed on {scannerPage}, with a note saying it is the {product} scanner.',
+      'Sucuri\'s firewall allowlists addresses, not user agents: if {scannerPage} lists no fixed addresses, lower the firewall\'s Security Level under Security (Settings) while the scan runs, or ask Sucuri support to allow requests whose user agent contains {token}.',
+      'Check Access Control → Blocklist User Agents: remove any entry that matches {token} or the word "Scanner".',
+      AGAIN_STEP,
+    ],
+  },
+  wordfence: {
+    platform: 'Wordfence',
+    steps: [
+      'Log in to WordPress as an administrator and open Wordfence → Tools → Live Traffic: the scanner\'s requests (user agent {token}) show why Wordfence limited them.',
+      'If it was blocked by address or pattern: open Wordfence → Blocking and delete the block that matches the scanner (a custom pattern on the user agent, say).',
+      'If it was rate limiting: open Wordfence → Firewall → All Firewall Options → Rate Limiting and raise "If a crawler\'s page views exceed" and "If a crawler\'s pages not found (404s) exceed" (the scanner asks for a few paths that do not exist on purpose), or set them to Unlimited while the site is scanned.',
+      ADDRESSES_STEP + ' In Wordfence, add the addresses under Firewall → All Firewall Options → Advanced Firewall Options → "Allowlisted IP addresses that bypass all rules", then select Save Changes.',
+      AGAIN_STEP,
+    ],
+  },
+  'aws-waf': {
+    platform: 'AWS WAF',
+    steps: [
+      'Open the AWS WAF console and choose Web ACLs; pick the Region of your load balancer or API (or Global (CloudFront) for a CloudFront distribution) and open the web ACL in front of the site.',
+      'On the Rules tab choose Add rules → Add my own rules and rule groups → Rule builder. Name: allow-{token}. If a request matches the statement: Inspect Single header, Header field name user-agent, Match type Contains string, String to match {token}. Action: Allow.',
+      'Choose Set rule priority and move the new rule above the AWS managed Bot Control, IP reputation and core rule groups and above any rate-based rule, then Save: AWS WAF stops at the first rule whose action is Allow.',
+      ADDRESSES_STEP + ' In AWS WAF, create an IP set (IP sets → Create IP set) with the addresses and make the rule\'s statement "Originates from an IP address in" that IP set instead.',
+      AGAIN_STEP,
+    ],
+  },
+  cloudfront: {
+    platform: 'Amazon CloudFront',
+    steps: [
+      'Open the CloudFront console and choose the distribution that serves the site.',
+      'On the Security tab, look at Geographic restrictions: a country allowlist or blocklist answers 403 to the scanner\'s region too. Add the scanner\'s region or remove the restriction if it was not meant for everyone outside it.',
+      'On the same tab, see which AWS WAF web ACL is attached. In that web ACL add a rule with the action Allow for requests whose user-agent header contains {token}, and give it a higher priority (a lower number) than the managed rule groups and rate-based rules.',
+      ADDRESSES_STEP + ' In AWS WAF an IP set holds them.',
+      AGAIN_STEP,
+    ],
+  },
+  'azure-front-door': {
+    platform: 'Azure Front Door',
+    steps: [
+      'In the Azure portal, open the Front Door profile that serves the site and, under Security policies, open the WAF policy linked to the site\'s domain.',
+      'Go to Custom rules → Add custom rule. Name: Allow{token}. Priority: a lower number than every other custom rule. Match type: Match. Match variable: RequestHeader, header name User-Agent, Operator: Contains, Match value: {token}. Then: Allow traffic. Select Add, then Save.',
+      'An Allow custom rule ends the WAF\'s evaluation for that request, so the managed Bot Manager rule set and rate limit rules no longer stop it.',
+      ADDRESSES_STEP + ' In the custom rule, the match variable RemoteAddr with the operator IP Match takes the addresses.',
+      AGAIN_STEP,
+    ],
+  },
+  'f5-big-ip': {
+    platform: 'F5 BIG-IP',
+    steps: [
+      'The block page carries a support ID: give it to whoever runs the BIG-IP. In the Configuration utility, Security → Event Logs → Application → Requests, a search for that support ID shows the violation that rejected the scanner.',
+      'If the violation is a bot or a web scraping detection: in the application security policy, add the scanner to the allowed bots of the Bot Defense profile (a signature matching the user agent {token}), or relax that detection for it.',
+      'If it is an attack signature on the scanner\'s probe paths: keep the signature; add an exception for the scanner instead.',
+      ADDRESSES_STEP + ' On BIG-IP, Security → Application Security → IP Addresses → IP Address Exceptions takes them, with "Never block this IP Address" and "Ignore in Anomaly Detection" ticked.',
+      'Apply the policy, then run the scan again.',
+    ],
+  },
+  fastly: {
+    platform: 'Fastly',
+    steps: [
+      'If the site uses Fastly Next-Gen WAF: in its console open the site, go to Rules → Site rules → Add site rule. Type: Request. Condition: Useragent contains {token}. Action: Allow request. Save it.',
+      'If the 403 or 406 comes from your service\'s own configuration (custom VCL, or an Edge Rate Limiting or bot rule in the Fastly control panel): exempt requests whose User-Agent contains {token} in that rule, then activate the new service version.',
+      ADDRESSES_STEP + ' Next-Gen WAF takes them as a list (Lists → IP list) that the rule matches.',
+      AGAIN_STEP,
+    ],
+  },
+  datadome: {
+    platform: 'DataDome',
+    steps: [
+      'Log in to the DataDome dashboard and open Custom Rules for the site.',
+      'Add a rule whose condition is the User-Agent containing {token} and whose response is Allow, and put it above rules that block or challenge.',
+      ADDRESSES_STEP + ' A DataDome custom rule can match IP addresses too.',
+      AGAIN_STEP,
+    ],
+  },
+  perimeterx: {
+    platform: 'HUMAN (PerimeterX)',
+    steps: [
+      'Log in to the HUMAN console and open Bot Defender\'s policy for the application.',
+      'Add a custom rule (an allow list entry) that matches the User-Agent containing {token}, with the action Allow (or Bypass), above the rules that block or challenge, and publish the policy.',
+      ADDRESSES_STEP + ' A HUMAN custom rule can match the socket IP instead.',
+      AGAIN_STEP,
+    ],
+  },
+  siteground: {
+    platform: 'SiteGround',
+    steps: [
+      'SiteGround puts its own bot protection in front of the sites it hosts (the page under /.well-known/sgcaptcha/), and Site Tools has no switch for it.',
+      'Open a ticket with SiteGround support from Help Center: ask them to let through requests whose user agent contains {token} (the {product} scanner, explained at {scannerPage}) on your domain.',
+      ADDRESSES_STEP + ' Give SiteGround those addresses in the ticket.',
+      AGAIN_STEP,
+    ],
+  },
+  imunify360: {
+    platform: 'your host\'s bot protection (Imunify360)',
+    steps: [
+      'The "One moment, please..." page comes from Imunify360, which many hosts run in front of shared hosting.',
+      'If you manage the server (WHM or Plesk with Imunify360): open Imunify360 → Firewall → White List and add the scanner\'s addresses, or turn off the anti-bot (WebShield) challenge for the domain in Imunify360 → Settings.',
+      'On shared hosting: ask your host\'s support to allow requests whose user agent contains {token} (the {product} scanner, explained at {scannerPage}) on your domain.',
+      ADDRESSES_STEP,
+      AGAIN_STEP,
+    ],
+  },
+  'ddos-guard': {
+    platform: 'DDoS-Guard',
+    steps: [
+      'Log in to the DDoS-Guard control panel and open the domain\'s protection settings.',
+      'Add the scanner to the domain\'s allow list (its addresses), or turn off the JavaScript/CAPTCHA check for the domain while it is scanned.',
+      'If you cannot change the settings, ask DDoS-Guard or your host to let through requests whose user agent contains {token}.',
+      ADDRESSES_STEP,
+      AGAIN_STEP,
+    ],
+  },
+  hosting: {
+    platform: 'your host\'s bot protection',
+    steps: [
+      'The page comes from bot protection your host runs in front of the site, not from the site itself.',
+      'Ask your host\'s support to let through requests whose user agent contains {token} (the {product} scanner, explained at {scannerPage}) on your domain.',
+      ADDRESSES_STEP + ' Give your host those addresses too.',
+      AGAIN_STEP,
+    ],
+  },
+};
+
+/** The vendor ids that have their own steps (a test holds every vendor signature to one). */
+export const SCANNER_ACCESS_VENDORS: readonly string[] = Object.keys(ACCESS_RECIPES);
+
+/** Without a vendor, by the kind of wall. */
+const GENERIC_ACCESS: Readonly<Record<string, AccessRecipe>> = {
+  rate_limited: {
+    platform: '',
+    steps: [
+      'The site (or the service in front of it) limits how many requests one client may send, and the scanner went over that limit.',
+      'In the rate-limit settings of your host, CDN or security plugin, exempt requests whose user agent contains {token}, or raise the limit: the scanner keeps its requests few and spaced out, as {scannerPage} explains.',
+      ADDRESSES_STEP,
+      AGAIN_STEP,
+    ],
+  },
+  auth: {
+    platform: '',
+    steps: [
+      'The site asks for a login (HTTP 401) before it shows any page, so the scanner, which only reads public pages, saw nothing to check.',
+      'If the site should be public, remove the login from its pages (a password left on from staging, say). If it is private on purpose, scan the public site instead.',
+      AGAIN_STEP,
+    ],
+  },
+  unavailable: {
+    platform: '',
+    steps: [
+      'The site answered with a server error or a maintenance page instead of its pages.',
+      'Check that the site loads in a browser. If it is down or under maintenance, run the scan again once it is back.',
+      'If it loads in a browser but not for the scanner, something in front of it refuses the scanner: allow requests whose user agent contains {token} in your host\'s, CDN\'s or security plugin\'s settings.',
+      ADDRESSES_STEP,
+    ],
+  },
+  block: {
+    platform: '',
+    steps: [
+      'A service in front of the site (your host, CDN, firewall or a security plugin) refused the scanner\'s requests; browsers probably see the site.',
+      'Find which one: the block page often names it, and your host can tell you. In its firewall or bot settings, allow requests whose user agent contains {token} (the {product} scanner, explained at {scannerPage}).',
+      ADDRESSES_STEP,
+      AGAIN_STEP,
+    ],
+  },
+  challenge: {
+    platform: '',
+    steps: [
+      'A bot-protection service in front of the site answered with a challenge (a page a browser solves and a scanner cannot) instead of the site.',
+      'Find which service it is (your host, CDN or a security plugin) and, in its bot settings, allow requests whose user agent contains {token} (the {product} scanner, explained at {scannerPage}).',
+      ADDRESSES_STEP,
+      AGAIN_STEP,
+    ],
+  },
+};
+
+/** The part of the user agent a rule matches: the `…Scanner` product token, else the product's name and "Scanner". */
+function scannerToken(product: ScannerProduct): string {
+  return /([A-Za-z0-9_.-]+Scanner)\//.exec(product.userAgent)?.[1] ?? `${product.name.replace(/\s+/g, '')}Scanner`;
+}
+
+/**
+ * How to let the scanner in, for the wall a scan met: the vendor's own steps when the vendor is
+ * known (its rate limit or challenge settings included), else steps by the kind of wall. A pure
+ * function: the report view, the PDF and the e-mail call it with the deployment's product.
+ */
+export function scannerAccessGuide(vendor: string | null, kind: string, product: ScannerProduct): ScannerAccessGuide {
+  const recipe = (vendor ? ACCESS_RECIPES[vendor] : undefined) ?? GENERIC_ACCESS[kind] ?? GENERIC_ACCESS.block!;
+  const vars: Vars = { product: product.name, token: scannerToken(product), userAgent: product.userAgent, scannerPage: product.scannerPageUrl };
+  const scanner = `the ${product.name} scanner`;
+  const title = recipe.platform
+    ? `Let ${scanner} in through ${recipe.platform}`
+    : kind === 'auth'
+      ? `The site needs a login: ${scanner} checks only public pages`
+      : kind === 'unavailable'
+        ? `The site was not available to ${scanner}`
+        : kind === 'rate_limited'
+          ? `Let ${scanner} past the rate limit`
+          : `Let ${scanner} in`;
+  return { title, steps: recipe.steps.map((step) => fill(step, vars)) };
+}
