@@ -1066,11 +1066,14 @@ function scannerToken(product: ScannerProduct): string {
 
 /**
  * How to let the scanner in, for the wall a scan met: the vendor's own steps when the vendor is
- * known (its rate limit or challenge settings included), else steps by the kind of wall. A pure
+ * known (its rate limit or challenge settings included), else steps by the kind of wall; a 401
+ * login or an outage (kinds auth, unavailable) gets the steps by kind even behind a known vendor. A pure
  * function: the report view, the PDF and the e-mail call it with the deployment's product.
  */
 export function scannerAccessGuide(vendor: string | null, kind: string, product: ScannerProduct): ScannerAccessGuide {
-  const recipe = (vendor ? ACCESS_RECIPES[vendor] : undefined) ?? GENERIC_ACCESS[kind] ?? GENERIC_ACCESS.block!;
+  // A login or an outage is not a wall to open, whoever served the page: those keep the steps by kind.
+  const byVendor = vendor && kind !== 'auth' && kind !== 'unavailable' ? ACCESS_RECIPES[vendor] : undefined;
+  const recipe = byVendor ?? GENERIC_ACCESS[kind] ?? GENERIC_ACCESS.block!;
   const vars: Vars = { product: product.name, token: scannerToken(product), userAgent: product.userAgent, scannerPage: product.scannerPageUrl };
   const scanner = `the ${product.name} scanner`;
   const title = recipe.platform

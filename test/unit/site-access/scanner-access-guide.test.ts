@@ -63,3 +63,12 @@ describe('scannerAccessGuide: how to let the scanner in', () => {
     expect(steps).toContain('(http.user_agent contains "AcmeGuardScanner")');
   });
 });
+
+describe('scannerAccessGuide: a login or an outage behind a known vendor', () => {
+  it('says the site was not available, not how to open Cloudflare, when Cloudflare served an origin error', () => {
+    const guide = scannerAccessGuide('cloudflare', 'unavailable', product);
+
+    expect(guide.title).toBe('The site was not available to the Rampart scanner');
+    expect(guide.steps.join('\n')).not.toContain('Security rules');
+  });
+});
