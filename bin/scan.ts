@@ -7,9 +7,10 @@
  * "Scan modes"). Exit code 0 when the scan ran (whatever it found), 2 for a bad target or bad arguments.
  */
 import { parseArgs } from 'node:util';
-import { parseResolvers } from '../lambdas/config.js';
+import { configSchema, parseResolvers } from '../lambdas/config.js';
 import type { Finding } from '../lambdas/domain/audit.js';
 import { DomainError } from '../lambdas/domain/errors.js';
+import { scannerUserAgent } from '../lambdas/domain/product.js';
 import { parseWebTarget } from '../lambdas/domain/target.js';
 import { scan, type ScanReport } from '../lambdas/scanner/scan.js';
 import { reportJson, severityOrder } from './scan-report.js';
@@ -111,6 +112,8 @@ async function main() {
         topPorts,
         excludePorts: parsePorts(values['exclude-ports']),
         certificateTransparencyUrl: process.env.SCAN_CT_URL || undefined,
+        // DECISIONS "Scanner identity": the deployment's name and site, as the Lambdas read them (defaults: the local ones).
+        userAgent: cliUserAgent(),
         // DS records, ';'-separated, as the Lambdas' SCAN_DNSSEC_TRUST_ANCHORS (the scan range's: named/trust-anchor.ds).
         ...(process.env.SCAN_DNSSEC_TRUST_ANCHORS ? { dnssecTrustAnchors: process.env.SCAN_DNSSEC_TRUST_ANCHORS.split(';').map((a) => a.trim()).filter(Boolean) } : {}),
       },
@@ -122,6 +125,13 @@ async function main() {
     if (error instanceof DomainError) fail(error.code, error.message);
     throw error;
   }
+}
+
+/** PRODUCT_NAME and SITE_URL from the environment, checked by the Lambdas' own schema. */
+function cliUserAgent(): string {
+  const parsed = configSchema.pick({ PRODUCT_NAME: true, SITE_URL: true }).safeParse({ PRODUCT_NAME: process.env.PRODUCT_NAME || undefined, SITE_URL: process.env.SITE_URL || undefined });
+  if (!parsed.success) fail('invalid_arguments', `PRODUCT_NAME or SITE_URL: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
+  return scannerUserAgent(parsed.data.PRODUCT_NAME, parsed.data.SITE_URL);
 }
 
 main().catch((error: unknown) => {

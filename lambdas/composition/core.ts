@@ -1,6 +1,7 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { noMetrics } from '../adapters/recording-metrics.adapter.js';
 import { type Config, parseResolvers, productSlug } from '../config.js';
+import { scannerUserAgent } from '../domain/product.js';
 import { ConfigError } from '../domain/errors.js';
 import type { AgentRepository } from '../domain/agents.js';
 import type { DestinationRepository } from '../domain/alert-destinations.js';
@@ -213,6 +214,7 @@ export function composeDeps(config: Config, providers: ProviderSet, overrides: P
       topPorts: config.SCAN_TOP_PORTS,
       excludePorts: config.SCAN_EXCLUDE_PORTS,
       certificateTransparencyUrl: config.SCAN_CT_URL,
+      userAgent: scannerUserAgent(config.PRODUCT_NAME, config.SITE_URL),
       ...(config.SCAN_DNSSEC_TRUST_ANCHORS.length > 0 ? { dnssecTrustAnchors: config.SCAN_DNSSEC_TRUST_ANCHORS } : {}),
     },
   };

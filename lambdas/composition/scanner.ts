@@ -1,4 +1,4 @@
-import { productSlug } from '../config.js';
+import { scannerUserAgent } from '../domain/product.js';
 import type { CheckDefinition } from '../scanner/check.js';
 import { checksWith } from '../scanner/checks/index.js';
 import { createHibpClient } from '../scanner/net/hibp-client.js';
@@ -13,7 +13,7 @@ export const provide: Provider = ({ config }) => ({
             apiKey: config.HIBP_API_KEY,
             baseUrl: config.HIBP_BASE_URL,
             passwordsBaseUrl: config.PWNED_PASSWORDS_URL,
-            userAgent: `${productSlug(config.PRODUCT_NAME)}-security-scanner`,
+            userAgent: scannerUserAgent(config.PRODUCT_NAME, config.SITE_URL),
             rateLimit: { requests: config.HIBP_REQUESTS_PER_MINUTE, windowMs: 60_000 },
           })
         : undefined,

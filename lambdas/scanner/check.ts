@@ -32,6 +32,11 @@ export interface ScanSettings {
    * configuration, like `dnssecTrustAnchors`: the scan range trusts its own CA here.
    */
   extraCaCertificates?: string[];
+  /**
+   * DECISIONS "Scanner identity": the user agent of the scanner's HTTP requests,
+   * `{PRODUCT_NAME}Scanner/1.0 (+{SITE_URL}/scanner)` (scannerUserAgent); default the local one.
+   */
+  userAgent?: string;
 }
 
 /** What a check gets: the target, its pinned addresses and the network, all bounded by `signal`. */

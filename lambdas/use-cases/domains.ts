@@ -128,7 +128,7 @@ export function scannerProbes(settings: ScanSettings): OwnershipProbes {
       const host = new URL(url).hostname.toLowerCase();
       const addresses = await resolveAll(host);
       if (addresses.length === 0 || refusedAddress(addresses, settings.allowPrivateTargets)) return undefined;
-      const http = createHttpClient({ pinned: new Map([[host, addresses]]), resolve: resolveAll, allowPrivateTargets: settings.allowPrivateTargets });
+      const http = createHttpClient({ pinned: new Map([[host, addresses]]), resolve: resolveAll, allowPrivateTargets: settings.allowPrivateTargets, ...(settings.userAgent ? { userAgent: settings.userAgent } : {}) });
       const response = await http.request(url, { followRedirects: 3, maxBodyBytes: 4096, timeoutMs: 10_000 });
       return response.status === 200 ? response.body : undefined;
     },

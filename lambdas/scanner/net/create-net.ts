@@ -33,6 +33,7 @@ export function createNet(settings: ScanSettings, pinned: PinnedTarget, resolver
         return [...v4, ...v6];
       },
       allowPrivateTargets,
+      ...(settings.userAgent ? { userAgent: settings.userAgent } : {}),
       ...trust,
     }),
     smtp: createSmtpClient({ allowPrivateTargets, ...trust }),

@@ -4,6 +4,7 @@ import { connect as tlsConnect, type TLSSocket } from 'node:tls';
 import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import { DomainError } from '../../domain/errors.js';
+import { scannerUserAgent } from '../../domain/product.js';
 import { isLoopbackName, refusedAddress } from '../target-guard.js';
 import { readAsBrowser } from './browser-head.js';
 import { trustingContext } from './trust-store.js';
@@ -85,7 +86,11 @@ export interface HttpClientOptions {
   verifyCertificates?: boolean;
 }
 
-export const DEFAULT_USER_AGENT = 'Mozilla/5.0 (compatible; RampartScanner/1.0; +https://rampart.example/scanner)';
+/**
+ * Only for callers that name no deployment (tests, tools): every scan passes its own
+ * `ScanSettings.userAgent` (DECISIONS "Scanner identity"), the local default's here.
+ */
+export const DEFAULT_USER_AGENT = scannerUserAgent('Rampart', 'http://localhost:3000');
 export const DEFAULT_MAX_BODY_BYTES = 256 * 1024;
 export const DEFAULT_HTTP_TIMEOUT_MS = 10_000;
 
