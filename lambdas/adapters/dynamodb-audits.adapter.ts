@@ -246,14 +246,22 @@ export class DynamoDbAuditRepository implements AuditRepository {
       new GetCommand({ TableName: this.tableName, Key: keys.audit(auditId), ProjectionExpression: 'host', ConsistentRead: true }),
     );
     if (typeof Item?.host !== 'string') return false;
+    const caps = outcome.gradeCaps?.length ? outcome.gradeCaps : undefined;
+    // A re-run (a paid audit's deep scan) replaces the last scan's caps and passive reason, or clears them.
+    const set = ['#status = :done', 'score = :score', 'grade = :grade', 'riskLevel = :risk', 'completedAt = :at', 'gsi2pk = :site', 'gsi2sk = :order'];
+    const remove: string[] = [];
+    if (caps) set.push('gradeCaps = :caps');
+    else remove.push('gradeCaps');
+    if (outcome.ranPassiveBecause) set.push('ranPassiveBecause = :passiveBecause');
+    else remove.push('ranPassiveBecause');
     return this.conditionalUpdate({
       Key: keys.audit(auditId),
-      UpdateExpression:
-        `SET #status = :done, score = :score, grade = :grade, riskLevel = :risk, completedAt = :at, gsi2pk = :site, gsi2sk = :order${outcome.ranPassiveBecause ? ', ranPassiveBecause = :passiveBecause' : ' REMOVE ranPassiveBecause'}`,
+      UpdateExpression: `SET ${set.join(', ')}${remove.length > 0 ? ` REMOVE ${remove.join(', ')}` : ''}`,
       ConditionExpression: 'attribute_exists(pk) AND #status = :running',
       ExpressionAttributeNames: { '#status': 'status' },
       ExpressionAttributeValues: {
         ...(outcome.ranPassiveBecause ? { ':passiveBecause': outcome.ranPassiveBecause } : {}),
+        ...(caps ? { ':caps': caps.map(({ id, limit, reason }) => ({ id, limit, reason })) } : {}),
         ':done': 'completed',
         ':running': 'in_progress',
         ':score': outcome.score,
@@ -388,6 +396,7 @@ function toAudit(item: AuditItem, checks: CheckResult[]): Audit {
     ...(item.depth ? { depth: item.depth } : {}),
     ...(item.mode ? { mode: item.mode } : {}),
     ...(item.ranPassiveBecause ? { ranPassiveBecause: item.ranPassiveBecause } : {}),
+    ...(Array.isArray(item.gradeCaps) && item.gradeCaps.length > 0 ? { gradeCaps: item.gradeCaps } : {}),
     ...(item.origin ? { origin: item.origin } : {}),
     ...(item.isPremium ? { isPremium: true, planType: item.planType, paymentSessionId: item.paymentSessionId, badgeEligibleUntil: item.badgeEligibleUntil } : {}),
     ...(item.updatedAt ? { updatedAt: item.updatedAt } : {}),
@@ -413,6 +422,8 @@ function toCheck(item: CheckItem): CheckResult {
     status: item.status,
     durationMs: item.durationMs,
     reason: item.reason,
+    // DECISIONS "Blocked is a result": without it a check the site kept out reads back as an error.
+    ...(item.cause ? { cause: item.cause } : {}),
     findings: item.findings ?? [],
     data: item.data,
   };

@@ -81,6 +81,15 @@ export interface CheckResult {
   data?: Record<string, unknown>;
 }
 
+/** A cap that held the score below the formula's (lambdas/domain/grade-caps.ts scoreScan decides them). */
+export interface GradeCap {
+  id: 'no-https' | 'kev' | 'critical' | 'partial';
+  /** The highest score the report may show because of it. */
+  limit: number;
+  /** One sentence a site owner reads: why the grade stops there. */
+  reason: string;
+}
+
 export interface Audit {
   id: string;
   leadId?: string;
@@ -98,6 +107,11 @@ export interface Audit {
   score?: number;
   grade?: Grade;
   riskLevel?: RiskLevel;
+  /**
+   * DECISIONS "Grade caps": the caps that lowered `score` below the formula's (lambdas/domain/grade-caps.ts),
+   * lowest first. Absent on audits scored before caps, and on those no cap lowered.
+   */
+  gradeCaps?: GradeCap[];
   checks: CheckResult[];
   /** How deep the last scan went: a paid audit re-runs the audit `deep` (DECISIONS "What paid audits add"). */
   depth?: ScanDepth;

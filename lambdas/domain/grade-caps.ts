@@ -1,4 +1,4 @@
-import type { CheckResult, Finding } from './audit.js';
+import type { CheckResult, Finding, GradeCap } from './audit.js';
 import { PARTIAL_SCORE_CAP } from './coverage.js';
 import { cveDetailsOf, softwareCveRecords } from './cve-details.js';
 import { grade, riskScore } from './scoring.js';
@@ -14,15 +14,9 @@ import { num, record, records, str, strings } from './unknown-values.js';
  * behind it are listed anyway): "Grade capped at D" on a report the formula graded F would be noise.
  * When several lower it, the lowest limit wins and every one of them is named, lowest first.
  */
-export type GradeCapId = 'no-https' | 'kev' | 'critical' | 'partial';
-
-export interface GradeCap {
-  id: GradeCapId;
-  /** The highest score the report may show because of it. */
-  limit: number;
-  /** One sentence a site owner reads: why the grade stops there. */
-  reason: string;
-}
+// The type lives beside Audit, which stores it; it is this module's vocabulary.
+export type { GradeCap };
+export type GradeCapId = GradeCap['id'];
 
 export const GRADE_CAP_LIMITS: Readonly<Record<GradeCapId, number>> = { 'no-https': 69, kev: 59, critical: 79, partial: PARTIAL_SCORE_CAP };
 

@@ -1,6 +1,6 @@
 import type { NotificationPreferences, ProfileUpdate, SubscriptionStatus } from './account.contract.js';
 import type { UserProfile } from './account.js';
-import type { Audit, AuditStatus, CheckResult, Grade, RiskLevel, ScanJob } from './audit.js';
+import type { Audit, AuditStatus, CheckResult, Grade, GradeCap, RiskLevel, ScanJob } from './audit.js';
 import type { MonitoringChange } from './monitoring-diff.js';
 import type { AlertChannel } from './monitoring.contract.js';
 import type { StoredInvoice, StoredOrder } from './payments.js';
@@ -32,6 +32,8 @@ export interface AuditOutcome {
   grade: Grade;
   riskLevel: RiskLevel;
   completedAt: string;
+  /** DECISIONS "Grade caps": the caps that lowered the score (none or absent: the formula's score stands). */
+  gradeCaps?: GradeCap[];
   /** Set when the scan ran passive though the audit's mode allowed active (the per-target active limit): why. */
   ranPassiveBecause?: string;
 }
