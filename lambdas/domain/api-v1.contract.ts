@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import type { AuditHistoryEntry } from './account.contract.js';
-import { auditStatuses, scanModes, type CveDetail } from './audit.js';
+import { auditStatuses, scanModes, type CveDetail, type GradeCap } from './audit.js';
 import { type CoverageView, notCheckedCauses } from './coverage.js';
 
 /**
@@ -128,6 +128,32 @@ const coverageSchema = z
   })
   .meta({ description: 'Skipped checks are listed here as not checked, never counted as passed.' }) satisfies z.ZodType<CoverageView>;
 
+/** DECISIONS "Grade caps": one cap that held the score below the formula's. */
+export const gradeCapSchema = z
+  .looseObject({
+    id: z.enum(['no-https', 'kev', 'critical', 'partial']).meta({
+      description: 'no-https (no working HTTPS: none, or a certificate browsers refuse), kev (a known-exploited CVE on the site), critical (any other critical finding), partial (not everything was checked).',
+    }),
+    limit: z.number().int().meta({ description: 'The highest score the report may show because of it: 69 (D), 59 (F), 79 (C), 89 (B).', examples: [69] }),
+    reason: z.string().meta({ description: 'Why, in one sentence for people.', examples: ['The site has no working HTTPS: port 443 does not answer with TLS.'] }),
+  })
+  .meta({ description: 'Caps as SSL Labs caps its grades: the score is the formula’s (100 − 20 per critical − 5 per other issue), then the lowest cap that applies.' }) satisfies z.ZodType<GradeCap>;
+
+/** DECISIONS "Blocked is a result": the wall that kept the scanner from the site's pages. */
+const siteAccessSchema = z
+  .looseObject({
+    blocked: z.literal(true),
+    kind: z.string().meta({ description: 'challenge (a bot challenge), block (an edge or WAF block), rate_limited (429, or 503 with Retry-After), unavailable (5xx, maintenance), auth (401: the site needs a login).' }),
+    vendor: z.string().nullable().meta({ description: 'The protection’s stable id (cloudflare, akamai, imperva, sucuri …); null when only the generic rule matched.' }),
+    vendorName: z.string().nullable(),
+    status: z.number().int().nullable().meta({ description: 'The status the landing page answered.' }),
+    reason: z.string(),
+    headline: z.string().meta({ description: 'The report’s first sentence about it.' }),
+    checks: z.array(z.looseObject({ check: z.string(), title: z.string(), cause: z.enum(notCheckedCauses) })).meta({ description: 'The checks that were not run because of it (not checked, never graded).' }),
+    guide: z.looseObject({ title: z.string(), steps: z.array(z.string()) }).nullable().meta({ description: 'How to let the scanner in on that platform, step by step.' }),
+  })
+  .meta({ description: 'The site answered the scanner with something other than its pages; the checks that read them were not run.' });
+
 /**
  * `GET /api/v1/audits/{auditId}` → 200: the stored audit and the report as the results page shows it.
  * Only the fields every audit has are listed; the report carries more (DNS, TLS, ports, email, breaches).
@@ -143,6 +169,7 @@ export const auditReportSchema = z.looseObject({
     score: z.number().optional(),
     grade: z.enum(['A', 'B', 'C', 'D', 'F']).optional(),
     riskLevel: risk.optional(),
+    gradeCaps: z.array(gradeCapSchema).optional().meta({ description: 'The caps that lowered the score (absent when none did).' }),
     checks: z.array(
       z.looseObject({
         name: z.string(),
@@ -159,6 +186,8 @@ export const auditReportSchema = z.looseObject({
     audit_status: z.enum(auditStatuses),
     risk_score: z.number().nullable(),
     grade: z.enum(['A', 'B', 'C', 'D', 'F']).nullable(),
+    grade_caps: z.array(gradeCapSchema).meta({ description: 'The caps that held risk_score below the formula’s, lowest first; empty when none did. The grade, the risk level and the badge follow the capped score.' }),
+    site_access: siteAccessSchema.nullable().meta({ description: 'Null when the scanner saw the site.' }),
     counters: counters(),
     vulnerability_summary: z.looseObject({ vulnerabilities: z.array(reportVulnerabilitySchema) }),
     scan_mode: z.enum(scanModes).meta({ description: 'passive or active (DECISIONS "Scan modes"); coverage says what was left out.' }),

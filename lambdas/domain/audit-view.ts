@@ -1,4 +1,4 @@
-import type { Audit, AuditStatus, CheckResult, CheckStatus, CveDetail, Finding, Grade, IssueSeverity, RiskLevel, ScanMode, Severity } from './audit.js';
+import type { Audit, AuditStatus, CheckResult, CheckStatus, CveDetail, Finding, Grade, GradeCap, IssueSeverity, RiskLevel, ScanMode, Severity } from './audit.js';
 import { type CoverageView, coverageOf, ranMode } from './coverage.js';
 import { cveDetailsOf, readCveDetails, softwareCveRecords } from './cve-details.js';
 import type { IssueCounts } from './emails.js';
@@ -8,6 +8,8 @@ import { mxMatchesPattern } from './mta-sts-pattern.js';
 import { auditGrants } from './plans.js';
 import { buildRemediationPlan, type RemediationPlanView } from './remediation-plan.js';
 import { type FindingPlatformGuides, guidesOfFinding, type ProvidersView, type ReportPlatformFixes, reportPlatformFixes } from './report-platform-fixes.js';
+import type { ScannerProduct } from './platform-guides.js';
+import { type SiteAccessView, siteAccessOf } from './site-access-view.js';
 
 /**
  * The report a reader sees: the spec's audit record (SPEC §3 "Audit result", snake_case at the top
@@ -287,6 +289,17 @@ export interface AuditResultView {
   business_name: string | null;
   risk_score: number | null;
   grade: Grade | null;
+  /**
+   * DECISIONS "Grade caps": the caps that held `risk_score` below the formula's, lowest first (empty
+   * when none did, and on reports scored before caps). Absent in views made before caps.
+   */
+  grade_caps?: GradeCap[];
+  /**
+   * DECISIONS "Blocked is a result": the bot challenge, edge block, login, rate limit or outage that
+   * kept the scanner from the site's pages, with the steps to let it in; null when the scanner saw
+   * the site. Absent in views made before it.
+   */
+  site_access?: SiteAccessView | null;
   /** The results page's four counters. */
   counters: { totalIssues: number; criticalIssues: number; openPorts: number | null; subdomains: number | null };
   finding_counts: Record<Severity, number>;
@@ -336,6 +349,8 @@ export interface AuditViewContext {
   /** The owner's contact details: pass only when the reader is the signed-in owner. */
   owner?: OwnerContact;
   sample?: boolean;
+  /** The deployment's scanner (name, user agent, /scanner page): the "let the scanner in" steps name it. */
+  scanner?: ScannerProduct;
 }
 
 /** The 4 long-term items every report ends with (SPEC §2 results page: "plus 4 fixed long-term items"). */
@@ -495,6 +510,8 @@ export function buildAuditView(audit: Audit, context: AuditViewContext = {}): Au
     business_name: context.businessName ?? null,
     risk_score: score,
     grade: audit.status === 'completed' ? (audit.grade ?? null) : null,
+    grade_caps: audit.status === 'completed' ? (audit.gradeCaps ?? []) : [],
+    site_access: siteAccessOf(audit.checks, context.scanner),
     counters: {
       totalIssues: issues.length,
       criticalIssues: counts.critical,

@@ -125,7 +125,7 @@ export async function authenticateApiToken(deps: AuthenticateDeps, authorization
 export const apiListAudits = listHistory;
 
 /** `GET /api/v1/audits/{auditId}`: the owner's view of one of their audits; anyone else's (or a sample) is not found. */
-export async function apiGetAudit(deps: Pick<Deps, 'audits'>, caller: Caller, rawId: unknown) {
+export async function apiGetAudit(deps: Pick<Deps, 'audits' | 'config'>, caller: Caller, rawId: unknown) {
   const { audit, view } = await loadReport(deps, rawId, { userId: caller.userId });
   if (audit.ownerId === undefined || audit.ownerId !== caller.userId) throw new NotFoundError('audit_not_found', 'Audit not found');
   return { audit: auditForDisplay(audit), result: view };

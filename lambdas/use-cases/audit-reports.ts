@@ -3,6 +3,7 @@ import type { Deps } from '../composition.js';
 import { productSlug } from '../config.js';
 import { type Audit, auditIdSchema } from '../domain/audit.js';
 import { type AuditResultView, auditForDisplay, buildAuditView } from '../domain/audit-view.js';
+import { scannerProduct } from '../domain/site-access-view.js';
 import { parseContract } from '../domain/contract.js';
 import { ConflictError, DomainError, ForbiddenError, GoneError, NotFoundError } from '../domain/errors.js';
 import {
@@ -45,11 +46,13 @@ const shareNotFound = () => new NotFoundError('share_not_found', 'Shared audit n
  * The business name is public; the owner's contact block is added only when the verified reader
  * owns the audit (DECISIONS "Public audit view").
  */
-export async function loadReport(deps: Pick<Deps, 'audits'>, rawId: unknown, viewer: AuditViewer = {}): Promise<LoadedReport> {
+export async function loadReport(deps: Pick<Deps, 'audits' | 'config'>, rawId: unknown, viewer: AuditViewer = {}): Promise<LoadedReport> {
   const id = typeof rawId === 'string' ? rawId : '';
+  // A blocked report's "let the scanner in" steps name this deployment's scanner.
+  const scanner = scannerProduct(deps.config.PRODUCT_NAME, deps.config.SITE_URL);
   if (isSampleAuditId(id)) {
     const audit = sampleAudit(id);
-    return { audit, view: buildAuditView(audit, { businessName: SAMPLE_BUSINESS_NAME, sample: true }) };
+    return { audit, view: buildAuditView(audit, { businessName: SAMPLE_BUSINESS_NAME, sample: true, scanner }) };
   }
   // A malformed id cannot name an audit: answer as for an unknown one, without a lookup.
   if (!auditIdSchema.safeParse(id).success) throw auditNotFound();
@@ -60,11 +63,11 @@ export async function loadReport(deps: Pick<Deps, 'audits'>, rawId: unknown, vie
   // carried the business name): a public read is one query.
   const lead = audit.leadId && (isOwner || audit.businessName === undefined) ? await deps.audits.getLead(audit.leadId) : undefined;
   const owner = isOwner && lead ? { firstName: lead.firstName, lastName: lead.lastName, businessName: lead.businessName, webUrl: lead.webUrl, email: lead.email } : undefined;
-  return { audit, view: buildAuditView(audit, { businessName: audit.businessName ?? lead?.businessName, owner }) };
+  return { audit, view: buildAuditView(audit, { businessName: audit.businessName ?? lead?.businessName, owner, scanner }) };
 }
 
 /** `GET /api/audits/{id}`: the audit as the results page reads it, and the spec's record with the full report. */
-export async function getAuditReport(deps: Pick<Deps, 'audits'>, rawId: unknown, viewer: AuditViewer = {}) {
+export async function getAuditReport(deps: Pick<Deps, 'audits' | 'config'>, rawId: unknown, viewer: AuditViewer = {}) {
   const { audit, view } = await loadReport(deps, rawId, viewer);
   return { audit: auditForDisplay(audit), result: view };
 }
@@ -121,7 +124,7 @@ async function takeShareUse(deps: Pick<Deps, 'shares'>, rawToken: unknown, purpo
 }
 
 /** `GET /api/shared-audits/{token}`: the public report behind a live link; each read counts one use. */
-export async function openShare(deps: Pick<Deps, 'audits' | 'shares'>, rawToken: unknown): Promise<Omit<SharedAuditResponse, 'success'>> {
+export async function openShare(deps: Pick<Deps, 'audits' | 'shares' | 'config'>, rawToken: unknown): Promise<Omit<SharedAuditResponse, 'success'>> {
   const share = await takeShareUse(deps, rawToken);
   let view: AuditResultView;
   try {
