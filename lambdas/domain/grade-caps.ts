@@ -1,5 +1,5 @@
-import type { CheckResult, Finding, GradeCap } from './audit.js';
-import { PARTIAL_SCORE_CAP } from './coverage.js';
+import type { CheckResult, Finding, GradeCap, ScanMode } from './audit.js';
+import { notCheckedOf, PARTIAL_SCORE_CAP } from './coverage.js';
 import { cveDetailsOf, softwareCveRecords } from './cve-details.js';
 import { grade, riskScore } from './scoring.js';
 import { num, record, records, str, strings } from './unknown-values.js';
@@ -27,13 +27,16 @@ export interface ScoredScan {
   caps: GradeCap[];
 }
 
-export function scoreScan(input: { checks: readonly CheckResult[]; findings: readonly Finding[]; partial: boolean }): ScoredScan {
+/** What the caps read of a finding (the landing page's sample has no more). */
+export type ScoredFinding = Pick<Finding, 'id' | 'severity' | 'title' | 'cveDetails'>;
+
+export function scoreScan(input: { checks: readonly CheckResult[]; findings: readonly ScoredFinding[]; partial: boolean }): ScoredScan {
   const base = riskScore(input.findings);
   const applicable: GradeCap[] = [];
   const https = noWorkingHttps(input.checks);
   if (https) applicable.push({ id: 'no-https', limit: GRADE_CAP_LIMITS['no-https'], reason: `The site has no working HTTPS: ${https}.` });
   const softwareCves = softwareCveRecords(input.checks);
-  const exploited = new Map<string, Finding>();
+  const exploited = new Map<string, ScoredFinding>();
   for (const finding of input.findings) {
     for (const cve of cveDetailsOf(finding, softwareCves) ?? []) if (cve.exploited && !exploited.has(cve.id)) exploited.set(cve.id, finding);
   }
@@ -48,19 +51,25 @@ export function scoreScan(input: { checks: readonly CheckResult[]; findings: rea
   return { score: caps.length > 0 ? caps[0]!.limit : base, caps };
 }
 
+/** A whole stored scan's score (the samples, the demo account): partial when its mode or its checks left anything out. */
+export function scoreChecks(checks: readonly CheckResult[], mode: ScanMode = 'active'): ScoredScan {
+  const partial = mode === 'passive' || notCheckedOf(checks, mode).length > 0;
+  return scoreScan({ checks, findings: checks.flatMap((check) => check.findings), partial });
+}
+
 /** How a report says a cap: "Grade capped at D (69)". */
 export function gradeCapHeading(cap: Pick<GradeCap, 'limit'>): string {
   return `Grade capped at ${grade(cap.limit)} (${cap.limit})`;
 }
 
-function kevReason(exploited: ReadonlyMap<string, Finding>): string {
+function kevReason(exploited: ReadonlyMap<string, ScoredFinding>): string {
   const ids = [...exploited.keys()];
   const named = ids.slice(0, 3).join(', ') + (ids.length > 3 ? ` and ${ids.length - 3} more` : '');
   const titles = [...new Set(exploited.values())].map((finding) => finding.title);
   return `${ids.length === 1 ? 'A vulnerability' : `${ids.length} vulnerabilities`} known to be exploited in attacks (CISA's KEV catalog) ${ids.length === 1 ? 'is' : 'are'} on the site: ${named} (${titles.slice(0, 2).join('; ')}${titles.length > 2 ? '; …' : ''}).`;
 }
 
-function criticalReason(critical: readonly Finding[]): string {
+function criticalReason(critical: readonly ScoredFinding[]): string {
   if (critical.length === 1) return `A critical issue is open: ${critical[0]!.title}.`;
   return `${critical.length} critical issues are open, among them: ${critical[0]!.title}.`;
 }

@@ -1,5 +1,6 @@
 import type { Audit, CheckResult, Finding } from './audit.js';
-import { grade, riskLevel, riskScore } from './scoring.js';
+import { scoreChecks } from './grade-caps.js';
+import { grade, riskLevel } from './scoring.js';
 
 /**
  * The sample report (SPEC §2 "report preview", §7 demo ids): what `GET /api/audits/{id}` answers
@@ -139,7 +140,7 @@ const checks: CheckResult[] = [
         recommendation: 'Send X-Content-Type-Options: nosniff on every response.',
       }),
     ],
-    data: { url: `https://${HOST}/`, observatory: { graded: true, score: 70, grade: 'B' } },
+    data: { url: `https://${HOST}/`, analyzed: 'https', observatory: { graded: true, score: 70, grade: 'B', url: `https://${HOST}/`, statusCode: 200 } },
   },
   {
     name: 'ports',
@@ -232,9 +233,9 @@ const checks: CheckResult[] = [
   },
 ];
 
-/** The sample audit under the id it was asked for; its score, grade and risk come from the formula. */
+/** The sample audit under the id it was asked for; its score, grade and risk come from the formula and its caps. */
 export function sampleAudit(id: string): Audit {
-  const score = riskScore(checks.flatMap((c) => c.findings));
+  const { score, caps } = scoreChecks(checks);
   return {
     id,
     targetUrl: `https://${HOST}/`,
@@ -246,6 +247,7 @@ export function sampleAudit(id: string): Audit {
     score,
     grade: grade(score),
     riskLevel: riskLevel(score),
+    ...(caps.length > 0 ? { gradeCaps: caps } : {}),
     checks: structuredClone(checks),
   };
 }

@@ -9,7 +9,8 @@ import { DEMO_AGENTS, DEMO_PROFILE, demoCredentials, demoDomains } from '../doma
 import { MAX_DOMAINS_PER_USER, newVerificationToken } from '../domain/domains.js';
 import type { LeadRecord } from '../domain/ports.js';
 import { sampleAudit } from '../domain/sample-report.js';
-import { grade, riskLevel, riskScore } from '../domain/scoring.js';
+import { scoreChecks } from '../domain/grade-caps.js';
+import { grade, riskLevel } from '../domain/scoring.js';
 import { type ExposureHit, hitFindings } from '../scanner/checks/exposure/findings.js';
 
 /**
@@ -96,7 +97,7 @@ export function demoChecks(host: string, registrable: string, scan: SampleScan, 
     const software = dataOf(checks, 'software');
     software.technologies = (software.technologies as Data[]).map((t) => (t.name === 'PHP' ? { ...t, version: '8.3.14' } : t));
   }
-  if (scan.fixed.includes('csp-added')) dataOf(checks, 'http').observatory = { graded: true, score: 90, grade: 'A' };
+  if (scan.fixed.includes('csp-added')) dataOf(checks, 'http').observatory = { ...(dataOf(checks, 'http').observatory as object), graded: true, score: 90, grade: 'A' };
   if (scan.gitExposed) {
     const hit: ExposureHit = { path: '/.git/HEAD', status: 200, kind: 'git', signature: 'git-head', bytes: 23, detail: 'ref: refs/heads/main', severity: 'critical' };
     const exposure = checks.find((c) => c.name === 'exposure')!;
@@ -117,7 +118,7 @@ export function demoAudits(userId: string, email: string, productName: string, n
     const started = new Date(created.getTime() + 1_000);
     const completed = new Date(started.getTime() + scan.seconds * 1_000);
     const checks = demoChecks(host, domains[0], scan, completed, certificateExpiry);
-    const score = riskScore(checks.flatMap((c) => c.findings));
+    const { score, caps } = scoreChecks(checks);
     const targetUrl = `https://${host}/`;
     const lead: LeadRecord = {
       id: demoId(userId, `lead-${index}`),
@@ -145,6 +146,7 @@ export function demoAudits(userId: string, email: string, productName: string, n
       score,
       grade: grade(score),
       riskLevel: riskLevel(score),
+      ...(caps.length > 0 ? { gradeCaps: caps } : {}),
       checks,
     };
     return { lead, audit };
@@ -260,9 +262,10 @@ async function seedAudits(deps: SeedDeps, userId: string, email: string, now: Da
   }
   for (const { lead, audit } of samples) {
     const { checks, ...head } = audit;
-    await deps.audits.createLeadWithAudit(lead, { ...head, status: 'queued', checks: [], score: undefined, grade: undefined, riskLevel: undefined, startedAt: undefined, completedAt: undefined });
+    const { gradeCaps, ...queued } = head;
+    await deps.audits.createLeadWithAudit(lead, { ...queued, status: 'queued', checks: [], score: undefined, grade: undefined, riskLevel: undefined, startedAt: undefined, completedAt: undefined });
     await deps.audits.markInProgress(audit.id, audit.startedAt!);
     for (const check of checks) await deps.audits.saveCheck(audit.id, check);
-    await deps.audits.complete(audit.id, { score: audit.score!, grade: audit.grade!, riskLevel: audit.riskLevel!, completedAt: audit.completedAt! });
+    await deps.audits.complete(audit.id, { score: audit.score!, grade: audit.grade!, riskLevel: audit.riskLevel!, completedAt: audit.completedAt!, ...(gradeCaps ? { gradeCaps } : {}) });
   }
 }

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { CheckResult, Finding } from '../../lambdas/domain/audit.js';
-import { GRADE_CAP_LIMITS, gradeCapHeading, noWorkingHttps, scoreScan } from '../../lambdas/domain/grade-caps.js';
+import { GRADE_CAP_LIMITS, gradeCapHeading, noWorkingHttps, scoreChecks, scoreScan } from '../../lambdas/domain/grade-caps.js';
+import { sampleAudit } from '../../lambdas/domain/sample-report.js';
+import { grade } from '../../lambdas/domain/scoring.js';
+import { demoAudits } from '../../lambdas/use-cases/seed-demo.js';
+import { sampleReport } from '../../frontend/src/features/landing/lib/sample-report.js';
 import { riskScore } from '../../lambdas/domain/scoring.js';
 import { analyzeHttp } from '../../lambdas/scanner/checks/http.check.js';
 import type { PortProbe } from '../../lambdas/scanner/checks/tls/port.js';
@@ -221,5 +225,25 @@ describe('scoreScan: the formula, then the caps (DECISIONS "Grade caps")', () =>
 
   it('does not cap for HTTPS a site whose tls and http checks the site blocked, though the report is partial', () => {
     expect(scoreScan({ checks: [kept('tls'), kept('http')], findings: [], partial: true }).caps.map((c) => c.id)).toEqual(['partial']);
+  });
+});
+
+describe('one score everywhere: the reports that are not scans carry the capped score too', () => {
+  it("the spec's sample report (demo_ and audit_ ids) stores scoreChecks' score, grade and caps", () => {
+    const audit = sampleAudit('demo_sample');
+    const scored = scoreChecks(audit.checks);
+    expect([audit.score, audit.grade, audit.gradeCaps ?? []]).toEqual([scored.score, grade(scored.score), scored.caps]);
+  });
+
+  it("the demo account's five audits store scoreChecks' score, grade and caps", () => {
+    for (const { audit } of demoAudits('0f8fad5b-d9cb-469f-a165-70867728950e', 'demo@rampart.example', 'Rampart', new Date('2026-03-01T00:00:00Z'))) {
+      const scored = scoreChecks(audit.checks);
+      expect([audit.score, audit.grade, audit.gradeCaps ?? []], audit.host).toEqual([scored.score, grade(scored.score), scored.caps]);
+    }
+  });
+
+  it("the landing page's preview (kept out of grade-caps to keep its bundle small) is a score no cap lowers", () => {
+    const findings = sampleReport.findings.map((f, i) => ({ ...f, id: `sample.${i}` }));
+    expect(scoreScan({ checks: [], findings, partial: false })).toEqual({ score: sampleReport.score, caps: [] });
   });
 });
