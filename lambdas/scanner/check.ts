@@ -4,6 +4,7 @@
  * retrieved. Analyses live beside their checks and are unit-tested on captured fixtures.
  */
 import type { CheckResult, Finding, ScanMode } from '../domain/audit.js';
+import type { NotCheckedPart } from '../domain/coverage.js';
 import type { WebTarget } from '../domain/target.js';
 import type { ScanNet } from './net/net.js';
 
@@ -92,12 +93,23 @@ export interface CheckDefinition {
   /** True when the check needs the target's addresses (skipped when the site has none). */
   needsAddress: boolean;
   passive: PassiveBehaviour;
+  /**
+   * True for the checks that read the site's pages (headers, cookies, software, WordPress, exposed
+   * files): DECISIONS "Blocked is a result" — when the landing page is a bot challenge, an edge block
+   * or a rate limit, they are not run but reported "not checked" with the cause, never graded.
+   */
+  readsPages?: boolean;
   run(context: CheckContext): Promise<CheckOutput>;
 }
 
-/** The `notChecked` entry of a limited check's data in a passive scan: the parts it left out. */
-export function notCheckedInPassive(mode: ScanMode, parts: readonly string[]): { notChecked?: string[] } {
-  return mode === 'passive' && parts.length > 0 ? { notChecked: [...parts] } : {};
+/**
+ * The `notChecked` entry of a check's data: the parts a passive scan left out (`parts`, only in a
+ * passive scan), then the parts the site did not answer for (`unanswered`, any mode). Absent when
+ * there are none, so a check that ran in full has no `notChecked`.
+ */
+export function notCheckedInPassive(mode: ScanMode, parts: readonly string[], unanswered: readonly NotCheckedPart[] = []): { notChecked?: NotCheckedPart[] } {
+  const all: NotCheckedPart[] = [...(mode === 'passive' ? parts : []), ...unanswered];
+  return all.length > 0 ? { notChecked: all } : {};
 }
 
 /** A finding factory for one check, so ids and the check name stay consistent. */

@@ -12,6 +12,8 @@ import { createNet } from './net/create-net.js';
 import type { ScanNet } from './net/net.js';
 import { passiveNet } from './net/passive-net.js';
 import { createResolver, type ScanResolver } from './resolver.js';
+import { type SiteBlock, SiteKeptOutError } from './site-access/block.js';
+import { probeSiteAccess, type SiteAccess } from './site-access/site-access.probe.js';
 import { isLoopbackName, refusedAddress } from './target-guard.js';
 
 export type { ScanSettings } from './check.js';
@@ -49,6 +51,8 @@ export interface ScanReport {
   grade: Grade;
   riskLevel: RiskLevel;
   durationMs: number;
+  /** What the landing page was when the scan loaded it, and the wall in front of it if any (null: no check reads pages). */
+  siteAccess: SiteAccess | null;
 }
 
 /** The target may not be scanned (it resolves to a private address, say). The audit fails with this message. */
@@ -67,6 +71,19 @@ export class TargetUnresolvableError extends DomainError {
 
 export const DEFAULT_DEADLINE_MS = 40_000;
 const RESOLVE_BUDGET_MS = 8_000;
+/** A Retry-After is waited out (once, polite-http.ts) only when this much of the deadline is left afterwards for the checks. */
+const PAGE_CHECKS_RESERVE_MS = 15_000;
+
+/**
+ * DECISIONS "Blocked is a result": a page-reading check the site kept out. A challenge, an edge
+ * block or a login wall is `blocked`; a rate limit is `rate_limited`; a 5xx or maintenance page is
+ * an `error` of the check. Never graded, never passed.
+ */
+export function keptOutResult(name: string, block: SiteBlock): CheckResult {
+  const base = { name, durationMs: 0, reason: block.reason, findings: [], data: { blocked: block } };
+  if (block.kind === 'unavailable') return { ...base, status: 'error' };
+  return { ...base, status: 'skipped', cause: block.kind === 'rate_limited' ? 'rate_limited' : 'blocked' };
+}
 
 /** Resolves the target once; every later connection of the scan goes to these addresses (no DNS rebinding). */
 async function resolveTarget(resolver: ScanResolver, host: string): Promise<string[]> {
@@ -116,7 +133,7 @@ export async function scan(target: WebTarget, settings: ScanSettings, options: S
   const checks = options.checks ?? defaultChecks;
   const mode = options.mode ?? 'active';
   const passiveReason = options.passiveReason ?? PASSIVE_REASON;
-  const net = options.net ?? createNet(settings, { host: target.host, addresses }, resolver);
+  const net = options.net ?? createNet(settings, { host: target.host, addresses }, resolver, { retryAfterUntil: started + deadlineMs - PAGE_CHECKS_RESERVE_MS });
   const results = new Map<string, Promise<CheckResult>>();
   const context: Omit<CheckContext, 'signal'> = {
     target,
@@ -129,11 +146,19 @@ export async function scan(target: WebTarget, settings: ScanSettings, options: S
     resultOf: (name) => results.get(name) ?? Promise.resolve(undefined),
     subject: { emails: options.subject?.emails ?? [], verifiedDomains: options.subject?.verifiedDomains ?? [] },
   };
+  // Loaded once, before any check reads the site's pages; checks that do not read pages start at once.
+  let siteAccess: Promise<SiteAccess> | null = null;
+  const accessOfSite = () =>
+    (siteAccess ??= probeSiteAccess(context.net.http, target.url, { signal: deadline }));
   for (const check of checks) {
     const result = (async (): Promise<CheckResult> => {
       // Let every check register before any runs, so resultOf finds checks declared later.
       await Promise.resolve();
       if (mode === 'passive' && check.passive === 'skipped') return { name: check.name, status: 'skipped', durationMs: 0, reason: passiveReason, findings: [] };
+      if (check.readsPages) {
+        const { block } = await accessOfSite();
+        if (block) return keptOutResult(check.name, block);
+      }
       return runCheck(check.name, check.budgetMs, (signal) => check.run({ ...context, signal }), deadline);
     })().then(async (result) => {
       await options.onProgress?.(result);
@@ -159,6 +184,7 @@ export async function scan(target: WebTarget, settings: ScanSettings, options: S
     grade: grade(score),
     riskLevel: riskLevel(score),
     durationMs: Math.round(performance.now() - started),
+    siteAccess: siteAccess ? await siteAccess : null,
   };
 }
 
@@ -191,6 +217,7 @@ export async function runCheck(
     }
     return { name, status: 'ok', durationMs: elapsed(), ...outcome };
   } catch (error) {
+    if (error instanceof SiteKeptOutError) return { ...keptOutResult(name, error.block), durationMs: elapsed() };
     return { name, status: 'error', durationMs: elapsed(), reason: describeError(error), findings: [] };
   } finally {
     clearTimeout(timer);

@@ -14,6 +14,8 @@ import { directoryListings, sensitiveEntries } from './exposure/listing.js';
 import { analyzeSecurityTxt, securityTxtAnalysisFindings, type SecurityTxtAnalysis } from './exposure/security-txt.js';
 import { contentType, looksLikeHtml, securityTxt } from './exposure/signatures.js';
 import { matchesBaseline } from './exposure/soft-404.js';
+import { answered, unansweredParts } from './exposure/unanswered.js';
+import type { NotCheckedPart } from '../../domain/coverage.js';
 
 export type { ExposureHit, ListingHit } from './exposure/findings.js';
 export type { ExposureProbe } from './exposure/exposure.probe.js';
@@ -80,6 +82,9 @@ export function securityTxtAnalysis(probe: Pick<ExposureProbe, 'samples' | 'base
 
 /** Analyze: hits, listings and security.txt into findings, and the check's data (`now` judges the Expires date). */
 export function analyzeExposure(probe: ExposureProbe, now: Date = new Date()): CheckOutput {
+  // A 429, a 5xx, a challenge or no answer at all is not "not exposed": those paths are not checked.
+  const unanswered = unansweredParts('Exposed files', [...probe.samples, ...probe.failures], probe.samples.length + probe.failures.length);
+  probe = { ...probe, samples: answered(probe.samples) };
   const hits = exposureHits(probe);
   const folders = [probe.landing, ...probe.samples.filter((sample) => sample.path.endsWith('/'))];
   const listings: ListingHit[] = directoryListings(folders, (response) => response !== probe.landing && matchesBaseline(response, probe.baseline.directory)).map(
@@ -105,6 +110,7 @@ export function analyzeExposure(probe: ExposureProbe, now: Date = new Date()): C
       listings,
       securityTxt: securityTxtAsked ? { ...security, ...(rfc9116 ? { rfc9116 } : {}) } : { present: null },
       failures: probe.failures.map(({ path, error }) => ({ path, error })),
+      unanswered,
     },
   };
 }
@@ -119,10 +125,15 @@ export const exposureCheck: CheckDefinition = {
   name: 'exposure',
   budgetMs: BUDGET_MS,
   needsAddress: true,
+  readsPages: true,
   // Passive: the landing page and /.well-known/security.txt only, which anyone's browser may ask for.
   passive: 'limited',
   run: async ({ target, domain, mode, net, signal }) => {
     const output = analyzeExposure(await probeExposure({ client: net.http, target, domain, signal, budgetMs: BUDGET_MS, passive: mode === 'passive' }));
-    return { ...output, data: { ...output.data, ...notCheckedInPassive(mode, ['Exposed files and folders (.git, .env, backups, database dumps, phpinfo, server status, directory listings)']) } };
+    const unanswered = (output.data?.unanswered ?? []) as NotCheckedPart[];
+    return {
+      ...output,
+      data: { ...output.data, ...notCheckedInPassive(mode, ['Exposed files and folders (.git, .env, backups, database dumps, phpinfo, server status, directory listings)'], unanswered) },
+    };
   },
 };

@@ -6,6 +6,7 @@
  */
 import type { Finding } from '../../domain/audit.js';
 import { type CheckContext, type CheckDefinition, type CheckOutput, notCheckedInPassive } from '../check.js';
+import { assertSiteSeen } from '../site-access/block.js';
 import { loadHstsPreload, NOT_PRELOADED, type PreloadLookup } from '../hsts-preload.js';
 import type { HttpClient, HttpResponse } from '../net/http-client.js';
 import { cookiesFindings, cookiesTest } from './http/cookies.js';
@@ -241,9 +242,13 @@ export const httpCheck: CheckDefinition = {
   name: 'http',
   budgetMs: 12_000,
   needsAddress: true,
+  readsPages: true,
   passive: 'limited',
   run: async (context: CheckContext) => {
     const [probe, preloaded] = await Promise.all([probeHttp(context.net.http, context.target, context.signal, { passive: context.mode === 'passive' }), loadHstsPreload()]);
+    // The headers of a challenge or a 429 are not the site's: kept out, never graded (DECISIONS "Blocked is a result").
+    const page = analyzed(probe.retrieved);
+    if (page) assertSiteSeen(page);
     const output = analyzeHttp(probe, preloaded);
     return { ...output, data: { ...output.data, ...notCheckedInPassive(context.mode, ['Whether the server answers TRACE (cross-site tracing)']) } };
   },

@@ -11,6 +11,7 @@
  * product (and operating system a banner shows) whose release cycle is out of security support on the
  * scan's date → an end-of-life finding (./software/end-of-life.ts).
  */
+import { assertSiteSeen } from '../site-access/block.js';
 import { randomBytes } from 'node:crypto';
 import type { CheckResult, Finding } from '../../domain/audit.js';
 import { type CheckContext, type CheckDefinition, type CheckOutput, notCheckedInPassive } from '../check.js';
@@ -242,6 +243,7 @@ export function createSoftwareCheck(options: SoftwareCheckOptions = {}): CheckDe
     name: 'software',
     budgetMs,
     needsAddress: true,
+    readsPages: true,
     // Passive: the page, its headers and the scripts it loads; not the error page of a made-up path.
     passive: 'limited',
     run: async (context) => {
@@ -264,6 +266,8 @@ export function createSoftwareCheck(options: SoftwareCheckOptions = {}): CheckDe
           return null;
         });
 
+      // The page of a challenge or a 429 is not the site's: kept out, never read for software (DECISIONS "Blocked is a result").
+      if (page) assertSiteSeen(page);
       const toRead = page && isHtml(page) ? scriptsToRead(page.url, readMarkup(page.body, page.url), maxScripts) : [];
       const scripts = await Promise.all(
         toRead.map((url) =>

@@ -8,7 +8,8 @@
  */
 import type { Finding } from '../../domain/audit.js';
 import type { CheckDefinition, CheckOutput } from '../check.js';
-import type { Sample } from './exposure/fetcher.js';
+import type { FetchFailure, Sample } from './exposure/fetcher.js';
+import { unansweredCause, unansweredParts } from './exposure/unanswered.js';
 import { parseDirectoryListing, sensitiveEntries } from './exposure/listing.js';
 import { wordpressAssets } from './wordpress/assets.js';
 import {
@@ -61,8 +62,32 @@ export function enumeratedUsers(probe: Pick<WordPressProbe, 'users'>): { users: 
 
 /** Analyze: version, users, plugins and exposures into findings and the check's data. */
 export function analyzeWordPress(probe: WordPressProbe): CheckOutput {
+  // A 429, a 5xx, a challenge or no answer is not the site's answer: those files are not checked (not "not exposed").
+  const asked: (Sample | FetchFailure)[] = [
+    ...[probe.feed, probe.opml, probe.readme, probe.xmlrpc, probe.uploads, probe.debugLog, ...Object.values(probe.pluginReadmes), ...Object.values(probe.themeStyles)].filter((s): s is Sample => s !== null),
+    ...probe.users.map(({ path, status, body }) => ({ path, url: path, status, headers: {}, body, bytes: body.length, truncated: false, redirects: [] })),
+    ...probe.failures,
+  ];
+  const unanswered = unansweredParts('WordPress files', asked, asked.length);
+  const seen = (sample: Sample | null) => (sample && unansweredCause(sample) === null ? sample : null);
+  probe = {
+    ...probe,
+    feed: seen(probe.feed),
+    opml: seen(probe.opml),
+    readme: seen(probe.readme),
+    xmlrpc: seen(probe.xmlrpc),
+    uploads: seen(probe.uploads),
+    debugLog: seen(probe.debugLog),
+    pluginReadmes: Object.fromEntries(Object.entries(probe.pluginReadmes).map(([slug, sample]) => [slug, seen(sample)])),
+    themeStyles: Object.fromEntries(Object.entries(probe.themeStyles).map(([slug, sample]) => [slug, seen(sample)])),
+  };
   const { detection } = probe;
-  const measured = { checked: probe.sent, incomplete: probe.incomplete, failures: probe.failures.map(({ path, error }) => ({ path, error })) };
+  const measured = {
+    checked: probe.sent,
+    incomplete: probe.incomplete,
+    failures: probe.failures.map(({ path, error }) => ({ path, error })),
+    ...(unanswered.length > 0 ? { notChecked: unanswered } : {}),
+  };
   if (!detection.detected) return { findings: [], data: { detected: false, url: probe.landing.url, ...measured } };
 
   const assets = wordpressAssets(probe.landing.body, probe.landing.url);
@@ -133,6 +158,7 @@ export const wordpressCheck: CheckDefinition = {
   name: 'wordpress',
   budgetMs: BUDGET_MS,
   needsAddress: true,
+  readsPages: true,
   // Its probes (REST user enumeration, xmlrpc.php, uploads, debug.log, readme.html) are paths no page loads.
   passive: 'skipped',
   run: async ({ target, domain, net, signal }) => analyzeWordPress(await probeWordPress({ client: net.http, target, domain, signal, budgetMs: BUDGET_MS })),

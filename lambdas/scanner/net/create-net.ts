@@ -4,6 +4,7 @@ import type { ScanResolver } from '../resolver.js';
 import { createDnsClient } from './dns-client.js';
 import { createHttpClient } from './http-client.js';
 import type { ScanNet } from './net.js';
+import { politeHttp } from './polite-http.js';
 import { createSmtpClient } from './smtp-client.js';
 import { createTcpClient } from './tcp-client.js';
 import { createTlsClient } from './tls-client.js';
@@ -19,14 +20,15 @@ export interface PinnedTarget {
  * to its pinned addresses; any other host (a redirect) is resolved through the scanner's resolver
  * and guarded at each hop.
  */
-export function createNet(settings: ScanSettings, pinned: PinnedTarget, resolver: ScanResolver): ScanNet {
+export function createNet(settings: ScanSettings, pinned: PinnedTarget, resolver: ScanResolver, polite: { retryAfterUntil?: number } = {}): ScanNet {
   const { allowPrivateTargets } = settings;
   const trust = trustedCertificates(settings);
   return {
     dns: createDnsClient({ resolvers: settings.resolvers, timeoutMs: settings.dnsTimeoutMs }),
     tcp: createTcpClient({ allowPrivateTargets }),
     tls: createTlsClient({ allowPrivateTargets, ...trust }),
-    http: createHttpClient({
+    // However many checks ask at once, one site is asked politely (polite-http.ts).
+    http: politeHttp(createHttpClient({
       pinned: new Map([[pinned.host.replace(/^\[|\]$/g, '').toLowerCase(), pinned.addresses]]),
       resolve: async (host) => {
         const [v4, v6] = await Promise.all([resolver.resolve4(host), resolver.resolve6(host)]);
@@ -35,7 +37,7 @@ export function createNet(settings: ScanSettings, pinned: PinnedTarget, resolver
       allowPrivateTargets,
       ...(settings.userAgent ? { userAgent: settings.userAgent } : {}),
       ...trust,
-    }),
+    }), polite),
     smtp: createSmtpClient({ allowPrivateTargets, ...trust }),
   };
 }

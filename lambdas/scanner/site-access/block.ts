@@ -1,11 +1,11 @@
 /**
  * DECISIONS "Blocked is a result": is the scanner seeing the site, or a bot challenge, an edge
  * block, a rate limit or a maintenance page in front of it? A pure reading of one response (status,
- * headers, body). The vendor signatures live in ./vendors.ts (converted from wafw00f's, licence
- * kept there); the generic rule (401/403/406/429/451/503 on the landing page, or a challenge body)
- * catches the rest without a vendor name.
+ * headers, body). The vendor signatures live in ./vendors.ts (partly converted from wafw00f's,
+ * licence kept there); the generic rule (401/403/406/429/451/503 on the landing page, or a challenge
+ * body) catches the rest without a vendor name. Fixtures: test/fixtures/blocks/.
  */
-import type { HttpHeaders } from '../net/http-client.js';
+import { THIN_PAGE_CHARS, VENDOR_SIGNATURES, viewOf } from './vendors.js';
 
 /** What kind of wall the scanner met. */
 export type BlockKind =
@@ -24,7 +24,7 @@ export type BlockKind =
 export interface ObservedResponse {
   url: string;
   status: number;
-  headers: HttpHeaders;
+  headers: Readonly<Record<string, readonly string[]>>;
   body: string;
 }
 
@@ -45,30 +45,68 @@ export interface SiteBlock {
 /** Statuses that, on the landing page, mean the scanner is not seeing the site. */
 export const BLOCKING_STATUSES: ReadonlySet<number> = new Set([401, 403, 406, 429, 451, 503]);
 
-const header = (headers: HttpHeaders, name: string): string | undefined => headers[name]?.join(', ');
+const header = (headers: ObservedResponse['headers'], name: string): string | undefined => headers[name]?.join(', ');
 
 /** Retry-After in seconds: delta-seconds or an HTTP date (RFC 9110 §10.2.3); undefined when absent or unreadable. */
-export function retryAfterSeconds(headers: HttpHeaders, now: number = Date.now()): number | undefined {
+export function retryAfterSeconds(headers: ObservedResponse['headers'], now: number = Date.now()): number | undefined {
   const value = headers['retry-after']?.[0]?.trim();
   if (!value) return undefined;
   if (/^\d+$/.test(value)) return Number(value);
+  // An HTTP date starts with the day's name (IMF-fixdate, RFC 850 and asctime alike); Date.parse alone takes "-5" for a year.
+  if (!/^[a-z]{3}/i.test(value)) return undefined;
   const at = Date.parse(value);
   return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
 }
 
-/** Challenge pages a browser solves and a scanner cannot, whoever serves them. */
-const CHALLENGE_BODY = /<title>\s*(just a moment\.\.\.|attention required!|checking your browser|ddos-guard|one moment, please)|(captcha-delivery|challenge-platform|cf-chl-|_incapsula_resource|\/\.well-known\/sgcaptcha|px-captcha|g-recaptcha|hcaptcha\.com\/1\/api\.js|challenges\.cloudflare\.com\/turnstile)/i;
+/** Titles of challenge pages a browser solves and a scanner cannot, whoever serves them. */
+const CHALLENGE_TITLE = /^(just a moment\.\.\.|attention required!|checking your browser|ddos-guard|one moment, please|please wait while your request is being verified)/i;
+/**
+ * The machinery of a challenge interstitial. Sites carry some of it on their own pages too (Cloudflare
+ * injects /cdn-cgi/challenge-platform/scripts/jsd/ into normal pages, Imperva its _Incapsula_Resource
+ * script), so it counts on a refusal (4xx/5xx) or on a page with next to no text, never on a real page.
+ */
+const INTERSTITIAL = /captcha-delivery\.com|\/cdn-cgi\/challenge-platform\/|cf_chl_opt|cf-chl-|_incapsula_resource|\/\.well-known\/sgcaptcha|px-captcha/i;
+/** CAPTCHA widgets: a contact form on a real page embeds them, so they count only on a refusal. */
+const CAPTCHA_WIDGET = /g-recaptcha|www\.google\.com\/recaptcha\/|hcaptcha\.com\/1\/api\.js|challenges\.cloudflare\.com\/turnstile/i;
+
+/** A challenge page by its looks alone (title or machinery), whoever serves it. */
+function looksLikeChallenge(response: ObservedResponse): boolean {
+  const view = viewOf(response);
+  if (CHALLENGE_TITLE.test(view.title)) return true;
+  const refusal = view.status >= 400;
+  if (INTERSTITIAL.test(view.body) && (refusal || view.textLength < THIN_PAGE_CHARS)) return true;
+  return refusal && CAPTCHA_WIDGET.test(view.body);
+}
 
 /**
- * The wall in front of the site, or null when the response is the site's own. `vendors` are the
- * vendor signatures (./vendors.ts); each returns a block, or null when the response is not its.
+ * The wall in front of the site, or null when the response is the site's own: for the landing page,
+ * where any of the generic rule's statuses means the scanner is not seeing the site. `vendors` are
+ * the vendor signatures (./vendors.ts by default); each returns a kind, or null when the response
+ * is not its wall.
  */
-export function detectBlock(response: ObservedResponse, vendors: readonly VendorSignature[] = []): SiteBlock | null {
+export function detectBlock(response: ObservedResponse, vendors: readonly VendorSignature[] = VENDOR_SIGNATURES): SiteBlock | null {
+  return vendorBlock(response, vendors) ?? genericBlock(response);
+}
+
+/**
+ * The wall in front of one path other than the landing page (a check's probe of /.git/config, a
+ * WordPress path): a vendor's challenge or block page, a challenge body, or a rate limit (429, or 503
+ * with Retry-After). A plain 401/403/404 there is the site's own answer about that path, not a wall.
+ */
+export function detectPathBlock(response: ObservedResponse, vendors: readonly VendorSignature[] = VENDOR_SIGNATURES): SiteBlock | null {
+  const byVendor = vendorBlock(response, vendors);
+  if (byVendor) return byVendor;
+  if (looksLikeChallenge(response)) return blockOf(response, 'challenge', null, null);
+  if (response.status === 429 || (response.status === 503 && retryAfterSeconds(response.headers) !== undefined)) return blockOf(response, 'rate_limited', null, null);
+  return null;
+}
+
+function vendorBlock(response: ObservedResponse, vendors: readonly VendorSignature[]): SiteBlock | null {
   for (const vendor of vendors) {
     const kind = vendor.match(response);
     if (kind) return blockOf(response, kind, vendor.id, vendor.name);
   }
-  return genericBlock(response);
+  return null;
 }
 
 /** One vendor's signature: the kind of wall when the response is that vendor's block or challenge page. */
@@ -80,7 +118,7 @@ export interface VendorSignature {
 
 /** The generic rule: a blocking status on the page, or a challenge body whatever its status. */
 export function genericBlock(response: ObservedResponse): SiteBlock | null {
-  if (CHALLENGE_BODY.test(response.body.slice(0, 64 * 1024))) return blockOf(response, 'challenge', null, null);
+  if (looksLikeChallenge(response)) return blockOf(response, 'challenge', null, null);
   const { status } = response;
   if (status === 429) return blockOf(response, 'rate_limited', null, null);
   if (status === 503) return blockOf(response, retryAfterSeconds(response.headers) !== undefined ? 'rate_limited' : 'unavailable', null, null);
@@ -113,3 +151,20 @@ export function blockOf(response: ObservedResponse, kind: BlockKind, vendor: str
 
 /** For vendor signatures: a header's joined value (lower-case name). */
 export { header as headerOf };
+
+/**
+ * Thrown by a check whose own request for a page met a wall the scan's first look did not (the site
+ * started rate-limiting mid-scan, say): the engine reports the check as kept out, never as run.
+ */
+export class SiteKeptOutError extends Error {
+  constructor(readonly block: SiteBlock) {
+    super(block.reason);
+    this.name = 'SiteKeptOutError';
+  }
+}
+
+/** Throws SiteKeptOutError when the response is a wall rather than the site's page. */
+export function assertSiteSeen(response: ObservedResponse): void {
+  const block = detectBlock(response);
+  if (block) throw new SiteKeptOutError(block);
+}

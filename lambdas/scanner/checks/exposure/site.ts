@@ -5,6 +5,7 @@
  * still the customer's (the same registrable domain), never a third party the site links to.
  */
 import type { HttpClient, HttpResponse } from '../../net/http-client.js';
+import { assertSiteSeen } from '../../site-access/block.js';
 
 /** How many redirects the landing request follows (as the http check does). */
 export const LANDING_REDIRECTS = 5;
@@ -64,19 +65,23 @@ export async function fetchLanding(
   const errors: string[] = [];
   for (const url of [first, second]) {
     const attempts = errors.length + 1;
+    let response: HttpResponse;
     try {
-      const response = await client.request(url, {
+      response = await client.request(url, {
         followRedirects: LANDING_REDIRECTS,
         timeoutMs: options.timeoutMs,
         maxBodyBytes: options.maxBodyBytes,
         signal: options.signal,
       });
-      return { response, origin: siteOrigin(response, target.host, domain, url), attempts };
     } catch (error) {
       if (options.signal.aborted) throw error;
       const err = error as { code?: unknown; message?: unknown };
       errors.push(`${new URL(url).protocol.slice(0, -1)}: ${[err.code, err.message].filter((p) => typeof p === 'string' && p).join(': ') || String(error)}`);
+      continue;
     }
+    // A challenge or a rate limit is not the site's landing page: the check is kept out, not run on it.
+    assertSiteSeen(response);
+    return { response, origin: siteOrigin(response, target.host, domain, url), attempts };
   }
   throw new Error(`The site answered neither over HTTPS nor over HTTP (${errors.join('; ')})`);
 }
