@@ -1,5 +1,6 @@
 import { CfnOutput, Lazy, Stack, Tags, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
+import type { Config } from '../lambdas/config.js';
 import type { RouteDefinition } from '../lambdas/routes.js';
 import { Alarms } from './alarms/alarms.js';
 import { OperationsDashboard } from './alarms/dashboard.js';
@@ -10,6 +11,7 @@ import { bindParameterSecret } from './constructs/parameter-secrets.js';
 import type { FunctionDefaults } from './constructs/project-function.js';
 import { Data } from './data/data.js';
 import { Notify } from './notify/notify.js';
+import { ScannerEgress } from './scanning/scanner-egress.js';
 import { Scanning } from './scanning/scanning.js';
 import { Schedule } from './schedule/schedule.js';
 import { Site } from './site/site.js';
@@ -24,6 +26,11 @@ export interface ProductStackProps extends StackProps {
   readonly frontendDist?: string;
 }
 
+/** The configuration key (lambdas/config.ts) the public scanner page's route reads the fixed addresses from. */
+export const SCANNER_EGRESS_KEY = 'SCANNER_EGRESS_ADDRESSES' satisfies keyof Config;
+/** The route that publishes them (lambdas/routes.ts): GET /api/scanner, for the /scanner page. */
+export const SCANNER_INFO_PATH = '/api/scanner';
+
 /** The whole product on AWS: one stack, one construct per concern. */
 export class ProductStack extends Stack {
   readonly data: Data;
@@ -31,6 +38,8 @@ export class ProductStack extends Stack {
   readonly storage: Storage;
   readonly notify: Notify;
   readonly scanning: Scanning;
+  /** Only with `scannerEgress=fixed`. */
+  readonly scannerEgress?: ScannerEgress;
   readonly api: Api;
   readonly site: Site;
   readonly schedule: Schedule;
@@ -64,7 +73,10 @@ export class ProductStack extends Stack {
       mailer: config.userPoolEmail === 'ses' ? { ...this.notify.mailer, mailDomain: config.mailDomain } : undefined,
     });
     this.storage = new Storage(this, 'Storage');
-    this.scanning = new Scanning(this, 'Scanning', { defaults });
+    if (config.scannerEgress === 'fixed') {
+      this.scannerEgress = new ScannerEgress(this, 'ScannerEgress', { natGateways: config.scannerNatGateways });
+    }
+    this.scanning = new Scanning(this, 'Scanning', { defaults, egress: this.scannerEgress });
 
     const bindings = new Bindings({
       table: this.data.table,
@@ -86,6 +98,11 @@ export class ProductStack extends Stack {
       bindings,
       defaults,
     });
+    if (this.scannerEgress) {
+      const publishers = new Set(props.routes.filter((route) => route.method === 'GET' && route.path === SCANNER_INFO_PATH).map((route) => route.fn));
+      if (publishers.size === 0) throw new Error(`scannerEgress=fixed: no route serves GET ${SCANNER_INFO_PATH}, where the addresses are published`);
+      for (const name of publishers) this.api.functions.get(name)!.addEnvironment(SCANNER_EGRESS_KEY, this.scannerEgress.addressList);
+    }
     this.site = site = new Site(this, 'Site', {
       apiDomainName: this.api.domainName,
       apiOriginVerifyValue: this.api.originVerifySecret.secretValue.unsafeUnwrap(),
@@ -134,6 +151,12 @@ export class ProductStack extends Stack {
       value: this.site.distribution.distributionDomainName,
     });
     new CfnOutput(this, 'AlarmTopicArn', { description: 'Operator alarms: subscribe to this SNS topic (README)', value: this.alarms.topic.topicArn });
+    if (this.scannerEgress) {
+      new CfnOutput(this, 'ScannerEgressAddresses', {
+        description: 'The fixed addresses scans come from (scannerEgress=fixed), comma-separated; also on the /scanner page',
+        value: this.scannerEgress.addressList,
+      });
+    }
     new CfnOutput(this, 'DashboardName', { description: 'The operations dashboard in CloudWatch', value: this.dashboard.dashboard.dashboardName });
   }
 }

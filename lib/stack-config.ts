@@ -44,6 +44,14 @@ const stackConfigSchema = z.object({
   stripeParameterPath: parameterName('/rampart/stripe').optional(),
   /** Name of the SecureString parameter holding the HIBP API key; none = the breaches check says "not configured". */
   hibpParameter: parameterName('/rampart/hibp-api-key').optional(),
+  /**
+   * Where scans come from: `fixed` = the scan worker in private subnets behind NAT gateways with
+   * Elastic IPs, published on /scanner and in the `ScannerEgressAddresses` output (costs money:
+   * README "Deploy to AWS"); none = Lambda's own AWS addresses, which change and are shared.
+   */
+  scannerEgress: z.enum(['fixed']).optional(),
+  /** With `scannerEgress=fixed`: NAT gateways, each one address: 2 (the default, one per AZ) or 1 (half the cost). */
+  scannerNatGateways: z.coerce.number<string>().int().min(1).max(2, 'at most 2 (the VPC spans two Availability Zones)').optional(),
 });
 
 export type StackConfig = z.output<typeof stackConfigSchema> & {
@@ -72,6 +80,8 @@ const sources = {
   logLevel: 'LOG_LEVEL',
   stripeParameterPath: 'STRIPE_PARAMETER_PATH',
   hibpParameter: 'HIBP_PARAMETER',
+  scannerEgress: 'SCANNER_EGRESS',
+  scannerNatGateways: 'SCANNER_NAT_GATEWAYS',
 } as const satisfies Record<keyof z.input<typeof stackConfigSchema>, string>;
 
 /** Reads the settings once; fails naming every missing, placeholder, bad or refused key. */
@@ -97,6 +107,9 @@ export function readStackConfig(node: Node, env: Record<string, string | undefin
   const config = result.data;
   if (config.siteDomain && !config.certificateArn) {
     throw new Error('Invalid stack configuration: siteDomain needs certificateArn (an ACM certificate in us-east-1)');
+  }
+  if (config.scannerNatGateways !== undefined && config.scannerEgress !== 'fixed') {
+    throw new Error('Invalid stack configuration: scannerNatGateways needs scannerEgress=fixed (without it, scans leave from Lambda\'s own addresses)');
   }
   return {
     ...config,

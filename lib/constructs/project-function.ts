@@ -1,4 +1,5 @@
 import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import type { ISecurityGroup, IVpc, SubnetSelection } from 'aws-cdk-lib/aws-ec2';
 import { Architecture, Code, Function as LambdaFunction, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
@@ -28,6 +29,14 @@ export interface ProjectFunctionProps {
   /** @default the function's definition in lambdas/routes.ts */
   readonly timeout?: Duration;
   readonly environment?: Record<string, string>;
+  /** Private subnets to run in (the scan worker behind fixed egress, lib/scanning/scanner-egress.ts). @default outside any VPC */
+  readonly network?: FunctionNetwork;
+}
+
+export interface FunctionNetwork {
+  readonly vpc: IVpc;
+  readonly subnets: SubnetSelection;
+  readonly securityGroup: ISecurityGroup;
 }
 
 /**
@@ -74,6 +83,7 @@ export class ProjectFunction extends LambdaFunction {
         ...props.defaults.environment,
         ...props.environment,
       },
+      ...(props.network && { vpc: props.network.vpc, vpcSubnets: props.network.subnets, securityGroups: [props.network.securityGroup] }),
     });
     this.logs = logGroup;
 
@@ -87,6 +97,14 @@ export class ProjectFunction extends LambdaFunction {
         reason:
           'X-Ray tracing: xray:PutTraceSegments and xray:PutTelemetryRecords do not support resource-level permissions.',
       },
+      ...(props.network
+        ? [
+            {
+              id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaVPCAccessExecutionRole]',
+              reason: "The VPC access role only lets the function create, describe and delete its own network interfaces in the VPC's subnets.",
+            },
+          ]
+        : []),
       {
         id: 'AwsSolutions-L1',
         reason: `${FUNCTION_RUNTIME.name} is the project's chosen runtime (the one it is developed and tested on); upgrades are deliberate.`,

@@ -5,7 +5,7 @@ import { Construct } from 'constructs';
 import { workerFunctions } from '../../lambdas/routes.js';
 import type { Bindings } from '../constructs/bindings.js';
 import { reserveConcurrency } from '../constructs/concurrency.js';
-import { type FunctionDefaults, ProjectFunction } from '../constructs/project-function.js';
+import { type FunctionDefaults, type FunctionNetwork, ProjectFunction } from '../constructs/project-function.js';
 
 /**
  * Timing contract of the scan pipeline (the sweeper's "stuck" limit must exceed a job's worst
@@ -33,6 +33,8 @@ export const SCAN_RESERVED_CONCURRENCY = SCAN_MAX_CONCURRENCY;
 
 export interface ScanningProps {
   readonly defaults: FunctionDefaults;
+  /** Fixed egress (lib/scanning/scanner-egress.ts): the worker runs in its private subnets. @default Lambda's own addresses */
+  readonly egress?: FunctionNetwork;
 }
 
 /** The scan queue (+ dead letters) and the worker that drains it. */
@@ -63,7 +65,12 @@ export class Scanning extends Construct {
    */
   addWorker(bindings: Bindings): ProjectFunction {
     if (this.worker) throw new Error('The scan worker exists already');
-    const worker = new ProjectFunction(this, 'ScanWorker', { bundle: 'scan-worker', defaults: this.props.defaults, timeout: SCAN_WORKER_TIMEOUT });
+    const worker = new ProjectFunction(this, 'ScanWorker', {
+      bundle: 'scan-worker',
+      defaults: this.props.defaults,
+      timeout: SCAN_WORKER_TIMEOUT,
+      network: this.props.egress,
+    });
     reserveConcurrency(worker, SCAN_RESERVED_CONCURRENCY);
     bindings.bindAll(worker, workerFunctions['scan-worker'].uses);
     worker.addEventSource(

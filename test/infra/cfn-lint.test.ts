@@ -32,7 +32,7 @@ afterAll(() => {
 });
 
 describe.skipIf(!available)('cfn-lint on the synthesized template', () => {
-  it('finds no error in the stack with every optional part (site build, custom domain, alarm email, Stripe and HIBP parameters)', () => {
+  it('finds no error in the stack with every optional part (site build, custom domain, alarm email, Stripe and HIBP parameters, fixed scanner egress)', () => {
     // Prepare: the real synth (bundled functions, the site deployment), with every setting that adds resources.
     const { template } = synthProduct({
       frontendDist: fakeFrontendBuild(),
@@ -40,6 +40,7 @@ describe.skipIf(!available)('cfn-lint on the synthesized template', () => {
         ALARM_EMAIL: 'ops@rampart-test.com',
         STRIPE_PARAMETER_PATH: '/rampart/stripe',
         HIBP_PARAMETER: '/rampart/hibp-api-key',
+        SCANNER_EGRESS: 'fixed',
         SITE_DOMAIN: 'app.rampart-test.com',
         SITE_CERTIFICATE_ARN: 'arn:aws:acm:us-east-1:123456789012:certificate/00000000-0000-0000-0000-000000000000',
       },
