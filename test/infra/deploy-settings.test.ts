@@ -179,7 +179,8 @@ describe('deploy settings: every key of the README configuration table', () => {
   });
 
   it('when set by the stack, is set on the functions that need it', () => {
-    const { functions } = buildStack({ hibpParameter: '/rampart/hibp-api-key', stripeParameterPath: '/rampart/stripe' });
+    // scannerEgress: SCANNER_EGRESS_ADDRESSES exists only with the fixed egress on.
+    const { functions } = buildStack({ hibpParameter: '/rampart/hibp-api-key', stripeParameterPath: '/rampart/stripe', scannerEgress: 'fixed' });
     const unset = keysOfKind('stack').filter((key) => !functions.some((f) => key in f.env));
     expect(unset).toEqual([]);
     expect(Stack.of(functions[0]!.fn).region).toBe('ap-southeast-2');
