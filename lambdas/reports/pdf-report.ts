@@ -2,6 +2,7 @@ import { type Color, PDFDocument, type PDFFont, type PDFImage, type PDFPage, rgb
 import type { CveDetail } from '../domain/audit.js';
 import type { AuditResultView, IssueSeverity, VulnerabilityView } from '../domain/audit-view.js';
 import { PARTIAL_SCORE_CAP } from '../domain/coverage.js';
+import { GRADE_CAP_LIMITS, gradeCapHeading } from '../domain/grade-caps.js';
 import { FACT_TONE_LABELS, protectionFacts } from '../domain/protection-facts.js';
 import type { PlatformGuideView } from '../domain/platform-guides.js';
 import { isServerConfigExample, REMEDIATION_EFFORT_LABELS } from '../domain/remediation-plan.js';
@@ -265,6 +266,7 @@ export async function renderPdfReport(view: AuditResultView, options: PdfReportO
   const logo = options.branding?.logoPng ? await doc.embedPng(options.branding.logoPng) : undefined;
   cover(w, view, options, logo);
   w.newPage();
+  siteAccess(w, view);
   summary(w, view);
   notChecked(w, view);
   findings(w, view);
@@ -311,6 +313,8 @@ function cover(w: Writer, view: AuditResultView, options: PdfReportOptions, logo
   if (view.sample) {
     w.text('SAMPLE REPORT: an example of what a report looks like, not a scan of a real site.', { font: 'bold', size: 11, color: SEVERITY_COLOURS.high, after: 8 });
   }
+  // DECISIONS "Blocked is a result": said before anything else; the steps follow on the next page.
+  if (view.site_access) w.text(`${view.site_access.headline} See "Let the scanner in" on the next page.`, { font: 'bold', size: 11, color: SEVERITY_COLOURS.high, after: 8 });
   w.keyValues([
     ['Website', view.target_url],
     ...(view.business_name ? ([['Prepared for', view.business_name]] as [string, string][]) : []),
@@ -356,14 +360,43 @@ function cover(w: Writer, view: AuditResultView, options: PdfReportOptions, logo
     ['TLS grade', describeTlsGrade(view.grades.tls)],
     ['HTTP Observatory grade', view.grades.httpObservatory ? `${view.grades.httpObservatory.grade} (${view.grades.httpObservatory.score} / 100+)` : 'not graded'],
   ]);
+  // DECISIONS "Grade caps": each cap that held the grade down, with why.
+  for (const cap of view.grade_caps ?? []) {
+    w.text(`${gradeCapHeading(cap)}: ${cap.reason}`, { font: 'bold', size: 10, color: GRADE_COLOURS[gradeLetter] ?? ink, after: 3 });
+  }
   w.space(6);
   w.text(
     'The score starts at 100 and loses 20 points per critical issue and 5 per other issue. ' +
-      'Grades: 90+ A, 80+ B, 70+ C, 60+ D, below 60 F. A partial report (a passive scan, or checks that did not finish) ' +
-      `scores at most ${PARTIAL_SCORE_CAP}: less checked never looks better. The scan is non-intrusive: it reads what the site and its ` +
+      'Grades: 90+ A, 80+ B, 70+ C, 60+ D, below 60 F. Then caps, as SSL Labs caps its grades, so a report cannot flatter a site: ' +
+      `no working HTTPS at most ${GRADE_CAP_LIMITS['no-https']} (D), a known-exploited vulnerability at most ${GRADE_CAP_LIMITS.kev} (F), any other critical issue at most ${GRADE_CAP_LIMITS.critical} (C), ` +
+      `and a partial report (a passive scan, or checks that did not finish) at most ${PARTIAL_SCORE_CAP}: less checked never looks better. The scan is non-intrusive: it reads what the site and its ` +
       'servers show to anyone on the internet, without logging in, guessing passwords or changing anything.',
     { size: 9, color: muted },
   );
+}
+
+/** "Not checked — the site blocked the scanner" for a section whose check the site kept out, else null: never "no issues found". */
+function keptOut(view: AuditResultView, check: string): string | null {
+  const item = view.coverage.notChecked.find((i) => i.check === check && i.part === undefined && (i.cause === 'blocked' || i.cause === 'rate_limited'));
+  if (!item) return null;
+  return `Not checked — ${item.cause === 'blocked' ? 'the site blocked the scanner' : 'the site limited our requests'}. ${item.reason}`;
+}
+
+/** DECISIONS "Blocked is a result": what kept the scanner from the site, the checks not run, and how to let it in. */
+function siteAccess(w: Writer, view: AuditResultView): void {
+  const access = view.site_access;
+  if (!access) return;
+  w.heading('Let the scanner in');
+  w.text(access.headline, { font: 'bold', after: 2 });
+  w.text(access.reason, { after: 4 });
+  if (access.checks.length > 0) {
+    w.text(`Not checked, because the site did not show the scanner its pages: ${access.checks.map((check) => check.title).join(', ')}. These are not graded: the grade covers only what the scanner saw.`, { after: 6 });
+  }
+  if (access.guide) {
+    w.heading(access.guide.title, 2);
+    access.guide.steps.forEach((step, i) => w.text(`${i + 1}. ${step}`, { indent: 10, after: 3 }));
+  }
+  w.space(8);
 }
 
 /** DECISIONS "Scan modes": which mode ran, in the cover's words. */
@@ -650,6 +683,11 @@ function email(w: Writer, view: AuditResultView): void {
 
 function web(w: Writer, view: AuditResultView): void {
   w.heading('Web security headers');
+  const kept = keptOut(view, 'http');
+  if (kept) {
+    w.text(kept, { after: 6 });
+    return;
+  }
   const o = view.grades.httpObservatory;
   w.keyValues([['HTTP Observatory grade', o ? `${o.grade} (score ${o.score}; the MDN HTTP Observatory's scoring)` : 'not graded']]);
   const headerIssues = view.vulnerability_summary.vulnerabilities.filter((v) => v.category === 'Web Security');
@@ -679,6 +717,11 @@ function protections(w: Writer, view: AuditResultView): void {
 
 function technologies(w: Writer, view: AuditResultView): void {
   w.heading('Technologies and known vulnerabilities');
+  const kept = keptOut(view, 'software');
+  if (kept && view.technologies.length === 0) {
+    w.text(kept, { after: 6 });
+    return;
+  }
   if (view.technologies.length === 0) {
     w.text('No technologies identified.', { after: 6 });
     return;
