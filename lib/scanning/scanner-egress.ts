@@ -37,8 +37,10 @@ export interface ScannerEgressProps {
  *
  * Only the scan worker is placed in it. Table traffic goes through the free gateway endpoints
  * (DynamoDB, S3) rather than the NAT's per-GB charge; the worker's few other AWS calls (SES, SNS,
- * SSM at cold start) go through the NAT: an interface endpoint costs about US$0.013 an hour per AZ
- * each, more than their traffic would cost through the NAT.
+ * SSM at cold start) go through the NAT: each interface endpoint is billed by the hour in each AZ
+ * (about US$0.01 an hour per AZ in us-east-1), far more than their few kilobytes cost through the NAT.
+ * The VPC also lets the operator ask AWS to lift the port 25 limit for these addresses (the email
+ * check's STARTTLS conversations with MX servers), which AWS does not do for a Lambda outside a VPC.
  */
 export class ScannerEgress extends Construct {
   readonly vpc: Vpc;
