@@ -20,6 +20,9 @@
  *                                                              (Stripe); without it checkout answers 'Failed to create checkout session'
  *   hibpParameter   HIBP_PARAMETER        (none)                SecureString parameter holding the HIBP API key (the scan worker
  *                                                              reads it at cold start); without it the breaches check says "not configured"
+ *   scannerEgress   SCANNER_EGRESS        (none)                fixed: the scan worker in a VPC behind NAT gateways on Elastic IPs, published
+ *                                                              on /scanner and in the ScannerEgressAddresses output (costs money: README)
+ *   scannerNatGateways SCANNER_NAT_GATEWAYS 2                   with scannerEgress=fixed: 2 (one per AZ) or 1 (half the cost, one address)
  * README configuration keys (README "Configuration"): each plain setting under its own name, as
  * context or environment variable (`-c SCAN_RESOLVERS=1.1.1.1,8.8.8.8`), validated like the Lambdas
  * validate it and given to every function; secrets and local-only keys are refused
