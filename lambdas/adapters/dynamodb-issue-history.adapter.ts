@@ -44,6 +44,7 @@ export class DynamoDbIssueHistory implements IssueHistoryRepository {
             domain: history.domain,
             lastScanAt: history.lastScanAt,
             lastAuditId: history.lastAuditId,
+            ...(history.lastSite ? { lastSite: history.lastSite } : {}),
             // Plain data (no undefined members, which the document client refuses).
             occurrences: JSON.parse(JSON.stringify(history.occurrences)) as IssueOccurrence[],
             expiresAt: expiresAt(from, retention.auditResults),
@@ -71,6 +72,7 @@ function toHistory(item: Record<string, unknown>): IssueHistory {
     domain: String(item.domain),
     lastScanAt: typeof item.lastScanAt === 'string' ? item.lastScanAt : null,
     lastAuditId: typeof item.lastAuditId === 'string' ? item.lastAuditId : null,
+    ...(typeof item.lastSite === 'string' ? { lastSite: item.lastSite } : {}),
     occurrences: Array.isArray(item.occurrences) ? (item.occurrences as IssueOccurrence[]) : [],
   };
 }

@@ -1,4 +1,5 @@
 import type { Audit, CheckResult, ScanMode } from './audit.js';
+import { landingOf } from './scan-site.js';
 
 /**
  * DECISIONS "Scan modes": what a report did not check, and why. One pure function over the stored
@@ -87,6 +88,8 @@ export function notCheckedOf(checks: readonly CheckResult[], mode: ScanMode, pas
       }
     }
   }
+  const landing = landingNotLoaded(checks);
+  if (landing) items.push(landing);
   return items;
 }
 
@@ -108,4 +111,17 @@ export function coverageOf(audit: Pick<Audit, 'mode' | 'ranPassiveBecause' | 'ch
 /** The score a report may show: a partial one never reaches the top grade (DECISIONS "Scan modes"). */
 export function reportedScore(score: number, partial: boolean): number {
   return partial ? Math.min(score, PARTIAL_SCORE_CAP) : score;
+}
+
+/**
+ * DECISIONS "Rescan target": a scan whose landing page did not load is never a full scan. The http
+ * check that finished `ok` on a page that did not load (a 404, a 5xx) is listed as not checked; an
+ * http check that did not finish is listed already, by `notCheckedOf`.
+ */
+export function landingNotLoaded(checks: readonly CheckResult[]): NotCheckedItem | undefined {
+  const http = checks.find((check) => check.name === 'http');
+  if (http?.status !== 'ok') return undefined;
+  const landing = landingOf(checks);
+  if (landing.loaded) return undefined;
+  return { check: 'http', title: checkTitle('http'), cause: 'error', reason: `The site's landing page did not load (${landing.reason ?? 'no answer'}).` };
 }

@@ -11,6 +11,7 @@ import {
   type EssentialEightView,
   essentialEightStrategyIds,
 } from './essential-eight.contract.js';
+import { checksRunInFull, landingOf } from './scan-site.js';
 import { record, records, str } from './unknown-values.js';
 
 /**
@@ -41,6 +42,10 @@ import { record, records, str } from './unknown-values.js';
  *   backups cannot be seen to be in place from outside: nothing observed counts for them. Services
  *   that can only take a password (Telnet, FTP, VNC, directly exposed Remote Desktop, WordPress
  *   XML-RPC) count against MFA; a downloadable backup or database dump counts against backups.
+ * - DECISIONS "Rescan target": the web scan counts *for* a strategy only through a check that ran in
+ *   full (scan-site.ts `checksRunInFull`: finished, not limited, on a scan that loaded the site's
+ *   landing page). A scan that did not see the site is no evidence that its software is patched;
+ *   what it did see against a strategy still counts.
  */
 
 export const KEV_PATCH_WINDOW_HOURS = 48;
@@ -279,6 +284,9 @@ const agentEvidence = (agent: EssentialEightAgent, effect: Effect, what: string)
 /** Checks that finished: a skipped or failed check saw nothing, which is no evidence either way. */
 const finishedChecks = (audit: EssentialEightInput['audit']): CheckResult[] => (audit?.checks ?? []).filter((check) => check.status === 'ok');
 
+/** Whether the scan's check ran in full, so that what it did not see may count for a strategy. */
+const ranInFull = (audit: EssentialEightInput['audit'], name: string): boolean => audit !== undefined && checksRunInFull(audit).has(name);
+
 function matchesRule(rule: FindingRule, id: string): boolean {
   return rule.ids.some((pattern) => (pattern.endsWith('*') ? id.startsWith(pattern.slice(0, -1)) : id === pattern));
 }
@@ -378,7 +386,18 @@ function webPatchEvidence(input: EssentialEightInput): EssentialEightEvidence[] 
     out.push(scanEvidence(input, 'against', `${finding.title}. ML1 removes software the vendor no longer supports.`, finding));
   }
 
-  if (software && !out.some((e) => e.effect === 'against')) {
+  if (software && !ranInFull(audit, 'software')) {
+    const landing = landingOf(audit.checks);
+    out.push(
+      scanEvidence(
+        input,
+        'neutral',
+        landing.loaded
+          ? 'The software check of this scan did not run in full, so the versions it saw do not show that the site is patched.'
+          : `This scan could not load the site's landing page (${landing.reason ?? 'no answer'}), so nothing it did not see counts for patching.`,
+      ),
+    );
+  } else if (software && !out.some((e) => e.effect === 'against')) {
     const versions = records(record(software.data)?.technologies)
       .filter((t) => str(t.version) && t.confidence !== 'low' && t.versionScope !== 'line')
       .map((t) => `${str(t.name) ?? 'unknown'} ${str(t.version)!}`);
@@ -427,6 +446,7 @@ function webOsEvidence(input: EssentialEightInput): EssentialEightEvidence[] {
       if (status.ended === true) {
         return scanEvidence(input, 'against', `${name}, seen in the server's banners, is out of security support${eol ? ` since ${eol}` : ''}: ML1 replaces operating systems the vendor no longer supports.`, finding);
       }
+      if (!ranInFull(input.audit, 'software')) return scanEvidence(input, 'neutral', `${name} was seen in the server's banners, but the software check did not run in full, so this scan is no evidence for patching it.`);
       return scanEvidence(input, 'for', `${name}, seen in the server's banners, still gets security fixes${eol ? ` (until ${eol})` : ''}. Whether they are installed on time can only be checked on the server.`);
     });
 }

@@ -3,6 +3,7 @@ import { num, record, records, str } from './unknown-values.js';
 import { compareFindings, type IssueSeverity, isIssue } from './audit-view.js';
 import { softwareCveRecords } from './cve-details.js';
 import { DomainError } from './errors.js';
+import { checksRunInFull, ranLimited, siteOf } from './scan-site.js';
 import { siteKey } from './target.js';
 
 /**
@@ -13,8 +14,12 @@ import { siteKey } from './target.js';
  * Choices, in one place:
  * - Findings are compared by their stable id. Only issues count (critical–low); `info` findings are
  *   observations and never alert (DECISIONS "Issues vs observations"). A finding is compared only
- *   when the check it belongs to finished `ok` in both scans: a check that failed or timed out once
- *   would otherwise make every one of its findings look resolved, then new again.
+ *   when the check it belongs to ran in full in both scans (scan-site.ts `checksRunInFull`): a check
+ *   that failed or timed out once would otherwise make every one of its findings look resolved, then
+ *   new again. DECISIONS "Rescan target": a scan whose landing page did not load compares nothing,
+ *   and the checks that read the site's pages (http, software, wordpress, exposure, tls) compare
+ *   only when both scans reached the same site (scheme asked, scheme and host reached): the scan of
+ *   `https://x/` resolves nothing that the scan of an http-only `http://x/` found.
  * - Muted findings (a customer's accepted risk, DECISIONS "Plan features") give no new/resolved
  *   change. KEV changes still alert: a newly exploited CVE changes the risk that was accepted.
  * - Certificates: thresholds 30, 14 and 7 days. A certificate (known by its expiry instant, so a
@@ -24,7 +29,8 @@ import { siteKey } from './target.js';
  * - Ports: a port open now and not at the previous scan, compared only when both port scans finished
  *   `ok` and the previous one tried at least as many ports (after a deep audit's 1,000 ports, a
  *   standard rescan's 100 find nothing "new"; the other way round a port may just not have been tried).
- * - Grade: any change of letter, with its direction (A is best).
+ * - Grade: any change of letter, with its direction (A is best), between two scans of the same site
+ *   that both loaded its landing page.
  * - dedupeKey, the key an alert is sent once for:
  *   - scan-to-scan events (finding_new, finding_resolved, grade_changed, port_opened) carry the
  *     previous scan's id (`{domain}|finding_new|{id}|after:{previousAuditId}`): a retried or doubled
@@ -136,8 +142,8 @@ export interface IssueOverdueChange extends ChangeBase {
 
 export type MonitoringChange = FindingNewChange | FindingResolvedChange | GradeChangedChange | CertificateExpiringChange | PortOpenedChange | KevMatchChange | IssueOverdueChange;
 
-/** What a stored audit must hold to be compared. */
-export type MonitoredScan = Pick<Audit, 'id' | 'host' | 'status' | 'checks'> & Partial<Pick<Audit, 'grade' | 'score' | 'completedAt'>>;
+/** What a stored audit must hold to be compared (`targetUrl`: the scheme asked for, see scan-site.ts `siteOf`). */
+export type MonitoredScan = Pick<Audit, 'id' | 'host' | 'status' | 'checks'> & Partial<Pick<Audit, 'grade' | 'score' | 'completedAt' | 'targetUrl'>>;
 
 export interface ScanDiffInput {
   previous: MonitoredScan;
@@ -173,16 +179,13 @@ export function diffScans(input: ScanDiffInput): MonitoringChange[] {
 // ---- Findings ----
 
 /**
- * The checks that ran in full: finished `ok`, and not limited by a passive scan (DECISIONS "Scan
- * modes": a rescan past the per-target active limit runs passive, and the parts it left out, listed
- * in `notChecked`, are not fixed because they were not looked at). Time-to-fix (time-to-fix.ts)
- * marks an issue fixed by the same rule.
+ * The checks that ran in full (scan-site.ts): finished `ok`, not limited (DECISIONS "Scan modes": a
+ * rescan past the per-target active limit runs passive, and the parts it left out, listed in
+ * `notChecked`, are not fixed because they were not looked at), on a scan that loaded the site's
+ * landing page, and — compared with an earlier scan — page checks only on the same site.
+ * Time-to-fix (time-to-fix.ts) and Essential Eight mark an issue fixed, or count evidence for, by the same rule.
  */
-export const checksRunInFull = (scan: Pick<MonitoredScan, 'checks'>): Set<string> =>
-  new Set(scan.checks.filter((check) => check.status === 'ok' && !ranLimited(check)).map((check) => check.name));
-const okChecks = checksRunInFull;
-
-const ranLimited = (check: CheckResult) => Array.isArray(check.data?.notChecked) && check.data.notChecked.length > 0;
+export { checksRunInFull };
 
 /** A scan that ran passive (a skipped check, or a check limited to its passive part): its grade is partial, not comparable. */
 const ranPassive = (scan: MonitoredScan) => scan.checks.some((check) => check.status === 'skipped' || ranLimited(check));
@@ -196,7 +199,7 @@ export function issuesById(scan: Pick<MonitoredScan, 'checks'>): Map<string, { f
 
 function findingChanges(previous: MonitoredScan, current: MonitoredScan, muted: ReadonlySet<string>, domain: string, after: string): (FindingNewChange | FindingResolvedChange)[] {
   const [before, now] = [issuesById(previous), issuesById(current)];
-  const [okBefore, okNow] = [okChecks(previous), okChecks(current)];
+  const [okBefore, okNow] = [checksRunInFull(previous), checksRunInFull(current, { sameSiteAs: siteOf(previous) ?? null })];
   const comparable = (check: string) => okBefore.has(check) && okNow.has(check);
   const gone = (from: typeof before, to: typeof now) =>
     [...from.values()].filter(({ finding, check }) => comparable(check) && !to.has(finding.id) && !muted.has(finding.id)).map(({ finding }) => finding).sort(compareFindings);
@@ -216,6 +219,9 @@ function gradeChange(previous: MonitoredScan, current: MonitoredScan, domain: st
   if (!from || !to || from === to) return [];
   // A passive rescan's grade measures less (and is capped): a change against a full scan is not news.
   if (ranPassive(previous) !== ranPassive(current)) return [];
+  // Nor is one against a scan that did not see the site, or saw another one (DECISIONS "Rescan target").
+  const site = siteOf(previous);
+  if (site === undefined || siteOf(current) !== site) return [];
   return [
     {
       type: 'grade_changed',

@@ -2,6 +2,7 @@ import type { Finding } from './audit.js';
 import type { IssueSeverity } from './audit-view.js';
 import { checksRunInFull, issuesById, type IssueOverdueChange, type MonitoredScan } from './monitoring-diff.js';
 import { monthLabel } from './monthly-report.contract.js';
+import { siteOf } from './scan-site.js';
 import { RETENTION_SECONDS } from './retention.js';
 import { siteKey } from './target.js';
 import type { TimeToFixIssueView, TimeToFixSummaryView } from './time-to-fix.contract.js';
@@ -22,7 +23,10 @@ import type { TimeToFixIssueView, TimeToFixSummaryView } from './time-to-fix.con
  *   `ok` and not limited to its passive part) and no longer has it — monitoring's own rule
  *   (`checksRunInFull` in monitoring-diff.ts). A passive or partial rescan, a skipped, failed or
  *   timed-out check, fixes nothing: the issue stays open until a scan looks again. The fix is dated
- *   when Rampart saw it gone, not guessed between the two scans.
+ *   when Rampart saw it gone, not guessed between the two scans. DECISIONS "Rescan target": a scan
+ *   whose landing page did not load fixes nothing, and the checks that read the site's pages (http,
+ *   software, wordpress, exposure, tls) fix only when the scan reached the same site as the last one
+ *   folded in that did (`lastSite`): an issue found on http://x is not fixed by a scan of https://x.
  * - On time: fixed at or before the due date (first seen + target). Overdue: still open after it.
  * - Back again: an issue seen again within REOPEN_WITHIN_DAYS of its fix reopens the same
  *   occurrence — its first seen and due date stand, the fix is withdrawn (it no longer counts as
@@ -87,6 +91,11 @@ export interface IssueHistory {
   /** The latest scan folded in: scans completed at or before it change nothing. */
   lastScanAt: string | null;
   lastAuditId: string | null;
+  /**
+   * The site (scan-site.ts `siteOf`) of the latest scan folded in that loaded the landing page;
+   * absent when none did, or in a history stored before it was kept (the next scan's page checks then fix nothing).
+   */
+  lastSite?: string;
   occurrences: IssueOccurrence[];
 }
 
@@ -120,7 +129,9 @@ export function applyScan(history: IssueHistory, scan: MonitoredScan): IssueHist
   if (history.lastScanAt !== null && at <= history.lastScanAt) return history;
   const occurrences = history.occurrences.map((occurrence) => ({ ...occurrence }));
   const present = issuesById(scan);
-  const looked = checksRunInFull(scan);
+  // A new history compares with nothing; one with scans folded in compares with the last site it saw (none known: no page check fixes).
+  const looked = checksRunInFull(scan, history.lastScanAt === null ? {} : { sameSiteAs: history.lastSite ?? null });
+  const site = siteOf(scan) ?? history.lastSite;
 
   for (const { finding, check } of present.values()) {
     const severity = finding.severity as IssueSeverity;
@@ -145,7 +156,7 @@ export function applyScan(history: IssueHistory, scan: MonitoredScan): IssueHist
       occurrence.fixedAuditId = scan.id;
     }
   }
-  return { domain: history.domain, lastScanAt: at, lastAuditId: scan.id, occurrences: pruned(occurrences, new Date(at)) };
+  return { domain: history.domain, lastScanAt: at, lastAuditId: scan.id, ...(site ? { lastSite: site } : {}), occurrences: pruned(occurrences, new Date(at)) };
 }
 
 function seen(finding: Finding, check: string, auditId: string, at: string) {

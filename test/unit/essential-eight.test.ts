@@ -52,7 +52,16 @@ const technologies = [
 const software = (findings: Finding[] = [], data: Record<string, unknown> = {}, status: CheckResult['status'] = 'ok') =>
   check('software', findings, { technologies, vulnerabilities: [], endOfLife: [], ...data }, status);
 
-const audit = (checks: CheckResult[], completedAt = SCANNED) => ({ id: 'a1', targetUrl: 'https://shop.example.com/', completedAt, checks });
+/** The http check of a scan whose landing page loaded (DECISIONS "Rescan target": only such a scan counts for a strategy). */
+const landing = (status = 200): CheckResult => check('http', [], { url: 'https://shop.example.com/', analyzed: 'https', observatory: { statusCode: status } });
+
+/** A completed scan of shop.example.com with these checks; its landing page loaded unless `checks` has its own http check. */
+const audit = (checks: CheckResult[], completedAt = SCANNED) => ({
+  id: 'a1',
+  targetUrl: 'https://shop.example.com/',
+  completedAt,
+  checks: checks.some((c) => c.name === 'http') ? checks : [landing(), ...checks],
+});
 
 const input = (extra: Partial<EssentialEightInput> = {}): EssentialEightInput => ({ domain: 'shop.example.com', agents: [], now: NOW, ...extra });
 
@@ -157,6 +166,30 @@ describe('Essential Eight mapping: patch applications', () => {
     // The low-confidence jQuery reading is not presented as a version seen.
     expect(s.evidence[0]!.what).toBe('Versions seen on the site: nginx 1.26.2, PHP 8.3.4. None is past ML1\'s patch windows for a known vulnerability or out of vendor support.');
     expect(s.evidence[0]!.where).toBe('Web scan of shop.example.com on 2026-11-26');
+  });
+
+  it('is never evidence for from a scan whose landing page did not load (DECISIONS "Rescan target"): a neutral note says why', () => {
+    // Prepare: the scan asked for https:// of a site whose page answered 503; its software check read only banners.
+    const down = audit([landing(503), software()]);
+
+    // Act
+    const s = strategy('patch-applications', input({ audit: down }));
+
+    // Assess
+    expect(s.status).toBe('not-assessable');
+    expect(s.evidence.map((e) => `${e.source} ${e.effect}`)).toEqual(['web-scan neutral']);
+    expect(s.evidence[0]!.what).toBe("This scan could not load the site's landing page (it answered 503), so nothing it did not see counts for patching.");
+    const ubuntu = [{ product: 'ubuntu', version: '1', cycle: '1', name: 'Ubuntu 22.04', eol: '2027-04-01', ended: false }];
+    expect(strategy('patch-operating-systems', input({ audit: audit([landing(503), software([], { endOfLife: ubuntu })]) })).status).toBe('not-assessable');
+    expect(strategy('patch-operating-systems', input({ audit: audit([software([], { endOfLife: ubuntu })]) })).status).toBe('evidence-for');
+  });
+
+  it('is never evidence for from a software check that ran limited, but what it saw against still counts', () => {
+    const limited = software([], { notChecked: [{ part: 'The page’s scripts', cause: 'rate_limited', reason: 'They answered 429.' }] });
+    expect(strategy('patch-applications', input({ audit: audit([limited]) })).status).toBe('not-assessable');
+    const kev = cveFinding('Apache HTTP Server 2.4.49', [cve('CVE-2021-41773', { exploited: true, kevDateAdded: '2021-11-03' })]);
+    const against = software([kev], { notChecked: ['The server’s default error page (a request for a page that does not exist)'] });
+    expect(strategy('patch-applications', input({ audit: audit([landing(503), against]) })).status).toBe('evidence-against');
   });
 
   it('is evidence against for a known exploited (KEV) CVE listed more than 48 hours before the scan', () => {

@@ -194,6 +194,54 @@ describe('monitoring diff: a rescan that ran passive (DECISIONS "Scan modes": pa
   });
 });
 
+describe('monitoring diff: only the same site, seen (DECISIONS "Rescan target")', () => {
+  /** The scan reached the landing page at `url` (the http check's page) after being asked for `targetUrl`. */
+  const reached = (a: Audit, targetUrl: string, url: string, status = 200) => {
+    a.targetUrl = targetUrl;
+    Object.assign(data(a, 'http'), { url, analyzed: url.startsWith('https:') ? 'https' : 'http' });
+    data(a, 'http').observatory.statusCode = status;
+  };
+  const types = (changes: MonitoringChange[]) => changes.map((c) => `${c.type} ${'findingId' in c ? c.findingId : ''}`.trim());
+
+  it('resolves nothing the scan of http:// found when the rescan was asked for https:// of the http-only site, and alerts no grade', () => {
+    const httpScan = scan((a) => reached(a, 'http://wp.example.test/', 'http://wp.example.test/'));
+    const httpsRescan = scan((a) => {
+      reached(a, 'https://wp.example.test/', 'http://wp.example.test/');
+      for (const id of ['cve.wordpress', 'http.csp.missing', 'tls.protocol.tls10', 'exposure.server-status', 'wordpress.xmlrpc-enabled']) withoutFinding(a, id);
+      Object.assign(a, { grade: 'B', score: 85 });
+    });
+    expect(diffScans({ previous: httpScan, current: httpsRescan })).toEqual([]);
+  });
+
+  it('still compares the checks that do not read the pages across the two sites (ports, DNS, email)', () => {
+    const httpScan = scan((a) => reached(a, 'http://wp.example.test/', 'http://wp.example.test/'));
+    const httpsRescan = scan((a) => {
+      reached(a, 'https://wp.example.test/', 'https://wp.example.test/');
+      withoutFinding(a, 'ports.database.exposed');
+      withoutFinding(a, 'cve.wordpress');
+    });
+    expect(types(diffScans({ previous: httpScan, current: httpsRescan }))).toEqual(['finding_resolved ports.database.exposed']);
+  });
+
+  it('resolves nothing at all, alerts no grade, after a rescan whose landing page did not load', () => {
+    const seen = scan((a) => Object.assign(a, { grade: 'F', score: 30 }));
+    const down = scan((a) => {
+      reached(a, 'https://wp.example.test/', 'https://wp.example.test/', 503);
+      for (const c of a.checks) if (c.name !== 'http') c.findings = [];
+      Object.assign(a, { grade: 'B', score: 88 });
+    });
+    expect(diffScans({ previous: seen, current: down })).toEqual([]);
+  });
+
+  it('reports nothing new against a previous scan that did not load the landing page, and compares again once both did', () => {
+    const down = scan((a) => reached(a, 'https://wp.example.test/', 'https://wp.example.test/', 502));
+    const back = scan((a) => withoutFinding(a, 'http.csp.missing'));
+    const again = scan();
+    expect(diffScans({ previous: down, current: back })).toEqual([]);
+    expect(types(diffScans({ previous: back, current: again }))).toEqual(['finding_new http.csp.missing']);
+  });
+});
+
 describe('monitoring diff: grade', () => {
   it('reports a lower grade as down with both scores', () => {
     const previous = scan((a) => Object.assign(a, { grade: 'B', score: 84 }));

@@ -42,7 +42,16 @@ interface ScanSpec {
   status?: Record<string, CheckResult['status']>;
   /** Checks limited to their passive part (data.notChecked). */
   limited?: string[];
+  /** The page the http check reached (default https://www.shop.example.test/, loaded 200); `null`: the landing page did not load (it answered 503). */
+  reached?: string | null;
+  /** The URL the scan was asked for (default: the page reached, or https://www.shop.example.test/). */
+  targetUrl?: string;
 }
+
+const SITE = `https://www.${DOMAIN}/`;
+
+/** The http check's stored data for a landing page at `url` that answered `status`. */
+const landingData = (url: string, status = 200) => ({ url, analyzed: url.startsWith('https:') ? 'https' : 'http', observatory: { statusCode: status } });
 
 let counter = 0;
 /** A completed scan of DOMAIN on day `n`. */
@@ -53,11 +62,19 @@ function scanOn(n: number, spec: ScanSpec): MonitoredScan {
     host: `www.${DOMAIN}`,
     status: 'completed',
     completedAt: day(n),
-    checks: Object.entries(spec.checks).map(([name, findings]) => ({
+    targetUrl: spec.targetUrl ?? spec.reached ?? SITE,
+    checks: Object.entries({ http: [], ...spec.checks }).map(([name, findings]) => ({
       name,
       status: spec.status?.[name] ?? 'ok',
       findings,
-      ...(spec.limited?.includes(name) ? { data: { notChecked: ['Part left out'] } } : {}),
+      ...(name === 'http' || spec.limited?.includes(name)
+        ? {
+            data: {
+              ...(name === 'http' ? (spec.reached === null ? landingData(SITE, 503) : landingData(spec.reached ?? SITE)) : {}),
+              ...(spec.limited?.includes(name) ? { notChecked: ['Part left out'] } : {}),
+            },
+          }
+        : {}),
     })),
   };
 }
@@ -141,6 +158,55 @@ describe('time-to-fix: an issue across rescans', () => {
 
     expect(only(history).severity).toBe('high');
     expect(dueAt(only(history))).toBe(day(30));
+  });
+});
+
+describe('time-to-fix: only the same site, seen (DECISIONS "Rescan target")', () => {
+  const JQUERY = finding('cve.jquery', 'critical', 'software');
+  const HTTP_ONLY = 'http://shop.example.test:8081/';
+
+  it('the scan of https:// of an http-only site fixes none of the page issues the scans of http:// found; the next scan of http:// that no longer has them does', () => {
+    const seen = scanOn(0, { checks: { software: [JQUERY], tls: [] }, reached: HTTP_ONLY });
+    const wrongScheme = scanOn(2, { checks: { software: [], tls: [] }, targetUrl: 'https://shop.example.test:8081/', reached: HTTP_ONLY });
+    const stillThere = scanOn(3, { checks: { software: [JQUERY], tls: [] }, reached: HTTP_ONLY });
+    const fixed = scanOn(5, { checks: { software: [], tls: [] }, reached: HTTP_ONLY });
+
+    const afterWrong = fold(seen, wrongScheme);
+    expect(only(afterWrong).fixedAt).toBeUndefined();
+    expect(afterWrong.lastSite).toBe('https http://shop.example.test:8081');
+    // Back on http://, compared with the https:// scan: not the same site, so still nothing fixed; seen again, it stays open.
+    expect(only(applyScan(afterWrong, stillThere))).toMatchObject({ firstSeenAt: day(0), lastSeenAt: day(3), reopened: 0 });
+    const history = fold(seen, wrongScheme, stillThere, fixed);
+    expect(only(history)).toMatchObject({ findingId: 'cve.jquery', fixedAt: day(5), fixedAuditId: fixed.id });
+    expect(summariseTimeToFix([history], new Date(day(5))).fixedTotal).toBe(1);
+  });
+
+  it('a scan whose landing page did not load fixes nothing, not even a closed port; the site it saw last stays the one compared with', () => {
+    const seen = scanOn(0, { checks: { software: [JQUERY], ports: [RDP] } });
+    const down = scanOn(2, { checks: { software: [], ports: [] }, reached: null });
+
+    const history = fold(seen, down);
+
+    expect(history.occurrences.map((o) => [o.findingId, o.fixedAt])).toEqual([
+      ['cve.jquery', undefined],
+      ['ports.remote-access.rdp', undefined],
+    ]);
+    expect([history.lastAuditId, history.lastSite]).toEqual([down.id, 'https https://www.shop.example.test']);
+    const summary = summariseTimeToFix([history], new Date(day(2)));
+    expect([summary.fixedTotal, summary.fixedOnTimeShare, summary.openTotal]).toEqual([0, null, 2]);
+    expect(applyScan(history, scanOn(4, { checks: { software: [], ports: [] } })).occurrences.every((o) => o.fixedAt === day(4))).toBe(true);
+  });
+
+  it('a history stored before sites were kept fixes no page issue at its next scan, then compares as usual', () => {
+    const seen = scanOn(0, { checks: { software: [JQUERY], ports: [RDP] } });
+    const { lastSite: _dropped, ...legacy } = fold(seen);
+    const next = applyScan(legacy, scanOn(2, { checks: { software: [], ports: [] } }));
+    expect(next.occurrences.map((o) => [o.findingId, o.fixedAt])).toEqual([
+      ['cve.jquery', undefined],
+      ['ports.remote-access.rdp', day(2)],
+    ]);
+    expect(only({ ...next, occurrences: next.occurrences.filter((o) => o.check === 'software') }).fixedAt).toBeUndefined();
+    expect(applyScan(next, scanOn(3, { checks: { software: [], ports: [] } })).occurrences.find((o) => o.check === 'software')?.fixedAt).toBe(day(3));
   });
 });
 
