@@ -1,4 +1,5 @@
-import type { Grade, ScanMode, Severity } from './audit.js';
+import type { Grade, GradeCap, ScanMode, Severity } from './audit.js';
+import { gradeCapHeading } from './grade-caps.js';
 import type { EmailMessage } from './ports.js';
 
 /**
@@ -99,6 +100,10 @@ export function auditCompletedEmail(
     issues: IssueCounts;
     /** DECISIONS "Scan modes": the mode that ran, and how many checks (or parts) were not checked. */
     coverage: { mode: ScanMode; partial: boolean; notChecked: number };
+    /** DECISIONS "Grade caps": the caps that held the grade down. */
+    caps?: readonly GradeCap[];
+    /** DECISIONS "Blocked is a result": the report's first sentence when the site kept the scanner out. */
+    blocked?: string | null;
   },
 ): EmailMessage {
   const reportUrl = siteLink(brand, `/results/${encodeURIComponent(input.auditId)}`);
@@ -108,13 +113,17 @@ export function auditCompletedEmail(
   const partial = input.coverage.partial ? ' (partial)' : '';
   const subject = `Your ${brand.productName} security report for ${input.host}: grade ${input.grade}${partial}`;
   const modeLine = scanModeLine(input.coverage);
+  const capLines = (input.caps ?? []).map((cap) => `${gradeCapHeading(cap)}: ${cap.reason}`);
+  const blocked = input.blocked ? `${input.blocked} The report shows how to let the scanner in; then run the scan again.` : null;
   const text = [
     greeting(input.firstName),
     '',
     `Your security report for ${input.host} is ready.`,
+    ...(blocked ? ['', blocked] : []),
     '',
     `Grade: ${input.grade}${partial}`,
     `Score: ${input.score}/100`,
+    ...capLines,
     `Issues found: ${total} (${counts})`,
     modeLine,
     '',
@@ -125,7 +134,8 @@ export function auditCompletedEmail(
   const body = html(brand, [
     escapeHtml(greeting(input.firstName)),
     `Your security report for <strong>${escapeHtml(input.host)}</strong> is ready.`,
-    `Grade: <strong>${escapeHtml(input.grade)}${partial}</strong><br>Score: <strong>${input.score}/100</strong><br>Issues found: ${total} (${escapeHtml(counts)})`,
+    ...(blocked ? [`<strong>${escapeHtml(blocked)}</strong>`] : []),
+    `Grade: <strong>${escapeHtml(input.grade)}${partial}</strong><br>Score: <strong>${input.score}/100</strong><br>${capLines.map((line) => `${escapeHtml(line)}<br>`).join('')}Issues found: ${total} (${escapeHtml(counts)})`,
     escapeHtml(modeLine),
     `<a href="${escapeHtml(reportUrl)}">View the full report</a>`,
   ]);

@@ -1,5 +1,6 @@
 import type { AuditResultView } from './audit-view.js';
 import { type EmailBrand, escapeHtml, siteLink } from './emails.js';
+import { gradeCapHeading } from './grade-caps.js';
 import type { EmailMessage } from './ports.js';
 import { reportPaths } from './report.contract.js';
 
@@ -22,6 +23,7 @@ export function auditReportEmail(brand: EmailBrand, input: { to: string; view: A
     ...(view.business_name ? ([['Business', view.business_name]] as [string, string][]) : []),
     ['Grade', view.grade ?? '-'],
     ['Score', `${view.risk_score ?? '-'}/100`],
+    ...(view.grade_caps ?? []).map((cap): [string, string] => [gradeCapHeading(cap), cap.reason]),
     ['Risk level', view.risk_level ?? '-'],
     ['Issues', `${view.counters.totalIssues} (${counts})`],
     ['Critical issues', String(view.counters.criticalIssues)],
@@ -30,9 +32,12 @@ export function auditReportEmail(brand: EmailBrand, input: { to: string; view: A
   ];
   const notice = `Someone asked ${brand.productName} to send this report to ${input.to}. If you did not expect it, you can ignore this email.`;
 
+  // DECISIONS "Blocked is a result": the first thing the reader learns.
+  const blocked = view.site_access ? `${view.site_access.headline} The report shows how to let the scanner in.` : null;
   const text = [
     `Security report for ${view.host}${sample}`,
     '',
+    ...(blocked ? [blocked, ''] : []),
     ...summary.map(([label, value]) => `${label}: ${value}`),
     ...(worst.length > 0 ? ['', 'Most important issues:', ...worst.map((w) => `- ${w}`)] : []),
     '',
@@ -50,6 +55,7 @@ export function auditReportEmail(brand: EmailBrand, input: { to: string; view: A
   const html = [
     '<!doctype html><html lang="en"><body style="font-family:Arial,Helvetica,sans-serif;color:#1f2937;line-height:1.5">',
     `<p>Security report for <strong>${escapeHtml(view.host)}</strong>${escapeHtml(sample)}</p>`,
+    blocked ? `<p><strong>${escapeHtml(blocked)}</strong></p>` : '',
     `<table>${rows}</table>`,
     worst.length > 0 ? `<p>Most important issues:</p><ul>${worst.map((w) => `<li>${escapeHtml(w)}</li>`).join('')}</ul>` : '',
     `<p><a href="${escapeHtml(reportUrl)}">View the full report</a> · <a href="${escapeHtml(pdfUrl)}">Download the PDF</a></p>`,
