@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import * as z from 'zod';
 import { API_TOKEN_DEFAULT_REQUESTS_PER_MINUTE } from './domain/api-token.contract.js';
 import { ConfigError } from './domain/errors.js';
@@ -28,6 +29,23 @@ export const configSchema = z.object({
   MAIL_FROM: z.email().optional(),
   /** The support mailbox the support form writes to; default support@ the MAIL_FROM domain (supportMailbox). */
   SUPPORT_EMAIL: z.email().optional(),
+  /** DECISIONS "Scanner identity": the abuse address the public /scanner page gives; default abuse@ the MAIL_FROM domain (scannerAbuseMailbox). */
+  SCANNER_ABUSE_EMAIL: z.email().optional(),
+  /**
+   * The fixed addresses the scanner connects from, comma-separated, published on /scanner; empty = not
+   * fixed (AWS addresses that change). On AWS the stack sets it when the fixed egress is on.
+   */
+  SCANNER_EGRESS_ADDRESSES: z
+    .string()
+    .default('')
+    .transform((list, ctx) => {
+      const addresses = list.split(',').map((a) => a.trim()).filter(Boolean);
+      if (addresses.some((a) => !isIP(a))) {
+        ctx.addIssue({ code: 'custom', message: 'must be a comma-separated list of IP addresses' });
+        return z.NEVER;
+      }
+      return addresses;
+    }),
   SES_CONFIGURATION_SET: z.string().optional(),
   SMS_MODE: z.enum(['sns', 'outbox']).default('sns'),
   REPORTS_BUCKET: z.string().min(3).optional(),
@@ -157,6 +175,16 @@ export function supportMailbox(config: Config): string {
   if (config.SUPPORT_EMAIL) return config.SUPPORT_EMAIL;
   const domain = config.MAIL_FROM?.split('@')[1];
   return `support@${domain ?? `${slugOf(config.PRODUCT_NAME)}.example`}`;
+}
+
+/**
+ * DECISIONS "Scanner identity": where site owners report the scanner: SCANNER_ABUSE_EMAIL, else
+ * `abuse@` the domain mail is sent from (MAIL_FROM), else `abuse@{product-slug}.example` (local).
+ */
+export function scannerAbuseMailbox(config: Config): string {
+  if (config.SCANNER_ABUSE_EMAIL) return config.SCANNER_ABUSE_EMAIL;
+  const domain = config.MAIL_FROM?.split('@')[1];
+  return `abuse@${domain ?? `${slugOf(config.PRODUCT_NAME)}.example`}`;
 }
 
 /** The keys each resource needs; the CDK stack's bind helpers set exactly these. */

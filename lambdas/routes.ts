@@ -130,6 +130,11 @@ export const routes = [
   { name: 'start-quick-scan', fn: 'account', method: 'POST', path: '/api/me/scans', auth: 'user', role: 'admin', uses: ['table', 'scanQueue'] },
   { name: 'get-pwned-password-range', fn: 'public-api', method: 'GET', path: '/api/pwned-passwords/{prefix}', auth: 'public', uses: [] },
   { name: 'get-platform-stats', fn: 'public-api', method: 'GET', path: '/api/stats', auth: 'public', uses: ['table'] },
+  // DECISIONS "Scanner identity": the public /scanner page's facts, and the opt-out of a site owner who proves control (no account).
+  { name: 'get-scanner-info', fn: 'public-api', method: 'GET', path: '/api/scanner', auth: 'public', uses: [] },
+  { name: 'request-scanner-opt-out', fn: 'public-api', method: 'POST', path: '/api/scanner/opt-outs', auth: 'public', uses: ['table'] },
+  { name: 'confirm-scanner-opt-out', fn: 'public-api', method: 'POST', path: '/api/scanner/opt-outs/{domain}/confirm', auth: 'public', uses: ['table'] },
+  { name: 'remove-scanner-opt-out', fn: 'public-api', method: 'DELETE', path: '/api/scanner/opt-outs/{domain}', auth: 'public', uses: ['table'] },
   { name: 'create-checkout-session', fn: 'payments', method: 'POST', path: '/api/checkout-sessions', auth: 'user', role: 'owner', uses: ['table', 'payments'] },
   { name: 'stripe-webhook', fn: 'payments', method: 'POST', path: '/api/stripe/webhook', auth: 'webhook', uses: ['table', 'scanQueue', 'payments'] },
   { name: 'get-order', fn: 'payments', method: 'GET', path: '/api/orders/{checkoutSessionId}', auth: 'public', uses: ['table'] },

@@ -40,6 +40,8 @@ export const deployDecisions = {
   SCAN_QUEUE_URL: { kind: 'stack', from: 'the scan queue it creates' },
   MAIL_FROM: { kind: 'stack-setting', setting: 'mailFrom' },
   SUPPORT_EMAIL: setting,
+  SCANNER_ABUSE_EMAIL: setting,
+  SCANNER_EGRESS_ADDRESSES: { kind: 'stack', from: "the fixed egress's Elastic IPs when it is on (unset without it)" },
   SES_CONFIGURATION_SET: { kind: 'stack', from: 'the mail configuration set it creates' },
   SMS_MODE: { kind: 'stack', from: 'the SMS binding (sns)' },
   REPORTS_BUCKET: { kind: 'stack', from: 'the reports bucket it creates' },

@@ -41,6 +41,8 @@ import { RETENTION_SECONDS } from '../domain/retention.js';
  * - a user's alert destination: pk USER#{userId}, sk DEST#{slot} (slots 00–09: at most 10 per user)
  * - a destination's deliveries: pk USER#{userId}, sk DESTLOG#{destinationId}#{at}#{id} (30 days)
  * - a notification (outbox):    pk NOTIFY#{id}, sk #NOTIFY; gsi2 NOTIFY#DUE → {dueAt}#{id} (sparse: pending or sending only)
+ * - a scanner opt-out:          pk OPTOUT#{registrableDomain}, sk #OPTOUT (until its owner withdraws it)
+ * - an opt-out request:         pk OPTOUT#{registrableDomain}, sk PENDING#{token} (TTL: 7 days)
  */
 export const keys = {
   audit: (id: string) => ({ pk: `AUDIT#${id}`, sk: '#AUDIT' }),
@@ -121,6 +123,10 @@ export const keys = {
   notification: (id: string) => ({ pk: `NOTIFY#${id}`, sk: '#NOTIFY' }),
   /** gsi2 partition of the notifications to try (pending, or sending: an attempt that may have been cut off), soonest first. */
   notificationsDue: 'NOTIFY#DUE',
+  /** DECISIONS "Scanner identity": a domain its owner opted out of every scan. */
+  scannerOptOut: (domain: string) => ({ pk: `OPTOUT#${domain}`, sk: '#OPTOUT' }),
+  /** An opt-out request waiting for its proof (the token is published by its requester anyway: not hashed). */
+  pendingOptOut: (domain: string, token: string) => ({ pk: `OPTOUT#${domain}`, sk: `PENDING#${token}` }),
   /** Rampart's own totals for GET /api/stats, one item of atomic counters. */
   platformStats: { pk: 'STATS#PLATFORM', sk: '#STATS' },
 } as const;

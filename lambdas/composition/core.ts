@@ -10,6 +10,7 @@ import type { DomainRepository } from '../domain/domains.js';
 import type { Metrics } from '../domain/metrics.port.js';
 import type { MonthlyReportLog } from '../domain/monthly-report.js';
 import type { OrganisationRepository } from '../domain/organisations.js';
+import type { ScannerOptOutRepository } from '../domain/scanner-opt-out.js';
 import type { NotificationOutbox } from '../domain/notifications.js';
 import type { SupportRequests } from '../domain/support.js';
 import type { SecurityPolicyRepository } from '../domain/security-policy.js';
@@ -97,6 +98,8 @@ export interface Deps {
   readonly alertDestinations: DestinationRepository;
   /** Teams: organisations' members and invitations (issue 22 item 2). */
   readonly organisations: OrganisationRepository;
+  /** Domains whose owners opted out of every scan, and their requests waiting for proof (DECISIONS "Scanner identity"). */
+  readonly scannerOptOuts: ScannerOptOutRepository;
   readonly scanSettings: ScanSettings;
   /** The checks every scan runs, bound to this deployment's breach lookup. */
   readonly scanChecks: readonly CheckDefinition[];
@@ -153,6 +156,7 @@ export const providerOf = {
   notifications: 'table',
   alertDestinations: 'table',
   organisations: 'table',
+  scannerOptOuts: 'table',
   scanJobs: 'scanQueue',
   mailer: 'mailer',
   sms: 'sms',

@@ -13,6 +13,7 @@ import { DynamoDbAlertDestinations } from '../adapters/dynamodb-alert-destinatio
 import { DynamoDbOrganisations } from '../adapters/dynamodb-organisations.adapter.js';
 import { DynamoDbNotificationOutbox } from '../adapters/dynamodb-notifications.adapter.js';
 import { DynamoDbRateLimiter } from '../adapters/dynamodb-rate-limits.adapter.js';
+import { DynamoDbScannerOptOuts } from '../adapters/dynamodb-scanner-opt-outs.adapter.js';
 import { DynamoDbShareLinks } from '../adapters/dynamodb-shares.adapter.js';
 import { DynamoDbSigningKeys } from '../adapters/dynamodb-signing-keys.adapter.js';
 import { DynamoDbSecurityPolicies } from '../adapters/dynamodb-policies.adapter.js';
@@ -49,5 +50,6 @@ export const provide: Provider = ({ config, clock }) => {
     notifications: () => new DynamoDbNotificationOutbox(client(), table()),
     alertDestinations: () => new DynamoDbAlertDestinations(client(), table(), clock),
     organisations: () => new DynamoDbOrganisations(client(), table()),
+    scannerOptOuts: () => new DynamoDbScannerOptOuts(client(), table(), clock),
   };
 };

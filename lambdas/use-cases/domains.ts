@@ -30,6 +30,7 @@ import { createDnsClient } from '../scanner/net/dns-client.js';
 import { createHttpClient } from '../scanner/net/http-client.js';
 import { createResolver } from '../scanner/resolver.js';
 import { refusedAddress } from '../scanner/target-guard.js';
+import { refuseOptedOutScan } from './scan-opt-outs.js';
 
 type DomainDeps = Pick<Deps, 'domains' | 'clock' | 'config'>;
 
@@ -301,7 +302,7 @@ export async function countScanAgainstPlan(deps: Pick<Deps, 'domains' | 'account
 /** The audit's and the job's `depth`, written only when deep: absent reads as standard. */
 export const deepOnly = (depth: ScanDepth): { depth?: 'deep' } => (depth === 'deep' ? { depth } : {});
 
-type QuickScanDeps = Pick<Deps, 'domains' | 'clock' | 'config' | 'audits' | 'scanJobs' | 'accounts' | 'billing' | 'supportRequests' | 'log' | 'scanSettings'>;
+type QuickScanDeps = Pick<Deps, 'domains' | 'clock' | 'config' | 'audits' | 'scanJobs' | 'accounts' | 'billing' | 'supportRequests' | 'log' | 'scanSettings' | 'scannerOptOuts'>;
 
 export interface QuickScanUser {
   userId: string;
@@ -318,6 +319,7 @@ export interface QuickScanUser {
 export async function startQuickScan(deps: QuickScanDeps, user: QuickScanUser, input: unknown): Promise<{ auditId: string }> {
   const body = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
   const domain = parseDomainInput(body.domain);
+  await refuseOptedOutScan(deps, domain);
   const record = await deps.domains.get(user.userId, domain);
   if (!record?.verified) throw new ForbiddenError('domain_not_verified', NOT_VERIFIED_MESSAGE);
   const check = await confirmDomainProof(deps, scannerProbes(deps.scanSettings), record);

@@ -19,6 +19,7 @@ import { issueCounts } from '../domain/audit-view.js';
 import { overdueChanges } from '../domain/time-to-fix.js';
 import { destinationWantedChanges, queueDestinationAlerts } from './alert-destinations.js';
 import { notify, type NotifyDeps } from './notifications.js';
+import { optOutRefusal } from './scan-opt-outs.js';
 import { confirmDomainProof, type OwnershipProbes, scannerProbes } from './domains.js';
 import { domainLapsedEmail } from '../domain/emails.js';
 import { mutedFindingIdsOf } from './security-policies.js';
@@ -31,7 +32,7 @@ import { recordIssueHistory } from './time-to-fix.js';
  * rescan, the alerts list and the unsubscribe link.
  */
 
-type ScheduleDeps = Pick<Deps, 'monitoring' | 'domains' | 'audits' | 'scanJobs' | 'log' | 'clock' | 'config' | 'scanSettings' | 'accounts'> & NotifyDeps;
+type ScheduleDeps = Pick<Deps, 'monitoring' | 'domains' | 'audits' | 'scanJobs' | 'log' | 'clock' | 'config' | 'scanSettings' | 'accounts' | 'scannerOptOuts'> & NotifyDeps;
 type AlertDeps = Pick<
   Deps,
   'accounts' | 'alerts' | 'rateLimits' | 'mailer' | 'sms' | 'signingKeys' | 'clock' | 'config' | 'log' | 'policies' | 'notifications' | 'metrics' | 'alertDestinations' | 'scanSettings' | 'organisations'
@@ -62,6 +63,11 @@ export async function scheduleMonitoringRescans(deps: ScheduleDeps, now: Date): 
       if (queued.length >= MAX_RESCANS_PER_RUN) {
         deps.log.info('Monitoring: rescan limit per run reached; the rest stay due', { queued: queued.length });
         return { queued };
+      }
+      // DECISIONS "Scanner identity": the domain's owner opted out; no rescan until they withdraw it (nothing claimed, so it is due again then).
+      if (await optOutRefusal(deps, domain)) {
+        deps.log.info('Monitoring: the domain is opted out of scanning; not rescanned', { userId, domain });
+        continue;
       }
       const slot = rescanSlotStart(domain, plan.periodMs, now).toISOString();
       const auditId = randomUUID();

@@ -4,8 +4,9 @@ import { type FreeRescanRefusal, freeRescanMessages, freeRescanRefusal, freeResc
 import { paymentMessages } from '../domain/payments.contract.js';
 import type { Caller } from './account.js';
 import { callersOwnAudit } from './payments.js';
+import { refuseOptedOutScan } from './scan-opt-outs.js';
 
-type RescanDeps = Pick<Deps, 'audits' | 'scanJobs' | 'clock' | 'log'>;
+type RescanDeps = Pick<Deps, 'audits' | 'scanJobs' | 'clock' | 'log' | 'config' | 'scannerOptOuts'>;
 
 const auditNotFound = () => new NotFoundError('audit_not_found', 'Audit not found');
 
@@ -27,6 +28,7 @@ export async function rescanPaidAudit(deps: RescanDeps, caller: Caller, rawId: u
   const now = deps.clock.now();
   const refusal = freeRescanRefusal(audit, now);
   if (refusal) throw refusalError(refusal);
+  await refuseOptedOutScan(deps, audit.host);
 
   const claimedAt = now.toISOString();
   if (!(await deps.audits.claimFreeRescan(audit.id, { paymentSessionId: audit.paymentSessionId!, claimedAt }))) {

@@ -30,6 +30,7 @@ import {
 import { checkoutMode, CURRENCY, getPlan, type PlanId } from '../domain/plans.js';
 import type { PaymentEvent, StoredSubscription } from '../domain/ports.js';
 import type { Caller } from './account.js';
+import { refuseOptedOutScan } from './scan-opt-outs.js';
 
 /**
  * Payments (SPEC §2 payment pages, §3 order record, §6/§7 checkout; issue 8; DECISIONS "Accounts,
@@ -38,7 +39,7 @@ import type { Caller } from './account.js';
  * runs with Stripe and with the local test checkout: only the PaymentProvider adapter differs.
  */
 
-type PaymentDeps = Pick<Deps, 'accounts' | 'audits' | 'domains' | 'billing' | 'payments' | 'paymentEvents' | 'scanJobs' | 'clock' | 'config' | 'log'>;
+type PaymentDeps = Pick<Deps, 'accounts' | 'audits' | 'domains' | 'billing' | 'payments' | 'paymentEvents' | 'scanJobs' | 'clock' | 'config' | 'log' | 'scannerOptOuts'>;
 
 const siteUrl = (deps: Pick<Deps, 'config'>) => deps.config.SITE_URL.replace(/\/+$/, '');
 
@@ -117,12 +118,14 @@ export async function createCheckoutSession(deps: PaymentDeps, caller: Caller, i
  * DECISIONS "What paid audits add": a paid audit deepens one of the caller's own free reports (owned,
  * or stored under the caller's email before the account existed) that has finished and found issues.
  */
-async function requireUpgradableAudit(deps: Pick<Deps, 'audits' | 'domains' | 'clock'>, auditId: string, userId: string, email: string): Promise<void> {
+async function requireUpgradableAudit(deps: Pick<Deps, 'audits' | 'domains' | 'clock' | 'config' | 'scannerOptOuts'>, auditId: string, userId: string, email: string): Promise<void> {
   const audit = await deps.audits.getAudit(auditId);
   if (!audit) throw new NotFoundError('audit_not_found', 'Audit not found');
   if (!(await isOwnAudit(deps, audit, userId, email))) throw new ForbiddenError('audit_forbidden', paymentMessages.auditNotYours);
   if (audit.status !== 'completed') throw new ConflictError('audit_not_completed', paymentMessages.auditNotCompleted);
   if (!audit.checks.some((check) => check.findings.some(isIssue))) throw new ConflictError('audit_without_issues', paymentMessages.auditWithoutIssues);
+  // DECISIONS "Scanner identity": no money is taken for a deep scan the site's owner has refused.
+  await refuseOptedOutScan(deps, audit.host);
   // DECISIONS "Scan modes": deep scans need a verified domain; no money is taken for a scan that cannot run.
   // A proof last seen over DOMAIN_PROOF_RECHECK_DAYS ago is checked again first (Settings → Domains): checkout waits for no DNS.
   const verified = await verifiedDomainState(deps, userId, audit.host);

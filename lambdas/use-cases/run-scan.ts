@@ -15,6 +15,7 @@ import { scan } from '../scanner/scan.js';
 import { afterMonitoringRescan, type MonitoringDeps } from './monitoring.js';
 import { notify } from './notifications.js';
 import { HOUR_SECONDS } from './rate-limits.js';
+import { optOutRefusal } from './scan-opt-outs.js';
 
 export const SCAN_DEADLINE_MS = 40_000;
 /** A deep scan (a paid audit's, a scan pack's): more ports and every subdomain, within the worker's 90 s. */
@@ -30,7 +31,7 @@ export type RunScanOutcome = 'completed' | 'failed' | 'skipped';
  * failed with a readable message; anything else is thrown so the queue retries the job. An email
  * that cannot be sent is not such an error: the notification outbox retries it on its own.
  */
-type RunScanDeps = Pick<Deps, 'audits' | 'clock' | 'scanSettings' | 'scanChecks' | 'log' | 'mailer' | 'config' | 'stats' | 'notifications' | 'metrics' | 'rateLimits'> & MonitoringDeps;
+type RunScanDeps = Pick<Deps, 'audits' | 'clock' | 'scanSettings' | 'scanChecks' | 'log' | 'mailer' | 'config' | 'stats' | 'notifications' | 'metrics' | 'rateLimits' | 'scannerOptOuts'> & MonitoringDeps;
 
 export async function runScan(deps: RunScanDeps, job: ScanJob): Promise<RunScanOutcome> {
   const audit = await deps.audits.getAudit(job.auditId);
@@ -64,6 +65,13 @@ export async function runScan(deps: RunScanDeps, job: ScanJob): Promise<RunScanO
   const target = parseWebTarget(audit.targetUrl);
   if (!target) {
     await deps.audits.fail(audit.id, 'The website address could not be read.', deps.clock.now().toISOString());
+    deps.metrics.scanFailed();
+    return 'failed';
+  }
+  // DECISIONS "Scanner identity": a job queued before the domain's owner opted out ends here, with the reason.
+  const optedOut = await optOutRefusal(deps, target.host);
+  if (optedOut) {
+    await deps.audits.fail(audit.id, optedOut.message, deps.clock.now().toISOString());
     deps.metrics.scanFailed();
     return 'failed';
   }

@@ -14,6 +14,7 @@ import { recordContactInteraction } from './contact-retention.js';
 import { countScanAgainstPlan, type CountedScan, deepOnly, isVerifiedDomainOf } from './domains.js';
 import { notify, type NotifyDeps } from './notifications.js';
 import { enforceLimits } from './rate-limits.js';
+import { refuseOptedOutScan } from './scan-opt-outs.js';
 
 export interface SubmitLeadContext {
   sourceIp: string;
@@ -38,7 +39,7 @@ export const VERIFICATION_REQUIRED_MESSAGE =
 
 type SubmitLeadDeps = Pick<
   Deps,
-  'audits' | 'scanJobs' | 'clock' | 'config' | 'log' | 'rateLimits' | 'verifications' | 'idempotency' | 'users' | 'mailer' | 'domains' | 'supportRequests' | 'accounts' | 'billing'
+  'audits' | 'scanJobs' | 'clock' | 'config' | 'log' | 'rateLimits' | 'verifications' | 'idempotency' | 'users' | 'mailer' | 'domains' | 'supportRequests' | 'accounts' | 'billing' | 'scannerOptOuts'
 > &
   NotifyDeps;
 
@@ -62,6 +63,8 @@ export async function submitLead(deps: SubmitLeadDeps, input: unknown, context: 
   const { config } = deps;
   const site = siteKey(lead.webUrl.host);
   await enforceLimits(deps.rateLimits, [{ scope: 'lead:ip', subject: context.sourceIp, perHour: config.RATE_LIMIT_LEADS_PER_IP }], 'scan requests');
+  // DECISIONS "Scanner identity": the site's owner opted out; nobody's request scans it.
+  await refuseOptedOutScan(deps, lead.webUrl.host);
 
   // DECISIONS "Who may scan at once" and "Scan modes". The client's `emailVerified` is never trusted: only our records.
   const mode = await scanModeFor(deps, lead, site, context.userId);

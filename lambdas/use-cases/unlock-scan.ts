@@ -6,8 +6,9 @@ import { unlockMessages, type UnlockResponse } from '../domain/unlock.contract.j
 import type { Caller } from './account.js';
 import { requireProvenDomain, scannerProbes } from './domains.js';
 import { callersOwnAudit } from './payments.js';
+import { refuseOptedOutScan } from './scan-opt-outs.js';
 
-type UnlockDeps = Pick<Deps, 'audits' | 'domains' | 'scanJobs' | 'clock' | 'log' | 'config' | 'scanSettings'>;
+type UnlockDeps = Pick<Deps, 'audits' | 'domains' | 'scanJobs' | 'clock' | 'log' | 'config' | 'scanSettings' | 'scannerOptOuts'>;
 
 /**
  * `POST /api/audits/{auditId}/unlock` (DECISIONS "Scan modes"): a passive report's requester, once
@@ -22,6 +23,7 @@ export async function unlockScan(deps: UnlockDeps, caller: Caller, rawId: unknow
   // A report whose active scan ran passive under the per-target limit may be unlocked again (later).
   if (ranMode(audit) === 'active') throw new ConflictError('already_active', unlockMessages.alreadyActive);
   if (audit.status === 'queued' || audit.status === 'in_progress') throw new ConflictError('audit_scan_running', unlockMessages.running);
+  await refuseOptedOutScan(deps, audit.host);
   // The proof is looked for again when it was last seen more than DOMAIN_PROOF_RECHECK_DAYS ago.
   await requireProvenDomain(deps, scannerProbes(deps.scanSettings), caller.userId, audit.host, unlockMessages.notVerified(siteKey(audit.host)));
   const queuedAt = deps.clock.now().toISOString();

@@ -32,6 +32,7 @@ const keysOfKind = (kind: string) => readmeKeys.filter((key) => decided(key) && 
 /** A valid value for every plain setting (lambdas/config.ts's schema must accept it). */
 const sampleSettings: Record<string, string> = {
   SUPPORT_EMAIL: 'help@bastion-security.com',
+  SCANNER_ABUSE_EMAIL: 'abuse@bastion-security.com',
   SCAN_RESOLVERS: '1.1.1.1,[2606:4700:4700::1111]:53',
   SCAN_DNS_TIMEOUT_MS: '3000',
   SCAN_TOP_PORTS: '200',

@@ -67,6 +67,8 @@ export interface Fixtures {
   passiveAudit: string;
   /** A pending domain of the owner's whose TXT record the zone publishes. */
   provable: string;
+  /** Publishes a TXT record in the zone the scanner resolves through (a site owner's opt-out proof). */
+  publishTxt: (name: string, value: string) => void;
   unsubscribeToken: string;
   monthlyReportFile: string;
   enrollmentSecret: string;
@@ -87,9 +89,12 @@ export interface Fixtures {
   destinationId?: string;
   agentToken?: string;
   agentId?: string;
+  optOutToken?: string;
 }
 
 export const SHOP = 'shop.example.test';
+/** A domain whose owner opts out of the scanner, then withdraws it (never one the other routes scan). */
+const OPTED_OUT = 'quiet-owner.test';
 const CODE_EMAIL = 'consultant@gmail.test';
 const UNKNOWN_AUDIT = '00000000-0000-4000-8000-000000000000';
 
@@ -294,6 +299,47 @@ export function routeCases(f: Fixtures): Record<RouteName, RouteCase> {
       bad: () => ({ headers: { 'x-origin-verify': 'not-the-secret-but-long-enough-to-look-like-one' } }),
       badStatus: 403,
       badError: 'forbidden_origin',
+    },
+    'get-scanner-info': {
+      good: () => ({}),
+      goodStatus: 200,
+      checkGood: ({ json }) =>
+        expectThat(
+          /^RampartScanner\/1\.0 \(\+http:\/\/\S+\/scanner\)$/.test(String(json.userAgent)) && /^abuse@[\w.-]+$/.test(String(json.abuseEmail)) && json.egressAddresses === null,
+          `scanner info: ${JSON.stringify(json)}`,
+        ),
+      bad: () => ({ headers: { 'x-origin-verify': '' } }),
+      badStatus: 403,
+      badError: 'forbidden_origin',
+    },
+    'request-scanner-opt-out': {
+      good: () => ({ body: { domain: `https://www.${OPTED_OUT}/` } }),
+      goodStatus: 201,
+      checkGood: ({ json }) => {
+        expectThat(json.domain === OPTED_OUT && json.dns?.name === `_rampart-scanner-opt-out.${OPTED_OUT}`, `opt-out request: ${JSON.stringify(json)}`);
+        f.optOutToken = String(json.token);
+        // The site's owner publishes the record.
+        f.publishTxt(String(json.dns.name), String(json.dns.value));
+      },
+      bad: () => ({ body: { domain: '203.0.113.5' } }),
+      badStatus: 400,
+      badError: 'validation_failed',
+    },
+    'confirm-scanner-opt-out': {
+      good: () => ({ params: { domain: OPTED_OUT }, body: { token: f.optOutToken } }),
+      goodStatus: 200,
+      checkGood: ({ json }) => expectThat(json.optedOut === true && json.method === 'dns', `opt-out confirm: ${JSON.stringify(json)}`),
+      bad: () => ({ params: { domain: OPTED_OUT }, body: { token: 'A'.repeat(22) } }),
+      badStatus: 404,
+      badError: 'opt_out_request_not_found',
+    },
+    'remove-scanner-opt-out': {
+      // The proof is still published: its owner withdraws the opt-out.
+      good: () => ({ params: { domain: OPTED_OUT } }),
+      goodStatus: 204,
+      bad: () => ({ params: { domain: 'never-opted-out.test' } }),
+      badStatus: 404,
+      badError: 'opt_out_not_found',
     },
     'create-checkout-session': {
       good: () => ({ body: { planId: 'basic-scan' } }),

@@ -204,6 +204,7 @@ beforeAll(async () => {
     proAudit,
     passiveAudit,
     provable,
+    publishTxt: (name, value) => zone.add({ name, type: 'TXT', ttl: 60, data: value }),
     unsubscribeToken: new URL(await unsubscribeUrl(t.stack.deps, owner.userId)).searchParams.get('token') ?? '',
     monthlyReportFile: pdfPath.split('/').at(-1)!,
     enrollmentSecret: String(enrollment.body.secret),

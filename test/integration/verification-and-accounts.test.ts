@@ -295,6 +295,7 @@ describe('the completion email', () => {
       metrics: d.metrics,
       alertDestinations: d.alertDestinations,
       organisations: d.organisations,
+      scannerOptOuts: d.scannerOptOuts,
     };
 
     const firstDelivery = await runScan(deps, { auditId, kind: 'scan' });
