@@ -2,9 +2,10 @@ import { setMaxListeners } from 'node:events';
 import { isIP } from 'node:net';
 import { getDomain } from 'tldts';
 import type { CheckResult, Finding, Grade, RiskLevel, ScanMode } from '../domain/audit.js';
-import { type NotCheckedItem, notCheckedOf, PASSIVE_REASON, reportedScore } from '../domain/coverage.js';
+import { type NotCheckedItem, notCheckedOf, PASSIVE_REASON } from '../domain/coverage.js';
+import { type GradeCap, scoreScan } from '../domain/grade-caps.js';
 import { DomainError } from '../domain/errors.js';
-import { grade, riskLevel, riskScore } from '../domain/scoring.js';
+import { grade, riskLevel } from '../domain/scoring.js';
 import type { WebTarget } from '../domain/target.js';
 import type { CheckContext, CheckDefinition, CheckOutput, ScanSettings, ScanSubject } from './check.js';
 import { defaultChecks } from './checks/index.js';
@@ -48,6 +49,8 @@ export interface ScanReport {
   partial: boolean;
   notChecked: NotCheckedItem[];
   score: number;
+  /** The caps that lowered the score (DECISIONS "Grade caps"), lowest first; empty when none did. */
+  caps: GradeCap[];
   grade: Grade;
   riskLevel: RiskLevel;
   durationMs: number;
@@ -170,7 +173,8 @@ export async function scan(target: WebTarget, settings: ScanSettings, options: S
   const findings = finished.flatMap((c) => c.findings);
   const notChecked = notCheckedOf(finished, mode, passiveReason);
   const partial = mode === 'passive' || notChecked.length > 0;
-  const score = reportedScore(riskScore(findings), partial);
+  // DECISIONS "Grade caps": the formula's score, then the caps (no working HTTPS, a known-exploited CVE, a critical finding, partial).
+  const { score, caps } = scoreScan({ checks: finished, findings, partial });
   return {
     target,
     domain: context.domain,
@@ -181,6 +185,7 @@ export async function scan(target: WebTarget, settings: ScanSettings, options: S
     partial,
     notChecked,
     score,
+    caps,
     grade: grade(score),
     riskLevel: riskLevel(score),
     durationMs: Math.round(performance.now() - started),

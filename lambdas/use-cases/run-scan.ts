@@ -108,6 +108,7 @@ export async function runScan(deps: RunScanDeps, job: ScanJob): Promise<RunScanO
       grade: report.grade,
       riskLevel: report.riskLevel,
       completedAt,
+      ...(report.caps.length > 0 ? { gradeCaps: report.caps } : {}),
       ...(ranPassiveBecause ? { ranPassiveBecause } : {}),
     });
     // Counted once, by the delivery whose completion took: a second delivery racing it finds the audit ended.
