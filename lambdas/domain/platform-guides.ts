@@ -997,6 +997,16 @@ const ACCESS_RECIPES: Readonly<Record<string, AccessRecipe>> = {
       AGAIN_STEP,
     ],
   },
+  modsecurity: {
+    platform: 'ModSecurity',
+    steps: [
+      'ModSecurity is the web application firewall module your web server (or your host) runs; one of its rules refused the scanner.',
+      'In cPanel, open Security → ModSecurity and see whether it is on for the domain. Turning it off for the domain lets the scanner in, but also removes its protection: prefer the next step.',
+      'Ask your host (or whoever runs the server) to find the rule in the server\'s ModSecurity audit log for a request whose user agent contains {token}, and to exclude that rule for that user agent (SecRuleUpdateTargetById, or a SecRule on REQUEST_HEADERS:User-Agent with ctl:ruleRemoveById).',
+      ADDRESSES_STEP,
+      AGAIN_STEP,
+    ],
+  },
   hosting: {
     platform: 'your host\'s bot protection',
     steps: [

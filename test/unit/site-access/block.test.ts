@@ -39,7 +39,7 @@ export const EXPECTED: Readonly<Record<string, { vendor: string | null; kind: Bl
   'generic-503-retry-after-date': { vendor: null, kind: 'rate_limited' },
   'generic-401-basic': { vendor: null, kind: 'auth' },
   'generic-451-geo': { vendor: null, kind: 'block' },
-  'generic-406-modsecurity': { vendor: null, kind: 'block' },
+  'modsecurity-not-acceptable': { vendor: 'modsecurity', kind: 'block' },
   'negative-cloudflare-normal': null,
   'negative-cloudflare-origin-404': null,
   // The landing page answering 403 is a wall whoever wrote it (the generic rule); on a path it is the site's answer (below).
