@@ -30,8 +30,8 @@ export interface ScannerInfoView {
   /** The addresses it connects from; null when not fixed (AWS addresses that change). */
   egressAddresses: string[] | null;
   abuseEmail: string;
-  /** Per site, however many checks run at once. */
-  politeness: { maxInFlightPerSite: number; maxRequestsPerSecondPerSite: number };
+  /** Per site, however many checks run at once; and the full (active) scans one site gets an hour from the whole product. */
+  politeness: { maxInFlightPerSite: number; maxRequestsPerSecondPerSite: number; activeScansPerSitePerHour: number };
   /** Where an owner's proof goes (`{domain}` stands for the registrable domain). */
   optOut: { dnsRecordName: string; dnsRecordValuePrefix: string; filePath: string; requestValidDays: number };
 }

@@ -40,7 +40,11 @@ export function scannerInfo(deps: Pick<Deps, 'config'>): ScannerInfoView {
     userAgent: scannerUserAgent(config.PRODUCT_NAME, config.SITE_URL),
     egressAddresses: config.SCANNER_EGRESS_ADDRESSES.length > 0 ? config.SCANNER_EGRESS_ADDRESSES : null,
     abuseEmail: scannerAbuseMailbox(config),
-    politeness: { maxInFlightPerSite: SCANNER_POLITENESS.maxInFlight, maxRequestsPerSecondPerSite: SCANNER_POLITENESS.perSecond },
+    politeness: {
+      maxInFlightPerSite: SCANNER_POLITENESS.maxInFlight,
+      maxRequestsPerSecondPerSite: SCANNER_POLITENESS.perSecond,
+      activeScansPerSitePerHour: config.SCAN_ACTIVE_PER_TARGET_PER_HOUR,
+    },
     optOut: {
       dnsRecordName: optOutRecordName(slug, '{domain}'),
       dnsRecordValuePrefix: optOutRecordValue(slug, ''),

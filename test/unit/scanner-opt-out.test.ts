@@ -87,7 +87,7 @@ describe('scanner settings', () => {
       userAgent: 'BastionScanner/1.0 (+https://bastion.example/scanner)',
       egressAddresses: ['203.0.113.7', '203.0.113.8'],
       abuseEmail: 'abuse@bastion.example',
-      politeness: { maxInFlightPerSite: SCANNER_POLITENESS.maxInFlight, maxRequestsPerSecondPerSite: SCANNER_POLITENESS.perSecond },
+      politeness: { maxInFlightPerSite: SCANNER_POLITENESS.maxInFlight, maxRequestsPerSecondPerSite: SCANNER_POLITENESS.perSecond, activeScansPerSitePerHour: 6 },
       optOut: { dnsRecordName: '_bastion-scanner-opt-out.{domain}', dnsRecordValuePrefix: 'bastion-scanner-opt-out=', filePath: '/.well-known/bastion-scanner-opt-out.txt', requestValidDays: 7 },
     });
     expect(scannerInfo({ config: loadConfig({}) }).egressAddresses).toBeNull();

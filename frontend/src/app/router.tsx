@@ -22,6 +22,7 @@ const PaymentSuccessRoute = lazy(() => import('./routes/payment-success').then((
 const SuccessRoute = lazy(() => import('./routes/success').then((module) => ({ default: module.SuccessRoute })));
 const VerifyRoute = lazy(() => import('./routes/verify').then((module) => ({ default: module.VerifyRoute })));
 const AcceptInvitationRoute = lazy(() => import('./routes/invitations').then((module) => ({ default: module.AcceptInvitationRoute })));
+const ScannerRoute = lazy(() => import('./routes/scanner').then((module) => ({ default: module.ScannerRoute })));
 const WazuhTestRoute = lazy(() => import('./routes/wazuh-test').then((module) => ({ default: module.WazuhTestRoute })));
 
 /** DECISIONS "/reports": the old report links open the results page. */
@@ -66,6 +67,7 @@ export const appRoutes: RouteObject[] = [
       { path: paths.verify.path, Component: VerifyRoute },
       { path: paths.wazuhTest.path, Component: WazuhTestRoute },
       { path: paths.acceptInvitation.path, Component: AcceptInvitationRoute },
+      { path: paths.scanner.path, Component: ScannerRoute },
       { path: paths.terms.path, Component: TermsRoute },
       { path: paths.privacy.path, Component: PrivacyRoute },
       { path: '*', Component: NotFoundRoute },

@@ -61,6 +61,8 @@ export const paths = {
   /** Teams: the link an invitation email carries (`?token=inv_…`). */
   acceptInvitation: { path: '/invitations/accept', getHref: (token?: string) => withQuery('/invitations/accept', { token }) },
   wazuhTest: { path: '/wazuh-test', getHref: () => '/wazuh-test' },
+  /** DECISIONS "Scanner identity": what the scanner does, where it scans from, how to opt out (its user agent links here). */
+  scanner: { path: '/scanner', getHref: () => '/scanner' },
   terms: { path: '/terms', getHref: () => '/terms' },
   privacy: { path: '/privacy', getHref: () => '/privacy' },
 } as const;

@@ -39,6 +39,7 @@ export {
   type NotCheckedItem,
 } from '../../../lambdas/domain/coverage';
 export { unlockMessages, type UnlockResponse } from '../../../lambdas/domain/unlock.contract';
+export type { OptOutConfirmView, OptOutRequestView, ScannerInfoView } from '../../../lambdas/domain/scanner.contract';
 export {
   VERIFICATION,
   verificationMessages,

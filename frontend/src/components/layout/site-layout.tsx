@@ -63,6 +63,9 @@ export function SiteLayout() {
             <Link to={paths.privacy.getHref()} className={footerLink}>
               Privacy Policy
             </Link>
+            <Link to={paths.scanner.getHref()} className={footerLink}>
+              Our scanner
+            </Link>
           </nav>
         </div>
       </footer>
