@@ -16,6 +16,7 @@ export {
   type CheckStatus,
   type Finding,
   type Grade,
+  type GradeCap,
   type RiskLevel,
   type ScanMode,
   type Severity,
@@ -30,6 +31,8 @@ export {
   type TechnologyView,
   type VulnerabilityView,
 } from '../../../lambdas/domain/audit-view';
+export { gradeCapHeading } from '../../../lambdas/domain/grade-caps';
+export { type SiteAccessView } from '../../../lambdas/domain/site-access-view';
 export { FACT_TONE_LABELS, protectionFacts, type FactTone, type ProtectionFact, type ProtectionGroup } from '../../../lambdas/domain/protection-facts';
 export {
   PARTIAL_SCORE_CAP,

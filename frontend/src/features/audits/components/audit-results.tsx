@@ -21,6 +21,7 @@ import { BreachesCard, OpenPortsCard, Recommendations, SubdomainsCard } from './
 import { Counters, RiskBanner, ScoreCard } from './report-overview';
 import { NotCheckedList, notRun, ScanModeNotice } from './scan-coverage';
 import { ShareButton, ShareLinkPanel } from './share-report';
+import { SiteAccessPanel } from './site-access';
 import { UnlockPanel } from './unlock-panel';
 import { ProvidersLine } from './platform-fix';
 import { VulnerabilitiesList } from './vulnerabilities-list';
@@ -156,6 +157,7 @@ function CompletedReport({ audit, result, mode }: { audit: Audit; result: AuditR
       {emailing && <EmailReportDialog auditId={audit.id} description={audit.host} onClose={() => setEmailing(false)} />}
       {!readOnly && <ShareLinkPanel share={share} />}
 
+      <SiteAccessPanel access={result.site_access} />
       <ScanModeNotice coverage={result.coverage} />
       <RiskBanner riskLevel={result.risk_level} partial={result.coverage.partial} />
       <ScoreCard result={result} />

@@ -1,3 +1,5 @@
+import { scanModeContent } from '../../../config/scan-modes';
+import { siteAccessContent } from '../../../config/site-access';
 import type { CheckResult } from '../../../lib/contracts';
 import { checkStatusClass, formatDataValue, formatDuration, statusLabel } from './format';
 
@@ -48,7 +50,8 @@ export function ChecksTable({ checks, open }: { checks: CheckResult[]; open: boo
                 <tr key={check.name} className="align-top">
                   <th scope="row" className="px-4 py-3 font-mono font-semibold text-slate-900 dark:text-slate-100">{check.name}</th>
                   <td className={`px-4 py-3 font-medium ${checkStatusClass[check.status]}`}>
-                    {statusLabel(check.status)}
+                    {/* A check the site kept out says why it was not checked (DECISIONS "Blocked is a result"). */}
+                    {check.status === 'skipped' && check.cause ? siteAccessContent.notChecked(scanModeContent.cause[check.cause]) : statusLabel(check.status)}
                   </td>
                   <td className="px-4 py-3 whitespace-nowrap text-slate-700 dark:text-slate-300">{formatDuration(check.durationMs)}</td>
                   <td className="px-4 py-3 text-slate-700 dark:text-slate-300">

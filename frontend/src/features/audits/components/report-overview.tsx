@@ -1,5 +1,6 @@
 import { scanModeContent } from '../../../config/scan-modes';
-import type { AuditResultView, CoverageView, RiskLevel } from '../../../lib/contracts';
+import { gradeCapContent } from '../../../config/site-access';
+import { gradeCapHeading, type AuditResultView, type CoverageView, type RiskLevel } from '../../../lib/contracts';
 import { gradeClass, scoreClass } from './format';
 import { notRun } from './scan-coverage';
 
@@ -38,11 +39,14 @@ export function RiskBanner({ riskLevel, partial = false }: { riskLevel: RiskLeve
 
 /**
  * Score and grade with the spec's colours (SPEC §9 "Scoring"). A partial report's grade is marked
- * partial ("B · partial") and says why its score stops short of an A (DECISIONS "Scan modes").
+ * partial ("B · partial") and says why its score stops short of an A (DECISIONS "Scan modes"); each
+ * grade cap that held the score down is named with its reason (DECISIONS "Grade caps").
  */
 export function ScoreCard({ result }: { result: AuditResultView }) {
   const score = result.risk_score;
   const partial = result.coverage.partial && result.grade !== null;
+  // DECISIONS "Grade caps": each cap that held the grade down, named with why.
+  const caps = result.grade !== null ? (result.grade_caps ?? []) : [];
   return (
     <div className="flex flex-wrap items-center gap-6 rounded-xl border border-slate-200 bg-white p-5 shadow-sm dark:border-slate-700 dark:bg-slate-900">
       <div>
@@ -65,7 +69,20 @@ export function ScoreCard({ result }: { result: AuditResultView }) {
           )}
         </p>
       </div>
-      {partial && <p className="w-full text-sm text-slate-600 dark:text-slate-400">{scanModeContent.scoreCap}</p>}
+      {caps.length > 0 && (
+        <div className="w-full" data-testid="grade-caps">
+          <p className="text-sm font-medium text-slate-600 dark:text-slate-400">{gradeCapContent.heading}</p>
+          <ul className="mt-1 space-y-1 text-sm">
+            {caps.map((cap) => (
+              <li key={cap.id} data-cap={cap.id}>
+                <span className="font-semibold text-slate-900 dark:text-slate-100">{gradeCapHeading(cap)}:</span>{' '}
+                <span className="text-slate-700 dark:text-slate-300">{cap.reason}</span>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {partial && !caps.some((cap) => cap.id === 'partial') && <p className="w-full text-sm text-slate-600 dark:text-slate-400">{scanModeContent.scoreCap}</p>}
       {result.vulnerability_summary.riskFactors.length > 0 && (
         <div className="min-w-0 flex-1 basis-64">
           <p className="text-sm font-medium text-slate-600 dark:text-slate-400">Risk factors</p>

@@ -10,6 +10,7 @@ import { EmailReportDialog } from './email-report-dialog';
 import { ProtectionsSection } from './protections';
 import { OpenPortsCard } from './report-cards';
 import { Counters, RiskBanner, ScoreCard } from './report-overview';
+import { SiteAccessPanel } from './site-access';
 import { NotCheckedList, notRun, ScanModeNotice } from './scan-coverage';
 import { ProvidersLine } from './platform-fix';
 import { VulnerabilitiesList } from './vulnerabilities-list';
@@ -142,6 +143,7 @@ function SharedAssessment({ audit, expiresAt, shareToken, canEmail }: { audit: A
         </p>
       )}
 
+      <SiteAccessPanel access={audit.site_access} />
       <ScanModeNotice coverage={audit.coverage} />
       <RiskBanner riskLevel={audit.risk_level} partial={audit.coverage.partial} />
       <ScoreCard result={audit} />
