@@ -276,8 +276,8 @@ const modsecurity = signature('modsecurity', 'ModSecurity', (v) => {
   return marked && v.status >= 400 && v.status < 500 && (page || thin(v)) ? 'block' : null;
 });
 
-/** The same "One moment, please..." check without a product's name on it: a host's own bot wall. */
-const hosting = signature('hosting', "your host's bot protection", (v) => (ONE_MOMENT(v) ? 'challenge' : null));
+/** The same "One moment, please..." check without a product's name on it: a host's own bot wall. Named so sentences read "… from your host". */
+const hosting = signature('hosting', 'your host', (v) => (ONE_MOMENT(v) ? 'challenge' : null));
 
 /** Every vendor the scanner names, in the order they are asked (the first that claims the response wins). */
 export const VENDOR_SIGNATURES: readonly VendorSignature[] = [
