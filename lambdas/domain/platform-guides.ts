@@ -854,7 +854,7 @@ const ACCESS_RECIPES: Readonly<Record<string, AccessRecipe>> = {
       'Go to Security → Security rules (in the older dashboard: Security → WAF → Custom rules) and select Create rule → Custom rules.',
       'Name it "Allow {product} scanner". Under "When incoming requests match", choose Field: User Agent, Operator: contains, Value: {token} (the expression reads (http.user_agent contains "{token}")).',
       'Choose the action Skip, and tick what it skips: All remaining custom rules, All rate limiting rules, All managed rules and All Super Bot Fight Mode rules; under More components to skip, tick Browser Integrity Check and Security Level too. Place the rule first and select Deploy.',
-      'If the zone uses Bot Fight Mode (the free plan\'s switch under Security → Settings, or Security → Bots in the older dashboard), a Skip rule cannot bypass it: turn Bot Fight Mode off while you want the site scanned, or use Super Bot Fight Mode, which the rule above skips. If "I\'m Under Attack" mode is on, every visitor gets the challenge until it is off again.',
+      'If the zone uses Bot Fight Mode (the free plan\'s switch under Security → Settings, filtered by Bot traffic; Security → Bots in the older dashboard), no Skip rule can bypass it: turn Bot Fight Mode off while you want the site scanned, or use Super Bot Fight Mode, which the rule above skips. An IP Access rule that allows the scanner\'s addresses (next step) also keeps Bot Fight Mode off its requests. If "I\'m Under Attack" mode is on, every visitor gets the challenge until it is off again.',
       ADDRESSES_STEP + ' On Cloudflare the expression then reads (ip.src in {<the addresses>}), or an IP Access rule with the action Allow under Security → WAF → Tools.',
       AGAIN_STEP,
     ],
@@ -904,8 +904,8 @@ const ACCESS_RECIPES: Readonly<Record<string, AccessRecipe>> = {
   'aws-waf': {
     platform: 'AWS WAF',
     steps: [
-      'Open the AWS WAF console and choose Web ACLs; pick the Region of your load balancer or API (or Global (CloudFront) for a CloudFront distribution) and open the web ACL in front of the site.',
-      'On the Rules tab choose Add rules → Add my own rules and rule groups → Rule builder. Name: allow-{token}. If a request matches the statement: Inspect Single header, Header field name user-agent, Match type Contains string, String to match {token}. Action: Allow.',
+      'Open the AWS WAF console and choose Protection packs (web ACLs) (Web ACLs in the older console); pick the Region of your load balancer or API (or Global (CloudFront) for a CloudFront distribution) and open the web ACL in front of the site.',
+      'Add a rule of your own with the rule builder (in the older console: Rules tab → Add rules → Add my own rules and rule groups → Rule builder). Name: allow-{token}. If a request matches the statement: Inspect Single header, Header field name user-agent, Match type Contains string, String to match {token}. Action: Allow.',
       'Choose Set rule priority and move the new rule above the AWS managed Bot Control, IP reputation and core rule groups and above any rate-based rule, then Save: AWS WAF stops at the first rule whose action is Allow.',
       ADDRESSES_STEP + ' In AWS WAF, create an IP set (IP sets → Create IP set) with the addresses and make the rule\'s statement "Originates from an IP address in" that IP set instead.',
       AGAIN_STEP,
@@ -925,9 +925,9 @@ const ACCESS_RECIPES: Readonly<Record<string, AccessRecipe>> = {
     platform: 'Azure Front Door',
     steps: [
       'In the Azure portal, open the Front Door profile that serves the site and, under Security policies, open the WAF policy linked to the site\'s domain.',
-      'Go to Custom rules → Add custom rule. Name: Allow{token}. Priority: a lower number than every other custom rule. Match type: Match. Match variable: RequestHeader, header name User-Agent, Operator: Contains, Match value: {token}. Then: Allow traffic. Select Add, then Save.',
-      'An Allow custom rule ends the WAF\'s evaluation for that request, so the managed Bot Manager rule set and rate limit rules no longer stop it.',
-      ADDRESSES_STEP + ' In the custom rule, the match variable RemoteAddr with the operator IP Match takes the addresses.',
+      'Go to Custom rules → Add custom rule. Name: Allow{token}. Rule type: Match. Priority: a lower number than every other custom rule. Condition: Match type String, Match variable RequestHeader, Header name User-Agent, Operation Is, Operator Contains, Match values {token}. Then: Allow traffic. Select Add, then Save.',
+      'An Allow custom rule ends the WAF\'s evaluation for that request (rules run by priority and stop at any action but Log), so the managed Bot Manager rule set and rate limit rules no longer stop it.',
+      ADDRESSES_STEP + ' In the custom rule, the Match type IP address (the client\'s address) takes the addresses.',
       AGAIN_STEP,
     ],
   },
