@@ -885,9 +885,9 @@ const ACCESS_RECIPES: Readonly<Record<string, AccessRecipe>> = {
     platform: 'Sucuri Website Firewall',
     steps: [
       'Log in to the Sucuri dashboard and open the Website Firewall for the site.',
-      'Go to Access Control → Allowlist IP Addresses (formerly "Whitelist IP") and add each address listed on {scannerPage}, with a note saying it is the {product} scanner.',
-      'Sucuri\'s firewall allowlists addresses, not user agents: if {scannerPage} lists no fixed addresses, lower the firewall\'s Security Level under Security (Settings) while the scan runs, or ask Sucuri support to allow requests whose user agent contains {token}.',
-      'Check Access Control → Blocklist User Agents: remove any entry that matches {token} or the word "Scanner".',
+      'Go to Access Control and, under Allow IP Addresses ("Whitelist IP" in older screens), add each address listed on {scannerPage}, then select Allow.',
+      'Sucuri\'s firewall allows addresses, not user agents: if {scannerPage} lists no fixed addresses, open a ticket with Sucuri support asking them to let through requests whose user agent contains {token}, quoting the Block ID from the block page.',
+      'Check Access Control → Block User-agents: remove any entry that matches {token} or the word "Scanner".',
       AGAIN_STEP,
     ],
   },
@@ -895,7 +895,7 @@ const ACCESS_RECIPES: Readonly<Record<string, AccessRecipe>> = {
     platform: 'Wordfence',
     steps: [
       'Log in to WordPress as an administrator and open Wordfence → Tools → Live Traffic: the scanner\'s requests (user agent {token}) show why Wordfence limited them.',
-      'If it was blocked by address or pattern: open Wordfence → Blocking and delete the block that matches the scanner (a custom pattern on the user agent, say).',
+      'If it was blocked by address or pattern: open Wordfence → Firewall → Blocking and delete the block that matches the scanner (a custom pattern on the user agent, say).',
       'If it was rate limiting: open Wordfence → Firewall → All Firewall Options → Rate Limiting and raise "If a crawler\'s page views exceed" and "If a crawler\'s pages not found (404s) exceed" (the scanner asks for a few paths that do not exist on purpose), or set them to Unlimited while the site is scanned.',
       ADDRESSES_STEP + ' In Wordfence, add the addresses under Firewall → All Firewall Options → Advanced Firewall Options → "Allowlisted IP addresses that bypass all rules", then select Save Changes.',
       AGAIN_STEP,

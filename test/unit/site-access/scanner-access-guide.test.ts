@@ -15,11 +15,12 @@ describe('scannerAccessGuide: how to let the scanner in', () => {
     expect(guide.steps.at(-1)).toMatch(/^Run the scan again/);
   });
 
-  it('points Sucuri at Access Control → Allowlist IP Addresses and the /scanner page\'s addresses', () => {
+  it('points Sucuri at Access Control → Allow IP Addresses and the /scanner page\'s addresses', () => {
     const guide = scannerAccessGuide('sucuri', 'block', product);
 
     expect(guide.title).toBe('Let the Rampart scanner in through Sucuri Website Firewall');
-    expect(guide.steps[1]).toBe('Go to Access Control → Allowlist IP Addresses (formerly "Whitelist IP") and add each address listed on https://rampart.example/scanner, with a note saying it is the Rampart scanner.');
+    expect(guide.steps[1]).toBe('Go to Access Control and, under Allow IP Addresses ("Whitelist IP" in older screens), add each address listed on https://rampart.example/scanner, then select Allow.');
+    expect(guide.steps[2]).toContain('user agent contains RampartScanner');
   });
 
   it('gives Wordfence its allowlisted-IP and rate-limiting settings', () => {
