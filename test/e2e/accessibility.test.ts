@@ -144,6 +144,7 @@ describe.skipIf(!chromiumAvailable)('accessibility (axe-core, WCAG 2.1 AA) of ev
     },
     { name: 'terms', path: () => '/terms', ready: heading('Terms of Service') },
     { name: 'privacy', path: () => '/privacy', ready: heading('Privacy Policy') },
+    { name: 'scanner (what it does, how to opt out)', path: () => '/scanner', ready: heading('The Rampart scanner') },
     { name: 'verify (a badge domain)', path: () => `/verify/${DEMO_DOMAIN}`, ready: heading(`Security status of ${DEMO_DOMAIN}`) },
     { name: 'verify (an unknown domain)', path: () => '/verify/never-scanned.example.test', ready: heading(/never-scanned\.example\.test|Security status/) },
     { name: 'Wazuh tester', path: () => '/wazuh-test', ready: (page) => page.getByRole('heading', { name: 'Wazuh API Tester' }).waitFor() },

@@ -110,7 +110,7 @@ function ScannerFacts({ info }: { info: ScannerInfoView }) {
           <li>At most {politeness.maxInFlightPerSite} requests in flight at once to one site, however many checks run.</li>
           <li>At most {politeness.maxRequestsPerSecondPerSite} requests a second to one site.</li>
           <li>At most {politeness.activeScansPerSitePerHour} full scans of one site an hour, whoever asks; past that, scans are passive.</li>
-          <li>A scan lasts under a minute and stops at its deadline.</li>
+          <li>Every scan has a deadline and stops at it, finished or not.</li>
         </ul>
       </Section>
 
