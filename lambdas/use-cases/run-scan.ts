@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { Deps } from '../composition.js';
 import { isIP } from 'node:net';
 import { getDomain } from 'tldts';
-import type { Audit, Finding, Grade, ScanJob, ScanMode } from '../domain/audit.js';
+import type { Audit, CheckResult, Finding, Grade, GradeCap, ScanJob, ScanMode } from '../domain/audit.js';
 import { coverageOf, PASSIVE_REASON } from '../domain/coverage.js';
 import { auditCompletedEmail } from '../domain/emails.js';
 import { issueCounts } from '../domain/audit-view.js';
+import { siteAccessOf } from '../domain/site-access-view.js';
 import { DomainError } from '../domain/errors.js';
 import type { LeadRecord } from '../domain/ports.js';
 import { SCAN_DEPTHS } from '../domain/plans.js';
@@ -56,6 +57,8 @@ export async function runScan(deps: RunScanDeps, job: ScanJob): Promise<RunScanO
         grade: audit.grade,
         findings: audit.checks.flatMap((c) => c.findings),
         coverage: { mode: coverage.mode, partial: coverage.partial, notChecked: coverage.notChecked.length },
+        caps: audit.gradeCaps ?? [],
+        checks: audit.checks,
       });
     }
     return 'skipped';
@@ -118,7 +121,7 @@ export async function runScan(deps: RunScanDeps, job: ScanJob): Promise<RunScanO
     if (audit.origin === 'monitoring') await afterMonitoringRescan(deps, audit.id);
     else {
       const coverage = { mode: report.mode, partial: report.partial, notChecked: report.notChecked.length };
-      await notifyCompletion(deps, audit, lead, { score: report.score, grade: report.grade, findings: report.findings, coverage });
+      await notifyCompletion(deps, audit, lead, { score: report.score, grade: report.grade, findings: report.findings, coverage, caps: report.caps, checks: report.checks });
     }
     return 'completed';
   } catch (error) {
@@ -171,7 +174,14 @@ async function notifyCompletion(
   deps: RunScanDeps,
   audit: Audit,
   lead: LeadRecord | undefined,
-  result: { score: number; grade: Grade; findings: readonly Finding[]; coverage: { mode: ScanMode; partial: boolean; notChecked: number } },
+  result: {
+    score: number;
+    grade: Grade;
+    findings: readonly Finding[];
+    coverage: { mode: ScanMode; partial: boolean; notChecked: number };
+    caps: readonly GradeCap[];
+    checks: readonly CheckResult[];
+  },
 ): Promise<void> {
   if (!lead) return;
   const claimedAt = deps.clock.now().toISOString();
@@ -187,6 +197,8 @@ async function notifyCompletion(
       score: result.score,
       issues: issueCounts(result.findings),
       coverage: result.coverage,
+      caps: result.caps,
+      blocked: siteAccessOf(result.checks)?.headline ?? null,
     },
   );
   try {
