@@ -61,11 +61,12 @@ export function retryAfterSeconds(headers: ObservedResponse['headers'], now: num
 /** Titles of challenge pages a browser solves and a scanner cannot, whoever serves them. */
 const CHALLENGE_TITLE = /^(just a moment\.\.\.|attention required!|checking your browser|ddos-guard|one moment, please|please wait while your request is being verified)/i;
 /**
- * The machinery of a challenge interstitial. Sites carry some of it on their own pages too (Cloudflare
- * injects /cdn-cgi/challenge-platform/scripts/jsd/ into normal pages, Imperva its _Incapsula_Resource
- * script), so it counts on a refusal (4xx/5xx) or on a page with next to no text, never on a real page.
+ * The machinery of a challenge interstitial, and only of one: the scripts vendors inject into normal
+ * pages (Cloudflare's /cdn-cgi/challenge-platform/…/scripts/jsd/, Imperva's _Incapsula_Resource?SWJIYLWA)
+ * are left out, since an app's shell has next to no text too. Counts on a refusal (4xx/5xx) or a page
+ * with next to no text, never on a real page.
  */
-const INTERSTITIAL = /captcha-delivery\.com|\/cdn-cgi\/challenge-platform\/|cf_chl_opt|cf-chl-|_incapsula_resource|\/\.well-known\/sgcaptcha|px-captcha/i;
+const INTERSTITIAL = /captcha-delivery\.com|\/cdn-cgi\/challenge-platform\/(h\/[a-z]\/)?orchestrate\/|cf_chl_opt|_incapsula_resource\?cwudnsai|\/\.well-known\/sgcaptcha|px-captcha/i;
 /** CAPTCHA widgets: a contact form on a real page embeds them, so they count only on a refusal. */
 const CAPTCHA_WIDGET = /g-recaptcha|www\.google\.com\/recaptcha\/|hcaptcha\.com\/1\/api\.js|challenges\.cloudflare\.com\/turnstile/i;
 

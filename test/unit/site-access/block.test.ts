@@ -14,6 +14,7 @@ export const EXPECTED: Readonly<Record<string, { vendor: string | null; kind: Bl
   'akamai-bot-manager-challenge': { vendor: 'akamai', kind: 'challenge' },
   'imperva-challenge': { vendor: 'imperva', kind: 'challenge' },
   'imperva-block-error-15': { vendor: 'imperva', kind: 'block' },
+  'imperva-js-check': { vendor: 'imperva', kind: 'challenge' },
   'sucuri-access-denied': { vendor: 'sucuri', kind: 'block' },
   'sucuri-js-challenge': { vendor: 'sucuri', kind: 'challenge' },
   'aws-waf-alb-block': { vendor: 'aws-waf', kind: 'block' },
@@ -46,6 +47,9 @@ export const EXPECTED: Readonly<Record<string, { vendor: string | null; kind: Bl
   'negative-cloudflare-origin-403-path': { vendor: null, kind: 'block' },
   'negative-akamai-normal': null,
   'negative-imperva-normal': null,
+  // An app's shell has next to no text, like a challenge page: only the vendors' challenge machinery may count, not their injected scripts.
+  'negative-cloudflare-spa': null,
+  'negative-imperva-spa': null,
   'negative-sucuri-normal': null,
   'negative-aws-alb-normal': null,
   'negative-cloudfront-normal': null,
@@ -165,6 +169,12 @@ describe('genericBlock: the rule without a vendor', () => {
     expect(genericBlock(response(200, {}, '<html><head><title>Just a moment...</title></head><body></body></html>'))?.kind).toBe('challenge');
   });
 
+  it("reads the scripts vendors inject into normal pages as no challenge, even on an app's empty shell", () => {
+    const shell = (script: string) => `<html><head><title>App</title></head><body><div id="root"></div>${script}</body></html>`;
+    expect(genericBlock(response(200, {}, shell('<script src="/cdn-cgi/challenge-platform/h/b/scripts/jsd/a1b2c3/main.js"></script>')))).toBeNull();
+    expect(genericBlock(response(200, {}, shell('<script src="/_Incapsula_Resource?SWJIYLWA=719d34d31c8e3a6e6fffd425f7e032f3"></script>')))).toBeNull();
+  });
+
   it('reads CAPTCHA widgets as a challenge only on a refusal', () => {
     const form = '<html><body><form><div class="g-recaptcha" data-sitekey="k"></div></form></body></html>';
     expect(genericBlock(response(200, {}, form))).toBeNull();
@@ -172,7 +182,7 @@ describe('genericBlock: the rule without a vendor', () => {
   });
 
   it("reads a challenge's machinery on a 200 as a challenge only on a page with next to no text", () => {
-    const script = '<script src="/_Incapsula_Resource?SWJIYLWA=719d34d31c8e3a6e6fffd425f7e032f3"></script>';
+    const script = '<script src="/cdn-cgi/challenge-platform/h/b/orchestrate/chl_page/v1?ray=8e7a1b2c3d4e5f60"></script>';
     expect(genericBlock(response(200, {}, `<html><head>${script}</head><body></body></html>`))?.kind).toBe('challenge');
     expect(genericBlock(response(200, {}, `<html><head>${script}</head><body><p>${'Real words on a real page. '.repeat(20)}</p></body></html>`))).toBeNull();
   });

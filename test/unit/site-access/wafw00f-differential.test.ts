@@ -60,6 +60,8 @@ const MARK_IS_NOT_A_WALL =
 /** Why the two part on a capture: what wafw00f names (vendor ids, sorted; 'generic' for its generic detection) and what we say. */
 const DECISIONS: Readonly<Record<string, { wafw00f: string[]; ours: string | null; why: string }>> = {
   'negative-cloudflare-normal': { wafw00f: ['cloudflare'], ours: null, why: `${MARK_IS_NOT_A_WALL} (cf-ray, Server: cloudflare, Cloudflare's jsd script and a Turnstile form.)` },
+  'negative-cloudflare-spa': { wafw00f: ['cloudflare'], ours: null, why: `${MARK_IS_NOT_A_WALL} (An app's shell with Cloudflare's jsd script: next to no text, yet the site.)` },
+  'negative-imperva-spa': { wafw00f: ['imperva'], ours: null, why: `${MARK_IS_NOT_A_WALL} (An app's shell with Imperva's injected script: next to no text, yet the site.)` },
   'negative-cloudflare-origin-404': { wafw00f: ['cloudflare'], ours: null, why: `${MARK_IS_NOT_A_WALL} (The 404 page is the site's.)` },
   'negative-cloudflare-origin-403-path': {
     wafw00f: ['cloudflare'],
