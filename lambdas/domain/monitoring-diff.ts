@@ -26,8 +26,8 @@ import { siteKey } from './target.js';
  *   renewal starts afresh) alerts when its days left fall into a tighter threshold than at the
  *   previous scan's reading of the same certificate (or there was no reading); a drop across several
  *   thresholds at once alerts only the tightest. One change per certificate, listing its ports.
- * - Ports: a port open now and not at the previous scan, compared only when both port scans finished
- *   `ok` and the previous one tried at least as many ports (after a deep audit's 1,000 ports, a
+ * - Ports: a port open now and not at the previous scan, compared only when both port scans ran in
+ *   full (both scans loaded the landing page) and the previous one tried at least as many ports (after a deep audit's 1,000 ports, a
  *   standard rescan's 100 find nothing "new"; the other way round a port may just not have been tried).
  * - Grade: any change of letter, with its direction (A is best), between two scans of the same site
  *   that both loaded its landing page.
@@ -317,6 +317,8 @@ function portScan(scan: MonitoredScan): { scanned: number | undefined; open: Map
 function portChanges(previous: MonitoredScan, current: MonitoredScan, domain: string, after: string): PortOpenedChange[] {
   const [before, now] = [portScan(previous), portScan(current)];
   if (!before || !now) return [];
+  // A port scan of a host whose site did not answer (a firewall dropping the scanner, an outage) is no baseline, nor news.
+  if (!checksRunInFull(previous).has('ports') || !checksRunInFull(current).has('ports')) return [];
   if (before.scanned !== undefined && now.scanned !== undefined && before.scanned < now.scanned) return [];
   return [...now.open.entries()]
     .filter(([port]) => !before.open.has(port))

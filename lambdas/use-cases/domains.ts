@@ -1,4 +1,5 @@
 import { recordContactInteraction } from './contact-retention.js';
+import { rescanTargetOf } from './rescan-target.js';
 import { randomUUID } from 'node:crypto';
 import type { Deps } from '../composition.js';
 import { productSlug } from '../config.js';
@@ -328,7 +329,8 @@ export async function startQuickScan(deps: QuickScanDeps, user: QuickScanUser, i
 
   const now = deps.clock.now().toISOString();
   const auditId = randomUUID();
-  const targetUrl = `https://${domain}/`;
+  // DECISIONS "Rescan target": the site the user's last completed scan of the domain reached (an http-only site stays http).
+  const targetUrl = await rescanTargetOf(deps, user.userId, domain);
   // A verified domain: active (DECISIONS "Scan modes"); deep when a scan pack pays for it (stored, so a re-queued job stays deep).
   const audit: Audit = { id: auditId, ownerId: user.userId, targetUrl, host: domain, status: 'queued', createdAt: now, checks: [], mode: 'active', ...deepOnly(counted.depth) };
   try {

@@ -24,6 +24,7 @@ import { confirmDomainProof, type OwnershipProbes, scannerProbes } from './domai
 import { domainLapsedEmail } from '../domain/emails.js';
 import { mutedFindingIdsOf } from './security-policies.js';
 import { recordIssueHistory } from './time-to-fix.js';
+import { rescanTargetOf } from './rescan-target.js';
 
 /**
  * Continuous monitoring (issue 8 "Monitoring"; the rules are in lambdas/domain/monitoring.ts): the
@@ -97,7 +98,8 @@ export async function scheduleMonitoringRescans(deps: ScheduleDeps, now: Date): 
         await deps.audits.createAudit({
           id: auditId,
           ownerId: userId,
-          targetUrl: `https://${domain}/`,
+          // DECISIONS "Rescan target": the site the owner's last completed scan of the domain reached (an http-only site stays http).
+          targetUrl: await rescanTargetOf(deps, userId, domain),
           host: domain,
           status: 'queued',
           createdAt: now.toISOString(),
