@@ -173,8 +173,8 @@ const cloudflare = signature('cloudflare', 'Cloudflare', (v) => {
   const marked = /cloudflare/i.test(v.header('server')) || v.has('cf-ray');
   const ownPage = /cf_chl_opt|\/cdn-cgi\/challenge-platform\/(h\/[a-z]\/)?orchestrate\/|cf-error-details|cf-wrapper|cf-browser-verification|cloudflare ray id/i.test(v.body);
   if (!marked && !ownPage) return null;
-  // 1015: "You are being rate limited" (429).
-  if (/error(&nbsp;|\s)*1015|you are being rate limited/i.test(v.body) || (marked && v.status === 429)) return 'rate_limited';
+  // 1015: "You are being rate limited" (429). The origin's own 429 passed through Cloudflare is the generic rule's, not Cloudflare's.
+  if (/error(&nbsp;|\s)*1015|you are being rate limited/i.test(v.body) || (ownPage && v.status === 429)) return 'rate_limited';
   // The challenge page: "Just a moment..." with its orchestration script. The JavaScript detections script on normal
   // pages lives under the same prefix (/cdn-cgi/challenge-platform/[h/b/]scripts/jsd/), never under orchestrate/.
   if (/cf_chl_opt|\/cdn-cgi\/challenge-platform\/(h\/[a-z]\/)?orchestrate\/|cf-browser-verification/i.test(v.body) || /^(just a moment\.\.\.|checking your browser)/i.test(v.title)) return 'challenge';
@@ -267,6 +267,8 @@ const ddosGuard = signature('ddos-guard', 'DDoS-Guard', (v) => {
   const marked = /ddos-guard/i.test(v.header('server')) || v.cookies.some((c) => /^__ddg/i.test(c));
   if (/^ddos-guard$/i.test(v.title) || (v.status >= 400 && /check\.ddos-guard\.net|ddos-guard\.net\/.{0,40}(js-challenge|check)/i.test(v.body))) return 'challenge';
   if (!marked) return null;
+  // Its own pages name it; the origin's 403 passed through it does not.
+  if (!/ddos-guard/i.test(v.body)) return null;
   if (v.status === 429) return 'rate_limited';
   if (refused(v)) return 'block';
   return null;

@@ -80,6 +80,12 @@ describe('detectBlock on captured responses', () => {
     });
   }
 
+  it("leaves the origin's own 429 passed through Cloudflare to the generic rule (Cloudflare's 1015 page is Cloudflare's)", () => {
+    const origin429 = { ...observed('generic-429-retry-after'), headers: { ...observed('generic-429-retry-after').headers, server: ['cloudflare'], 'cf-ray': ['8e7a1b2c3d4e5f67-SYD'] } };
+
+    expect(detectBlock(origin429)).toMatchObject({ vendor: null, kind: 'rate_limited', retryAfterSeconds: 120 });
+  });
+
   it('names the vendor in the sentence the report prints', () => {
     const block = detectBlock(observed('cloudflare-managed-challenge', 'https://shop.example.com/'))!;
 
