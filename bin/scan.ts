@@ -10,7 +10,9 @@ import { parseArgs } from 'node:util';
 import { configSchema, parseResolvers } from '../lambdas/config.js';
 import type { Finding } from '../lambdas/domain/audit.js';
 import { DomainError } from '../lambdas/domain/errors.js';
-import { scannerUserAgent } from '../lambdas/domain/product.js';
+import { gradeCapHeading } from '../lambdas/domain/grade-caps.js';
+import type { ScannerProduct } from '../lambdas/domain/platform-guides.js';
+import { scannerProduct } from '../lambdas/domain/site-access-view.js';
 import { parseWebTarget } from '../lambdas/domain/target.js';
 import { scan, type ScanReport } from '../lambdas/scanner/scan.js';
 import { reportJson, severityOrder } from './scan-report.js';
@@ -46,8 +48,14 @@ function exploitedCves(finding: Finding): string[] {
 function printHuman(report: ScanReport) {
   const line = (text = '') => console.log(text);
   line(`${report.target.url}  (${report.addresses.join(', ') || 'no address'})`);
+  const { grades, siteAccess } = reportJson(report, cliProduct());
+  if (siteAccess) {
+    line(siteAccess.headline);
+    line(`  ${siteAccess.reason}`);
+    if (siteAccess.guide) siteAccess.guide.steps.forEach((step, i) => line(`  ${i + 1}. ${step}`));
+  }
   line(`Grade ${report.grade}${report.partial ? ' (partial)' : ''}  score ${report.score}/100  risk ${report.riskLevel}  in ${(report.durationMs / 1000).toFixed(1)} s  ·  ${report.mode} scan`);
-  const { grades } = reportJson(report);
+  for (const cap of report.caps) line(`  ${gradeCapHeading(cap)}: ${cap.reason}`);
   const observatory = grades.httpObservatory?.grade ? `${grades.httpObservatory.grade} (${grades.httpObservatory.score})` : 'n/a';
   line(`TLS grade ${grades.tls ?? 'n/a'}  ·  HTTP Observatory grade ${observatory}`);
   for (const severity of severityOrder) {
@@ -119,7 +127,7 @@ async function main() {
       },
       { deadlineMs: timeout * 1000, mode: values.passive ? 'passive' : 'active' },
     );
-    if (values.json) console.log(JSON.stringify(reportJson(report), null, 2));
+    if (values.json) console.log(JSON.stringify(reportJson(report, cliProduct()), null, 2));
     else printHuman(report);
   } catch (error) {
     if (error instanceof DomainError) fail(error.code, error.message);
@@ -127,11 +135,15 @@ async function main() {
   }
 }
 
-/** PRODUCT_NAME and SITE_URL from the environment, checked by the Lambdas' own schema. */
-function cliUserAgent(): string {
+/** PRODUCT_NAME and SITE_URL from the environment, checked by the Lambdas' own schema: the scanner as a blocked report's steps name it. */
+function cliProduct(): ScannerProduct {
   const parsed = configSchema.pick({ PRODUCT_NAME: true, SITE_URL: true }).safeParse({ PRODUCT_NAME: process.env.PRODUCT_NAME || undefined, SITE_URL: process.env.SITE_URL || undefined });
   if (!parsed.success) fail('invalid_arguments', `PRODUCT_NAME or SITE_URL: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
-  return scannerUserAgent(parsed.data.PRODUCT_NAME, parsed.data.SITE_URL);
+  return scannerProduct(parsed.data.PRODUCT_NAME, parsed.data.SITE_URL);
+}
+
+function cliUserAgent(): string {
+  return cliProduct().userAgent;
 }
 
 main().catch((error: unknown) => {
