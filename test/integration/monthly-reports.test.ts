@@ -61,7 +61,7 @@ async function completedScan(user: TestUser, domain: string, completedAt: number
   const id = randomUUID();
   await audits.createAudit({ id, ownerId: user.userId, targetUrl: `https://${domain}/`, host: domain, status: 'queued', createdAt: new Date(completedAt - 60_000).toISOString(), checks: [] });
   await audits.markInProgress(id, new Date(completedAt - 50_000).toISOString());
-  await audits.saveCheck(id, { name: 'http', status: 'ok', findings });
+  await audits.saveCheck(id, { name: 'http', status: 'ok', findings, data: { url: `https://${domain}/`, analyzed: 'https', observatory: { statusCode: 200 } } });
   await audits.saveCheck(id, { name: 'tls', status: 'ok', findings: [], data: { ports: [{ port: 443, certificate: { notAfter: CERT_EXPIRY, subject: `CN=${domain}` } }] } });
   const score = riskScore(findings);
   await audits.complete(id, { score, grade: grade(score), riskLevel: riskLevel(score), completedAt: new Date(completedAt).toISOString() });
