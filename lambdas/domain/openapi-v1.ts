@@ -86,7 +86,7 @@ const operations: Record<V1RouteName, Operation> = {
       201: { description: 'The scan is queued.', schema: 'StartScanResponse' },
       400: { description: '`invalid_json` or `validation_failed`: not a JSON object with a domain, an unknown field, or not a domain name.', schema: 'Error' },
       ...tokenRefusals,
-      403: { description: '`plan_required`, `domain_not_verified` (verify it in Settings → Domains first) or `scan_limit_reached`.', schema: 'Error' },
+      403: { description: '`plan_required`, `domain_not_verified` (verify it in Settings → Domains first), `scan_limit_reached`, or `scan_opted_out` (the domain\'s owner asked not to be scanned; the message says when).', schema: 'Error' },
     },
   },
   'get-openapi-document': {

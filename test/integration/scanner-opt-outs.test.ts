@@ -186,6 +186,34 @@ describe('opt-out by DNS TXT, then every scan of the domain is refused', () => {
     expect(audit?.checks).toEqual([]);
   });
 
+  it('refuses the report’s unlock, the paid audit’s checkout and the Pro Audit’s free re-scan of the domain', async () => {
+    // Prepare: the owner's passive report of the site, completed with an issue (what a paid audit deepens).
+    const auditId = randomUUID();
+    const at = new Date().toISOString();
+    const { audits } = t.stack.deps;
+    await audits.createAudit({ id: auditId, ownerId: owner.userId, targetUrl: 'https://shop.example.test/', host: 'shop.example.test', status: 'queued', createdAt: at, checks: [], mode: 'passive' });
+    await audits.markInProgress(auditId, at);
+    await audits.saveCheck(auditId, {
+      name: 'http',
+      status: 'ok',
+      findings: [{ id: 'http.headers.csp-missing', check: 'http', title: 'No Content Security Policy', severity: 'medium', category: 'headers', description: 'No CSP.', recommendation: 'Add one.' }],
+    });
+    expect(await audits.complete(auditId, { score: 95, grade: 'A', riskLevel: 'low', completedAt: at })).toBe(true);
+
+    // Act
+    const unlock = await api(t, 'POST', `/api/audits/${auditId}/unlock`, owner.token);
+    const checkout = await api(t, 'POST', '/api/checkout-sessions', owner.token, { planId: 'pro-audit', auditId });
+    await audits.markPremium(auditId, { planType: 'pro', paymentSessionId: `cs_test_optout_${auditId.slice(-6)}`, badgeEligibleUntil: new Date(Date.now() + 90 * 86_400_000).toISOString(), updatedAt: new Date().toISOString() });
+    const rescan = await api(t, 'POST', `/api/audits/${auditId}/rescans`, owner.token);
+
+    // Assess
+    expect([unlock.status, unlock.body.error]).toEqual([403, 'scan_opted_out']);
+    expect([checkout.status, checkout.body.error]).toEqual([403, 'scan_opted_out']);
+    expect([rescan.status, rescan.body.error]).toEqual([403, 'scan_opted_out']);
+    expect(await t.stack.deps.billing.listOrders(owner.userId)).toEqual([]);
+    expect((await audits.getAudit(auditId))?.status).toBe('completed');
+  });
+
   it('leaves the domain out of the monitoring schedule while another of the subscriber’s domains is rescanned', async () => {
     const now = new Date();
     const { queued } = await scheduleMonitoringRescans(buildDeps(t.stack.config, { clock: { now: () => now } }), now);
