@@ -10,6 +10,7 @@ import { afterMonitoringRescan, checkKevUpdates, INVALID_UNSUBSCRIBE_LINK, sched
 import { issueCounts } from '../../lambdas/domain/audit-view.js';
 import { api, setSubscription, signIn, type TestUser, verifyDomainByDns } from '../support/accounts.js';
 import { startTestStack, TEST_ZONE_RECORDS, type TestStack, waitForAudit } from '../support/local-stack.js';
+import { type HttpOnlySite, LANDING_WITHOUT_SCRIPTS, startHttpOnlySite } from '../support/http-only-site.js';
 import { portServices } from '../support/loopback-servers.js';
 import { arrived, mailbox, smsOutbox } from '../support/post-from.js';
 import { startZoneServer, type ZoneServer } from '../support/zone-server.js';
@@ -61,7 +62,11 @@ const T0 = new Date();
 /** Monitor Plus is daily: the next slot of a domain begins one day after the one T0 falls in. */
 const nextDailySlot = (domain: string) => new Date(rescanSlotStart(domain, DAY_MS, T0).getTime() + DAY_MS);
 
+/** The sites' landing pages on port 80 (DECISIONS "Rescan target": a scan that loads no page fixes nothing). */
+let sites: HttpOnlySite[] = [];
+
 beforeAll(async () => {
+  sites = await Promise.all([WATCHED.address, QUIET.address].map((address) => startHttpOnlySite(address, LANDING_WITHOUT_SCRIPTS, 80)));
   zone = await startZoneServer({
     records: [
       ...TEST_ZONE_RECORDS,
@@ -85,6 +90,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await ports.closeAll();
+  await Promise.all(sites.map((site) => site.close()));
   await t?.close();
   await zone?.close();
 });

@@ -7,6 +7,7 @@ import type { TimeToFixSummaryView } from '../../lambdas/domain/time-to-fix.cont
 import { afterMonitoringRescan, scheduleMonitoringRescans, sendWaitingAlerts } from '../../lambdas/use-cases/monitoring.js';
 import { api, setSubscription, signIn, type TestUser, verifyDomainByDns } from '../support/accounts.js';
 import { startTestStack, TEST_ZONE_RECORDS, type TestStack, waitForAudit } from '../support/local-stack.js';
+import { type HttpOnlySite, LANDING_WITHOUT_SCRIPTS, startHttpOnlySite } from '../support/http-only-site.js';
 import { portServices } from '../support/loopback-servers.js';
 import { mailbox } from '../support/post-from.js';
 import { startZoneServer, type ZoneServer } from '../support/zone-server.js';
@@ -67,7 +68,11 @@ const timeToFix = async (user: TestUser, query = '') => {
   return reply.body as TimeToFixSummaryView;
 };
 
+/** The sites' landing pages on port 80 (DECISIONS "Rescan target": a scan that loads no page fixes nothing). */
+let sites: HttpOnlySite[] = [];
+
 beforeAll(async () => {
+  sites = await Promise.all([SITE.address].map((address) => startHttpOnlySite(address, LANDING_WITHOUT_SCRIPTS, 80)));
   zone = await startZoneServer({ records: [...TEST_ZONE_RECORDS, { name: SITE.domain, type: 'A', ttl: 60, data: SITE.address }] });
   t = await startTestStack({ SCAN_ALLOW_PRIVATE_TARGETS: '1', SCAN_RESOLVERS: `127.0.0.1:${zone.port}` });
   [owner, other] = await Promise.all([signIn(t, 'owner@fixes.example.test', 'Olive'), signIn(t, 'other@elsewhere.example.test', 'Oscar')]);
@@ -79,6 +84,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await ports.closeAll();
+  await Promise.all(sites.map((site) => site.close()));
   await t?.close();
   await zone?.close();
 });

@@ -36,11 +36,11 @@ export const LANDING_WITH_OLD_JQUERY =
 export const LANDING_WITHOUT_SCRIPTS = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Plain shop</title></head><body><h1>Plain shop</h1></body></html>';
 
 /**
- * A website that only speaks plain HTTP, on a loopback address and a port of its own (never 2024):
+ * A website that only speaks plain HTTP, on a loopback address and a port of its own (never 2024; `fixedPort` 80 for a site a bare domain reaches):
  * nothing listens on 443 there, and a TLS client on its own port gets no handshake. It writes down
  * every request, so a test reads which scheme, host and port a scan really asked for.
  */
-export async function startHttpOnlySite(address: string, landing = LANDING_WITH_OLD_JQUERY): Promise<HttpOnlySite> {
+export async function startHttpOnlySite(address: string, landing = LANDING_WITH_OLD_JQUERY, fixedPort = 0): Promise<HttpOnlySite> {
   let page = landing;
   const requests: SiteRequest[] = [];
   const sockets = new Set<Socket>();
@@ -64,7 +64,7 @@ export async function startHttpOnlySite(address: string, landing = LANDING_WITH_
         resolve((server.address() as AddressInfo).port);
       });
     });
-  let port = await listen(0);
+  let port = await listen(fixedPort);
   while (port === 2024) {
     await new Promise((resolve) => server.close(resolve));
     port = await listen(0);
