@@ -1,6 +1,7 @@
 import { type PDFImage, PDFDocument, rgb, StandardFonts } from 'pdf-lib';
 import type { DomainMonthReport, DomainMonthTimeToFix, IssueEvent, ListedPolicy, MonthlyReport, ScorePoint } from '../domain/monthly-report.js';
 import { monthBounds } from '../domain/monthly-report.js';
+import { GRADE_CAP_LIMITS } from '../domain/grade-caps.js';
 import { TIME_TO_FIX_TARGET_DAYS } from '../domain/time-to-fix.js';
 import { drawEssentialEightSection } from './essential-eight-pdf.js';
 import { A4, CONTENT_WIDTH, coverBand, type Fonts, GRADE_COLOURS, MARGIN, muted, rule, SEVERITY_COLOURS, SEVERITY_TITLES, type ReportBranding, Writer } from './pdf-report.js';
@@ -107,7 +108,8 @@ function cover(w: Writer, report: MonthlyReport, options: MonthlyReportPdfOption
     'Start: the score at the start of the month (the last scan before it, else the month\'s first scan). End: the month\'s last scan. ' +
       'Found and resolved compare each scan with the one before it. Open now, overdue, the certificate and the badge are as they stood when this report was made. ' +
       `Overdue: open past the time-to-fix target from when the issue was first seen (${targetsText()}). ` +
-      'The score starts at 100 and loses 20 points per critical issue and 5 per other issue; grades: 90+ A, 80+ B, 70+ C, 60+ D, below 60 F.',
+      'The score starts at 100 and loses 20 points per critical issue and 5 per other issue; grades: 90+ A, 80+ B, 70+ C, 60+ D, below 60 F. ' +
+      `Then caps: no working HTTPS at most ${GRADE_CAP_LIMITS['no-https']}, a known-exploited vulnerability at most ${GRADE_CAP_LIMITS.kev}, any other critical issue at most ${GRADE_CAP_LIMITS.critical}, a partial scan at most ${GRADE_CAP_LIMITS.partial}; each scan's report names the caps that applied.`,
     { size: 8.5, color: muted },
   );
 }

@@ -3,6 +3,8 @@ import type { Audit, CheckResult } from '../../../lambdas/domain/audit.js';
 import { buildAuditView } from '../../../lambdas/domain/audit-view.js';
 import { sampleAudit } from '../../../lambdas/domain/sample-report.js';
 import { scannerProduct } from '../../../lambdas/domain/site-access-view.js';
+import type { MonthlyReport } from '../../../lambdas/domain/monthly-report.js';
+import { renderMonthlyReportPdf } from '../../../lambdas/reports/monthly-report-pdf.js';
 import { renderPdfReport } from '../../../lambdas/reports/pdf-report.js';
 import type { SiteBlock } from '../../../lambdas/scanner/site-access/block.js';
 import { readPdf } from '../../support/pdf-text.js';
@@ -70,5 +72,35 @@ describe('the PDF of a site that blocked the scanner', () => {
     expect(text).toContain(`Not checked — the site blocked the scanner. ${block.reason}`);
     expect(text).not.toContain('No web security issues found.');
     expect(text).not.toContain('No technologies identified.');
+  });
+});
+
+describe('the monthly report PDF', () => {
+  it('explains that the scores it lists are capped', async () => {
+    const report: MonthlyReport = {
+      month: '2026-10',
+      label: 'October 2026',
+      generatedAt: '2026-11-01T00:15:00.000Z',
+      recipient: { name: 'Ada Tester', email: 'ada@example.com', company: 'Analytical Engines' },
+      planName: 'Monitor Plus',
+      domains: [
+        {
+          domain: 'shop.example.com',
+          start: null,
+          end: { auditId: 'c', at: '2026-10-20T10:00:00.000Z', score: 69, grade: 'D' },
+          scans: [{ auditId: 'c', at: '2026-10-20T10:00:00.000Z', score: 69, grade: 'D' }],
+          issuesFound: [],
+          issuesResolved: [],
+          alerts: [],
+          openIssues: { asOf: null, counts: { critical: 0, high: 0, medium: 0, low: 0 }, total: 0, listed: [] },
+          certificate: null,
+          badge: { eligible: true, reasons: [] },
+        },
+      ],
+    };
+    const pdf = await readPdf(await renderMonthlyReportPdf(report, { productName: 'Rampart', reportsUrl: 'https://rampart.example/dashboard/subscription' }));
+    expect(flat(pdf.text)).toContain(
+      "Then caps: no working HTTPS at most 69, a known-exploited vulnerability at most 59, any other critical issue at most 79, a partial scan at most 89; each scan's report names the caps that applied.",
+    );
   });
 });
