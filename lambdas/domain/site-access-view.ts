@@ -39,7 +39,8 @@ export function scannerProduct(productName: string, siteUrl: string): ScannerPro
 
 /** The wall in front of the site, or null when every check saw the site (or none was kept out). */
 export function siteAccessOf(checks: readonly CheckResult[], scanner?: ScannerProduct): SiteAccessView | null {
-  const kept = checks.filter((check) => record(check.data?.blocked) !== undefined);
+  // A check that ran (`ok`) saw the site, whatever it noted; only those kept out carry the wall.
+  const kept = checks.filter((check) => check.status !== 'ok' && record(check.data?.blocked) !== undefined);
   if (kept.length === 0) return null;
   // The headers check's wall first: it is the landing page the others stand behind.
   const first = kept.find((check) => check.name === 'http') ?? kept[0]!;

@@ -116,6 +116,8 @@ describe('the report of a site that blocked the scanner', () => {
 
   it('has no site_access when the scanner saw the site, and no guide in a view made without the deployment', () => {
     expect(buildAuditView(audit([ran('dns'), ran('http')]), { scanner }).site_access).toBeNull();
+    // A check that ran saw the site, whatever it noted of a wall on one of its requests.
+    expect(siteAccessOf([{ ...ran('exposure'), data: { blocked: cloudflare } }], scanner)).toBeNull();
     expect(buildAuditView(audit(blockedChecks(cloudflare))).site_access).toMatchObject({ vendorName: 'Cloudflare', guide: null });
   });
 });
