@@ -159,8 +159,10 @@ export async function scan(target: WebTarget, settings: ScanSettings, options: S
       await Promise.resolve();
       if (mode === 'passive' && check.passive === 'skipped') return { name: check.name, status: 'skipped', durationMs: 0, reason: passiveReason, findings: [] };
       if (check.readsPages) {
-        const { block } = await accessOfSite();
-        if (block) return keptOutResult(check.name, block);
+        const access = await accessOfSite();
+        if (access.block) return keptOutResult(check.name, access.block);
+        // A page that never loaded (a tarpit, a refused port, a site slower than the deadline) has nothing to read, and nothing found on it is fixed.
+        if (!access.landing) return { name: check.name, status: 'error', durationMs: 0, reason: `The site's landing page did not load (${access.error ?? 'no answer'}), so its pages were not checked.`, findings: [] };
       }
       return runCheck(check.name, check.budgetMs, (signal) => check.run({ ...context, signal }), deadline);
     })().then(async (result) => {

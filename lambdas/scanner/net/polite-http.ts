@@ -1,7 +1,7 @@
 /**
  * The scanner is polite to the sites it scans: however many checks ask at once, one site (by host)
- * gets at most `maxInFlight` requests in flight and at most `perSecond` started in any second
- * (a token bucket that starts full). README "What the scanner does to your site" and the public
+ * gets at most `maxInFlight` requests in flight and at most `perSecond` started in any one-second
+ * window (a sliding window over the last second's starts). README "What the scanner does to your site" and the public
  * /scanner page state these numbers; they come from here.
  *
  * DECISIONS "Blocked is a result": a site that answers 429 (or 503) with `Retry-After` is waited
@@ -32,8 +32,8 @@ interface HostGate {
   /** The one Retry-After wait of this host: until when requests hold (undefined: not used yet). */
   pausedUntil?: number;
   inFlight: number;
-  tokens: number;
-  refilledAt: number;
+  /** When the requests of the last second started (oldest first). */
+  started: number[];
   waiting: (() => void)[];
   timer?: NodeJS.Timeout;
 }
@@ -47,19 +47,13 @@ export function politeHttp(client: HttpClient, options: PoliteOptions = {}): Htt
   const gateOf = (host: string): HostGate => {
     let gate = gates.get(host);
     if (!gate) {
-      gate = { inFlight: 0, tokens: politeness.perSecond, refilledAt: now(), waiting: [] };
+      gate = { inFlight: 0, started: [], waiting: [] };
       gates.set(host, gate);
     }
     return gate;
   };
 
-  const refill = (gate: HostGate) => {
-    const at = now();
-    gate.tokens = Math.min(politeness.perSecond, gate.tokens + ((at - gate.refilledAt) / 1000) * politeness.perSecond);
-    gate.refilledAt = at;
-  };
-
-  /** Lets waiting requests go while a slot and a token are free; else wakes up when the next token is due. */
+  /** Lets waiting requests go while a slot is free and the last second has room; else wakes up when it will. */
   const pump = (gate: HostGate) => {
     const paused = (gate.pausedUntil ?? 0) - now();
     if (paused > 0) {
@@ -72,14 +66,16 @@ export function politeHttp(client: HttpClient, options: PoliteOptions = {}): Htt
       }
       return;
     }
-    refill(gate);
-    while (gate.waiting.length > 0 && gate.inFlight < politeness.maxInFlight && gate.tokens >= 1) {
-      gate.tokens -= 1;
+    const at = now();
+    while (gate.started.length > 0 && gate.started[0]! <= at - 1000) gate.started.shift();
+    while (gate.waiting.length > 0 && gate.inFlight < politeness.maxInFlight && gate.started.length < politeness.perSecond) {
+      gate.started.push(at);
       gate.inFlight += 1;
       gate.waiting.shift()!();
     }
     if (gate.waiting.length > 0 && gate.inFlight < politeness.maxInFlight && !gate.timer) {
-      const dueMs = Math.ceil(((1 - gate.tokens) / politeness.perSecond) * 1000);
+      // The next start is allowed once the oldest of the last second's starts is a second old.
+      const dueMs = gate.started[0]! + 1000 - at;
       gate.timer = setTimeout(() => {
         gate.timer = undefined;
         pump(gate);

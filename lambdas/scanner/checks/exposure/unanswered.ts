@@ -4,17 +4,16 @@
  * checks that read many paths list these as parts not checked, one entry per cause.
  */
 import type { NotCheckedCause, NotCheckedPart } from '../../../domain/coverage.js';
-import { detectBlock, retryAfterSeconds } from '../../site-access/block.js';
+import { detectPathBlock } from '../../site-access/block.js';
 import type { FetchFailure, Sample } from './fetcher.js';
 
 /** Why one answer does not count as an answer; null when it does (any status the site chose to give, 403 and 404 included). */
 export function unansweredCause(result: Sample | FetchFailure): Exclude<NotCheckedCause, 'passive' | 'limit'> | null {
   if (!('status' in result)) return result.error.startsWith('not sent') ? 'timeout' : 'error';
-  if (result.status === 429 || (result.status === 503 && retryAfterSeconds(result.headers) !== undefined)) return 'rate_limited';
+  // A plain 403 on /.git/HEAD is the site's own answer; a vendor's block page, a challenge or a 429 is not.
+  const block = detectPathBlock(result);
+  if (block) return block.kind === 'rate_limited' ? 'rate_limited' : block.kind === 'unavailable' ? 'error' : 'blocked';
   if (result.status >= 500) return 'error';
-  // A plain 403 on /.git/HEAD is the site's own answer; a vendor's block page or a challenge is not.
-  const block = detectBlock(result);
-  if (block && (block.vendor !== null || block.kind === 'challenge')) return 'blocked';
   return null;
 }
 
