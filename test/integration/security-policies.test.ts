@@ -8,6 +8,7 @@ import { policyMessages } from '../../lambdas/domain/security-policy.contract.js
 import { scheduleMonitoringRescans, unsubscribeUrl } from '../../lambdas/use-cases/monitoring.js';
 import { addDomain, api, setSubscription, signIn, type TestUser, verifyDomainByDns } from '../support/accounts.js';
 import { startTestStack, TEST_ZONE_RECORDS, type TestStack, waitForAudit } from '../support/local-stack.js';
+import { type HttpOnlySite, LANDING_WITHOUT_SCRIPTS, startHttpOnlySite } from '../support/http-only-site.js';
 import { portServices } from '../support/loopback-servers.js';
 import { arrived, mailbox, smsOutbox } from '../support/post-from.js';
 import { startZoneServer, type ZoneServer } from '../support/zone-server.js';
@@ -36,7 +37,11 @@ let lena: TestUser; // Monitor Lite: no custom policies
 const path = (domain: string, findingId: string) => `/api/me/policies/${encodeURIComponent(domain)}/${encodeURIComponent(findingId)}`;
 const policiesOf = async (user: TestUser, query = '') => (await api(t, 'GET', `/api/me/policies${query}`, user.token)).body;
 
+/** The site's landing page on port 80 (DECISIONS "Rescan target": a rescan that loads no page compares nothing). */
+let site: HttpOnlySite | undefined;
+
 beforeAll(async () => {
+  site = await startHttpOnlySite(SITE.address, LANDING_WITHOUT_SCRIPTS, 80);
   zone = await startZoneServer({
     records: [
       ...TEST_ZONE_RECORDS,
@@ -60,6 +65,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await ports.closeAll();
+  await site?.close();
   await t?.close();
   await zone?.close();
 });
