@@ -19,6 +19,13 @@ import { startZoneServer, type ZoneServer } from '../support/zone-server.js';
 
 const PLAIN = { domain: 'caps-plain.example.test', address: '127.0.0.94' };
 const KEV = { domain: 'caps-kev.example.test', address: '127.0.0.95' };
+const WALLED = { domain: 'caps-walled.example.test', address: '127.0.0.96' };
+/** Cloudflare's managed challenge, as it answers every request of a scanner it does not let through. */
+const CHALLENGE = {
+  status: 403,
+  headers: { 'content-type': 'text/html; charset=UTF-8', server: 'cloudflare', 'cf-mitigated': 'challenge', 'cf-ray': '8f1c2d3e4f5a6b7c-SYD' },
+  body: '<!DOCTYPE html><html lang="en-US"><head><title>Just a moment...</title></head><body><div id="challenge-body-text">Verifying you are human.</div><script>window._cf_chl_opt={cvId: "3"};</script></body></html>',
+};
 const JQUERY_183 = '/*! jQuery v1.8.3 jquery.com | jquery.org/license */\n(function(e,t){var n,r,i=typeof t';
 const HEADERS = {
   'content-type': 'text/html; charset=utf-8',
@@ -35,11 +42,12 @@ interface Site {
   close(): Promise<void>;
 }
 
-/** A site on `address` that answers only plain HTTP, with good headers; `script` is put on its landing page. */
-async function startSite(address: string, script?: string): Promise<Site> {
+/** A site on `address` that answers only plain HTTP, with good headers; `script` is put on its landing page; `walled`: Cloudflare's challenge answers every request. */
+async function startSite(address: string, script?: string, walled = false): Promise<Site> {
   const sockets = new Set<Socket>();
   const landing = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title>${script ? `<script src="${script}"></script>` : ''}</head><body><h1>Shop</h1></body></html>`;
   const server = http.createServer((req, res) => {
+    if (walled) return res.writeHead(CHALLENGE.status, CHALLENGE.headers).end(CHALLENGE.body);
     const path = new URL(req.url ?? '/', 'http://site').pathname;
     if (path === '/') return res.writeHead(200, HEADERS).end(landing);
     if (script && path === script) return res.writeHead(200, { ...HEADERS, 'content-type': 'application/javascript' }).end(JQUERY_183);
@@ -69,6 +77,7 @@ let t: TestStack;
 let zone: ZoneServer;
 let plain: Site;
 let kev: Site;
+let walled: Site;
 let owner: TestUser;
 
 /** The owner asks for a report of the site with the landing form and waits for it. */
@@ -83,20 +92,22 @@ async function scanned(domain: string, site: Site): Promise<Audit> {
 const findingsOf = (audit: Audit) => audit.checks.flatMap((check) => check.findings);
 
 beforeAll(async () => {
-  [plain, kev] = await Promise.all([startSite(PLAIN.address), startSite(KEV.address, '/js/jquery-1.8.3.min.js')]);
+  [plain, kev, walled] = await Promise.all([startSite(PLAIN.address), startSite(KEV.address, '/js/jquery-1.8.3.min.js'), startSite(WALLED.address, undefined, true)]);
   zone = await startZoneServer({
-    records: [...TEST_ZONE_RECORDS, { name: PLAIN.domain, type: 'A', ttl: 60, data: PLAIN.address }, { name: KEV.domain, type: 'A', ttl: 60, data: KEV.address }],
+    records: [...TEST_ZONE_RECORDS, ...[PLAIN, KEV, WALLED].map((site) => ({ name: site.domain, type: 'A' as const, ttl: 60, data: site.address }))],
   });
   t = await startTestStack({ SCAN_ALLOW_PRIVATE_TARGETS: '1', SCAN_RESOLVERS: `127.0.0.1:${zone.port}`, SCAN_ACTIVE_PER_TARGET_PER_HOUR: '50' });
   owner = await signIn(t, 'owner@caps-plain.example.test', 'Carla');
   await setSubscription(t, owner.userId, 'monitor-lite', 'active');
   await verifyDomainByDns(t, zone, owner, PLAIN.domain);
   await verifyDomainByDns(t, zone, owner, KEV.domain);
+  await verifyDomainByDns(t, zone, owner, WALLED.domain);
 }, 90_000);
 
 afterAll(async () => {
   await plain?.close();
   await kev?.close();
+  await walled?.close();
   await t?.close();
   await zone?.close();
 });
@@ -142,5 +153,35 @@ describe('a site with a known-exploited vulnerability', () => {
     const badge = await api(t, 'GET', `/api/badges/${KEV.domain}`);
     expect(badge.body).toMatchObject({ eligible: false, score: null });
     expect(badge.body.reasons).toContain(badgeReasons.lowScore);
+  }, 120_000);
+});
+
+describe('a site whose pages answer with Cloudflare’s challenge', () => {
+  it('is reported blocked, first, with the steps to let the scanner in, in the report and the email; the challenge page is never graded', async () => {
+    const audit = await scanned(WALLED.domain, walled);
+    const pageChecks = audit.checks.filter((check) => ['http', 'software', 'wordpress', 'exposure'].includes(check.name));
+    expect(pageChecks.map((check) => [check.name, check.status, check.cause])).toEqual(
+      pageChecks.map((check) => [check.name, 'skipped', 'blocked']),
+    );
+    expect(pageChecks.length).toBeGreaterThan(0);
+    expect(findingsOf(audit).filter((f) => f.id.startsWith('http.'))).toEqual([]);
+
+    const report = await api(t, 'GET', `/api/audits/${audit.id}`);
+    const access = report.body.result.site_access;
+    expect(access).toMatchObject({
+      blocked: true,
+      kind: 'challenge',
+      vendor: 'cloudflare',
+      vendorName: 'Cloudflare',
+      status: 403,
+      headline: 'We could not see your site: Cloudflare’s bot protection answered our scanner with a challenge (403) instead of the site.',
+      guide: { title: 'Let the Rampart scanner in through Cloudflare' },
+    });
+    expect(access.checks.map((c: { check: string; cause: string }) => [c.check, c.cause])).toEqual(pageChecks.map((check) => [check.name, 'blocked']));
+    expect(access.guide.steps.join(' ')).toContain('(http.user_agent contains "RampartScanner")');
+    expect(report.body.result.coverage.notChecked.filter((item: { cause: string }) => item.cause === 'blocked')).toHaveLength(pageChecks.length);
+
+    const mail = (await mailbox(t.stack.mailboxUrl, owner.email)).find((m) => m.subject.startsWith(`Your Rampart security report for ${WALLED.domain}`));
+    expect(mail?.body.text).toContain(`${access.headline} The report shows how to let the scanner in; then run the scan again.`);
   }, 120_000);
 });
