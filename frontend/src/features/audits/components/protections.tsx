@@ -1,3 +1,5 @@
+import { scanModeContent } from '../../../config/scan-modes';
+import { siteAccessContent } from '../../../config/site-access';
 import { FACT_TONE_LABELS, protectionFacts, type AuditResultView, type FactTone } from '../../../lib/contracts';
 
 const card = 'rounded-xl border border-slate-200 bg-white p-5 shadow-sm dark:border-slate-700 dark:bg-slate-900';
@@ -18,7 +20,9 @@ const toneClass: Record<FactTone, string> = {
  */
 export function ProtectionsSection({ result }: { result: AuditResultView }) {
   const groups = protectionFacts(result);
-  if (groups.length === 0) return null;
+  // DECISIONS "Blocked is a result": the website's hardening is read from its pages; kept out, it says so instead of nothing.
+  const keptOut = groups.some((group) => group.id === 'web') ? undefined : result.site_access?.checks.find((check) => check.check === 'http' || check.check === 'exposure');
+  if (groups.length === 0 && !keptOut) return null;
   return (
     <section aria-labelledby="protections-heading" className="space-y-3">
       <h2 id="protections-heading" className="text-xl font-bold text-slate-900 dark:text-slate-100">
@@ -43,6 +47,14 @@ export function ProtectionsSection({ result }: { result: AuditResultView }) {
             </dl>
           </section>
         ))}
+        {keptOut && (
+          <section aria-labelledby="protections-web-heading" className={card} data-testid="protections-web">
+            <h3 id="protections-web-heading" className="font-bold text-slate-900 dark:text-slate-100">
+              Website hardening
+            </h3>
+            <p className="mt-3 text-sm font-semibold text-slate-700 dark:text-slate-300">{siteAccessContent.notChecked(scanModeContent.cause[keptOut.cause])}</p>
+          </section>
+        )}
       </div>
     </section>
   );

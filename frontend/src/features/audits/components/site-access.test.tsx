@@ -134,6 +134,8 @@ describe('a report whose site blocked the scanner', () => {
     expect(within(steps).getAllByRole('listitem').map((item) => item.textContent)).toEqual(siteAccess.guide!.steps);
     // The guide's last step says to run the scan again: not said twice.
     expect(within(panel).queryByTestId('site-access-again')).toBeNull();
+    // The website-hardening card, read from the pages, says it was not checked rather than vanish.
+    expect(screen.getByTestId('protections-web').textContent).toBe('Website hardeningNot checked — the site blocked the scanner');
     // The technical table says why each of those checks has no result.
     const row = screen.getByRole('rowheader', { name: 'http' }).closest('tr')!;
     expect(row.textContent).toContain('Not checked — the site blocked the scanner');
