@@ -14,6 +14,8 @@ export interface SiteAccess {
   block: SiteBlock | null;
   /** Why neither scheme answered, when neither did. */
   error?: string;
+  /** The URL that answered: the target's, or the same address over http when https did not answer at all. */
+  askedUrl?: string;
 }
 
 export interface SiteAccessOptions {
@@ -39,9 +41,11 @@ function describe(error: unknown): string {
 
 /** Loads the landing page once and reads it for a wall. */
 export async function probeSiteAccess(client: HttpClient, targetUrl: string, options: SiteAccessOptions): Promise<SiteAccess> {
-  const load = async (): Promise<HttpResponse> => {
-    const ask = (url: string) =>
-      client.request(url, { followRedirects: options.maxRedirects ?? 5, timeoutMs: options.timeoutMs ?? LANDING_TIMEOUT_MS, maxBodyBytes: LANDING_MAX_BYTES, signal: options.signal });
+  const load = async (): Promise<{ response: HttpResponse; askedUrl: string }> => {
+    const ask = async (url: string) => ({
+      response: await client.request(url, { followRedirects: options.maxRedirects ?? 5, timeoutMs: options.timeoutMs ?? LANDING_TIMEOUT_MS, maxBodyBytes: LANDING_MAX_BYTES, signal: options.signal }),
+      askedUrl: url,
+    });
     try {
       return await ask(targetUrl);
     } catch (error) {
@@ -55,8 +59,8 @@ export async function probeSiteAccess(client: HttpClient, targetUrl: string, opt
     }
   };
   try {
-    const response = await load();
-    return { landing: { url: response.url, status: response.status }, block: detectBlock(response) };
+    const { response, askedUrl } = await load();
+    return { landing: { url: response.url, status: response.status }, block: detectBlock(response), askedUrl };
   } catch (error) {
     return { landing: null, block: null, error: describe(error) };
   }

@@ -76,16 +76,17 @@ const sockets = new Set<Socket>();
 let zone: ZoneServer;
 const reports = new Map<string, ScanReport>();
 
-async function scanSite(name: string): Promise<ScanReport> {
-  const known = reports.get(name);
+async function scanSite(name: string, scheme: 'http' | 'https' = 'http'): Promise<ScanReport> {
+  const key = `${scheme}:${name}`;
+  const known = reports.get(key);
   if (known) return known;
-  const target = parseWebTarget(`http://${name}.behaviour.test:${ports.get(name)}/`)!;
+  const target = parseWebTarget(`${scheme}://${name}.behaviour.test:${ports.get(name)}/`)!;
   const report = await scan(
     target,
     { resolvers: [{ host: zone.host, port: zone.port }], dnsTimeoutMs: 800, allowPrivateTargets: true, excludePorts: [2024], topPorts: 20 },
     { checks: defaultChecks, mode: 'active', deadlineMs: 20_000 },
   );
-  reports.set(name, report);
+  reports.set(key, report);
   return report;
 }
 
@@ -168,6 +169,15 @@ describe('what the report says when the internet answers the scanner with someth
     expect(checkOf(report, 'http').status).toBe('ok');
     expect(report.score).toBeLessThanOrEqual(69);
     expect(report.caps.map((cap) => cap.id)).toContain('no-https');
+  }, 40_000);
+
+  it('no HTTPS, asked as https:// (what a visitor typing the name gets): the pages are read over http, the software check included, and HTTPS is still judged missing', async () => {
+    const report = await scanSite('plain', 'https');
+
+    for (const name of PAGE_CHECKS) expect(checkOf(report, name).status, name).toBe('ok');
+    expect(String(checkOf(report, 'software').data?.url)).toMatch(/^http:\/\/plain\.behaviour\.test:/);
+    expect(report.siteAccess?.askedUrl).toMatch(/^http:\/\//);
+    expect(report.score).toBeLessThanOrEqual(69);
   }, 40_000);
 
   it('a challenge on the sensitive paths only: the site is graded, the challenged paths are "not checked — blocked"', async () => {
