@@ -1,44 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { Audit, CheckResult } from '../../lambdas/domain/audit.js';
+import type { CheckResult } from '../../lambdas/domain/audit.js';
 import { buildAuditView } from '../../lambdas/domain/audit-view.js';
 import { scannerProduct, siteAccessOf } from '../../lambdas/domain/site-access-view.js';
 import { detectBlock, type SiteBlock } from '../../lambdas/scanner/site-access/block.js';
-
-// A blocked audit as the engine stores it (DECISIONS "Blocked is a result"): each page-reading
-// check skipped with cause blocked and the wall in data.blocked; the others ran.
-const cloudflare: SiteBlock = {
-  kind: 'challenge',
-  vendor: 'cloudflare',
-  vendorName: 'Cloudflare',
-  status: 403,
-  url: 'https://shop.example.test/',
-  reason: "Cloudflare answered the scanner with a bot challenge (403, cf-mitigated: challenge) instead of the site's page.",
-};
-
-const keptOut = (name: string, block: SiteBlock, cause: 'blocked' | 'rate_limited' = 'blocked'): CheckResult => ({
-  name,
-  status: 'skipped',
-  cause,
-  durationMs: 0,
-  reason: block.reason,
-  findings: [],
-  data: { blocked: block },
-});
-
-const audit = (checks: CheckResult[], extra: Partial<Audit> = {}): Audit => ({
-  id: '0b3c5d2e-7f41-4a8b-9c1d-2e3f4a5b6c7d',
-  targetUrl: 'https://shop.example.test/',
-  host: 'shop.example.test',
-  status: 'completed',
-  createdAt: '2026-01-01T00:00:00.000Z',
-  completedAt: '2026-01-01T00:00:20.000Z',
-  score: 89,
-  grade: 'B',
-  riskLevel: 'low',
-  mode: 'active',
-  checks,
-  ...extra,
-});
+import { auditOf, cloudflareChallenge, keptOut } from '../support/blocked-audit.js';
 
 const ran = (name: string): CheckResult => ({ name, status: 'ok', findings: [], data: {} });
 const scanner = scannerProduct('Rampart', 'https://rampart.example.test/');
@@ -46,7 +11,7 @@ const blockedChecks = (block: SiteBlock, cause?: 'blocked' | 'rate_limited') => 
 
 describe('the report of a site that blocked the scanner', () => {
   it('says so first, names the vendor, lists the checks kept out and gives the steps to let the scanner in', () => {
-    const view = buildAuditView(audit(blockedChecks(cloudflare)), { scanner });
+    const view = buildAuditView(auditOf(blockedChecks(cloudflareChallenge)), { scanner });
 
     expect(view.site_access).toMatchObject({
       blocked: true,
@@ -55,7 +20,7 @@ describe('the report of a site that blocked the scanner', () => {
       vendorName: 'Cloudflare',
       status: 403,
       url: 'https://shop.example.test/',
-      reason: cloudflare.reason,
+      reason: cloudflareChallenge.reason,
       retryAfterSeconds: null,
       headline: 'We could not see your site: Cloudflare’s bot protection answered our scanner with a challenge (403) instead of the site.',
       checks: [
@@ -79,7 +44,7 @@ describe('the report of a site that blocked the scanner', () => {
   });
 
   it('names the user agent and /scanner page of the deployment that scanned', () => {
-    const guide = siteAccessOf(blockedChecks(cloudflare), scannerProduct('Bastion Security', 'https://bastion.example.test'))!.guide!;
+    const guide = siteAccessOf(blockedChecks(cloudflareChallenge), scannerProduct('Bastion Security', 'https://bastion.example.test'))!.guide!;
     expect(guide.title).toBe('Let the Bastion Security scanner in through Cloudflare');
     expect(guide.steps.join(' ')).toContain('BastionSecurityScanner');
     expect(guide.steps.join(' ')).toContain('https://bastion.example.test/scanner');
@@ -115,10 +80,10 @@ describe('the report of a site that blocked the scanner', () => {
   });
 
   it('has no site_access when the scanner saw the site, and no guide in a view made without the deployment', () => {
-    expect(buildAuditView(audit([ran('dns'), ran('http')]), { scanner }).site_access).toBeNull();
+    expect(buildAuditView(auditOf([ran('dns'), ran('http')]), { scanner }).site_access).toBeNull();
     // A check that ran saw the site, whatever it noted of a wall on one of its requests.
-    expect(siteAccessOf([{ ...ran('exposure'), data: { blocked: cloudflare } }], scanner)).toBeNull();
-    expect(buildAuditView(audit(blockedChecks(cloudflare))).site_access).toMatchObject({ vendorName: 'Cloudflare', guide: null });
+    expect(siteAccessOf([{ ...ran('exposure'), data: { blocked: cloudflareChallenge } }], scanner)).toBeNull();
+    expect(buildAuditView(auditOf(blockedChecks(cloudflareChallenge))).site_access).toMatchObject({ vendorName: 'Cloudflare', guide: null });
   });
 });
 
@@ -129,12 +94,12 @@ describe('grade caps on the report', () => {
   ];
 
   it('shows the stored caps beside the stored (capped) score and grade', () => {
-    const view = buildAuditView(audit([ran('dns')], { score: 59, grade: 'F', riskLevel: 'high', gradeCaps: caps }));
+    const view = buildAuditView(auditOf([ran('dns')], { score: 59, grade: 'F', riskLevel: 'high', gradeCaps: caps }));
     expect([view.risk_score, view.grade, view.risk_level, view.grade_caps]).toEqual([59, 'F', 'high', caps]);
   });
 
   it('has none on a report scored before caps, and none while the scan runs', () => {
-    expect(buildAuditView(audit([ran('dns')])).grade_caps).toEqual([]);
-    expect(buildAuditView(audit([ran('dns')], { status: 'in_progress', gradeCaps: caps })).grade_caps).toEqual([]);
+    expect(buildAuditView(auditOf([ran('dns')])).grade_caps).toEqual([]);
+    expect(buildAuditView(auditOf([ran('dns')], { status: 'in_progress', gradeCaps: caps })).grade_caps).toEqual([]);
   });
 });

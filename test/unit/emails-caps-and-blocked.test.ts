@@ -4,6 +4,7 @@ import { buildAuditView, issueCounts } from '../../lambdas/domain/audit-view.js'
 import { auditCompletedEmail } from '../../lambdas/domain/emails.js';
 import { auditReportEmail } from '../../lambdas/domain/report-email.js';
 import { sampleAudit } from '../../lambdas/domain/sample-report.js';
+import { keptOut } from '../support/blocked-audit.js';
 
 const brand = { productName: 'Rampart', siteUrl: 'https://rampart.example/' };
 const caps: GradeCap[] = [
@@ -37,8 +38,7 @@ describe('the report-ready email', () => {
 describe('the emailed report', () => {
   it('carries the caps beside the score and the blocked sentence first', () => {
     const sample = sampleAudit('demo_x');
-    const block = { kind: 'challenge', vendor: 'cloudflare', vendorName: 'Cloudflare', status: 403, url: 'https://shop.example.com/', reason: 'Cloudflare answered with a challenge.' };
-    const checks = sample.checks.map((check) => (check.name === 'http' ? { name: 'http', status: 'skipped' as const, cause: 'blocked' as const, reason: block.reason, findings: [], data: { blocked: block } } : check));
+    const checks = sample.checks.map((check) => (check.name === 'http' ? keptOut('http') : check));
     const view = buildAuditView({ ...sample, checks, score: 59, grade: 'F', gradeCaps: caps });
     const mail = auditReportEmail(brand, { to: 'b@c.test', view });
     expect(mail.text).toContain(`Score: 59/100\nGrade capped at F (59): ${caps[0]!.reason}\nGrade capped at D (69): ${caps[1]!.reason}\nRisk level:`);

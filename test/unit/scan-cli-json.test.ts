@@ -1,35 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { reportJson } from '../../bin/scan-report.js';
-import type { CheckDefinition } from '../../lambdas/scanner/check.js';
-import { mergeSightings } from '../../lambdas/scanner/checks/software/merge.js';
-import { vulnerabilityFindings } from '../../lambdas/scanner/checks/software/vulnerabilities.js';
-import { scan } from '../../lambdas/scanner/scan.js';
-import { offlineNet } from '../support/offline-net.js';
-
-/** The software check's analysis of one Server header (Apache/2.4.49), without the network. */
-const software: CheckDefinition = {
-  name: 'software',
-  budgetMs: 1000,
-  needsAddress: true,
-  passive: 'runs',
-  run: async () => {
-    const outcome = vulnerabilityFindings(
-      mergeSightings([
-        { name: 'Apache HTTP Server', product: 'apache_http_server', category: 'web-server', version: '2.4.49', confidence: 'high', source: 'server-header', where: 'Server header on https://shop.example.test/', value: 'Apache/2.4.49' },
-      ]),
-    );
-    return { findings: outcome.findings, data: { technologies: outcome.technologies, vulnerabilities: outcome.vulnerabilities } };
-  },
-};
+import { scanApacheShop } from '../support/apache-software-check.js';
 
 describe('npm run scan -- --json', () => {
   it("prints each software finding's CVEs as objects, known exploited first, with KEV, EPSS and the fix", async () => {
     // Prepare
-    const report = await scan(
-      { url: 'https://shop.example.test/', host: 'shop.example.test' },
-      { resolvers: [], dnsTimeoutMs: 1000, allowPrivateTargets: false },
-      { resolver: { resolve4: async () => ['93.184.216.34'], resolve6: async () => [] }, net: offlineNet, checks: [software] },
-    );
+    const report = await scanApacheShop();
 
     // Act: what the CLI writes, read back.
     const printed = JSON.parse(JSON.stringify(reportJson(report), null, 2));

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { Audit, CheckResult } from '../../../lambdas/domain/audit.js';
+import type { Audit } from '../../../lambdas/domain/audit.js';
 import { buildAuditView } from '../../../lambdas/domain/audit-view.js';
 import { sampleAudit } from '../../../lambdas/domain/sample-report.js';
 import { scannerProduct } from '../../../lambdas/domain/site-access-view.js';
 import type { MonthlyReport } from '../../../lambdas/domain/monthly-report.js';
 import { renderMonthlyReportPdf } from '../../../lambdas/reports/monthly-report-pdf.js';
 import { renderPdfReport } from '../../../lambdas/reports/pdf-report.js';
-import type { SiteBlock } from '../../../lambdas/scanner/site-access/block.js';
+import { cloudflareChallenge, keptOut } from '../../support/blocked-audit.js';
 import { readPdf } from '../../support/pdf-text.js';
 
 const options = { productName: 'Rampart' };
@@ -40,19 +40,10 @@ describe('the PDF names the grade caps', () => {
 });
 
 describe('the PDF of a site that blocked the scanner', () => {
-  const block: SiteBlock = {
-    kind: 'challenge',
-    vendor: 'cloudflare',
-    vendorName: 'Cloudflare',
-    status: 403,
-    url: 'https://shop.example.test/',
-    reason: "Cloudflare answered the scanner with a bot challenge (403, cf-mitigated: challenge) instead of the site's page.",
-  };
-  const keptOut = (name: string): CheckResult => ({ name, status: 'skipped', cause: 'blocked', durationMs: 0, reason: block.reason, findings: [], data: { blocked: block } });
   const sample = sampleAudit('demo_x');
   const blocked: Audit = {
     ...sample,
-    checks: [...sample.checks.filter((c) => !['http', 'software', 'wordpress', 'exposure'].includes(c.name)), ...['http', 'software', 'wordpress', 'exposure'].map(keptOut)],
+    checks: [...sample.checks.filter((c) => !['http', 'software', 'wordpress', 'exposure'].includes(c.name)), ...['http', 'software', 'wordpress', 'exposure'].map((name) => keptOut(name))],
   };
 
   it('says so on the cover, gives the numbered steps for the vendor, and marks the page sections not checked', async () => {
@@ -69,7 +60,7 @@ describe('the PDF of a site that blocked the scanner', () => {
     expect(text).toContain('RampartScanner');
     expect(text).toContain('Not checked, because the site did not show the scanner its pages: HTTP security headers, Software and known vulnerabilities, WordPress, Exposed files.');
     // The headers and technologies sections never say "no issues" of pages the scanner did not see.
-    expect(text).toContain(`Not checked — the site blocked the scanner. ${block.reason}`);
+    expect(text).toContain(`Not checked — the site blocked the scanner. ${cloudflareChallenge.reason}`);
     expect(text).not.toContain('No web security issues found.');
     expect(text).not.toContain('No technologies identified.');
   });
