@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildDeps } from '../../lambdas/composition.js';
 import type { Audit } from '../../lambdas/domain/audit.js';
 import type { EssentialEightView } from '../../lambdas/domain/essential-eight.contract.js';
 import { MONITORING_CADENCE, rescanSlotStart } from '../../lambdas/domain/monitoring.js';
 import type { TimeToFixSummaryView } from '../../lambdas/domain/time-to-fix.contract.js';
-import { afterMonitoringRescan, scheduleMonitoringRescans } from '../../lambdas/use-cases/monitoring.js';
+import { afterMonitoringRescan } from '../../lambdas/use-cases/monitoring.js';
 import { api, setSubscription, signIn, type TestUser, verifyDomainByDns } from '../support/accounts.js';
 import { type HttpOnlySite, LANDING_WITHOUT_SCRIPTS, startHttpOnlySite } from '../support/http-only-site.js';
 import { portServices } from '../support/loopback-servers.js';
 import { startTestStack, TEST_ZONE_RECORDS, type TestStack, validLead, waitForAudit } from '../support/local-stack.js';
+import { monitoringRescan } from '../support/monitoring-rescan.js';
 import { mailbox } from '../support/post-from.js';
 import { startZoneServer, type ZoneServer } from '../support/zone-server.js';
 
@@ -36,7 +36,6 @@ let owner: TestUser;
 let siteUrl: string;
 let vnc: Awaited<ReturnType<typeof ports.listen>>;
 
-const at = (now: Date) => buildDeps(t.stack.config, { clock: { now: () => now } });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const ids = (audit: Audit) => audit.checks.flatMap((c) => c.findings.map((f) => f.id));
 const check = (audit: Audit, name: string) => audit.checks.find((c) => c.name === name);
@@ -46,14 +45,7 @@ let slot = 0;
 async function rescan(): Promise<Audit> {
   slot += 1;
   const now = new Date(rescanSlotStart(SITE.domain, PERIOD, new Date()).getTime() + slot * PERIOD);
-  const { queued } = await scheduleMonitoringRescans(at(now), now);
-  const mine = queued.filter((q) => q.userId === owner.userId);
-  expect(mine).toHaveLength(1);
-  const auditId = mine[0]!.auditId;
-  expect((await waitForAudit(t.stack.url, auditId, 90_000)).status).toBe('completed');
-  const deadline = Date.now() + 20_000;
-  while ((await t.stack.deps.issueHistory.get(owner.userId, SITE.domain))?.lastAuditId !== auditId && Date.now() < deadline) await sleep(100);
-  return (await t.stack.deps.audits.getAudit(auditId))!;
+  return monitoringRescan(t, owner, SITE.domain, now, 90_000);
 }
 
 const timeToFix = async () => {

@@ -4,11 +4,12 @@ import type { Audit } from '../../lambdas/domain/audit.js';
 import { MONITORING_CADENCE, rescanSlotStart } from '../../lambdas/domain/monitoring.js';
 import { TIME_TO_FIX_TARGET_DAYS } from '../../lambdas/domain/time-to-fix.js';
 import type { TimeToFixSummaryView } from '../../lambdas/domain/time-to-fix.contract.js';
-import { afterMonitoringRescan, scheduleMonitoringRescans, sendWaitingAlerts } from '../../lambdas/use-cases/monitoring.js';
+import { afterMonitoringRescan, sendWaitingAlerts } from '../../lambdas/use-cases/monitoring.js';
 import { api, setSubscription, signIn, type TestUser, verifyDomainByDns } from '../support/accounts.js';
-import { startTestStack, TEST_ZONE_RECORDS, type TestStack, waitForAudit } from '../support/local-stack.js';
+import { startTestStack, TEST_ZONE_RECORDS, type TestStack } from '../support/local-stack.js';
 import { type HttpOnlySite, LANDING_WITHOUT_SCRIPTS, startHttpOnlySite } from '../support/http-only-site.js';
 import { portServices } from '../support/loopback-servers.js';
+import { monitoringRescan } from '../support/monitoring-rescan.js';
 import { mailbox } from '../support/post-from.js';
 import { startZoneServer, type ZoneServer } from '../support/zone-server.js';
 
@@ -36,20 +37,8 @@ const at = (now: Date) => buildDeps(t.stack.config, { clock: { now: () => now } 
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/**
- * Schedules at `now` and waits for the owner's one rescan to complete and to be folded into the
- * history (the worker does that after marking the audit completed, which is what the API shows first).
- */
-async function rescanAt(now: Date): Promise<Audit> {
-  const { queued } = await scheduleMonitoringRescans(at(now), now);
-  const mine = queued.filter((q) => q.userId === owner.userId);
-  expect(mine).toHaveLength(1);
-  const auditId = mine[0]!.auditId;
-  expect((await waitForAudit(t.stack.url, auditId, 60_000)).status).toBe('completed');
-  const deadline = Date.now() + 20_000;
-  while ((await t.stack.deps.issueHistory.get(owner.userId, SITE.domain))?.lastAuditId !== auditId && Date.now() < deadline) await sleep(100);
-  return (await t.stack.deps.audits.getAudit(auditId))!;
-}
+/** The owner's one monitoring rescan at `now`, completed and folded into the issue history. */
+const rescanAt = (now: Date): Promise<Audit> => monitoringRescan(t, owner, SITE.domain, now);
 
 /** Sends the alerts waiting for the domain's hour (as the scheduler does once it is over) until an email holding `text` arrives. */
 async function alertHolding(text: string) {
