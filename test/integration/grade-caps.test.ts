@@ -6,7 +6,7 @@ import { badgeReasons } from '../../lambdas/domain/badge.js';
 import { riskScore } from '../../lambdas/domain/scoring.js';
 import { api, setSubscription, signIn, type TestUser, verifyDomainByDns } from '../support/accounts.js';
 import { startTestStack, TEST_ZONE_RECORDS, type TestStack, validLead, waitForAudit } from '../support/local-stack.js';
-import { mailbox } from '../support/post-from.js';
+import { arrived, mailbox } from '../support/post-from.js';
 import { startZoneServer, type ZoneServer } from '../support/zone-server.js';
 
 /**
@@ -129,7 +129,9 @@ describe('a site without HTTPS', () => {
     expect([report.body.result.risk_score, report.body.result.grade, report.body.result.grade_caps]).toEqual([69, 'D', audit.gradeCaps]);
     expect(report.body.result.site_access).toBeNull();
 
-    const mail = (await mailbox(t.stack.mailboxUrl, owner.email)).find((m) => m.subject === `Your Rampart security report for ${PLAIN.domain}: grade D`);
+    // The report email goes out just after the audit is marked completed.
+    const reports = async () => (await mailbox(t.stack.mailboxUrl, owner.email)).filter((m) => m.subject === `Your Rampart security report for ${PLAIN.domain}: grade D`);
+    const [mail] = await arrived(reports, 1);
     expect(mail?.body.text).toContain('Score: 69/100\nGrade capped at D (69): The site has no working HTTPS: port 443 does not answer with TLS.');
 
     const badge = await api(t, 'GET', `/api/badges/${PLAIN.domain}`);
@@ -181,7 +183,8 @@ describe('a site whose pages answer with Cloudflare’s challenge', () => {
     expect(access.guide.steps.join(' ')).toContain('(http.user_agent contains "RampartScanner")');
     expect(report.body.result.coverage.notChecked.filter((item: { cause: string }) => item.cause === 'blocked')).toHaveLength(pageChecks.length);
 
-    const mail = (await mailbox(t.stack.mailboxUrl, owner.email)).find((m) => m.subject.startsWith(`Your Rampart security report for ${WALLED.domain}`));
+    const reports = async () => (await mailbox(t.stack.mailboxUrl, owner.email)).filter((m) => m.subject.startsWith(`Your Rampart security report for ${WALLED.domain}`));
+    const [mail] = await arrived(reports, 1);
     expect(mail?.body.text).toContain(`${access.headline} The report shows how to let the scanner in; then run the scan again.`);
   }, 120_000);
 });
