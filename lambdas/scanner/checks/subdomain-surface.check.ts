@@ -7,7 +7,9 @@
 import { isIP } from 'node:net';
 import type { Finding } from '../../domain/audit.js';
 import { type CheckContext, type CheckDefinition, type CheckOutput, findingsFor } from '../check.js';
+import type { NotCheckedPart } from '../../domain/coverage.js';
 import { headerValue } from '../net/http-client.js';
+import { detectBlock } from '../site-access/block.js';
 import { isTlsFailure } from '../net/tls-client.js';
 import { refusedAddress } from '../target-guard.js';
 
@@ -34,6 +36,8 @@ export interface SurfaceHttp {
   status?: number;
   headers?: { hsts?: string; csp?: string; xContentTypeOptions?: string; xFrameOptions?: string };
   error?: string;
+  /** DECISIONS "Blocked is a result": the home page was a challenge, a block page or a 429, not the subdomain's own: its headers are not judged. */
+  blocked?: { kind: string; vendorName: string | null; status: number; cause: 'blocked' | 'rate_limited' | 'error' };
 }
 
 export interface SurfaceEntry {
@@ -130,6 +134,19 @@ export function analyzeSubdomainSurface(snapshot: SurfaceSnapshot, now: Date): C
     recommendation: "Send X-Frame-Options: DENY (or CSP frame-ancestors 'self').",
   }));
 
+  // A subdomain whose home page was a wall was not looked at: listed as not checked, by cause, never as passing.
+  const notChecked: NotCheckedPart[] = (['blocked', 'rate_limited', 'error'] as const).flatMap((cause) => {
+    const walled = snapshot.entries.filter((entry) => entry.http.blocked?.cause === cause);
+    if (walled.length === 0) return [];
+    const by = [...new Set(walled.map((entry) => entry.http.blocked?.vendorName).filter((name): name is string => Boolean(name)))];
+    return [
+      {
+        part: `Security headers of ${walled.map((entry) => entry.name).join(', ')}`,
+        cause,
+        reason: `Their home pages answered the scanner with ${cause === 'rate_limited' ? 'a rate limit (429)' : cause === 'error' ? 'a server error or maintenance page' : 'a bot challenge or a block page'}${by.length > 0 ? ` from ${by.join(', ')}` : ''}, not their own page.`,
+      },
+    ];
+  });
   return {
     findings,
     data: {
@@ -137,6 +154,7 @@ export function analyzeSubdomainSurface(snapshot: SurfaceSnapshot, now: Date): C
       candidates: snapshot.candidates,
       ...(snapshot.note ? { note: snapshot.note } : {}),
       subdomains: snapshot.entries,
+      ...(notChecked.length > 0 ? { notChecked } : {}),
     },
   };
 }
@@ -206,7 +224,12 @@ async function probeHttp(context: CheckContext, name: string): Promise<SurfaceHt
   let lastError = '';
   for (const url of [`https://${name}/`, `http://${name}/`]) {
     try {
-      const response = await context.net.http.request(url, { method: 'GET', followRedirects: 3, maxBodyBytes: 1024, timeoutMs: HTTP_TIMEOUT_MS, signal: context.signal });
+      const response = await context.net.http.request(url, { method: 'GET', followRedirects: 3, maxBodyBytes: 16 * 1024, timeoutMs: HTTP_TIMEOUT_MS, signal: context.signal });
+      const block = detectBlock(response);
+      if (block) {
+        const cause = block.kind === 'rate_limited' ? 'rate_limited' : block.kind === 'unavailable' ? 'error' : 'blocked';
+        return { ok: false, url: response.url, status: response.status, error: block.reason, blocked: { kind: block.kind, vendorName: block.vendorName, status: block.status, cause } };
+      }
       const header = (key: string) => headerValue(response.headers, key);
       const headers = {
         hsts: header('strict-transport-security'),

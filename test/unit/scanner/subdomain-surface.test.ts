@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { analyzeSubdomainSurface, type SurfaceEntry } from '../../../lambdas/scanner/checks/subdomain-surface.check.js';
+import type { CheckContext } from '../../../lambdas/scanner/check.js';
+import { analyzeSubdomainSurface, probeSubdomainSurface, type SurfaceEntry } from '../../../lambdas/scanner/checks/subdomain-surface.check.js';
 
 const now = new Date('2026-05-01T00:00:00Z');
 const secure: SurfaceEntry = {
@@ -40,5 +42,55 @@ describe('subdomain surface analysis (paid audits)', () => {
     });
     expect(findings.every((f) => f.check === 'subdomain-surface')).toBe(true);
     expect(data).toMatchObject({ examined: 4, candidates: 4 });
+  });
+});
+
+describe('subdomain surface: a subdomain behind a wall (DECISIONS "Blocked is a result")', () => {
+  const challenge = JSON.parse(readFileSync(new URL('../../fixtures/blocks/cloudflare-managed-challenge.json', import.meta.url), 'utf8')) as {
+    status: number;
+    headers: Record<string, string>;
+    body: string;
+  };
+
+  it('judges no header of a home page that is Cloudflare’s challenge, and lists that subdomain as not checked (blocked, Cloudflare)', async () => {
+    // Prepare: the subdomains check found two answering names; one answers with the challenge, one with its own page
+    const pages: Record<string, { status: number; headers: Record<string, string[]>; body: string }> = {
+      'walled.example.com': { status: challenge.status, headers: Object.fromEntries(Object.entries(challenge.headers).map(([k, v]) => [k, [v]])), body: challenge.body },
+      'bare.example.com': { status: 200, headers: { 'content-type': ['text/html'] }, body: '<!doctype html><title>Bare</title>' },
+    };
+    const context = {
+      target: { url: 'https://example.com/', host: 'example.com' },
+      settings: { resolvers: [], dnsTimeoutMs: 500, allowPrivateTargets: true, excludePorts: [2024] },
+      signal: new AbortController().signal,
+      resultOf: async () => ({
+        name: 'subdomains',
+        status: 'ok' as const,
+        findings: [],
+        data: { list: Object.keys(pages).map((name, i) => ({ name, addresses: [`203.0.113.${10 + i}`], answers: true })) },
+      }),
+      net: {
+        tls: { handshake: async () => ({ failed: 'ECONNREFUSED' }) },
+        http: {
+          request: async (url: string) => {
+            const host = new URL(url).hostname;
+            return { url, redirects: [], address: '203.0.113.10', ...pages[host]! };
+          },
+        },
+      },
+    } as unknown as CheckContext;
+
+    // Act
+    const { findings, data } = analyzeSubdomainSurface(await probeSubdomainSurface(context), now);
+
+    // Assess
+    for (const finding of findings.filter((f) => f.category === 'headers')) expect(finding.evidence).toBe('bare.example.com');
+    expect(findings.some((f) => f.id === 'subdomains.surface.csp-missing')).toBe(true);
+    expect(data?.notChecked).toEqual([
+      {
+        part: 'Security headers of walled.example.com',
+        cause: 'blocked',
+        reason: 'Their home pages answered the scanner with a bot challenge or a block page from Cloudflare, not their own page.',
+      },
+    ]);
   });
 });
