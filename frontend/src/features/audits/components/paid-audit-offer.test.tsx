@@ -131,6 +131,26 @@ describe('the paid audit offer on the results page', () => {
     ['the audit record says premium', { audit: audit({ isPremium: true, planType: 'pro' }), result: result(2) }, 'public'],
     ['it is the sample report', { result: result(2, { sample: true }) }, 'public'],
     ['the report is the shared read-only view', { result: result(2) }, 'shared'],
+    [
+      'the site blocked the scanner (a paid audit would meet the same wall)',
+      {
+        result: result(2, {
+          site_access: {
+            blocked: true,
+            kind: 'challenge',
+            vendor: 'cloudflare',
+            vendorName: 'Cloudflare',
+            status: 403,
+            url: 'https://shop.example.test/',
+            reason: 'Challenge.',
+            headline: 'We could not see your site.',
+            checks: [{ check: 'http', title: 'HTTP security headers', cause: 'blocked' }],
+            guide: { title: 'Let the scanner in', steps: ['Allow it.'] },
+          },
+        }),
+      },
+      'public',
+    ],
   ] as const)('is not offered when %s', async (_, body, mode) => {
     // Prepare
     stubApi({ [`GET ${AUDIT_PATH}`]: { status: 200, body: { audit: audit(), ...body } } });

@@ -47,7 +47,8 @@ export function PremiumBanner({ audit, result }: { audit: Audit; result?: AuditR
  * sample or shared (read-only) reports.
  */
 export function PaidAuditOffer({ audit, result }: { audit: Audit; result: AuditResultView }) {
-  const eligible = audit.status === 'completed' && !result.sample && result.counters.totalIssues > 0 && !isPremiumReport(audit, result);
+  // A site that kept the scanner out would keep the paid audit out too: no audit is sold that cannot see the site.
+  const eligible = audit.status === 'completed' && !result.sample && !result.site_access && result.counters.totalIssues > 0 && !isPremiumReport(audit, result);
   if (!eligible) return null;
   return <Offer auditId={audit.id} domain={siteKey(audit.host)} issues={result.counters.totalIssues} />;
 }
