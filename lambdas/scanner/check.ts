@@ -94,11 +94,14 @@ export interface CheckDefinition {
   needsAddress: boolean;
   passive: PassiveBehaviour;
   /**
-   * True for the checks that read the site's pages (headers, cookies, software, WordPress, exposed
-   * files): DECISIONS "Blocked is a result" — when the landing page is a bot challenge, an edge block
-   * or a rate limit, they are not run but reported "not checked" with the cause, never graded.
+   * The checks that read the site's pages (headers, cookies, software, WordPress, exposed files):
+   * DECISIONS "Blocked is a result" — when the landing page is a bot challenge, an edge block or a
+   * rate limit, they are not run but reported "not checked" with the cause, never graded. When the
+   * landing page does not load at all (no web server, a tarpit), a check that reads only pages
+   * (`true`) is not run either; one that `partly` reads them (software: banners too) runs, and says
+   * which part it could not read.
    */
-  readsPages?: boolean;
+  readsPages?: boolean | 'partly';
   run(context: CheckContext): Promise<CheckOutput>;
 }
 

@@ -162,7 +162,7 @@ export async function scan(target: WebTarget, settings: ScanSettings, options: S
         const access = await accessOfSite();
         if (access.block) return keptOutResult(check.name, access.block);
         // A page that never loaded (a tarpit, a refused port, a site slower than the deadline) has nothing to read, and nothing found on it is fixed.
-        if (!access.landing) return { name: check.name, status: 'error', durationMs: 0, reason: `The site's landing page did not load (${access.error ?? 'no answer'}), so its pages were not checked.`, findings: [] };
+        if (!access.landing && check.readsPages !== 'partly') return { name: check.name, status: 'error', durationMs: 0, reason: `The site's landing page did not load (${access.error ?? 'no answer'}), so its pages were not checked.`, findings: [] };
         // A site without HTTPS answered over http: its pages are read there, as a browser typing the name would (the TLS check still judges https).
         if (access.askedUrl && access.askedUrl !== target.url) {
           const pages = { ...context, target: { ...target, url: access.askedUrl } };

@@ -243,7 +243,8 @@ export function createSoftwareCheck(options: SoftwareCheckOptions = {}): CheckDe
     name: 'software',
     budgetMs,
     needsAddress: true,
-    readsPages: true,
+    // Pages, and the other checks' banners: a site with no web server still has its services read.
+    readsPages: 'partly',
     // Passive: the page, its headers and the scripts it loads; not the error page of a made-up path.
     passive: 'limited',
     run: async (context) => {
@@ -288,7 +289,12 @@ export function createSoftwareCheck(options: SoftwareCheckOptions = {}): CheckDe
       const needsWordPress = wordpressComponentsOf(probe).some((component) => component.version);
       const today = now().toISOString().slice(0, 10);
       const output = analyzeSoftware(probe, { today, ...(needsWordPress ? { wordpressVulns: await wordpressVulns() } : {}) });
-      return { ...output, data: { ...output.data, ...notCheckedInPassive(context.mode, ['The server’s default error page (a request for a page that does not exist)', 'Service banners from the port scan']) } };
+      // A landing page that did not load was not read: its software is not checked, never absent.
+      const unread = pageError ? [{ part: 'The site’s pages and the scripts they load', cause: 'error' as const, reason: `The landing page did not load (${pageError}).` }] : [];
+      return {
+        ...output,
+        data: { ...output.data, ...notCheckedInPassive(context.mode, ['The server’s default error page (a request for a page that does not exist)', 'Service banners from the port scan'], unread) },
+      };
     },
   };
 }

@@ -186,6 +186,16 @@ describe('software check against a loopback server and a port scan result', () =
     expect(result.findings.map((f) => f.id)).toEqual(['cve.apache_http_server', 'cve.jquery', 'cve.bootstrap', 'eol.bootstrap', 'eol.jquery']);
   });
 
+  it('reads the port scan’s banners when the site’s page does not answer, and lists the pages as not checked (so nothing on them counts as fixed)', async () => {
+    const result = await run(softwareCheck, contextFor(`http://${SITE}:${closedPort}/`, { ports: Promise.resolve(portsResult()) }));
+
+    expect(result.status).toBe('ok');
+    expect(result.findings.map((f) => f.id)).toContain('cve.openssh');
+    expect(result.data?.notChecked).toEqual([
+      { part: 'The site’s pages and the scripts they load', cause: 'error', reason: expect.stringMatching(/^The landing page did not load \(ECONNREFUSED/) },
+    ]);
+  });
+
   it('ends in error with the reason when the site does not answer and no other check read anything', async () => {
     const result = await run(softwareCheck, contextFor(`http://${SITE}:${closedPort}/`));
 
