@@ -158,18 +158,18 @@ export async function scan(target: WebTarget, settings: ScanSettings, options: S
       // Let every check register before any runs, so resultOf finds checks declared later.
       await Promise.resolve();
       if (mode === 'passive' && check.passive === 'skipped') return { name: check.name, status: 'skipped', durationMs: 0, reason: passiveReason, findings: [] };
+      let checkContext = context;
       if (check.readsPages) {
         const access = await accessOfSite();
         if (access.block) return keptOutResult(check.name, access.block);
         // A page that never loaded (a tarpit, a refused port, a site slower than the deadline) has nothing to read, and nothing found on it is fixed.
-        if (!access.landing && check.readsPages !== 'partly') return { name: check.name, status: 'error', durationMs: 0, reason: `The site's landing page did not load (${access.error ?? 'no answer'}), so its pages were not checked.`, findings: [] };
-        // A site without HTTPS answered over http: its pages are read there, as a browser typing the name would (the TLS check still judges https).
-        if (access.askedUrl && access.askedUrl !== target.url) {
-          const pages = { ...context, target: { ...target, url: access.askedUrl } };
-          return runCheck(check.name, check.budgetMs, (signal) => check.run({ ...pages, signal }), deadline);
+        if (!access.landing && check.readsPages !== 'partly') {
+          return { name: check.name, status: 'error', durationMs: 0, reason: `The site's landing page did not load (${access.error ?? 'no answer'}), so its pages were not checked.`, findings: [] };
         }
+        // A site without HTTPS answered over http: its pages are read there, as a browser typing the name would (the TLS check still judges https).
+        if (access.askedUrl && access.askedUrl !== target.url) checkContext = { ...context, target: { ...target, url: access.askedUrl } };
       }
-      return runCheck(check.name, check.budgetMs, (signal) => check.run({ ...context, signal }), deadline);
+      return runCheck(check.name, check.budgetMs, (signal) => check.run({ ...checkContext, signal }), deadline);
     })().then(async (result) => {
       await options.onProgress?.(result);
       return result;
