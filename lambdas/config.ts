@@ -114,6 +114,11 @@ export const configSchema = z.object({
   RATE_LIMIT_REPORT_EMAILS_PER_IP: perHour(10),
   RATE_LIMIT_SHARES_PER_AUDIT: perHour(20),
   /**
+   * Mail to addresses a stranger gives (verification codes, report emails) from the whole product per
+   * hour, whatever the source: past it those routes answer 429 and MailCeilingReached alarms.
+   */
+  MAIL_SENDS_PER_HOUR_LIMIT: perHour(2000),
+  /**
    * DECISIONS "Scan modes": active scans of one target (its registrable domain, or its address)
    * from the whole product per hour, whoever asked. Past it a scan runs passive and says why.
    */

@@ -42,6 +42,10 @@ export class PowertoolsMetrics implements Metrics {
     this.count(BUSINESS_METRICS.notificationsAbandoned);
   }
 
+  mailCeilingReached(): void {
+    this.count(BUSINESS_METRICS.mailCeilingReached);
+  }
+
   flush(): void {
     // Most API invocations record nothing: publishing an empty set would only log Powertools' warning.
     if (this.metrics.hasStoredMetrics()) this.metrics.publishStoredMetrics();

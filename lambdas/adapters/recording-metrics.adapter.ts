@@ -41,6 +41,10 @@ export class RecordingMetrics implements Metrics {
     this.record(BUSINESS_METRICS.notificationsAbandoned, 1);
   }
 
+  mailCeilingReached(): void {
+    this.record(BUSINESS_METRICS.mailCeilingReached, 1);
+  }
+
   flush(): void {
     this.flushes += 1;
   }
@@ -64,5 +68,6 @@ export const noMetrics: Metrics = {
   emailSent: () => {},
   emailFailed: () => {},
   notificationAbandoned: () => {},
+  mailCeilingReached: () => {},
   flush: () => {},
 };

@@ -20,6 +20,8 @@ export const BUSINESS_METRICS = {
   emailsFailed: 'EmailsFailed',
   /** A notification given up after its bounded retries (the mail outbox): an operator must look. */
   notificationsAbandoned: 'NotificationsAbandoned',
+  /** A mail route refused by the product-wide ceiling (MAIL_SENDS_PER_HOUR_LIMIT): someone is using us to send mail. */
+  mailCeilingReached: 'MailCeilingReached',
 } as const;
 
 export type BusinessMetric = (typeof BUSINESS_METRICS)[keyof typeof BUSINESS_METRICS];
@@ -38,6 +40,8 @@ export interface Metrics {
   emailSent(): void;
   emailFailed(): void;
   notificationAbandoned(): void;
+  /** A request that would send mail to an address a stranger gave, refused by the product-wide hourly ceiling. */
+  mailCeilingReached(): void;
   /** Writes what was recorded since the last flush: the end of every Lambda invocation. */
   flush(): void;
 }

@@ -19,7 +19,7 @@ import { auditReportEmail } from '../domain/report-email.js';
 import { isSampleAuditId, SAMPLE_BUSINESS_NAME, sampleAudit } from '../domain/sample-report.js';
 import { auditGrants } from '../domain/plans.js';
 import { essentialEightOfAudit } from './essential-eight.js';
-import { enforceLimits } from './rate-limits.js';
+import { enforceLimits, mailCeiling } from './rate-limits.js';
 import { colourChannels, logoBytes } from '../domain/it-providers.js';
 import { brandingOfClient } from './it-providers.js';
 
@@ -205,7 +205,7 @@ export const SHARE_LINK_NOT_EMAILABLE_MESSAGE =
  * Only a link the owner made while signed in may email (anyone may make a link to view the report):
  * any other link is refused with 403 and no use counted.
  */
-export async function emailReport(deps: Pick<Deps, 'audits' | 'shares' | 'mailer' | 'rateLimits' | 'config' | 'organisations'>, rawId: unknown, input: unknown, caller: ReportEmailCaller) {
+export async function emailReport(deps: Pick<Deps, 'audits' | 'shares' | 'mailer' | 'rateLimits' | 'config' | 'organisations' | 'metrics'>, rawId: unknown, input: unknown, caller: ReportEmailCaller) {
   // A body that is not an object (an array, a string) carries no address: say so for the field.
   const { email, shareToken } = parseContract(reportEmailSchema, typeof input === 'object' && input !== null && !Array.isArray(input) ? input : {});
   if (typeof rawId === 'string' && isSampleAuditId(rawId)) throw new ForbiddenError('sample_not_emailed', SAMPLE_NOT_EMAILED_MESSAGE);
@@ -223,6 +223,7 @@ export async function emailReport(deps: Pick<Deps, 'audits' | 'shares' | 'mailer
     [
       { scope: 'report-email:audit', subject: audit.id, perHour: deps.config.RATE_LIMIT_REPORT_EMAILS_PER_AUDIT },
       { scope: 'report-email:to', subject: email, perHour: deps.config.RATE_LIMIT_REPORT_EMAILS_PER_RECIPIENT },
+      mailCeiling(deps),
     ],
     'report emails',
   );

@@ -6,13 +6,13 @@ import { RateLimitedError } from '../domain/errors.js';
 import { siteKey } from '../domain/target.js';
 import { generateVerificationCode, hashVerificationCode, matchesVerificationCode, VerificationFailedError } from '../domain/verification-code.js';
 import { sendVerificationCodeSchema, VERIFICATION, verificationMessages, verifyCodeSchema } from '../domain/verification.contract.js';
-import { enforceLimits } from './rate-limits.js';
+import { enforceLimits, mailCeiling } from './rate-limits.js';
 
 export interface RequestContext {
   sourceIp: string;
 }
 
-type VerificationDeps = Pick<Deps, 'verifications' | 'rateLimits' | 'mailer' | 'clock' | 'config' | 'log'>;
+type VerificationDeps = Pick<Deps, 'verifications' | 'rateLimits' | 'mailer' | 'clock' | 'config' | 'log' | 'metrics'>;
 
 /**
  * Emails a six-digit code bound to the email and the site (SPEC §9 "Verification"): stored hashed,
@@ -36,6 +36,7 @@ export async function sendVerificationCode(deps: VerificationDeps, input: unknow
     [
       { scope: 'code:ip', subject: context.sourceIp, perHour: deps.config.RATE_LIMIT_CODES_PER_IP },
       { scope: 'code:email', subject: request.email, perHour: deps.config.RATE_LIMIT_CODES_PER_EMAIL },
+      mailCeiling(deps),
     ],
     'verification codes',
   );

@@ -50,7 +50,7 @@ export interface AlarmsProps {
 /**
  * Operator alarms, all published to one SNS topic (output AlarmTopicArn): each function's errors and
  * throttles, the API's 5xx rate, the scan queue's oldest message, every dead-letter queue, SES
- * bounce and complaint rates, failed scheduled runs and notifications given up.
+ * bounce and complaint rates, failed scheduled runs, notifications given up and the mail ceiling reached.
  */
 export class Alarms extends Construct {
   readonly topic: Topic;
@@ -140,6 +140,15 @@ export class Alarms extends Construct {
       'NotificationsAbandoned',
       'A notification (email or SMS) was given up after its bounded retries',
       businessMetric(BUSINESS_METRICS.notificationsAbandoned, props.serviceName, 'Sum'),
+      1,
+    );
+
+    // The product-wide ceiling on mail to addresses strangers give (MAIL_SENDS_PER_HOUR_LIMIT): reached
+    // means someone is using the public routes to send mail from our domain, or the ceiling is too low.
+    this.alarm(
+      'MailCeilingReached',
+      'A verification code or report email was refused by the product-wide hourly mail ceiling (MAIL_SENDS_PER_HOUR_LIMIT)',
+      businessMetric(BUSINESS_METRICS.mailCeilingReached, props.serviceName, 'Sum'),
       1,
     );
   }

@@ -127,6 +127,12 @@ describe('alarms', () => {
     expect(abandoned).toMatchObject({ Namespace: 'Rampart', Statistic: 'Sum', Threshold: 1, Dimensions: [{ Name: 'service', Value: 'rampart' }] });
   });
 
+  it('alarm on the first mail route refused by the product-wide ceiling (MailCeilingReached in the Rampart namespace, this deployment)', () => {
+    const ceiling = alarmOn((p) => p.MetricName === BUSINESS_METRICS.mailCeilingReached, 'the mail ceiling alarm');
+    expect(BUSINESS_METRICS.mailCeilingReached).toBe('MailCeilingReached');
+    expect(ceiling).toMatchObject({ Namespace: 'Rampart', Statistic: 'Sum', Threshold: 1, Period: 300, Dimensions: [{ Name: 'service', Value: 'rampart' }] });
+  });
+
   it('refuse a function added after the alarms were built (it would go unwatched)', () => {
     // Prepare
     const app = new App();
