@@ -42,6 +42,11 @@ export interface Reply {
 
 const MAX_BODY_BYTES = 64 * 1024;
 
+/** Route keys with the body each route reads (routes.ts `maxBodyBytes`; the default elsewhere), so that json() agrees with the manifest and the local server. */
+const bodyLimits = new Map<string, number>(
+  (routes as readonly RouteDefinition[]).filter((route) => route.maxBodyBytes !== undefined).map((route) => [`${route.method} ${route.path}`, route.maxBodyBytes!] as const),
+);
+
 /** Maps a domain error code to its HTTP status: the one place that knows both. */
 export function statusFor(error: DomainError): number {
   if (error instanceof ValidationError) return 400;
@@ -135,8 +140,9 @@ function toRequest(event: ApiEvent): ApiRequest {
     rawBody,
     json() {
       const text = rawBody();
-      if (Buffer.byteLength(text) > MAX_BODY_BYTES) {
-        throw new DomainError('payload_too_large', `The request body is larger than ${MAX_BODY_BYTES / 1024} KiB.`);
+      const limit = bodyLimits.get(event.routeKey) ?? MAX_BODY_BYTES;
+      if (Buffer.byteLength(text) > limit) {
+        throw new DomainError('payload_too_large', `The request body is larger than ${limit / 1024} KiB.`);
       }
       if (text.trim() === '') throw new DomainError('invalid_json', 'The request body must be a JSON object.');
       try {

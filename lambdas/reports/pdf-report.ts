@@ -3,6 +3,7 @@ import type { CveDetail } from '../domain/audit.js';
 import type { AuditResultView, IssueSeverity, VulnerabilityView } from '../domain/audit-view.js';
 import { PARTIAL_SCORE_CAP } from '../domain/coverage.js';
 import { GRADE_CAP_LIMITS, gradeCapHeading } from '../domain/grade-caps.js';
+import { cleanLogo } from '../domain/it-providers.js';
 import { FACT_TONE_LABELS, protectionFacts } from '../domain/protection-facts.js';
 import type { PlatformGuideView } from '../domain/platform-guides.js';
 import { isServerConfigExample, REMEDIATION_EFFORT_LABELS } from '../domain/remediation-plan.js';
@@ -263,7 +264,7 @@ export async function renderPdfReport(view: AuditResultView, options: PdfReportO
   doc.setModificationDate(reportDate);
 
   const w = new Writer(doc, fonts);
-  const logo = options.branding?.logoPng ? await doc.embedPng(options.branding.logoPng) : undefined;
+  const logo = options.branding?.logoPng ? await embedLogo(doc, options.branding.logoPng) : undefined;
   cover(w, view, options, logo);
   w.newPage();
   siteAccess(w, view);
@@ -281,6 +282,20 @@ export async function renderPdfReport(view: AuditResultView, options: PdfReportO
   subdomainsAndBreaches(w, view);
   footers(w, options.productName, view);
   return doc.save({ useObjectStreams: false });
+}
+
+/**
+ * The provider's logo as the PDF's image, or none: the stored bytes are decoded again and re-encoded
+ * (cleanLogo) before pdf-lib sees them, because pdf-lib's embedPng spins forever on image data that
+ * is not zlib (issue 28 finding 4) and a logo stored before logos were decoded may be one. A logo that
+ * does not decode, or that pdf-lib still refuses, leaves the report without it: the report matters more.
+ */
+async function embedLogo(doc: PDFDocument, png: Uint8Array): Promise<PDFImage | undefined> {
+  try {
+    return await doc.embedPng(cleanLogo(png));
+  } catch {
+    return undefined;
+  }
 }
 
 /** An IT provider's branding of a report (issue 22 item 3): its colour and its PNG logo, already checked (lambdas/domain/it-providers.ts). */

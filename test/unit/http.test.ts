@@ -60,3 +60,24 @@ describe('HTTP error mapping', () => {
     expect(JSON.parse(reply.body!)).toEqual({ error: 'invalid_json', message });
   });
 });
+
+describe('request body limits follow the route manifest', () => {
+  const sized = (routeKey: string, bytes: number): ApiEvent => ({ ...event(JSON.stringify({ pad: 'x'.repeat(bytes - 10) })), routeKey }) as ApiEvent;
+  const handler = httpHandler(deps, async (request) => ({ status: 200, body: { read: JSON.stringify(request.json()).length } }));
+
+  it('reads a 100 KB branding body (the route declares 128 KB) and refuses one past 128 KB with 413', async () => {
+    const fits = await handler(sized('PUT /api/me/provider/branding', 100 * 1024));
+    const over = await handler(sized('PUT /api/me/provider/branding', 131_072 + 1));
+
+    expect([fits.statusCode, JSON.parse(fits.body!).read]).toEqual([200, 100 * 1024]);
+    expect([over.statusCode, JSON.parse(over.body!)]).toEqual([413, { error: 'payload_too_large', message: 'The request body is larger than 128 KiB.' }]);
+  });
+
+  it('keeps 64 KiB for a route that declares no limit', async () => {
+    const over = await handler(sized('PUT /api/me', 64 * 1024 + 1));
+    const fits = await handler(sized('PUT /api/me', 64 * 1024));
+
+    expect([over.statusCode, JSON.parse(over.body!).message]).toEqual([413, 'The request body is larger than 64 KiB.']);
+    expect(fits.statusCode).toBe(200);
+  });
+});

@@ -19,7 +19,9 @@ describe('branding validation', () => {
     const branding = parseBranding({ name: '  Acme IT ', colour: '#0F766E', logo: TINY_PNG }, now);
     const renamed = parseBranding({ name: 'Acme IT Pty', colour: '#0F766E', logo: TINY_PNG }, now);
 
-    expect(branding).toMatchObject({ name: 'Acme IT', colour: '#0f766e', logo: TINY_PNG, updatedAt: now.toISOString() });
+    // The logo is kept re-encoded (issue 28 finding 4): a PNG data URL of the same 1×1 image, not the bytes sent.
+    expect(branding).toMatchObject({ name: 'Acme IT', colour: '#0f766e', logo: expect.stringMatching(/^data:image\/png;base64,iVBORw0KGgo/), updatedAt: now.toISOString() });
+    expect(branding.logo).toBe(parseBranding({ name: 'Acme IT', colour: '#0f766e', logo: branding.logo }, now).logo);
     expect(branding.version).toMatch(/^[\w-]{16}$/);
     expect(renamed.version).not.toBe(branding.version);
     expect(parseBranding({ name: 'Acme IT', colour: '#0f766e' }, now).logo).toBeNull();
