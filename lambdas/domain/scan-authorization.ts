@@ -1,4 +1,5 @@
 import { getDomain } from 'tldts';
+import { restrictedPortOf, TargetPortRestrictedError } from './bad-ports.js';
 import { siteKey } from './target.js';
 
 /** The part of an address after the last "@", lower case, without a trailing dot. */
@@ -25,4 +26,14 @@ export function mayScanAtOnce(email: string, host: string): boolean {
   // IP literals, bare public suffixes and names with no registrable part never qualify.
   if (!registrable || registrable !== getDomain(mailDomain, options)) return false;
   return isSameOrSubdomain(site, mailDomain) || isSameOrSubdomain(mailDomain, site);
+}
+
+/**
+ * DECISIONS "Scan modes": a passive scan does only what a browser does, and a browser refuses a site
+ * on one of its restricted ports (bad-ports.ts), so a passive scan of it is refused before it starts,
+ * with the reason. An active scan (control of the domain proven) may use any port.
+ */
+export function refuseRestrictedPassiveScan(webUrl: string): void {
+  const port = restrictedPortOf(webUrl);
+  if (port !== undefined) throw new TargetPortRestrictedError(webUrl, port);
 }

@@ -7,7 +7,7 @@ import { accountCreatedEmail } from '../domain/emails.js';
 import { ConflictError, ForbiddenError } from '../domain/errors.js';
 import { type Lead, leadInputSchema, looksAutomated, summarizeLeadErrors } from '../domain/lead.contract.js';
 import { FREE_REPORT_GRANTS } from '../domain/plans.js';
-import { mayScanAtOnce } from '../domain/scan-authorization.js';
+import { mayScanAtOnce, refuseRestrictedPassiveScan } from '../domain/scan-authorization.js';
 import { siteKey } from '../domain/target.js';
 import { generateTemporaryPassword } from '../domain/temporary-password.js';
 import { recordContactInteraction } from './contact-retention.js';
@@ -69,6 +69,8 @@ export async function submitLead(deps: SubmitLeadDeps, input: unknown, context: 
   // DECISIONS "Who may scan at once" and "Scan modes". The client's `emailVerified` is never trusted: only our records.
   const mode = await scanModeFor(deps, lead, site, context.userId);
   if (!mode) throw new ForbiddenError('verification_required', VERIFICATION_REQUIRED_MESSAGE);
+  // A passive scan does what a browser does: a site on a port browsers refuse (http://victim:25/) is refused before anything is stored.
+  if (mode === 'passive') refuseRestrictedPassiveScan(lead.webUrl.url);
 
   const key = idempotencyKey(lead, context.userId);
   const answer: StoredAnswer = { auditId: randomUUID(), leadId: randomUUID(), accountCreated: false };

@@ -59,6 +59,8 @@ export interface HttpRequestOptions {
   signal?: AbortSignal;
   /** Sent as the request body (POST). */
   body?: string;
+  /** Called with the URL of every hop (the first, then each redirect) before it is connected to; throws to refuse it (passive-net.ts: the browsers' restricted ports). */
+  beforeHop?: (url: URL) => void;
 }
 
 /**
@@ -166,6 +168,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
 
       try {
         for (;;) {
+          requestOptions.beforeHop?.(current);
           const host = bareHost(current);
           const addresses = await addressesFor(host, signal);
           const exchanged = await exchange(current, host, method, addresses, {

@@ -1,0 +1,90 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, signIn, verifyDomainByDns } from '../support/accounts.js';
+import { startTestStack, TEST_ZONE_RECORDS, type TestStack, validLead, waitForAudit } from '../support/local-stack.js';
+import { mailbox, postJsonFrom } from '../support/post-from.js';
+import { tableItems } from '../support/table.js';
+import { startZoneServer, type ZoneServer } from '../support/zone-server.js';
+
+/**
+ * Passive means browser-like (issue 28 finding 6, DECISIONS "Scan modes"): a passive lead for a site
+ * on a port browsers refuse (the Fetch standard's bad ports: http://victim:25/ is a mail server) is
+ * refused before anything is stored, with the reason; the domain's proven owner (active) may still
+ * scan any port. Over the whole local stack, the zone server answering the stack's DNS.
+ */
+let t: TestStack;
+let zone: ZoneServer;
+
+beforeAll(async () => {
+  zone = await startZoneServer({ records: [...TEST_ZONE_RECORDS] });
+  t = await startTestStack({ SCAN_ALLOW_PRIVATE_TARGETS: '1', SCAN_RESOLVERS: `127.0.0.1:${zone.port}` });
+}, 60_000);
+
+afterAll(async () => {
+  await t?.close();
+  await zone?.close();
+});
+
+const url = (path: string) => `${t.stack.url}${path}`;
+const leadsAndAudits = async () => (await tableItems(t)).filter((item) => ['lead', 'audit'].includes(String(item.type)));
+
+/** The spec's modal for a foreign address: the code mailed (read from SES local) and typed back. */
+async function verifyAddress(sourceIp: string, email: string, webUrl: string): Promise<void> {
+  const sent = await postJsonFrom(sourceIp, url('/api/verification-codes'), { email, firstName: 'Vic', webUrl, businessName: 'Victim Mail' });
+  expect(sent.status).toBe(201);
+  const mail = (await mailbox(t.stack.mailboxUrl, email)).filter((m) => m.subject === 'Your Rampart verification code').at(-1);
+  const code = /is: (\d{6})/.exec(mail?.body.text ?? '')?.[1];
+  expect(code, 'the code mailed through SES local').toMatch(/^\d{6}$/);
+  const verified = await postJsonFrom(sourceIp, url('/api/verification-codes/verify'), { email, verificationCode: code, webUrl });
+  expect([verified.status, verified.body]).toEqual([200, { verified: true }]);
+}
+
+describe('a passive lead for a site on a port browsers refuse', () => {
+  it('is refused with the reason (target_port_restricted, ERR_UNSAFE_PORT), and no lead or audit is stored', async () => {
+    // Prepare: a foreign address, proven by its code: passive at best.
+    const webUrl = 'http://mail.victim.test:25/';
+    await verifyAddress('127.0.28.61', 'visitor@mailbox.test', webUrl);
+    const before = await leadsAndAudits();
+
+    // Act
+    const reply = await postJsonFrom('127.0.28.61', url('/api/leads'), { ...validLead, email: 'visitor@mailbox.test', webUrl });
+
+    // Assess
+    expect(reply.status).toBe(400);
+    expect(reply.body).toEqual({
+      error: 'target_port_restricted',
+      message:
+        'Browsers refuse to open web addresses on port 25 (ERR_UNSAFE_PORT: it belongs to another service, such as mail or file sharing), so http://mail.victim.test:25/ cannot be scanned without proof that the site is yours. Use the site’s usual web address, or verify the domain for a full scan.',
+    });
+    expect(await leadsAndAudits()).toEqual(before);
+  });
+
+  it('is accepted on the site’s own web port (8443) for the same passive requester', async () => {
+    const webUrl = 'https://shop.victim.test:8443/';
+    await verifyAddress('127.0.28.62', 'visitor2@mailbox.test', webUrl);
+
+    const reply = await postJsonFrom('127.0.28.62', url('/api/leads'), { ...validLead, email: 'visitor2@mailbox.test', webUrl });
+
+    expect(reply.status).toBe(201);
+    const audit = await t.stack.deps.audits.getAudit(String(reply.body.auditId));
+    expect([audit?.mode, audit?.targetUrl]).toEqual(['passive', webUrl]);
+    await waitForAudit(t.stack.url, String(reply.body.auditId), 30_000);
+  });
+});
+
+describe('an active lead (the domain’s proven owner) for the same port', () => {
+  it('is accepted: an active scan may use any port', async () => {
+    // Prepare: the owner signed in, owner.test verified by its TXT record.
+    const owner = await signIn(t, 'it@owner.test');
+    await verifyDomainByDns(t, zone, owner, 'owner.test');
+    const webUrl = 'http://mail.owner.test:25/';
+
+    // Act
+    const reply = await api(t, 'POST', '/api/leads', owner.token, { ...validLead, email: 'it@owner.test', webUrl });
+
+    // Assess
+    expect(reply.status, reply.text).toBe(201);
+    const audit = await t.stack.deps.audits.getAudit(String(reply.body.auditId));
+    expect([audit?.mode, audit?.targetUrl, audit?.ownerId]).toEqual(['active', webUrl, owner.userId]);
+    await waitForAudit(t.stack.url, String(reply.body.auditId), 30_000);
+  });
+});
