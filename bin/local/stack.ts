@@ -19,6 +19,7 @@ import { type Emulator, freePort, startCognito, startDynamoDb, startS3, startSes
 import { ensureBuckets, ensureQueues, ensureTable, ensureUserPool, LOCAL_REGION } from './provision.js';
 import { type QueuePoller, startQueuePoller } from './queue-poller.js';
 import { demoCredentials } from '../../lambdas/domain/demo-account.js';
+import type { Metrics } from '../../lambdas/domain/metrics.port.js';
 import { startLocalServer } from './server.js';
 
 export interface LocalStackOptions {
@@ -39,6 +40,8 @@ export interface LocalStackOptions {
    * a minute by default, like the sweeper; 0 turns it off (the tests drive it with their own clock).
    */
   monitoringIntervalMs?: number;
+  /** Business metrics: none by default (no CloudWatch locally); tests pass a RecordingMetrics to read them. */
+  metrics?: Metrics;
 }
 
 export interface LocalStack {
@@ -127,7 +130,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       },
       ['table', 'scanQueue', 'mailer', 'reports', 'userPool'],
     );
-    const deps = buildDeps(config);
+    const deps = buildDeps(config, { metrics: options.metrics });
     const { dropped, restored, refreshed } = dynamodb.indexRepair;
     if (dropped + restored + refreshed > 0) deps.log.warn('Repaired the local table indexes a kill had left unfinished', { dropped, restored, refreshed });
     if (config.DEMO_MODE) await seedDemoAccount(deps);

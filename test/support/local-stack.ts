@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type LocalStack, type LocalStackOptions, startLocalStack } from '../../bin/local/stack.js';
+import type { Metrics } from '../../lambdas/domain/metrics.port.js';
 import { startDnsServer, type TestDnsServer } from './dns-server.js';
 import type { ZoneRecord } from './zone-server.js';
 
@@ -38,8 +39,8 @@ export const TEST_RATE_LIMITS = {
   RATE_LIMIT_CODE_CHECKS_PER_IP: '10000',
 };
 
-/** `site.staticDir`: serve a built site (frontend/dist) instead of none. */
-export async function startTestStack(env: LocalStackOptions['env'] = {}, site: { staticDir?: string } = {}): Promise<TestStack> {
+/** `site.staticDir`: serve a built site (frontend/dist) instead of none; `site.metrics`: record the business metrics. */
+export async function startTestStack(env: LocalStackOptions['env'] = {}, site: { staticDir?: string; metrics?: Metrics } = {}): Promise<TestStack> {
   const dataDir = mkdtempSync(join(tmpdir(), 'rampart-test-'));
   const dns = await startDnsServer(TEST_ZONE);
   const options: LocalStackOptions = {
@@ -48,6 +49,7 @@ export async function startTestStack(env: LocalStackOptions['env'] = {}, site: {
     staticDir: site.staticDir ?? join(dataDir, 'no-site'),
     // Monitoring runs when a test says so, with the test's clock (test/integration/monitoring.test.ts).
     monitoringIntervalMs: 0,
+    metrics: site.metrics,
     // No demo account unless a test asks for it (DEMO_MODE: '1'): tests count users and audits.
     env: { LOG_LEVEL: 'ERROR', SCAN_RESOLVERS: `127.0.0.1:${dns.port}`, SCAN_DNS_TIMEOUT_MS: '1000', SCAN_EXCLUDE_PORTS: '2024', DEMO_MODE: '0', ...TEST_RATE_LIMITS, ...env },
   };
