@@ -1,9 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ProviderBranding } from '../../lambdas/domain/it-provider.contract.js';
 import { sendMonthlyReports } from '../../lambdas/use-cases/monthly-reports.js';
 import { addDomain, api, type ApiReply, mailedInvitationToken, setSubscription, signIn, type TestUser } from '../support/accounts.js';
 import { startTestStack, type TestStack } from '../support/local-stack.js';
 import { readPdf } from '../support/pdf-text.js';
+import { chunkTypes, dataUrl, MALFORMED_PNGS, PNG_WITH_SCRIPT } from '../support/png-corpus.js';
 
 /**
  * IT providers (issue 22 item 3) over the local stack: two client organisations each invite the
@@ -175,7 +178,9 @@ describe('branding', () => {
     const renamed = await pdfText();
 
     expect(saved.status).toBe(200);
-    expect(saved.body.branding).toMatchObject({ name: 'Acme IT Services', colour: '#0f766e', logo: TINY_PNG });
+    // The logo is kept re-encoded (issue 28 finding 4): a PNG of the same image, not the bytes sent.
+    expect(saved.body.branding).toMatchObject({ name: 'Acme IT Services', colour: '#0f766e', logo: expect.stringMatching(/^data:image\/png;base64,/) });
+    expect(PNG.sync.read(Buffer.from((saved.body.branding as { logo: string }).logo.split(',')[1]!, 'base64'))).toMatchObject({ width: 1, height: 1 });
     expect(before).not.toContain('Acme IT Services');
     expect(branded).toContain('Prepared by');
     expect(branded).toContain('Acme IT Services security report: bakery.example.test');
@@ -201,6 +206,58 @@ describe('branding', () => {
     expect(mail?.subject).toMatch(/^Acme Managed Security monthly security report: /);
     expect(pdf.lines.slice(0, 2)).toEqual(['Acme Managed Security', 'Monthly Security Report']);
     expect(pdf.text).toContain('Prepared by');
+  });
+
+  it("refuses the malformed PNG corpus with 400 naming the logo, and keeps the branding it had", async () => {
+    const before = await asIn(provider, undefined, 'GET', '/api/me/provider/branding');
+    const replies = [];
+    for (const bytes of Object.values(MALFORMED_PNGS)) replies.push(await asIn(provider, undefined, 'PUT', '/api/me/provider/branding', { name: 'Evil IT', colour: '#000000', logo: dataUrl(bytes) }));
+    const after = await asIn(provider, undefined, 'GET', '/api/me/provider/branding');
+
+    expect(replies.map((reply) => [reply.status, reply.body.error, Object.keys(reply.body.fields ?? {})])).toEqual(Object.keys(MALFORMED_PNGS).map(() => [400, 'validation_failed', ['logo']]));
+    expect(before.status).toBe(200);
+    expect((before.body.branding as { name: string }).name).not.toBe('Evil IT');
+    expect(after.body).toEqual(before.body);
+  });
+
+  it('keeps a logo of almost 64 KB (a body past 64 KiB, under the route\'s 128 KB) and a PNG with a script in tEXt, re-encoded without it', async () => {
+    const noisy = new PNG({ width: 120, height: 120 });
+    // Noise (xorshift32) does not compress: about 57 KB of PNG, a 77 KB request body.
+    let state = 2_463_534_242;
+    for (let i = 0; i < noisy.data.length; i++) {
+      state ^= state << 13;
+      state ^= state >>> 17;
+      state ^= state << 5;
+      noisy.data[i] = state & 0xff;
+    }
+    const large = PNG.sync.write(noisy);
+    const big = await asIn(provider, undefined, 'PUT', '/api/me/provider/branding', { name: 'Acme IT Services', colour: '#0f766e', logo: dataUrl(large) });
+    const scripted = await asIn(provider, undefined, 'PUT', '/api/me/provider/branding', { name: 'Acme IT Services', colour: '#0f766e', logo: dataUrl(PNG_WITH_SCRIPT) });
+    const stored = Buffer.from((scripted.body.branding as { logo: string }).logo.split(',')[1]!, 'base64');
+
+    expect(large.length).toBeGreaterThan(48 * 1024);
+    expect(large.length).toBeLessThanOrEqual(64 * 1024);
+    expect([big.status, PNG.sync.read(Buffer.from((big.body.branding as { logo: string }).logo.split(',')[1]!, 'base64')).width]).toEqual([200, 120]);
+    expect(scripted.status).toBe(200);
+    expect(chunkTypes(stored)).toEqual(['IHDR', 'IDAT', 'IEND']);
+    expect(stored.toString('latin1')).not.toContain('script');
+  });
+
+  it("renders a client's PDF without a logo stored before logos were decoded (the one that made pdf-lib spin)", async () => {
+    // Prepare: the attacker's logo as it could have been stored before, bypassing today's check.
+    // (A regression hangs this in-process stack; test/unit/provider-logo.test.ts kills a hung render.)
+    const current = (await asIn(provider, undefined, 'GET', '/api/me/provider/branding')).body.branding as ProviderBranding;
+    await t.stack.deps.organisations.putBranding(provider.userId, { ...current, name: 'Acme Legacy Logo', logo: dataUrl(MALFORMED_PNGS['IDAT data that is not zlib']!), version: 'legacy-bad-logo1' });
+
+    // Act
+    const started = Date.now();
+    const reply = await fetch(`${t.stack.url}/api/audits/${auditA}/report.pdf`, { redirect: 'manual' });
+    const pdf = new Uint8Array(await (await fetch(reply.headers.get('location') ?? '')).arrayBuffer());
+
+    // Assess
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect((await readPdf(pdf)).text).toContain('Acme Legacy Logo security report: bakery.example.test');
+    expect(Buffer.from(pdf).toString('latin1')).not.toContain('/Subtype /Image');
   });
 
   it("keeps the product's own branding for an organisation without a provider", async () => {
