@@ -8,6 +8,7 @@ import { signIn, type TestUser } from '../support/accounts.js';
 import { startHibpServer, type HibpServer } from '../support/hibp-server.js';
 import { startTestStack, type TestStack, validLead, waitForAudit, postJson } from '../support/local-stack.js';
 import { mailbox } from '../support/post-from.js';
+import { dataUrl, MALFORMED_PNGS, realPng } from '../support/png-corpus.js';
 import { badBody, brokenSeed, contentType, oddPathSegment, oddQuery, oversizedBody } from './support/bad-input.js';
 import { badAuthorization, badCredentialHeaders, forgedAuthorizations } from './support/credentials.js';
 import { classOf, describeRoute, manifest, pathParams, rawPath, type RouteClass, routesOfClass } from './support/manifest.js';
@@ -41,6 +42,8 @@ interface Seed {
   formatted: string[];
   /** Path parameters are real ids, so that the body is reached (the route reads it before acting). */
   realParams?: boolean;
+  /** Known-bad bodies of this route besides the generated ones (the malformed PNG logos), each to be refused. */
+  corpus?: { body: string; label: string }[];
 }
 const leadFields = ['firstName', 'lastName', 'businessName', 'webUrl', 'email', 'mobileNumber', 'agreedToTerms', 'agreedToDataCollection'];
 const seeds: Record<string, Seed> = {
@@ -57,6 +60,14 @@ const seeds: Record<string, Seed> = {
   'add-domain': { body: { domain: 'fuzz.example.test' }, required: ['domain'], formatted: ['domain'] },
   'start-quick-scan': { body: { domain: 'fuzz.example.test' }, required: ['domain'], formatted: ['domain'] },
   'create-checkout-session': { body: { planId: 'basic-audit' }, required: ['planId'], formatted: ['planId'] },
+  // The logo is optional (null or absent: none), so only the name and colour are broken field by field;
+  // the logo is broken by the malformed PNG corpus (issue 28 finding 4).
+  'put-provider-branding': {
+    body: { name: 'Fuzz IT', colour: '#0f766e', logo: dataUrl(realPng(2, 2)) },
+    required: ['name', 'colour'],
+    formatted: ['colour'],
+    corpus: Object.entries(MALFORMED_PNGS).map(([why, bytes]) => ({ body: JSON.stringify({ name: 'Fuzz IT', colour: '#0f766e', logo: dataUrl(bytes) }), label: `logo: ${why}` })),
+  },
 };
 
 /**
@@ -175,7 +186,13 @@ function casesFor(route: RouteDefinition): fc.Arbitrary<Case> {
   const query = fc.option(oddQuery, { nil: undefined, freq: 3 });
   const withQuery = (p: string, q: string | undefined) => (q ? `${p}?${q}` : p);
   const signedIn: Record<string, string> = routeClass === 'user' ? { authorization: `Bearer ${fuzzer.token}` } : {};
-  const body = seed ? fc.oneof({ weight: 2, arbitrary: badBody }, { weight: 3, arbitrary: brokenSeed(seed.body, seed.required, seed.formatted) }) : badBody;
+  const body = seed
+    ? fc.oneof(
+        { weight: 2, arbitrary: badBody },
+        { weight: 3, arbitrary: brokenSeed(seed.body, seed.required, seed.formatted) },
+        ...(seed.corpus ? [{ weight: 2, arbitrary: fc.constantFrom(...seed.corpus) }] : []),
+      )
+    : badBody;
 
   const kinds: fc.WeightedArbitrary<Case>[] = [];
   // Nothing but the input is wrong: the credentials are good (or there are none to give).
