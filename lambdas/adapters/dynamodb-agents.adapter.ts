@@ -112,7 +112,7 @@ export class DynamoDbAgents implements AgentRepository {
     return sameHash(item.tokenHash, secretHash(token)) ? toAgent(item) : undefined;
   }
 
-  async saveAgent(agent: AgentRecord, isNew: boolean, maxAgents: number): Promise<boolean> {
+  async saveAgent(agent: AgentRecord, isNew: boolean, maxAgents: number, replacesTokenHash?: string): Promise<boolean> {
     if (isNew) {
       if ((await this.listAgents(agent.userId)).length >= maxAgents) return false;
       // The agent first, its lookup second: a lookup never names an agent that is not there.
@@ -133,8 +133,10 @@ export class DynamoDbAgents implements AgentRepository {
           Key: agentKeys.agent(agent.userId, agent.agentId),
           UpdateExpression:
             'SET tokenHash = :token, email = :email, agentVersion = :agentVersion, osqueryVersion = :osqueryVersion, registeredAt = :registeredAt, registeredIp = :ip, lastSeenAt = :seen',
-          ConditionExpression: 'attribute_exists(pk)',
+          // Only over the token the caller proved it holds: of two re-registrations at once, one wins.
+          ConditionExpression: replacesTokenHash === undefined ? 'attribute_exists(pk)' : 'attribute_exists(pk) AND tokenHash = :previous',
           ExpressionAttributeValues: {
+            ...(replacesTokenHash === undefined ? {} : { ':previous': replacesTokenHash }),
             ':token': agent.tokenHash,
             ':email': agent.email,
             ':agentVersion': agent.agentVersion,
@@ -154,22 +156,31 @@ export class DynamoDbAgents implements AgentRepository {
 
   async recordReport(
     agent: Pick<AgentRecord, 'userId' | 'agentId'>,
-    facts: { receivedAt: string; ip: string; osVersion: string; agentVersion: string; score: StoredAgentScore },
+    facts: { receivedAt: string; ip: string; osVersion: string; agentVersion: string; score: StoredAgentScore; sequence?: number },
     entry: AgentReportLogEntry,
-  ): Promise<boolean> {
+  ): Promise<'stored' | 'gone' | 'replayed'> {
+    const sequenced = facts.sequence !== undefined;
     try {
       await this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: agentKeys.agent(agent.userId, agent.agentId),
-          UpdateExpression: 'SET lastSeenAt = :at, lastReportAt = :at, ip = :ip, osVersion = :os, agentVersion = :version, score = :score',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':at': facts.receivedAt, ':ip': facts.ip, ':os': facts.osVersion, ':version': facts.agentVersion, ':score': facts.score },
+          UpdateExpression: `SET lastSeenAt = :at, lastReportAt = :at, ip = :ip, osVersion = :os, agentVersion = :version, score = :score${sequenced ? ', lastSequence = :seq' : ''}`,
+          // The sequence is checked in the write itself: of two identical reports posted at once, one counts.
+          ConditionExpression: sequenced ? 'attribute_exists(pk) AND (attribute_not_exists(lastSequence) OR lastSequence < :seq)' : 'attribute_exists(pk)',
+          ExpressionAttributeValues: {
+            ':at': facts.receivedAt,
+            ':ip': facts.ip,
+            ':os': facts.osVersion,
+            ':version': facts.agentVersion,
+            ':score': facts.score,
+            ...(sequenced ? { ':seq': facts.sequence } : {}),
+          },
         }),
       );
     } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
+      if (!isConditionFailure(error)) throw error;
+      return (await this.get(agentKeys.agent(agent.userId, agent.agentId))) ? 'replayed' : 'gone';
     }
     await this.db.send(
       new PutCommand({
@@ -194,7 +205,7 @@ export class DynamoDbAgents implements AgentRepository {
     ).catch((error: unknown) => {
       if (!isConditionFailure(error)) throw error;
     });
-    return true;
+    return 'stored';
   }
 
   async recentReports(userId: string, limit: number): Promise<AgentReportLogEntry[]> {
@@ -267,6 +278,7 @@ function toAgent(item: Item): AgentRecord {
     registeredIp: text('registeredIp'),
     lastSeenAt: text('lastSeenAt'),
     ...(typeof item.lastReportAt === 'string' ? { lastReportAt: item.lastReportAt } : {}),
+    ...(typeof item.lastSequence === 'number' ? { lastSequence: item.lastSequence } : {}),
     ...(typeof item.ip === 'string' ? { ip: item.ip } : {}),
     ...(typeof item.osVersion === 'string' ? { osVersion: item.osVersion } : {}),
     ...(score && typeof score.securityScore === 'number'

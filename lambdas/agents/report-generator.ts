@@ -40,6 +40,8 @@ export interface GenerateOptions {
   agentId: string;
   clientDomain: string;
   timestamp: Date | string;
+  /** The report's sequence; by default the timestamp in milliseconds, so later reports count as newer. */
+  sequence?: number;
   /** Planted problems; none = a well-kept machine. */
   problems?: readonly AgentProblem[];
   hostname?: string;
@@ -495,6 +497,7 @@ export function generateAgentReport(options: GenerateOptions): GeneratedReport {
     client_domain: options.clientDomain,
     agent_id: options.agentId,
     timestamp,
+    sequence: options.sequence ?? Date.parse(timestamp),
     agent_version: AGENT_VERSION,
     platform: options.platform,
     results,

@@ -326,11 +326,17 @@ run_query() {
 WORK_DIR=$(mktemp -d)
 trap 'rm -rf "$WORK_DIR"' EXIT
 
-if [ -z "$AGENT_TOKEN" ]; then
+REGISTER_ONLY=''
+if [ "$#" -gt 0 ] && [ "$1" = --register-only ]; then REGISTER_ONLY=1; fi
+# Registers when it has no token, and again on a reinstall (--register-only), then showing its current
+# token: the enrollment secret alone enrols only new machines.
+if [ -z "$AGENT_TOKEN" ] || [ -n "$REGISTER_ONLY" ]; then
   OSQUERY_VERSION=$(run_query 'SELECT version FROM osquery_info' | sed -n 's/.*"version": *"\([^"]*\)".*/\1/p' | head -n 1)
-  body=$(printf '{"email":%s,"domain":%s,"hostname":%s,"os":%s,"osquery_version":%s,"agent_version":%s,"timestamp":%s}' \
+  current_token=''
+  if [ -n "$AGENT_TOKEN" ]; then current_token=$(printf ',"agent_token":%s' "$(json_string "$AGENT_TOKEN")"); fi
+  body=$(printf '{"email":%s,"domain":%s,"hostname":%s,"os":%s,"osquery_version":%s,"agent_version":%s,"timestamp":%s%s}' \
     "$(json_string "$CUSTOMER_EMAIL")" "$(json_string "$CLIENT_DOMAIN")" "$(json_string "$(hostname)")" "$(json_string "$PLATFORM")" \
-    "$(json_string "$OSQUERY_VERSION")" "$(json_string "$AGENT_VERSION")" "$(json_string "$(date -u +%Y-%m-%dT%H:%M:%SZ)")")
+    "$(json_string "$OSQUERY_VERSION")" "$(json_string "$AGENT_VERSION")" "$(json_string "$(date -u +%Y-%m-%dT%H:%M:%SZ)")" "$current_token")
   status=$(curl -sS --max-time 30 -o "$WORK_DIR/registration.json" -w '%{http_code}' -X POST \
     -H "Authorization: Bearer $ENROLLMENT_SECRET" -H 'Content-Type: application/json' \
     --data "$body" "$API_BASE/api/agents/registrations") || status=000
@@ -345,7 +351,7 @@ if [ -z "$AGENT_TOKEN" ]; then
   log "Registered as $AGENT_ID"
   echo "Registered as $AGENT_ID"
 fi
-if [ "$#" -gt 0 ] && [ "$1" = --register-only ]; then exit 0; fi
+if [ -n "$REGISTER_ONLY" ]; then exit 0; fi
 
 encryption_status() {
   rows=$(run_query "$Q_encryption_status")
@@ -360,8 +366,9 @@ encryption_status() {
 
 PAYLOAD="$WORK_DIR/report.json"
 {
-  printf '{"client_domain":%s,"agent_id":%s,"timestamp":%s,"agent_version":%s,"platform":%s,"results":{' \
-    "$(json_string "$CLIENT_DOMAIN")" "$(json_string "$AGENT_ID")" "$(json_string "$(date -u +%Y-%m-%dT%H:%M:%SZ)")" "$(json_string "$AGENT_VERSION")" "$(json_string "$PLATFORM")"
+  # sequence: the Unix time, so each report (5 minutes apart) carries a greater one and a replay is refused.
+  printf '{"client_domain":%s,"agent_id":%s,"timestamp":%s,"sequence":%s,"agent_version":%s,"platform":%s,"results":{' \
+    "$(json_string "$CLIENT_DOMAIN")" "$(json_string "$AGENT_ID")" "$(json_string "$(date -u +%Y-%m-%dT%H:%M:%SZ)")" "$(date -u +%s)" "$(json_string "$AGENT_VERSION")" "$(json_string "$PLATFORM")"
   printf '"system_info":'; run_query "$Q_system_info"
   printf ',"logged_in_users":'; run_query "$Q_logged_in_users"
   printf ',"listening_ports":'; run_query "$Q_listening_ports"

@@ -226,7 +226,9 @@ $Queries = [ordered]@{
 {{QUERIES}}
 }
 
-if (-not $Settings.agent_token) {
+# Registers when it has no token, and again on a reinstall (-RegisterOnly), then showing its current
+# token: the enrollment secret alone enrols only new machines.
+if ((-not $Settings.agent_token) -or $RegisterOnly) {
   $osqueryVersion = (Invoke-Osquery 'SELECT version FROM osquery_info')[0].version
   $registration = [ordered]@{
     email = $Settings.customer_email
@@ -237,6 +239,7 @@ if (-not $Settings.agent_token) {
     agent_version = $AgentVersion
     timestamp = (Get-Timestamp)
   }
+  if ($Settings.agent_token) { $registration['agent_token'] = $Settings.agent_token }
   try {
     $registered = Send-Json '/api/agents/registrations' $Settings.enrollment_secret $registration 30
   } catch {
@@ -264,6 +267,8 @@ $report = [ordered]@{
   client_domain = $Settings.client_domain
   agent_id = $Settings.agent_id
   timestamp = (Get-Timestamp)
+  # The Unix time: each report (5 minutes apart) carries a greater sequence, so a replay is refused.
+  sequence = [DateTimeOffset]::UtcNow.ToUnixTimeSeconds()
   agent_version = $AgentVersion
   platform = 'windows'
   results = $results

@@ -83,7 +83,17 @@ export const agentMessages = {
   tooLarge: `The request body is larger than ${AGENT_MAX_BODY_BYTES / 1024 / 1024} MB.`,
   installerFile: 'Unknown installer file.',
   installerDomain: 'Choose one of your verified domains (?domain=).',
+  agentExists:
+    'This machine is already enrolled. Only the agent itself can re-register it, by sending its current agent token (agent_token); if that token is lost, the account\'s owner removes the agent in the dashboard and the machine then enrols anew.',
+  reportReplayed: 'This report, or a later one, was already received: each report needs a sequence greater than the last one sent.',
+  reportTooOld: 'timestamp is more than 24 hours old: send a current report.',
+  reportAhead: 'timestamp is more than 15 minutes ahead of our clock: check the machine\'s clock.',
 } as const;
+
+/** A report is taken only while fresh (issue 28 finding 13): dated at most this long ago… */
+export const AGENT_REPORT_MAX_AGE_SECONDS = 24 * 3600;
+/** …or at most this far ahead of the API's clock (a machine's clock drifts a little). */
+export const AGENT_REPORT_MAX_AHEAD_SECONDS = 15 * 60;
 
 // ---------------------------------------------------------------------------------------------
 // Identifiers and shared pieces
@@ -268,6 +278,15 @@ export const agentReportSchema = z.strictObject({
   client_domain: hostName,
   agent_id: agentIdSchema,
   timestamp: isoTimestamp,
+  /**
+   * Greater than the agent's previous report's (issue 28 finding 13: a replayed report is refused).
+   * The installers' reporters send the Unix time in seconds; any increasing number will do.
+   */
+  sequence: z
+    .number({ error: 'sequence must be a whole number' })
+    .int('sequence must be a whole number')
+    .min(1, 'sequence must be a positive whole number')
+    .max(Number.MAX_SAFE_INTEGER, 'sequence is too large'),
   agent_version: version,
   platform: z.enum(agentPlatforms, { error: `platform must be one of ${agentPlatforms.join(', ')}` }),
   results: agentReportResultsSchema,
@@ -300,6 +319,8 @@ export const agentRegistrationSchema = z.strictObject({
   osquery_version: version,
   agent_version: version,
   timestamp: isoTimestamp,
+  /** The agent's current token, when it registers a machine already enrolled (a reinstall): without it the enrollment secret enrols only new machines. */
+  agent_token: z.string({ error: 'agent_token must be text' }).max(200, 'At most 200 characters').optional(),
 });
 export type AgentRegistrationInput = z.input<typeof agentRegistrationSchema>;
 export type AgentRegistration = z.output<typeof agentRegistrationSchema>;

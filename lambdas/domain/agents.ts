@@ -2,6 +2,8 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Grade, RiskLevel } from './audit.js';
 import {
   AGENT_DISCONNECT_AFTER_SECONDS,
+  AGENT_REPORT_MAX_AGE_SECONDS,
+  AGENT_REPORT_MAX_AHEAD_SECONDS,
   type AgentCisCheckView,
   type AgentInstallStep,
   type AgentPlatform,
@@ -119,6 +121,8 @@ export interface AgentRecord {
   /** The last time the agent was heard from (registration or report). */
   lastSeenAt: string;
   lastReportAt?: string;
+  /** The sequence of the last report taken: a report must carry a greater one (issue 28 finding 13). */
+  lastSequence?: number;
   ip?: string;
   osVersion?: string;
   score?: StoredAgentScore;
@@ -159,13 +163,24 @@ export interface AgentRepository {
   listAgents(userId: string): Promise<AgentRecord[]>;
   /** The agent whose token this is (the hash compared in constant time), or undefined. */
   findAgentByToken(token: string): Promise<AgentRecord | undefined>;
-  /** Creates the agent, or gives an existing one (a reinstall) a new token; false when the account is at its maximum. */
-  saveAgent(agent: AgentRecord, isNew: boolean, maxAgents: number): Promise<boolean>;
   /**
-   * Records a scored report: the agent's latest facts, one log entry and the account's counter, in one
-   * transaction. False when the agent no longer exists (deleted with the account).
+   * Creates the agent, or gives an existing one (a reinstall) a new token; false when the account is at
+   * its maximum or, for an existing agent, when its token is no longer `replacesTokenHash` (a
+   * concurrent re-registration won).
    */
-  recordReport(agent: Pick<AgentRecord, 'userId' | 'agentId'>, facts: { receivedAt: string; ip: string; osVersion: string; agentVersion: string; score: StoredAgentScore }, entry: AgentReportLogEntry): Promise<boolean>;
+  saveAgent(agent: AgentRecord, isNew: boolean, maxAgents: number, replacesTokenHash?: string): Promise<boolean>;
+  /**
+   * Records a scored report: the agent's latest facts, one log entry and the account's counter.
+   * `facts.sequence`, when given, must be above the agent's last one, checked in the same conditional
+   * write, so two identical reports posted at once cannot both count (the API always gives it; the
+   * demo seeding does not). 'gone' when the agent no longer exists (deleted with the account),
+   * 'replayed' when its last sequence is not below this one.
+   */
+  recordReport(
+    agent: Pick<AgentRecord, 'userId' | 'agentId'>,
+    facts: { receivedAt: string; ip: string; osVersion: string; agentVersion: string; score: StoredAgentScore; sequence?: number },
+    entry: AgentReportLogEntry,
+  ): Promise<'stored' | 'gone' | 'replayed'>;
   recentReports(userId: string, limit: number): Promise<AgentReportLogEntry[]>;
   recordInstallEvent(userId: string, event: AgentInstallEvent): Promise<void>;
   /**
@@ -187,3 +202,17 @@ export function agentStatus(agent: Pick<AgentRecord, 'lastSeenAt' | 'lastReportA
   if (silentSeconds <= AGENT_DISCONNECT_AFTER_SECONDS) return 'active';
   return agent.lastReportAt ? 'disconnected' : 'error';
 }
+
+/**
+ * Whether a report's own date can be taken at `now` (issue 28 finding 13): at most
+ * AGENT_REPORT_MAX_AGE_SECONDS old and AGENT_REPORT_MAX_AHEAD_SECONDS ahead of the API's clock.
+ */
+export function reportFreshness(timestamp: string, now: Date): 'fresh' | 'too-old' | 'ahead' {
+  const ageSeconds = (now.getTime() - Date.parse(timestamp)) / 1000;
+  if (ageSeconds > AGENT_REPORT_MAX_AGE_SECONDS) return 'too-old';
+  if (-ageSeconds > AGENT_REPORT_MAX_AHEAD_SECONDS) return 'ahead';
+  return 'fresh';
+}
+
+/** A report counts only when its sequence is above the last one taken from the agent. */
+export const isNewerSequence = (last: number | undefined, sequence: number): boolean => last === undefined || sequence > last;

@@ -31,10 +31,12 @@ import {
   bearerValue,
   canEnrollAgents,
   enrollmentSecretPattern,
+  isNewerSequence,
   MAX_AGENTS_PER_USER,
   newAgentId,
   newAgentToken,
   newEnrollmentSecret,
+  reportFreshness,
   secretHash,
 } from '../domain/agents.js';
 import { fieldMessages } from '../domain/contract.js';
@@ -159,7 +161,7 @@ async function enrollmentFromSecret(deps: AgentDeps, authorization: string | und
   return enrollment;
 }
 
-/** The same machine installed again (same host name, domain and OS) keeps its agent id and gets a new token. */
+/** The same machine installed again (same host name, domain and OS) keeps its agent id and gets a new token, if it shows its current one. */
 const sameMachine = (agent: AgentRecord, hostname: string, domain: string, os: AgentRecord['os']) =>
   agent.hostname.toLowerCase() === hostname.toLowerCase() && agent.clientDomain === domain && agent.os === os;
 
@@ -174,6 +176,9 @@ export async function registerAgent(deps: AgentDeps, request: { authorization: s
 
   const now = deps.clock.now().toISOString();
   const existing = (await deps.agents.listAgents(enrollment.userId)).find((agent) => sameMachine(agent, input.hostname, domain, input.os));
+  // The enrollment secret is in every installer on every machine: it enrols new machines only. An
+  // enrolled one is re-registered by the agent itself, with its current token (issue 28 finding 10).
+  if (existing && !(await holdsTokenOf(deps, existing, input.agent_token))) throw new ConflictError('agent_exists', agentMessages.agentExists);
   const agentId = existing?.agentId ?? newAgentId();
   const token = newAgentToken(agentId);
   const record: AgentRecord = {
@@ -190,10 +195,18 @@ export async function registerAgent(deps: AgentDeps, request: { authorization: s
     registeredIp: request.sourceIp,
     lastSeenAt: now,
   };
-  if (!(await deps.agents.saveAgent(record, existing === undefined, MAX_AGENTS_PER_USER))) {
+  if (!(await deps.agents.saveAgent(record, existing === undefined, MAX_AGENTS_PER_USER, existing?.tokenHash))) {
+    if (existing) throw new ConflictError('agent_exists', agentMessages.agentExists);
     throw new ConflictError('agent_limit_reached', `An account can have at most ${MAX_AGENTS_PER_USER} agents.`);
   }
   return { agent_id: agentId, agent_token: token };
+}
+
+/** Whether `token` is the current token of `agent` (looked up as a report's token is, the hash compared in constant time). */
+async function holdsTokenOf(deps: Pick<Deps, 'agents'>, agent: AgentRecord, token: string | undefined): Promise<boolean> {
+  if (!token || !agentTokenPattern.test(token)) return false;
+  const holder = await deps.agents.findAgentByToken(token);
+  return holder?.agentId === agent.agentId && holder.userId === agent.userId;
 }
 
 /**
@@ -219,6 +232,13 @@ export async function submitAgentReport(deps: AgentDeps, request: { authorizatio
   if (report.platform !== agent.os) {
     throw new ValidationError(`platform must be ${agent.os}, the agent's registered os`, { platform: `platform must be ${agent.os}` });
   }
+  // Issue 28 finding 13: a report is taken once and while fresh. The stored sequence is checked again in the write.
+  const freshness = reportFreshness(report.timestamp, deps.clock.now());
+  if (freshness !== 'fresh') {
+    const message = freshness === 'too-old' ? agentMessages.reportTooOld : agentMessages.reportAhead;
+    throw new ValidationError(message, { timestamp: message });
+  }
+  if (!isNewerSequence(agent.lastSequence, report.sequence)) throw new ConflictError('agent_report_replayed', agentMessages.reportReplayed);
   await enforceLimits(deps.rateLimits, [{ scope: 'agent-report:agent', subject: agent.agentId, perHour: deps.config.RATE_LIMIT_AGENT_REPORTS_PER_AGENT }], 'reports from this agent');
 
   // The scoring reads the CVE knowledge base (about 1 MB): loaded here, so the routes that only list agents never carry it.
@@ -233,10 +253,12 @@ export async function submitAgentReport(deps: AgentDeps, request: { authorizatio
       osVersion: scored.os_version,
       agentVersion: report.agent_version,
       score: storedScore(scored),
+      sequence: report.sequence,
     },
     { agentId: agent.agentId, clientDomain: agent.clientDomain, auditTimestamp: report.timestamp, receivedAt },
   );
-  if (!stored) throw unauthorized(agentMessages.tokenInvalid);
+  if (stored === 'gone') throw unauthorized(agentMessages.tokenInvalid);
+  if (stored === 'replayed') throw new ConflictError('agent_report_replayed', agentMessages.reportReplayed);
   return { success: true, agent_id: agent.agentId, received_at: receivedAt };
 }
 

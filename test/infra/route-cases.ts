@@ -770,7 +770,8 @@ export function routeCases(f: Fixtures): Record<RouteName, RouteCase> {
     'register-agent': {
       good: () => ({
         headers: { authorization: `Bearer ${f.enrollmentSecret}` },
-        body: { email: f.owner.email, domain: SHOP, hostname: 'shipped-01', os: 'linux', osquery_version: '5.10.2', agent_version: '1.0.0', timestamp: new Date().toISOString() },
+        // Once registered, the machine re-registers only with its own token (issue 28 finding 10).
+        body: { email: f.owner.email, domain: SHOP, hostname: 'shipped-01', os: 'linux', osquery_version: '5.10.2', agent_version: '1.0.0', timestamp: new Date().toISOString(), ...(f.agentToken ? { agent_token: f.agentToken } : {}) },
       }),
       goodStatus: 201,
       checkGood: ({ json }) => {

@@ -178,10 +178,10 @@ describe('register → report → scored agent', () => {
     expect(agent.cis_checks.map((c) => c.id)).toEqual(Object.values(AGENT_CHECKS));
   });
 
-  it('keeps a reinstalled machine as one agent with a new token; the old token stops working', async () => {
+  it('keeps a reinstalled machine as one agent with a new token when it presents its current token; the old token stops working', async () => {
     const { secret } = await enrollment(alice);
     const first = await register(secret, { hostname: 'reinstalled-01' });
-    const second = await register(secret, { hostname: 'REINSTALLED-01' });
+    const second = await register(secret, { hostname: 'REINSTALLED-01', agent_token: first.token });
 
     expect(second.agentId).toBe(first.agentId);
     expect(second.token).not.toBe(first.token);
@@ -327,10 +327,11 @@ describe('refused, and nothing stored', () => {
     const { secret } = await enrollment(alice);
     const { agentId, token } = await register(secret, { hostname: 'chatty-01' });
     const submit = makeSubmitReport(at(new Date(), { RATE_LIMIT_AGENT_REPORTS_PER_AGENT: 2 }));
-    const event = { ...signedInEvent(alice), headers: { authorization: `Bearer ${token}` }, body: JSON.stringify(reportFor(agentId).report) } as ApiEvent;
+    const event = (i: number) =>
+      ({ ...signedInEvent(alice), headers: { authorization: `Bearer ${token}` }, body: JSON.stringify(reportFor(agentId, { timestamp: new Date(Date.now() + i).toISOString() }).report) }) as ApiEvent;
 
     const statuses = [];
-    for (let i = 0; i < 3; i += 1) statuses.push(await submit(event));
+    for (let i = 0; i < 3; i += 1) statuses.push(await submit(event(i)));
 
     expect(statuses.map((r) => r.statusCode)).toEqual([200, 200, 429]);
     expect(JSON.parse(statuses[2]!.body!)).toMatchObject({ error: 'rate_limited' });
@@ -477,6 +478,88 @@ describe('tenancy', () => {
     const alicesAgent = aliceAgents[0]!;
     const crossed = await agentPost('/api/agents/reports', token, reportFor(alicesAgent.agent_id).report);
     expect([crossed.status, crossed.body.error]).toEqual([403, 'agent_forbidden']);
+  });
+});
+
+describe('agents hold their own credential (issue 28 findings 10 and 13)', () => {
+  /** The rate-limit counters a refused request still spends; everything else must be as it was. */
+  const withoutLimits = (items: string[]) => items.filter((item) => !item.includes('"pk":"RATE#'));
+  const debugCount = async () => (await api(t, 'GET', '/api/me/agents/debug', alice.token)).body.audit_count as number;
+
+  it('refuses to re-register a known machine with the enrollment secret alone (409 agent_exists), changing nothing: the real agent keeps reporting', async () => {
+    const { secret } = await enrollment(alice);
+    const real = await register(secret, { hostname: 'finance-pc' });
+    const other = await register(secret, { hostname: 'other-pc' });
+    const before = await snapshot();
+
+    const takeover = await agentPost('/api/agents/registrations', secret, registration({ hostname: 'FINANCE-PC' }));
+    const wrongToken = await agentPost('/api/agents/registrations', secret, registration({ hostname: 'finance-pc', agent_token: `${real.agentId}.${'A'.repeat(43)}` }));
+    const otherAgentsToken = await agentPost('/api/agents/registrations', secret, registration({ hostname: 'finance-pc', agent_token: other.token }));
+
+    for (const reply of [takeover, wrongToken, otherAgentsToken]) {
+      expect([reply.status, reply.body.error, reply.body.message]).toEqual([409, 'agent_exists', agentMessages.agentExists]);
+      expect(reply.body).not.toHaveProperty('agent_token');
+    }
+    expect(withoutLimits(await snapshot())).toEqual(withoutLimits(before));
+    expect((await agentPost('/api/agents/reports', real.token, reportFor(real.agentId).report)).status).toBe(200);
+    expect((await agentsOf(alice)).filter((a) => a.hostname.toLowerCase() === 'finance-pc').map((a) => a.agent_id)).toEqual([real.agentId]);
+  });
+
+  it('re-registers a known machine that presents its current token: same id, a new token, the old one refused', async () => {
+    const { secret } = await enrollment(alice);
+    const real = await register(secret, { hostname: 'reception-pc' });
+
+    const again = await agentPost('/api/agents/registrations', secret, registration({ hostname: 'reception-pc', agent_version: '1.0.1', agent_token: real.token }));
+
+    expect([again.status, again.body.agent_id]).toEqual([201, real.agentId]);
+    const fresh = again.body.agent_token as string;
+    expect(fresh).not.toBe(real.token);
+    expect((await agentPost('/api/agents/reports', real.token, reportFor(real.agentId).report)).status).toBe(401);
+    expect((await agentPost('/api/agents/reports', fresh, reportFor(real.agentId).report)).status).toBe(200);
+    // The old token, now spent, re-registers nothing.
+    expect((await agentPost('/api/agents/registrations', secret, registration({ hostname: 'reception-pc', agent_token: real.token }))).status).toBe(409);
+  });
+
+  it('counts a report once: the same report posted again is refused 409 agent_report_replayed, as is an older sequence', async () => {
+    const { secret } = await enrollment(alice);
+    const { agentId, token } = await register(secret, { hostname: 'replay-01' });
+    const report = reportFor(agentId).report;
+    const count = await debugCount();
+
+    const first = await agentPost('/api/agents/reports', token, report);
+    const replayed = await agentPost('/api/agents/reports', token, report);
+    const older = await agentPost('/api/agents/reports', token, { ...report, sequence: report.sequence - 1 });
+
+    expect(first.status).toBe(200);
+    expect([replayed.status, replayed.body.error, older.status, older.body.error]).toEqual([409, 'agent_report_replayed', 409, 'agent_report_replayed']);
+    expect(await debugCount()).toBe(count + 1);
+    const next = await agentPost('/api/agents/reports', token, { ...report, sequence: report.sequence + 1 });
+    expect([next.status, await debugCount()]).toEqual([200, count + 2]);
+  });
+
+  it('takes only one of two identical reports posted at the same time', async () => {
+    const { secret } = await enrollment(alice);
+    const { agentId, token } = await register(secret, { hostname: 'replay-02' });
+    const report = reportFor(agentId).report;
+    const count = await debugCount();
+
+    const replies = await Promise.all([agentPost('/api/agents/reports', token, report), agentPost('/api/agents/reports', token, report)]);
+
+    expect(replies.map((r) => r.status).sort()).toEqual([200, 409]);
+    expect(await debugCount()).toBe(count + 1);
+  });
+
+  it('refuses a report dated 2020 or an hour ahead with 400 naming timestamp, storing nothing', async () => {
+    const { secret } = await enrollment(alice);
+    const { agentId, token } = await register(secret, { hostname: 'stale-01' });
+    const before = await snapshot();
+
+    const old = await agentPost('/api/agents/reports', token, reportFor(agentId, { timestamp: '2020-03-01T09:00:00Z' }).report);
+    const ahead = await agentPost('/api/agents/reports', token, reportFor(agentId, { timestamp: new Date(Date.now() + 3600_000).toISOString() }).report);
+
+    expect([old.status, old.body.error, old.body.fields]).toEqual([400, 'validation_failed', { timestamp: agentMessages.reportTooOld }]);
+    expect([ahead.status, ahead.body.error, ahead.body.fields]).toEqual([400, 'validation_failed', { timestamp: agentMessages.reportAhead }]);
+    expect(withoutLimits(await snapshot())).toEqual(withoutLimits(before));
   });
 });
 
