@@ -206,6 +206,8 @@ export const routes = [
   { name: 'get-my-agents-debug', fn: 'agents', method: 'GET', path: '/api/me/agents/debug', auth: 'user', role: 'viewer', uses: ['table'] },
   { name: 'get-agent-enrollment', fn: 'agents', method: 'GET', path: '/api/me/agents/enrollment', auth: 'user', role: 'admin', uses: ['table'] },
   { name: 'rotate-agent-secret', fn: 'agents', method: 'POST', path: '/api/me/agents/secret', auth: 'user', role: 'admin', uses: ['table'] },
+  // Issue 28 finding 10: the enrollment secret enrols new machines only; a machine whose agent token is lost enrols anew once removed here.
+  { name: 'remove-agent', fn: 'agents', method: 'DELETE', path: '/api/me/agents/{agentId}', auth: 'user', role: 'admin', uses: ['table'] },
   // Served at the site's /agents/ (CloudFront and the local server route the prefix to the API); a whole segment again.
   { name: 'get-agent-installer', fn: 'agents', method: 'GET', path: '/agents/{installerFile}', auth: 'user', role: 'admin', uses: ['table'] },
 ] as const satisfies readonly RouteDefinition[];

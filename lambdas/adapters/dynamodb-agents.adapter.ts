@@ -208,6 +208,18 @@ export class DynamoDbAgents implements AgentRepository {
     return 'stored';
   }
 
+  async deleteAgent(userId: string, agentId: string): Promise<boolean> {
+    // The agent first: a lookup left behind names nothing (findAgentByToken reads the account's own item).
+    try {
+      await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: agentKeys.agent(userId, agentId), ConditionExpression: 'attribute_exists(pk)' }));
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+    await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: agentKeys.agentOwner(agentId) }));
+    return true;
+  }
+
   async recentReports(userId: string, limit: number): Promise<AgentReportLogEntry[]> {
     const now = this.clock.now().getTime() / 1000;
     return (await this.queryPrefix(userId, 'AGENTREPORT#', { ascending: false, limit }))

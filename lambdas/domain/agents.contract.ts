@@ -18,6 +18,7 @@ import { isHostName } from './target.js';
  *   `get-my-agents-debug` GET /api/me/agents/debug → AgentDebugView,
  *   `get-agent-enrollment` GET /api/me/agents/enrollment → AgentEnrollmentView,
  *   `rotate-agent-secret` POST /api/me/agents/secret → AgentEnrollmentView (the new secret),
+ *   `remove-agent` DELETE /api/me/agents/{agentId} → 204 (the machine may then enrol anew),
  *   `get-agent-installer` GET /agents/{installerFile}?domain= → the script, saved as savedInstallerFileName().
  */
 
@@ -85,6 +86,7 @@ export const agentMessages = {
   installerDomain: 'Choose one of your verified domains (?domain=).',
   agentExists:
     'This machine is already enrolled. Only the agent itself can re-register it, by sending its current agent token (agent_token); if that token is lost, the account\'s owner removes the agent in the dashboard and the machine then enrols anew.',
+  agentNotFound: 'There is no such agent in this account.',
   reportReplayed: 'This report, or a later one, was already received: each report needs a sequence greater than the last one sent.',
   reportTooOld: 'timestamp is more than 24 hours old: send a current report.',
   reportAhead: 'timestamp is more than 15 minutes ahead of our clock: check the machine\'s clock.',

@@ -181,6 +181,8 @@ export interface AgentRepository {
     facts: { receivedAt: string; ip: string; osVersion: string; agentVersion: string; score: StoredAgentScore; sequence?: number },
     entry: AgentReportLogEntry,
   ): Promise<'stored' | 'gone' | 'replayed'>;
+  /** Removes one agent (its item, then its lookup): its token stops working and the machine may enrol anew. False when there is no such agent. */
+  deleteAgent(userId: string, agentId: string): Promise<boolean>;
   recentReports(userId: string, limit: number): Promise<AgentReportLogEntry[]>;
   recordInstallEvent(userId: string, event: AgentInstallEvent): Promise<void>;
   /**

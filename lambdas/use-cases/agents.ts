@@ -5,6 +5,7 @@ import {
   AGENT_DISCONNECT_AFTER_SECONDS,
   AGENT_MAX_BODY_BYTES,
   AGENT_VERSION,
+  agentIdSchema,
   agentMessages,
   agentPlatforms,
   agentRegistrationSchema,
@@ -148,6 +149,17 @@ export async function rotateAgentSecret(deps: AgentDeps, caller: Caller): Promis
   const rotated = await deps.agents.saveEnrollment(caller.userId, newEnrollmentSecret(), deps.clock.now().toISOString(), current.secret);
   if (!rotated) throw new ConflictError('agent_secret_conflict', 'The secret was rotated at the same time elsewhere. Reload to see the current one.');
   return enrollmentView(deps, caller, (await deps.agents.getEnrollment(caller.userId))!);
+}
+
+/**
+ * `DELETE /api/me/agents/{agentId}`: the owner's answer to a machine that lost its agent token (issue 28
+ * finding 10). The agent's token stops at once; its reports already received stay in the log until
+ * they expire; the machine, reinstalled, enrols as a new agent. 404 for an id that is not the account's.
+ */
+export async function removeAgent(deps: Pick<Deps, 'agents'>, caller: Caller, agentId: string | undefined): Promise<void> {
+  if (!agentId || !agentIdSchema.safeParse(agentId).success || !(await deps.agents.deleteAgent(caller.userId, agentId))) {
+    throw new NotFoundError('agent_not_found', agentMessages.agentNotFound);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

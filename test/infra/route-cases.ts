@@ -852,6 +852,14 @@ export function routeCases(f: Fixtures): Record<RouteName, RouteCase> {
       badStatus: 403,
       badError: 'plan_required',
     },
+    // After the report and the reads: the shipped agent is removed, so its token stops.
+    'remove-agent': {
+      good: () => ({ params: { agentId: f.agentId! } }),
+      goodStatus: 204,
+      bad: () => ({ params: { agentId: `agt_${'a'.repeat(26)}` } }),
+      badStatus: 404,
+      badError: 'agent_not_found',
+    },
     'get-agent-installer': {
       good: () => ({ params: { installerFile: 'rampart-osquery-installer.sh' }, query: { domain: SHOP } }),
       goodStatus: 200,

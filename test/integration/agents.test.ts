@@ -520,6 +520,26 @@ describe('agents hold their own credential (issue 28 findings 10 and 13)', () =>
     expect((await agentPost('/api/agents/registrations', secret, registration({ hostname: 'reception-pc', agent_token: real.token }))).status).toBe(409);
   });
 
+  it('lets the owner remove an agent whose token is lost: its token stops, and the machine then enrols anew with the secret', async () => {
+    const { secret } = await enrollment(alice);
+    const lost = await register(secret, { hostname: 'wiped-pc' });
+    expect((await agentPost('/api/agents/registrations', secret, registration({ hostname: 'wiped-pc' }))).status).toBe(409);
+
+    const byBob = await api(t, 'DELETE', `/api/me/agents/${lost.agentId}`, bob.token);
+    const removed = await api(t, 'DELETE', `/api/me/agents/${lost.agentId}`, alice.token);
+    const again = await api(t, 'DELETE', `/api/me/agents/${lost.agentId}`, alice.token);
+    const malformed = await api(t, 'DELETE', '/api/me/agents/not-an-agent', alice.token);
+
+    expect([byBob.status, byBob.body.error]).toEqual([404, 'agent_not_found']);
+    expect(removed.status).toBe(204);
+    expect([again.status, again.body.error, malformed.status]).toEqual([404, 'agent_not_found', 404]);
+    expect((await agentPost('/api/agents/reports', lost.token, reportFor(lost.agentId).report)).status).toBe(401);
+    expect((await tableItems(t)).filter((item) => JSON.stringify(item).includes(`AGENT#${lost.agentId}`))).toEqual([]);
+    const enrolled = await register(secret, { hostname: 'wiped-pc' });
+    expect(enrolled.agentId).not.toBe(lost.agentId);
+    expect((await agentsOf(alice)).filter((a) => a.hostname === 'wiped-pc').map((a) => a.agent_id)).toEqual([enrolled.agentId]);
+  });
+
   it('counts a report once: the same report posted again is refused 409 agent_report_replayed, as is an older sequence', async () => {
     const { secret } = await enrollment(alice);
     const { agentId, token } = await register(secret, { hostname: 'replay-01' });
