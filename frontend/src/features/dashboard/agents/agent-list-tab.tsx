@@ -1,9 +1,15 @@
+import { useState } from 'react';
 import { Button } from '../../../components/ui/button';
+import { Dialog } from '../../../components/ui/dialog';
+import { Spinner } from '../../../components/ui/spinner';
+import { FormMessage } from '../../../components/ui/text-field';
+import type { AgentView } from '../../../lib/contracts';
 import { ListLoadError } from '../history/list-states';
-import { useMyAgents } from './api/agents';
+import { DangerButton } from '../settings/panel';
+import { useMyAgents, useRemoveAgent } from './api/agents';
 import { cardClass, dateTime, gradeText, issuesText, platformLabel, scoreClass, scoreText, statusClass, statusLabel } from './format';
 
-const COLUMNS = ['Hostname', 'IP', 'OS', 'Last seen', 'Grade', 'Score', 'Issues'] as const;
+const COLUMNS = ['Hostname', 'IP', 'OS', 'Last seen', 'Grade', 'Score', 'Issues', 'Actions'] as const;
 
 /** SPEC §2: three skeleton rows while loading. */
 function SkeletonRows() {
@@ -18,6 +24,39 @@ function SkeletonRows() {
           ))}
         </tr>
       ))}
+    </>
+  );
+}
+
+/**
+ * Removing an agent is how a machine whose agent token is lost (a wiped disk, a reinstalled system)
+ * enrols again: the enrollment secret alone re-registers no enrolled machine (issue 28 finding 10).
+ */
+function RemoveAgent({ agent }: { agent: AgentView }) {
+  const [confirming, setConfirming] = useState(false);
+  const remove = useRemoveAgent();
+  return (
+    <>
+      <Button variant="secondary" aria-label={`Remove ${agent.hostname}`} onClick={() => setConfirming(true)}>
+        Remove
+      </Button>
+      {confirming && (
+        <Dialog title={`Remove ${agent.hostname}?`} onClose={() => setConfirming(false)}>
+          <p className="text-sm text-slate-700 dark:text-slate-300">
+            The agent stops reporting at once. To monitor this computer again, run the installer on it: it enrols as a new agent.
+          </p>
+          {remove.isError && <FormMessage tone="error">{remove.error.message}</FormMessage>}
+          <div className="flex justify-end gap-2">
+            <Button variant="secondary" onClick={() => setConfirming(false)}>
+              Cancel
+            </Button>
+            <DangerButton disabled={remove.isPending} onClick={() => remove.mutate(agent.agent_id, { onSuccess: () => setConfirming(false) })}>
+              {remove.isPending && <Spinner className="size-4" />}
+              Remove agent
+            </DangerButton>
+          </div>
+        </Dialog>
+      )}
     </>
   );
 }
@@ -68,6 +107,9 @@ export function AgentListTab({ onInstall }: { onInstall: () => void }) {
                 <td className={`px-3 py-2 font-bold ${scoreClass(agent.security_score)}`}>{gradeText(agent.security_grade)}</td>
                 <td className={`px-3 py-2 font-bold ${scoreClass(agent.security_score)}`}>{scoreText(agent.security_score)}</td>
                 <td className="px-3 py-2">{issuesText(agent.vulnerability_count, agent.cis_fail_count, agent.security_score !== null)}</td>
+                <td className="px-3 py-2">
+                  <RemoveAgent agent={agent} />
+                </td>
               </tr>
             ))
           )}

@@ -86,12 +86,41 @@ describe('the Local Security Agents page', () => {
     answer({ status: 200, body: { agents: AGENTS } });
     await screen.findByText('FRONT-DESK-01');
     expect(screen.queryAllByTestId('agent-skeleton-row')).toHaveLength(0);
-    expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Hostname', 'IP', 'OS', 'Last seen', 'Grade', 'Score', 'Issues']);
+    expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Hostname', 'IP', 'OS', 'Last seen', 'Grade', 'Score', 'Issues', 'Actions']);
     const rows = screen.getAllByRole('row').slice(1);
     expect(rows).toHaveLength(4);
     const [first, , , waiting] = rows.map(cellsOf);
-    expect(first).toEqual(['FRONT-DESK-01 Active', '192.0.2.10', 'Windows 11 Pro 23H2', expect.stringMatching(/^20 Nov 2026/), 'C', '75', '3 vulnerabilities, 2 config issues']);
-    expect(waiting!.slice(4)).toEqual(['—', '—', 'Waiting for first report']);
+    expect(first).toEqual(['FRONT-DESK-01 Active', '192.0.2.10', 'Windows 11 Pro 23H2', expect.stringMatching(/^20 Nov 2026/), 'C', '75', '3 vulnerabilities, 2 config issues', 'Remove']);
+    expect(waiting!.slice(4)).toEqual(['—', '—', 'Waiting for first report', 'Remove']);
+  });
+
+  it('removes an agent only once confirmed, then reads the list again (issue 28: how a machine that lost its token enrols anew)', async () => {
+    const api = stubAgentsApi({ extra: { 'DELETE /api/me/agents/agt_cccccccccccccccccccccccccc': { status: 204 } } });
+    showAgents('list');
+    await screen.findByText('mac-ceo');
+    const listReads = api.callsTo('GET', '/api/me/agents').length;
+
+    fireEvent.click(screen.getByRole('button', { name: 'Remove mac-ceo' }));
+    const dialog = screen.getByRole('dialog', { name: 'Remove mac-ceo?' });
+    expect(api.callsTo('DELETE', '/api/me/agents/agt_cccccccccccccccccccccccccc')).toHaveLength(0);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Remove agent' }));
+
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(api.callsTo('DELETE', '/api/me/agents/agt_cccccccccccccccccccccccccc')).toHaveLength(1);
+    expect(api.calls.filter((c) => c.method === 'DELETE')).toHaveLength(1);
+    await waitFor(() => expect(api.callsTo('GET', '/api/me/agents').length).toBeGreaterThan(listReads));
+  });
+
+  it('keeps the dialog open with the answer when the removal is refused', async () => {
+    const refused = { status: 403, body: { error: 'forbidden', message: 'Only an admin or the owner can do this.' } };
+    stubAgentsApi({ extra: { 'DELETE /api/me/agents/agt_aaaaaaaaaaaaaaaaaaaaaaaaaa': refused } });
+    showAgents('list');
+    await screen.findByText('FRONT-DESK-01');
+
+    fireEvent.click(screen.getByRole('button', { name: 'Remove FRONT-DESK-01' }));
+    fireEvent.click(within(screen.getByRole('dialog', { name: 'Remove FRONT-DESK-01?' })).getByRole('button', { name: 'Remove agent' }));
+
+    expect(await within(screen.getByRole('dialog')).findByText('Only an admin or the owner can do this.')).toBeTruthy();
   });
 
   it("says 'No Agents Found' with Install Agent, which opens the Install Agent tab", async () => {

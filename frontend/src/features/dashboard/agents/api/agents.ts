@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiGet, apiGetBlob, apiPost } from '../../../../lib/api-client';
+import { apiDelete, apiGet, apiGetBlob, apiPost } from '../../../../lib/api-client';
 import {
   installerExtension,
   routePath,
@@ -67,6 +67,18 @@ export function useRotateAgentSecret() {
   return useMutation({
     mutationFn: () => apiPost<AgentEnrollmentView>(routePath('rotate-agent-secret'), {}),
     onSuccess: (enrollment) => queryClient.setQueryData(agentKeys.enrollment(), enrollment),
+  });
+}
+
+/**
+ * `DELETE /api/me/agents/{agentId}`: removes an agent. Its token stops; a machine whose token is lost
+ * (the enrollment secret alone does not re-register an enrolled machine) then enrols anew.
+ */
+export function useRemoveAgent() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (agentId: string) => apiDelete(routePath('remove-agent', { agentId })),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: agentKeys.all }),
   });
 }
 
