@@ -85,7 +85,7 @@ export const agentMessages = {
   installerFile: 'Unknown installer file.',
   installerDomain: 'Choose one of your verified domains (?domain=).',
   agentExists:
-    'This machine is already enrolled. Only the agent itself can re-register it, by sending its current agent token (agent_token); if that token is lost, the account\'s owner removes the agent in the dashboard and the machine then enrols anew.',
+    'This machine is already enrolled. Only the agent itself can re-register it, by sending its current agent token (agent_token); if that token is lost, the account\'s owner or an admin removes the agent in the dashboard (Local Agents → Agent List → Remove) and the machine then enrols anew.',
   agentNotFound: 'There is no such agent in this account.',
   reportReplayed: 'This report, or a later one, was already received: each report needs a sequence greater than the last one sent.',
   reportTooOld: 'timestamp is more than 24 hours old: send a current report.',
