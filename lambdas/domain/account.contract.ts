@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { toE164Mobile } from './phone.js';
+import { singleLineText } from './single-line-text.js';
 
 /**
  * The signed-in account's contracts (SPEC §3 User, Notification preferences, Audit history entry),
@@ -15,14 +16,14 @@ export const accountMessages = {
   cursor: 'Invalid cursor',
 } as const;
 
-const requiredText = (message: string, max: number) =>
-  z.string({ error: message }).trim().min(1, message).max(max, `At most ${max} characters`);
+/** Names reach emails (the company is the organisation's name in invitations): one line, no control or text-direction characters. */
+const requiredText = (message: string, max: number) => singleLineText({ max, min: 1, required: message });
 
 /** PUT /api/me: the editable profile. An empty mobile number removes it. */
 export const profileUpdateSchema = z.strictObject({
   firstName: requiredText(accountMessages.firstName, 100),
   lastName: requiredText(accountMessages.lastName, 100),
-  company: z.string({ error: 'Company must be text' }).trim().max(200, 'At most 200 characters').default(''),
+  company: singleLineText({ max: 200, required: 'Company must be text' }).default(''),
   /** DECISIONS "Mobile numbers": normalised to E.164; a number without "+" is read as Australian. */
   mobileNumber: z
     .string({ error: accountMessages.mobileNumberInvalid })

@@ -31,13 +31,18 @@ function html(brand: Pick<EmailBrand, 'productName'>, paragraphs: string[]): str
   ].join('\n');
 }
 
+/**
+ * The code for a free scan. Anyone may ask for it for any address, so it carries nothing the asker
+ * typed (issue 28 finding 9): no first name (a "name" can read as an instruction), and the site is the
+ * host parsed from the URL. `firstName` is accepted and not shown.
+ */
 export function verificationCodeEmail(
   brand: EmailBrand,
   input: { to: string; firstName?: string; code: string; site: string; validMinutes: number },
 ): EmailMessage {
   const subject = `Your ${brand.productName} verification code`;
   const text = [
-    greeting(input.firstName),
+    greeting(undefined),
     '',
     `Your verification code for scanning ${input.site} is: ${input.code}`,
     '',
@@ -48,7 +53,7 @@ export function verificationCodeEmail(
     `— ${brand.productName}`,
   ].join('\n');
   const body = html(brand, [
-    escapeHtml(greeting(input.firstName)),
+    escapeHtml(greeting(undefined)),
     `Your verification code for scanning <strong>${escapeHtml(input.site)}</strong> is:`,
     `<span style="font-size:28px;font-weight:bold;letter-spacing:6px">${escapeHtml(input.code)}</span>`,
     `It is valid for ${input.validMinutes} minutes. Enter it in the verification window to start your free security report.`,

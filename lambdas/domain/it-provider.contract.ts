@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { singleLineText } from './single-line-text.js';
 
 /**
  * IT providers (issue 22 item 3): the contracts the API and the dashboard share. zod and types only
@@ -21,13 +22,8 @@ export const itProviderMessages = {
 const HEX_COLOUR = /^#[0-9a-fA-F]{6}$/;
 
 export const brandingInputSchema = z.strictObject({
-  name: z
-    .string({ error: itProviderMessages.name })
-    .trim()
-    .min(1, itProviderMessages.name)
-    .max(80, itProviderMessages.name)
-    // No control characters: the name is drawn in PDFs and written in email subjects.
-    .regex(/^[^\p{Cc}]+$/u, itProviderMessages.name),
+  // One line, no control or text-direction characters: the name is drawn in PDFs and shown in emails.
+  name: singleLineText({ max: 80, min: 1, required: itProviderMessages.name, tooLong: itProviderMessages.name }),
   colour: z.string({ error: itProviderMessages.colour }).regex(HEX_COLOUR, itProviderMessages.colour).transform((value) => value.toLowerCase()),
   /** null or absent: no logo. */
   logo: z

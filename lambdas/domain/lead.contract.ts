@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { toE164Mobile } from './phone.js';
+import { singleLineText } from './single-line-text.js';
 import { webUrlSchema } from './target.js';
 
 /** Messages the spec quotes for the lead form (SPEC §5, DECISIONS "Field messages"). */
@@ -26,13 +27,16 @@ export const MIN_FILL_MS = 3000;
 const requiredText = (message: string, max = 200) =>
   z.string({ error: message }).trim().min(1, message).max(max, `At most ${max} characters`);
 
+/** Names reach emails (the report email greets the lead): one line, no control or text-direction characters. */
+const nameText = (message: string, max = 200) => singleLineText({ max, min: 1, required: message });
+
 const mustAgree = (message: string) => z.literal(true, { error: message });
 
 /** The free-scan lead: what the form sends to POST /api/leads. */
 export const leadInputSchema = z.object({
-  firstName: requiredText(leadMessages.firstName, 100),
-  lastName: requiredText(leadMessages.lastName, 100),
-  businessName: requiredText(leadMessages.businessName),
+  firstName: nameText(leadMessages.firstName, 100),
+  lastName: nameText(leadMessages.lastName, 100),
+  businessName: nameText(leadMessages.businessName),
   webUrl: webUrlSchema(leadMessages.webUrl),
   email: z
     .string({ error: leadMessages.email })

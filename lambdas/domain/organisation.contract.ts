@@ -31,6 +31,10 @@ export const ROLE_LABELS: Record<OrgRole, string> = { owner: 'Owner', admin: 'Ad
 
 export const INVITATION_DAYS = 7;
 export const INVITES_PER_HOUR = 20;
+/** Issue 28 finding 5: invitations one address receives an hour, from all organisations together. */
+export const INVITES_PER_RECIPIENT_PER_HOUR = 3;
+/** And invitations sent an hour from one source address (an IPv6 client counted by its /64). */
+export const INVITES_PER_SOURCE_PER_HOUR = 40;
 export const MAX_MEMBERS = 50;
 
 const article = (role: OrgRole) => (role === 'admin' ? 'an' : 'a');

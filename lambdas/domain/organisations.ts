@@ -3,6 +3,7 @@ import { type EmailBrand, escapeHtml, siteLink } from './emails.js';
 import { INVITATION_DAYS, type InvitationRole, type MemberRole, type OrgRole, orgRoles, ROLE_LABELS } from './organisation.contract.js';
 import type { ProviderBranding } from './it-provider.contract.js';
 import type { EmailMessage } from './ports.js';
+import { quotedName } from './single-line-text.js';
 
 /**
  * Teams (issue 22 item 2): an account is an organisation whose id is its founder's Cognito sub, so
@@ -15,7 +16,9 @@ import type { EmailMessage } from './ports.js';
  *   it acts on the signed-in person, whatever the header says).
  * - An invitation is a single-use token (`inv_` + 32 random bytes) mailed to the invitee; only its
  *   SHA-256 is stored, it expires after 7 days, and only a signed-in user whose verified email is the
- *   invited one can accept it. The owner invites at most INVITES_PER_HOUR people an hour.
+ *   invited one can accept it. The owner invites at most INVITES_PER_HOUR people an hour; one address
+ *   receives at most INVITES_PER_RECIPIENT_PER_HOUR, one source sends at most INVITES_PER_SOURCE_PER_HOUR.
+ *   The invitation email's subject is fixed wording: the organisation's name is only quoted in its body.
  */
 
 export const INVITATION_PREFIX = 'inv_';
@@ -149,11 +152,15 @@ export function invitationEmail(brand: EmailBrand, input: { to: string; orgName:
   const link = siteLink(brand, `/invitations/accept?token=${encodeURIComponent(input.token)}`);
   if (input.role === 'provider') return providerInvitationEmail(brand, { ...input, role: 'provider' }, link);
   const role = ROLE_LABELS[input.role].toLowerCase();
-  const subject = `You are invited to ${input.orgName} on ${brand.productName}`;
+  // Issue 28 finding 5: the organisation's name is its owner's profile text: never in the subject,
+  // only quoted in the body after our own wording.
+  const subject = `You are invited to join an organisation on ${brand.productName}`;
+  const org = quotedName(input.orgName);
+  const invited = `You are invited to join the organisation ${org} on ${brand.productName} as ${role === 'admin' ? 'an' : 'a'} ${role}. The invitation was sent by ${input.inviterEmail}.`;
   const text = [
     'Hi,',
     '',
-    `${input.inviterEmail} invited you to join ${input.orgName} on ${brand.productName} as ${role === 'admin' ? 'an' : 'a'} ${role}.`,
+    invited,
     '',
     `Accept the invitation (sign in, or create an account with this email address): ${link}`,
     '',
@@ -164,7 +171,7 @@ export function invitationEmail(brand: EmailBrand, input: { to: string; orgName:
   const html = [
     '<!doctype html><html lang="en"><body style="font-family:Arial,Helvetica,sans-serif;color:#1f2937;line-height:1.5">',
     '<p>Hi,</p>',
-    `<p>${escapeHtml(input.inviterEmail)} invited you to join <strong>${escapeHtml(input.orgName)}</strong> on ${escapeHtml(brand.productName)} as ${role === 'admin' ? 'an' : 'a'} ${role}.</p>`,
+    `<p>${escapeHtml(invited)}</p>`,
     `<p><a href="${escapeHtml(link)}">Accept the invitation</a> (sign in, or create an account with this email address).</p>`,
     `<p>The link works once and expires in ${INVITATION_DAYS} days. If you did not expect it, ignore this email.</p>`,
     `<p style="color:#6b7280;font-size:12px">${escapeHtml(brand.productName)}</p>`,
@@ -175,8 +182,8 @@ export function invitationEmail(brand: EmailBrand, input: { to: string; orgName:
 
 /** The provider's owner is asked to manage the client: accepting links their own organisation as its IT provider. */
 function providerInvitationEmail(brand: EmailBrand, input: { to: string; orgName: string; inviterEmail: string; role: 'provider' }, link: string): EmailMessage {
-  const subject = `${input.orgName} asks you to be its IT provider on ${brand.productName}`;
-  const lead = `${input.inviterEmail} asks your organisation to manage ${input.orgName} on ${brand.productName} as its IT provider: your team will act in it as admins, and its reports will carry your branding.`;
+  const subject = `You are asked to be an IT provider on ${brand.productName}`;
+  const lead = `You are asked to manage the organisation ${quotedName(input.orgName)} on ${brand.productName} as its IT provider: your team will act in it as admins, and its reports will carry your branding. The request was sent by ${input.inviterEmail}.`;
   const text = ['Hi,', '', lead, '', `Accept (sign in with this email address as your organisation's owner): ${link}`, '', `The link works once and expires in ${INVITATION_DAYS} days. If you did not expect it, ignore this email.`, '', `— ${brand.productName}`].join('\n');
   const html = [
     '<!doctype html><html lang="en"><body style="font-family:Arial,Helvetica,sans-serif;color:#1f2937;line-height:1.5">',

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { auditIdSchema } from './audit.js';
+import { singleLineText } from './single-line-text.js';
 
 /**
  * The support form (DECISIONS "Plan features": "Priority support is a service promise: the support
@@ -49,7 +50,8 @@ const text = (short: string, long: string, limits: { min: number; max: number })
 /** `POST /api/me/support-requests`. An empty audit id is no audit id. */
 export const supportRequestSchema = z.strictObject({
   category: z.enum(supportCategories, { error: supportMessages.category }),
-  subject: text(supportMessages.subjectShort, supportMessages.subjectLong, SUPPORT_LIMITS.subject),
+  // One line, no control or text-direction characters (issue 28 finding 16): it is quoted in the support mails.
+  subject: singleLineText({ min: SUPPORT_LIMITS.subject.min, max: SUPPORT_LIMITS.subject.max, required: supportMessages.subjectShort, tooLong: supportMessages.subjectLong }),
   message: text(supportMessages.messageShort, supportMessages.messageLong, SUPPORT_LIMITS.message),
   auditId: z
     .string({ error: supportMessages.auditId })

@@ -1,6 +1,7 @@
 import { type EmailBrand, escapeHtml, siteLink } from './emails.js';
 import { getPlan, type PlanId } from './plans.js';
 import type { EmailMessage, StoredSubscription } from './ports.js';
+import { quotedName } from './single-line-text.js';
 import {
   firstResponseTime,
   SUPPORT_CATEGORY_LABELS,
@@ -87,7 +88,8 @@ export function supportRequestView(record: SupportRequestRecord): SupportRequest
 /** To the support mailbox: `[Priority]` first when the plan promises it, the plan, who asked, the message. Replies go to the user. */
 export function supportTeamEmail(brand: EmailBrand, to: string, request: SupportRequestRecord): EmailMessage {
   const category = SUPPORT_CATEGORY_LABELS[request.category];
-  const subject = `${request.priority ? '[Priority] ' : ''}${request.reference} ${category} (${request.plan}): ${request.subject}`;
+  // Issue 28 finding 16: the request's subject is the user's text: quoted in the body, never the mail's Subject.
+  const subject = `${request.priority ? '[Priority] ' : ''}${request.reference} ${category} (${request.plan})`;
   const rows: [string, string][] = [
     ['Reference', request.reference],
     ['From', `${request.name ? `${request.name} ` : ''}<${request.email}>`],
@@ -98,12 +100,12 @@ export function supportTeamEmail(brand: EmailBrand, to: string, request: Support
     ['Related audit', request.auditId ? siteLink(brand, `/results/${request.auditId}`) : 'none'],
     ['Received', request.createdAt],
   ];
-  const text = [...rows.map(([label, value]) => `${label}: ${value}`), '', `Subject: ${request.subject}`, '', request.message, '', `— ${brand.productName} support form`].join('\n');
+  const text = [...rows.map(([label, value]) => `${label}: ${value}`), '', `Subject: ${quotedName(request.subject)}`, '', request.message, '', `— ${brand.productName} support form`].join('\n');
   const html = [
     '<!doctype html><html lang="en"><body style="font-family:Arial,Helvetica,sans-serif;color:#1f2937;line-height:1.5">',
     request.priority ? `<p><strong style="color:#b91c1c">Priority support</strong>: first response within ${escapeHtml(firstResponseTime(true))}.</p>` : '',
     `<table>${rows.map(([label, value]) => `<tr><td style="padding:2px 12px 2px 0;color:#6b7280">${escapeHtml(label)}</td><td>${escapeHtml(value)}</td></tr>`).join('')}</table>`,
-    `<p><strong>${escapeHtml(request.subject)}</strong></p>`,
+    `<p>Subject: <strong>${escapeHtml(quotedName(request.subject))}</strong></p>`,
     `<p style="white-space:pre-wrap">${escapeHtml(request.message)}</p>`,
     `<p style="color:#6b7280;font-size:12px">${escapeHtml(brand.productName)} support form</p>`,
     '</body></html>',
@@ -120,7 +122,7 @@ export function supportAcknowledgementEmail(brand: EmailBrand, request: SupportR
     : `You can expect our first response within ${firstResponseTime(false)}.`;
   const pageUrl = siteLink(brand, '/dashboard/support');
   const lines = [
-    `We received your support request "${request.subject}" (${SUPPORT_CATEGORY_LABELS[request.category]}).`,
+    `We received your support request ${quotedName(request.subject)} (${SUPPORT_CATEGORY_LABELS[request.category]}).`,
     `Your reference: ${request.reference}. Please quote it if you write to us about this request.`,
     promise,
   ];

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { singleLineText } from './single-line-text.js';
 import { webUrlSchema } from './target.js';
 
 /** SPEC §9 "Verification": the constants both the modal and the API follow. */
@@ -32,7 +33,8 @@ const email = z
   .toLowerCase()
   .pipe(z.email({ error: verificationMessages.email }).max(254, verificationMessages.email));
 
-const optionalText = (max: number) => z.string().trim().max(max, `At most ${max} characters`).optional().default('');
+/** A name given with the request: one line, no control or text-direction characters (issue 28 finding 9). */
+const optionalText = (max: number) => singleLineText({ max }).optional().default('');
 
 /** POST /api/verification-codes: what the modal sends to have a code emailed. */
 export const sendVerificationCodeSchema = z.object({

@@ -8,6 +8,8 @@ import {
   invitationInputSchema,
   type MemberRole,
   INVITES_PER_HOUR,
+  INVITES_PER_RECIPIENT_PER_HOUR,
+  INVITES_PER_SOURCE_PER_HOUR,
   MAX_MEMBERS,
   memberIdSchema,
   type MemberView,
@@ -31,7 +33,7 @@ import {
   newInvitationToken,
   roleInClient,
 } from '../domain/organisations.js';
-import { enforceLimits } from './rate-limits.js';
+import { enforceLimits, mailCeiling } from './rate-limits.js';
 
 /**
  * Teams (issue 22 item 2): who acts on which organisation, members, roles and invitations. The rules
@@ -138,7 +140,18 @@ export async function listInvitations(deps: OrgDeps, acting: Acting): Promise<In
  * INVITES_PER_HOUR an hour per organisation, refused ones not counted), so nobody can make Rampart
  * mail many addresses; an address already a member or already invited is refused.
  */
-export async function inviteMember(deps: OrgDeps & Pick<Deps, 'rateLimits' | 'mailer' | 'config'>, acting: Acting, inviterEmail: string, input: unknown): Promise<InvitationView> {
+/**
+ * Issue 28 finding 5: an invitation mails an address the inviter chose, so it is limited per
+ * organisation, per source address (`source`, counted by its /64), per recipient across all
+ * organisations, and by the product-wide mail ceiling.
+ */
+export async function inviteMember(
+  deps: OrgDeps & Pick<Deps, 'rateLimits' | 'mailer' | 'config' | 'metrics'>,
+  acting: Acting,
+  inviterEmail: string,
+  input: unknown,
+  source = '',
+): Promise<InvitationView> {
   const { email, role } = parseContract(invitationInputSchema, input);
   const now = deps.clock.now();
   const [owner, members, pending] = await Promise.all([deps.accounts.getProfile(acting.orgId), deps.organisations.listMembers(acting.orgId), listInvitations(deps, acting)]);
@@ -148,7 +161,21 @@ export async function inviteMember(deps: OrgDeps & Pick<Deps, 'rateLimits' | 'ma
   if (members.some((member) => member.email.toLowerCase() === email)) throw new ConflictError('member_conflict', organisationMessages.alreadyMember);
   if (pending.some((invitation) => invitation.email === email)) throw new ConflictError('invitation_conflict', organisationMessages.alreadyInvited);
   if (members.length + pending.length >= MAX_MEMBERS) throw new ConflictError('members_limit_conflict', organisationMessages.tooManyMembers);
-  await enforceLimits(deps.rateLimits, [{ scope: 'org-invites', subject: acting.orgId, perHour: INVITES_PER_HOUR }], organisationMessages.tooManyInvites);
+  await enforceLimits(
+    deps.rateLimits,
+    [
+      { scope: 'org-invites', subject: acting.orgId, perHour: INVITES_PER_HOUR },
+      { scope: 'invites:ip', subject: source, perHour: INVITES_PER_SOURCE_PER_HOUR },
+      {
+        scope: 'invites:to',
+        subject: email,
+        perHour: INVITES_PER_RECIPIENT_PER_HOUR,
+        message: (wait) => `That address has received too many invitations just now. Please try again in ${wait}.`,
+      },
+      mailCeiling(deps),
+    ],
+    organisationMessages.tooManyInvites,
+  );
 
   const token = newInvitationToken();
   const orgName = owner?.company?.trim() || owner?.email || 'Organisation';

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { supportMailbox } from '../../lambdas/config.js';
+import { singleLineTextMessages } from '../../lambdas/domain/single-line-text.js';
 import { supportMessages } from '../../lambdas/domain/support.contract.js';
 import { api, setSubscription, signIn, type TestUser } from '../support/accounts.js';
 import { startTestStack, type TestStack } from '../support/local-stack.js';
@@ -68,7 +69,9 @@ describe('POST /api/me/support-requests', () => {
 
     expect(SUPPORT).toBe('support@rampart.example');
     const [team] = (await mailTo(SUPPORT)).filter((m) => m.subject.includes(created.reference));
-    expect(team!.subject).toBe(`[Priority] ${created.reference} Technical (Monitor Plus): Badge not showing`);
+    // Issue 28 finding 16: the user's subject is quoted in the body, never the mail's Subject.
+    expect(team!.subject).toBe(`[Priority] ${created.reference} Technical (Monitor Plus)`);
+    expect(team!.body.text).toContain('Subject: “Badge not showing”');
     expect(team!.replyTo).toEqual([plus.email]);
     for (const line of [`<${plus.email}>`, `User id: ${plus.userId}`, 'Plan: Monitor Plus', 'Priority support: yes: first response within 1 business day', request().message]) {
       expect(team!.body.text).toContain(line);
@@ -94,7 +97,7 @@ describe('POST /api/me/support-requests', () => {
     expect(reply.body.firstResponse).toBe('3 business days');
     const reference = reply.body.request.reference as string;
     const [team] = (await mailTo(SUPPORT)).filter((m) => m.subject.includes(reference));
-    expect(team!.subject).toBe(`${reference} Billing (Free Trial): Invoice question`);
+    expect(team!.subject).toBe(`${reference} Billing (Free Trial)`);
     expect(team!.body.text).toContain(`Related audit: ${t.stack.url}/results/${auditId}`);
     const [ack] = (await mailTo(trial.email)).filter((m) => m.subject.includes(reference));
     expect(ack!.body.text).toContain('You can expect our first response within 3 business days.');
@@ -123,6 +126,9 @@ describe('POST /api/me/support-requests', () => {
       [request({ category: 'sales' }), { category: supportMessages.category }],
       [request({ subject: 'Hi' }), { subject: supportMessages.subjectShort }],
       [request({ subject: 'x'.repeat(121) }), { subject: supportMessages.subjectLong }],
+      // Issue 28 finding 16: one line, no control or text-direction characters.
+      [request({ subject: 'Help\r\nBcc: victim@example.test' }), { subject: singleLineTextMessages.unsafe }],
+      [request({ subject: 'Invoice \u202Efdp.exe' }), { subject: singleLineTextMessages.unsafe }],
       [request({ message: 'Too short' }), { message: supportMessages.messageShort }],
       [request({ message: 'y'.repeat(5001) }), { message: supportMessages.messageLong }],
       [request({ auditId: 'not-an-audit' }), { auditId: supportMessages.auditId }],

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documentClient } from '../../lambdas/composition/aws.js';
-import { INVITES_PER_HOUR, organisationMessages } from '../../lambdas/domain/organisation.contract.js';
+import { INVITES_PER_HOUR, INVITES_PER_RECIPIENT_PER_HOUR, INVITES_PER_SOURCE_PER_HOUR, organisationMessages } from '../../lambdas/domain/organisation.contract.js';
+import { singleLineTextMessages } from '../../lambdas/domain/single-line-text.js';
 import { hashInvitationToken } from '../../lambdas/domain/organisations.js';
 import { deliverAlert } from '../../lambdas/use-cases/monitoring.js';
 import { addDomain, api, type ApiReply, mailedInvitationToken, signIn, type TestUser } from '../support/accounts.js';
@@ -133,6 +134,73 @@ describe('invitations', () => {
     expect(statuses.slice(0, INVITES_PER_HOUR).every((status) => status === 201)).toBe(true);
     expect(statuses.at(-1)).toBe(429);
     expect(await mailbox(t.stack.mailboxUrl, `target${INVITES_PER_HOUR}@victims.example.test`)).toEqual([]);
+  });
+});
+
+/** An invitation sent from `viewer` (as CloudFront gives the client's address: lambdas/api/client-address.ts). */
+async function inviteFrom(viewer: string, by: TestUser, email: string, role: 'viewer' | 'admin' | 'provider' = 'viewer'): Promise<{ status: number; body: Record<string, unknown> }> {
+  const response = await fetch(`${t.stack.url}/api/me/org/invitations`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${by.token}`, 'content-type': 'application/json', 'cloudfront-viewer-address': `${viewer}:443` },
+    body: JSON.stringify({ email, role }),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+async function organisation(email: string, company?: string): Promise<TestUser> {
+  const user = await signIn(t, email, 'Org');
+  expect((await api(t, 'GET', '/api/me', user.token)).status).toBe(200);
+  if (company) expect((await api(t, 'PUT', '/api/me', user.token, { firstName: 'Org', lastName: 'Owner', company })).status).toBe(200);
+  return user;
+}
+
+describe('invitations carry no attacker words (issue 28 finding 5)', () => {
+  const PHISH = 'Microsoft 365 Security: sign in at https://evil.example/login';
+
+  it("puts the organisation's name only quoted in the body, never in the subject", async () => {
+    const org = await organisation('phish@words.example.test', PHISH);
+    expect((await inviteFrom('198.51.100.7', org, 'reader@words.example.test')).status).toBe(201);
+    expect((await inviteFrom('198.51.100.7', org, 'msp@words.example.test', 'provider')).status).toBe(201);
+
+    const [member] = await mailbox(t.stack.mailboxUrl, 'reader@words.example.test');
+    const [provider] = await mailbox(t.stack.mailboxUrl, 'msp@words.example.test');
+    expect(member!.subject).toBe('You are invited to join an organisation on Rampart');
+    expect(provider!.subject).toBe('You are asked to be an IT provider on Rampart');
+    expect(member!.body.text).toContain(`You are invited to join the organisation “${PHISH}” on Rampart as a viewer.`);
+    expect(provider!.body.text).toContain(`You are asked to manage the organisation “${PHISH}” on Rampart`);
+  });
+
+  it('refuses a company name with a line break or a text-direction mark (400), keeping the stored one', async () => {
+    const org = await organisation('bidi@words.example.test', 'Bidi Pty Ltd');
+    for (const company of ['Acme\r\nYour account is locked', 'Acme \u202Emoc.live']) {
+      const reply = await api(t, 'PUT', '/api/me', org.token, { firstName: 'Org', lastName: 'Owner', company });
+      expect([reply.status, reply.body.error, reply.body.fields]).toEqual([400, 'validation_failed', { company: singleLineTextMessages.unsafe }]);
+    }
+    expect((await api(t, 'GET', '/api/me', org.token)).body.user).toMatchObject({ company: 'Bidi Pty Ltd' });
+  });
+
+  it(`sends one address at most ${INVITES_PER_RECIPIENT_PER_HOUR} invitations an hour, from all organisations together (429, no mail)`, async () => {
+    const orgs = await Promise.all([1, 2, 3, 4].map((i) => organisation(`sender${i}@recipient-limit.example.test`)));
+    const statuses: number[] = [];
+    for (const [i, org] of orgs.entries()) statuses.push((await inviteFrom(`203.0.113.${i + 1}`, org, 'victim@recipient-limit.example.test')).status);
+
+    expect(statuses).toEqual([201, 201, 201, 429]);
+    expect(await mailbox(t.stack.mailboxUrl, 'victim@recipient-limit.example.test')).toHaveLength(INVITES_PER_RECIPIENT_PER_HOUR);
+  });
+
+  it(`sends at most ${INVITES_PER_SOURCE_PER_HOUR} invitations an hour from one source address, an IPv6 client counted by its /64`, async () => {
+    const orgs = await Promise.all([1, 2, 3].map((i) => organisation(`rotator${i}@source-limit.example.test`)));
+    const statuses: number[] = [];
+    for (let i = 0; i <= INVITES_PER_SOURCE_PER_HOUR; i++) {
+      const org = orgs[Math.floor(i / INVITES_PER_HOUR)]!;
+      statuses.push((await inviteFrom(`2001:db8:28:5:${(i * 977).toString(16)}::${(i + 1).toString(16)}`, org, `t${i}@source-limit.example.test`)).status);
+    }
+    const neighbour = await inviteFrom('2001:db8:28:6::1', orgs[2]!, 'neighbour@source-limit.example.test');
+
+    expect(statuses.slice(0, INVITES_PER_SOURCE_PER_HOUR).every((status) => status === 201)).toBe(true);
+    expect(statuses.at(-1)).toBe(429);
+    expect(await mailbox(t.stack.mailboxUrl, `t${INVITES_PER_SOURCE_PER_HOUR}@source-limit.example.test`)).toEqual([]);
+    expect(neighbour.status).toBe(201);
   });
 });
 

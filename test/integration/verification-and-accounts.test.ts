@@ -9,6 +9,7 @@ import { DynamoDBClient, GetItemCommand, QueryCommand } from '@aws-sdk/client-dy
 import { Logger } from '@aws-lambda-powertools/logger';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_CREDENTIALS } from '../../lambdas/composition.js';
+import { singleLineTextMessages } from '../../lambdas/domain/single-line-text.js';
 import { hashVerificationCode } from '../../lambdas/domain/verification-code.js';
 import { retryDueNotifications } from '../../lambdas/use-cases/notifications.js';
 import { runScan } from '../../lambdas/use-cases/run-scan.js';
@@ -167,6 +168,31 @@ describe('verification codes', () => {
     expect(sixth.status).toBe(429);
     expect(sixth.body).toEqual({ error: 'rate_limited', message: expect.stringMatching(/^Too many verification codes\. Please try again in \d+ (seconds|minutes)\.$/) });
     expect(Number(sixth.headers['retry-after'])).toBeGreaterThan(0);
+  });
+
+  it('refuses a name with a line break or a text-direction mark (400), mailing nothing (issue 28 finding 9)', async () => {
+    const before = (await mailbox(t.stack.mailboxUrl)).length;
+    const replies = [];
+    for (const [field, value] of [['firstName', 'Your account is locked.\nCall +1-555-0100 now'], ['firstName', 'Locked\r\nCall now'], ['businessName', 'Acme \u202Emoc.live']] as const) {
+      replies.push(await postJsonFrom('127.0.1.40', url('/api/verification-codes'), { email: 'target@victim.test', webUrl: 'https://shop.example.test', firstName: 'Ada', businessName: 'AE', [field]: value }));
+    }
+
+    expect(replies.map((r) => [r.status, r.body.error])).toEqual(Array(3).fill([400, 'validation_failed']));
+    expect(replies.map((r) => r.body.fields)).toEqual([{ firstName: singleLineTextMessages.unsafe }, { firstName: singleLineTextMessages.unsafe }, { businessName: singleLineTextMessages.unsafe }]);
+    expect((await mailbox(t.stack.mailboxUrl)).length).toBe(before);
+  });
+
+  it("does not put the requester's first name in the code email: the code goes to any address", async () => {
+    const sent = await postJsonFrom('127.0.1.41', url('/api/verification-codes'), { email: 'named@victim.test', webUrl: 'https://shop.example.test/login?next=//evil.example', firstName: 'Your account is locked. Call +1-555-0100 now', businessName: 'AE' });
+
+    expect(sent.status).toBe(201);
+    const [mail] = await mailbox(t.stack.mailboxUrl, 'named@victim.test');
+    expect(mail!.subject).toBe('Your Rampart verification code');
+    const text = mail!.body.text ?? '';
+    expect(text).not.toContain('locked');
+    expect(text).not.toContain('evil');
+    expect(text.split('\n')[0]).toBe('Hi,');
+    expect(text).toContain('Your verification code for scanning shop.example.test is: ');
   });
 
   it('limits codes to 10 per address per hour', async () => {

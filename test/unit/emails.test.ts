@@ -50,7 +50,7 @@ describe('emails', () => {
   });
 
   it('escape what people typed in the HTML version', () => {
-    const mail = verificationCodeEmail(brand, { to: 'a@b.test', firstName: '<script>x</script>', code: '000001', site: 'example.com', validMinutes: 10 });
+    const mail = accountCreatedEmail(brand, { to: 'a@b.test', firstName: '<script>x</script>', temporaryPassword: 'Ab3#xYz9kLmnop' });
     expect(mail.html).not.toContain('<script>');
     expect(mail.html).toContain('&lt;script&gt;');
   });

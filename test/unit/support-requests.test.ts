@@ -85,12 +85,14 @@ describe('support: the request and its emails', () => {
 
     expect(email.to).toBe('support@rampart.example');
     expect(email.replyTo).toBe('ada@example.com');
-    expect(email.subject).toBe('[Priority] SR-20261102-7F3A9C Technical (Monitor Plus): Badge <not> showing');
+    // Issue 28 finding 16: the user's subject is quoted in the body, never the mail's Subject.
+    expect(email.subject).toBe('[Priority] SR-20261102-7F3A9C Technical (Monitor Plus)');
     for (const line of ['From: Ada Tester <ada@example.com>', 'Plan: Monitor Plus', 'Priority support: yes: first response within 1 business day', `Related audit: https://rampart.example/results/${request.auditId}`]) {
       expect(email.text).toContain(line);
     }
-    expect(email.html).toContain('Badge &lt;not&gt; showing');
-    expect(supportTeamEmail(brand, 'support@rampart.example', { ...request, priority: false, plan: 'Free Trial' }).subject).toBe('SR-20261102-7F3A9C Technical (Free Trial): Badge <not> showing');
+    expect(email.text).toContain('Subject: “Badge <not> showing”');
+    expect(email.html).toContain('“Badge &lt;not&gt; showing”');
+    expect(supportTeamEmail(brand, 'support@rampart.example', { ...request, priority: false, plan: 'Free Trial' }).subject).toBe('SR-20261102-7F3A9C Technical (Free Trial)');
   });
 
   it('acknowledges to the user with the reference and the first-response time', () => {
