@@ -114,6 +114,7 @@ export const routes = [
   { name: 'get-audit', fn: 'public-api', method: 'GET', path: '/api/audits/{auditId}', auth: 'public', uses: ['table'], optionalAuth: true, role: 'viewer' },
   { name: 'create-share', fn: 'public-api', method: 'POST', path: '/api/audits/{auditId}/shares', auth: 'public', uses: ['table'], optionalAuth: true, role: 'viewer' },
   { name: 'get-shared-audit', fn: 'public-api', method: 'GET', path: '/api/shared-audits/{shareToken}', auth: 'public', uses: ['table'] },
+  { name: 'email-shared-audit', fn: 'public-api', method: 'POST', path: '/api/shared-audits/{shareToken}/email', auth: 'public', uses: ['table', 'mailer'] },
   { name: 'get-audit-pdf', fn: 'public-api', method: 'GET', path: '/api/audits/{auditId}/report.pdf', auth: 'public', uses: ['table', 'reports'] },
   { name: 'email-audit', fn: 'public-api', method: 'POST', path: '/api/audits/{auditId}/email', auth: 'public', uses: ['table', 'mailer'], optionalAuth: true, role: 'viewer' },
   { name: 'get-me', fn: 'account', method: 'GET', path: '/api/me', auth: 'user', role: 'viewer', uses: ['table'] },

@@ -61,7 +61,7 @@ export interface OrderView {
   /** ISO date-time the payment completed. */
   orderDate: string;
   status: 'paid' | 'pending';
-  /** The audit an audit purchase unlocked. */
+  /** The audit an audit purchase unlocked: in the signed-in buyer's billing list only, never in the public order lookup (issue 28 finding 11). */
   auditId?: string;
   /** A receipt PDF Rampart renders (`GET /api/orders/{id}/receipt.pdf`). */
   receiptUrl: string;

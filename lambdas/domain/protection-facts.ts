@@ -35,7 +35,7 @@ const fact = (label: string, value: string, tone: FactTone): ProtectionFact => (
  * The groups that hold at least one fact, in reading order. The view may come over the wire from an
  * older API (the shared page's answer, a cached report): a section it lacks gives no facts.
  */
-export function protectionFacts(view: AuditResultView): ProtectionGroup[] {
+export function protectionFacts(view: Omit<AuditResultView, 'id'>): ProtectionGroup[] {
   const groups: ProtectionGroup[] = [
     { id: 'email', title: 'Email delivery', facts: emailFacts(view) },
     { id: 'dns', title: 'DNS', facts: view.dnssec ? dnssecFacts(view.dnssec) : [] },
@@ -45,7 +45,7 @@ export function protectionFacts(view: AuditResultView): ProtectionGroup[] {
   return groups.filter((group) => group.facts.length > 0);
 }
 
-function emailFacts(view: AuditResultView): ProtectionFact[] {
+function emailFacts(view: Omit<AuditResultView, 'id'>): ProtectionFact[] {
   const e = view.email_security as AuditResultView['email_security'] | undefined;
   if (e?.status !== 'completed') return [];
   const facts: ProtectionFact[] = [];

@@ -9,10 +9,12 @@ import { reportPaths } from './report.contract.js';
  * and the worst issues — with links to the live report and its PDF. Anyone holding the report's
  * link may send it, so the mail says who it is from and that it can be ignored.
  */
-export function auditReportEmail(brand: EmailBrand, input: { to: string; view: AuditResultView }): EmailMessage {
+export function auditReportEmail(brand: EmailBrand, input: { to: string; view: AuditResultView; sharedPath?: string }): EmailMessage {
   const { view } = input;
-  const reportUrl = siteLink(brand, reportPaths.results(view.id));
-  const pdfUrl = siteLink(brand, reportPaths.pdf(view.id));
+  // Sent through a share link (`sharedPath`): the mail links to the shared page only, never to the
+  // audit's id, which would open the report without the link's expiry and use limit (issue 28 finding 11).
+  const reportUrl = siteLink(brand, input.sharedPath ?? reportPaths.results(view.id));
+  const pdfUrl = input.sharedPath ? undefined : siteLink(brand, reportPaths.pdf(view.id));
   const c = view.finding_counts;
   const counts = `${c.critical} critical, ${c.high} high, ${c.medium} medium, ${c.low} low`;
   const worst = view.vulnerability_summary.vulnerabilities.slice(0, 3).map((v) => `${v.title} (${v.severity})`);
@@ -42,7 +44,7 @@ export function auditReportEmail(brand: EmailBrand, input: { to: string; view: A
     ...(worst.length > 0 ? ['', 'Most important issues:', ...worst.map((w) => `- ${w}`)] : []),
     '',
     `View the full report: ${reportUrl}`,
-    `Download the PDF: ${pdfUrl}`,
+    ...(pdfUrl ? [`Download the PDF: ${pdfUrl}`] : []),
     '',
     notice,
     '',
@@ -58,7 +60,7 @@ export function auditReportEmail(brand: EmailBrand, input: { to: string; view: A
     blocked ? `<p><strong>${escapeHtml(blocked)}</strong></p>` : '',
     `<table>${rows}</table>`,
     worst.length > 0 ? `<p>Most important issues:</p><ul>${worst.map((w) => `<li>${escapeHtml(w)}</li>`).join('')}</ul>` : '',
-    `<p><a href="${escapeHtml(reportUrl)}">View the full report</a> · <a href="${escapeHtml(pdfUrl)}">Download the PDF</a></p>`,
+    `<p><a href="${escapeHtml(reportUrl)}">View the full report</a>${pdfUrl ? ` · <a href="${escapeHtml(pdfUrl)}">Download the PDF</a>` : ''}</p>`,
     `<p style="color:#6b7280;font-size:12px">${escapeHtml(notice)}</p>`,
     `<p style="color:#6b7280;font-size:12px">${escapeHtml(brand.productName)}</p>`,
     '</body></html>',

@@ -42,12 +42,18 @@ export type ReportEmailInput = z.output<typeof reportEmailSchema>;
  */
 export interface SharedAuditResponse {
   success: true;
-  audit: AuditResultView;
+  audit: SharedAuditView;
   expiresAt: string;
   remainingUses: number;
   canEmail: boolean;
   message: string;
 }
+
+/**
+ * The report as a share link shows it: without the audit's id, which opens the report, its PDF and
+ * new links with no expiry or use limit (issue 28 finding 11: the link must be the only key it gives).
+ */
+export type SharedAuditView = Omit<AuditResultView, 'id'>;
 
 /** Share links live 24 hours (SPEC §9 "Sharing and payment"; the retention table). */
 export const SHARE_LIFETIME_SECONDS = RETENTION_SECONDS.shareLinks;
@@ -56,6 +62,8 @@ export const SHARE_LIFETIME_SECONDS = RETENTION_SECONDS.shareLinks;
 export const reportPaths = {
   results: (auditId: string) => `/results/${encodeURIComponent(auditId)}`,
   pdf: (auditId: string) => `/reports/${encodeURIComponent(auditId)}.pdf`,
+  /** The shared page of a share link: each open counts one of its uses. */
+  shared: (shareToken: string) => `/share/${encodeURIComponent(shareToken)}`,
 };
 
 /**

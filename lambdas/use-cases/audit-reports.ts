@@ -134,8 +134,11 @@ export async function openShare(deps: Pick<Deps, 'audits' | 'shares' | 'config'>
     if (error instanceof NotFoundError) throw shareNotFound();
     throw error;
   }
+  // The audit's id opens the report, its PDF and new links with no expiry or use limit: the link
+  // must be the only key it hands out (issue 28 finding 11).
+  const { id: _auditId, ...audit } = view;
   return {
-    audit: view,
+    audit,
     expiresAt: share.expiresAt,
     remainingUses: Math.max(0, share.maxUses - share.uses),
     // Only a link the owner made may email, and a sample is never emailed.
@@ -217,6 +220,44 @@ export async function emailReport(deps: Pick<Deps, 'audits' | 'shares' | 'mailer
     const share = await takeShareUse(deps, shareToken, 'email');
     if (share.auditId !== audit.id) throw new ForbiddenError('report_email_forbidden', REPORT_EMAIL_FORBIDDEN_MESSAGE);
   }
+  return sendReportEmail(deps, { audit, view }, email);
+}
+
+/**
+ * `POST /api/shared-audits/{token}/email`: the shared page's 'Email Report', by the link's token alone
+ * (issue 28 finding 11: the shared page no longer knows the audit's id). As `emailReport` with a
+ * `shareToken`: one use of the link, only a link the owner made signed in; the mail links to the
+ * shared page, never to the audit's id, so the link stays the only key.
+ */
+export async function emailSharedReport(
+  deps: Pick<Deps, 'audits' | 'shares' | 'mailer' | 'rateLimits' | 'config' | 'organisations' | 'metrics'>,
+  rawToken: unknown,
+  input: unknown,
+  caller: Pick<ReportEmailCaller, 'sourceIp'>,
+) {
+  const { email } = parseContract(reportEmailSchema, typeof input === 'object' && input !== null && !Array.isArray(input) ? input : {});
+  await enforceLimits(deps.rateLimits, [{ scope: 'report-email:ip', subject: caller.sourceIp, perHour: deps.config.RATE_LIMIT_REPORT_EMAILS_PER_IP }], 'report emails');
+  const share = await takeShareUse(deps, rawToken, 'email');
+  let report: LoadedReport;
+  try {
+    report = await loadReport(deps, share.auditId);
+  } catch (error) {
+    if (error instanceof NotFoundError) throw shareNotFound();
+    throw error;
+  }
+  if (report.view.sample) throw new ForbiddenError('sample_not_emailed', SAMPLE_NOT_EMAILED_MESSAGE);
+  return sendReportEmail(deps, report, email, reportPaths.shared(shareToken(rawToken)));
+}
+
+const shareToken = (rawToken: unknown) => (typeof rawToken === 'string' ? rawToken : '');
+
+/** The report email once the caller may send it: limits per audit and recipient, then the mail. `sharedPath`: link to the shared page instead of the audit. */
+async function sendReportEmail(
+  deps: Pick<Deps, 'rateLimits' | 'config' | 'mailer' | 'organisations' | 'metrics' | 'audits'>,
+  { audit, view }: LoadedReport,
+  email: string,
+  sharedPath?: string,
+) {
   requireCompleted(audit, 'email it');
   await enforceLimits(
     deps.rateLimits,
@@ -229,6 +270,7 @@ export async function emailReport(deps: Pick<Deps, 'audits' | 'shares' | 'mailer
   );
   // IT providers: a client's report email carries its provider's name.
   const branding = view.sample ? undefined : await brandingOfClient(deps, audit.ownerId);
-  await deps.mailer.send(auditReportEmail({ productName: branding?.name ?? deps.config.PRODUCT_NAME, siteUrl: deps.config.SITE_URL }, { to: email, view }));
+  const brand = { productName: branding?.name ?? deps.config.PRODUCT_NAME, siteUrl: deps.config.SITE_URL };
+  await deps.mailer.send(auditReportEmail(brand, { to: email, view, ...(sharedPath ? { sharedPath } : {}) }));
   return { sent: true, email, message: `The report was sent to ${email}.` };
 }

@@ -424,7 +424,11 @@ async function paidOrder(deps: Pick<Deps, 'billing'>, rawId: unknown): Promise<S
 export async function getOrder(deps: Pick<Deps, 'billing'>, rawId: unknown): Promise<OrderView> {
   const order = await deps.billing.getOrder(parseSessionId(rawId));
   if (!order) throw new NotFoundError('order_not_found', paymentMessages.orderNotFound);
-  return orderView(order);
+  // Without the audit's id (issue 28 finding 11): it opens the report with no expiry, and anyone who
+  // holds the session id (a shared receipt link, a browser history) would have it. The buyer's page
+  // has it from its own success URL; the signed-in buyer's billing page lists it.
+  const { auditId: _auditId, ...view } = orderView(order);
+  return view;
 }
 
 /** `GET /api/orders/{checkoutSessionId}/receipt.pdf`: the receipt, rendered on request. */

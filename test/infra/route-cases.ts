@@ -171,10 +171,23 @@ export function routeCases(f: Fixtures): Record<RouteName, RouteCase> {
       good: () => ({ params: { shareToken: f.shareToken! } }),
       goodStatus: 200,
       checkGood: ({ json }) =>
-        expectThat(json.success === true && json.audit?.id === f.ownerAudit && json.canEmail === true, `shared: ${JSON.stringify(json).slice(0, 300)}`),
+        // The link is the only key it gives: the shared view carries no audit id (issue 28 finding 11).
+        expectThat(
+          json.success === true && json.audit?.host !== undefined && !JSON.stringify(json).includes(f.ownerAudit) && json.canEmail === true,
+          `shared: ${JSON.stringify(json).slice(0, 300)}`,
+        ),
       bad: () => ({ params: { shareToken: 'not a share token' } }),
       badStatus: 400,
       badError: 'invalid_share_link',
+    },
+    // The shared page's 'Email Report', by the owner's link's token alone.
+    'email-shared-audit': {
+      good: () => ({ params: { shareToken: f.shareToken! }, body: { email: 'shared-reader@example.test' } }),
+      goodStatus: 200,
+      checkGood: ({ json }) => expectThat(json.sent === true && json.email === 'shared-reader@example.test', `email: ${JSON.stringify(json)}`),
+      bad: () => ({ params: { shareToken: 'AAAAAAAAAAAAAAAAAAAAAA' }, body: { email: 'shared-reader@example.test' } }),
+      badStatus: 404,
+      badError: 'share_not_found',
     },
     'get-audit-pdf': {
       good: () => ({ params: { auditId: f.ownerAudit } }),

@@ -233,9 +233,13 @@ describe('the local test checkout', () => {
       currency: 'aud',
       orderDate: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       status: 'paid',
-      auditId: ownedAudit,
       receiptUrl: `/api/orders/${proSession.sessionId}/receipt.pdf`,
     });
+    // Issue 28 finding 11: the session id is no key to the report; the audit id is nowhere in the answer.
+    expect(JSON.stringify(order.body)).not.toContain(ownedAudit);
+    // The buyer, signed in, still finds it: the billing page lists the order with the audit it unlocked.
+    const billing = (await call('GET', '/api/me/billing', users.a.token)).body as { orders: { planId: string; auditId?: string }[] };
+    expect(billing.orders.filter((listed) => listed.planId === 'pro-audit').map((listed) => listed.auditId)).toEqual([ownedAudit]);
 
     const report = (await call('GET', `/api/audits/${ownedAudit}`)).body as { audit: Record<string, unknown>; result: Record<string, unknown> };
     expect(report.result).toMatchObject({ is_premium: true, plan_type: 'pro', scan_depth: 'deep' });

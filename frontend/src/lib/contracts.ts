@@ -51,7 +51,7 @@ export {
   type VerifyCodeInput,
   type VerifyCodeResponse,
 } from '../../../lambdas/domain/verification.contract';
-export { reportEmailMessages, SHARE_LIFETIME_SECONDS, shareTokenSchema, type SharedAuditResponse } from '../../../lambdas/domain/report.contract';
+export { reportEmailMessages, SHARE_LIFETIME_SECONDS, shareTokenSchema, type SharedAuditResponse, type SharedAuditView } from '../../../lambdas/domain/report.contract';
 export {
   type DetectedProviderView,
   type FindingPlatformGuides,

@@ -13,17 +13,21 @@ export interface SentReportEmail {
 export const EMPTY_EMAIL_MESSAGE = reportEmailMessages.empty;
 
 /**
- * The audit's owner is known by the session's token (the API client sends it); someone the report
- * was shared with sends the share link's token instead.
+ * Which report to send: the audit's own (its owner, known by the session's token the API client sends)
+ * or a shared one, by the share link's token alone: the shared page never knows the audit's id (issue 28 finding 11).
  */
-export const emailReport = (auditId: string, email: string, shareToken?: string): Promise<SentReportEmail> =>
-  apiPost<SentReportEmail>(routePath('email-audit', { auditId }), shareToken ? { email, shareToken } : { email });
+export type ReportEmailTarget = { auditId: string } | { shareToken: string };
 
-export const emailReportMutationOptions = (auditId: string, shareToken?: string) => ({
-  mutationKey: ['audits', auditId, 'email'],
-  mutationFn: (email: string) => emailReport(auditId, email, shareToken),
+export const emailReport = (target: ReportEmailTarget, email: string): Promise<SentReportEmail> =>
+  'shareToken' in target
+    ? apiPost<SentReportEmail>(routePath('email-shared-audit', { shareToken: target.shareToken }), { email })
+    : apiPost<SentReportEmail>(routePath('email-audit', { auditId: target.auditId }), { email });
+
+export const emailReportMutationOptions = (target: ReportEmailTarget) => ({
+  mutationKey: 'shareToken' in target ? ['shared-audits', target.shareToken, 'email'] : ['audits', target.auditId, 'email'],
+  mutationFn: (email: string) => emailReport(target, email),
 });
 
-export function useEmailReport(auditId: string, shareToken?: string) {
-  return useMutation(emailReportMutationOptions(auditId, shareToken));
+export function useEmailReport(target: ReportEmailTarget) {
+  return useMutation(emailReportMutationOptions(target));
 }

@@ -3,28 +3,25 @@ import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { Spinner } from '../../../components/ui/spinner';
 import { FormMessage, TextField } from '../../../components/ui/text-field';
-import { EMPTY_EMAIL_MESSAGE, useEmailReport } from '../api/email-report';
+import { EMPTY_EMAIL_MESSAGE, type ReportEmailTarget, useEmailReport } from '../api/email-report';
 
 /**
- * Sends an audit's report to an address through `POST /api/audits/{id}/email`. The API sends it only
- * for the audit's signed-in owner or, with `shareToken`, for someone holding a live share link to it;
- * a refusal shows the API's reason.
+ * Sends a report to an address: the audit's (`auditId`, `POST /api/audits/{id}/email`, the signed-in
+ * owner) or a shared one (`shareToken`, `POST /api/shared-audits/{token}/email`, a live link the owner
+ * made); a refusal shows the API's reason.
  */
 export function EmailReportDialog({
-  auditId,
   description,
-  shareToken,
   note,
   onClose,
-}: {
-  auditId: string;
+  ...target
+}: ReportEmailTarget & {
   description: string;
-  shareToken?: string;
   /** A line under the field: what sending costs (a share link's use). */
   note?: string;
   onClose: () => void;
 }) {
-  const send = useEmailReport(auditId, shareToken);
+  const send = useEmailReport(target);
   const [email, setEmail] = useState('');
   const [emptyError, setEmptyError] = useState(false);
 

@@ -18,7 +18,7 @@ const toneClass: Record<FactTone, string> = {
  * content) in plain words: the same sentences as the PDF (lambdas/domain/protection-facts.ts).
  * Nothing is shown for a report stored before these checks.
  */
-export function ProtectionsSection({ result }: { result: AuditResultView }) {
+export function ProtectionsSection({ result }: { result: Omit<AuditResultView, 'id'> }) {
   const groups = protectionFacts(result);
   // DECISIONS "Blocked is a result": the website's hardening is read from its pages; kept out, it says so instead of nothing.
   const keptOut = groups.some((group) => group.id === 'web') ? undefined : result.site_access?.checks.find((check) => check.check === 'http' || check.check === 'exposure');

@@ -42,7 +42,7 @@ export function RiskBanner({ riskLevel, partial = false }: { riskLevel: RiskLeve
  * partial ("B · partial") and says why its score stops short of an A (DECISIONS "Scan modes"); each
  * grade cap that held the score down is named with its reason (DECISIONS "Grade caps").
  */
-export function ScoreCard({ result }: { result: AuditResultView }) {
+export function ScoreCard({ result }: { result: Omit<AuditResultView, 'id'> }) {
   const score = result.risk_score;
   const partial = result.coverage.partial && result.grade !== null;
   // DECISIONS "Grade caps": each cap that held the grade down, named with why.

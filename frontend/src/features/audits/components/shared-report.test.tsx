@@ -1,14 +1,14 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { AuditResultView } from '../../../lib/contracts';
+import type { SharedAuditView } from '../../../lib/contracts';
 import { advance, renderWithProviders, stubApi } from '../../../testing/api-stub';
 import { expiresInLabel, SHARE_EMAIL_NOTE, SharedReport } from './shared-report';
 
 const TOKEN = 'AbCdEfGhIjKlMnOpQrStUv';
 const NOW = new Date('2026-01-01T10:00:00.000Z');
 
+/** The shared view carries no audit id (issue 28 finding 11): the page emails by the link's token. */
 const view = {
-  id: '0b3c5d2e-7f41-4a8b-9c1d-2e3f4a5b6c7d',
   host: 'shop.example.test',
   business_name: 'Example Shop',
   completed_at: '2026-01-01T09:59:00.000Z',
@@ -32,7 +32,8 @@ const view = {
   technologies: [],
   scan_mode: 'active',
   coverage: { mode: 'active', allowedMode: 'active', partial: false, notChecked: [] },
-} as unknown as AuditResultView;
+} as unknown as SharedAuditView;
+const EMAIL_PATH = `/api/shared-audits/${TOKEN}/email`;
 
 describe('the shared report page', () => {
   beforeEach(() => {
@@ -80,11 +81,11 @@ describe('the shared report page', () => {
     expect(screen.getByRole('link', { name: 'Get Your Free Security Report' }).getAttribute('href')).toBe('/#audit-form');
   });
 
-  it("lets the holder of a link the owner made (canEmail) email the report with the link's token, and shows the API's refusal", async () => {
+  it("lets the holder of a link the owner made (canEmail) email the report by the link's token alone, and shows the API's refusal", async () => {
     // Prepare
     const api = stubApi({
       [`GET /api/shared-audits/${TOKEN}`]: { status: 200, body: { success: true, audit: view, expiresAt: '2026-01-02T09:59:00.000Z', canEmail: true } },
-      [`POST /api/audits/${view.id}/email`]: [
+      [`POST ${EMAIL_PATH}`]: [
         { status: 200, body: { sent: true, email: 'cfo@example.test', message: 'The report was sent to cfo@example.test.' } },
         { status: 410, body: { error: 'share_exhausted', message: 'This share link has reached its maximum number of uses.' } },
       ],
@@ -104,10 +105,7 @@ describe('the shared report page', () => {
 
     // Assess
     expect(within(dialog).getByText(SHARE_EMAIL_NOTE)).toBeTruthy();
-    expect(api.callsTo('POST', `/api/audits/${view.id}/email`).map((call) => call.body)).toEqual([
-      { email: 'cfo@example.test', shareToken: TOKEN },
-      { email: 'cfo@example.test', shareToken: TOKEN },
-    ]);
+    expect(api.callsTo('POST', EMAIL_PATH).map((call) => call.body)).toEqual([{ email: 'cfo@example.test' }, { email: 'cfo@example.test' }]);
     expect(sent).toBe('The report was sent to cfo@example.test.');
     expect(within(dialog).getByRole('alert').textContent).toBe('This share link has reached its maximum number of uses.');
   });
@@ -126,7 +124,7 @@ describe('the shared report page', () => {
     // Assess
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('shop.example.test');
     expect(screen.queryByRole('button', { name: 'Email Report' })).toBeNull();
-    expect(api.callsTo('POST', `/api/audits/${view.id}/email`)).toEqual([]);
+    expect(api.callsTo('POST', EMAIL_PATH)).toEqual([]);
   });
 
   it("shows 'Share Link Invalid' with the server's message and the possible reasons", async () => {

@@ -4,7 +4,7 @@ import { Button, buttonClass } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
 import { StatusPanel } from '../../../components/ui/status-panel';
 import { paths } from '../../../config/paths';
-import { RESULT_LIST_LIMITS, shareTokenSchema, type AuditResultView } from '../../../lib/contracts';
+import { RESULT_LIST_LIMITS, shareTokenSchema, type SharedAuditView } from '../../../lib/contracts';
 import { useSharedAudit } from '../api/get-shared-audit';
 import { EmailReportDialog } from './email-report-dialog';
 import { ProtectionsSection } from './protections';
@@ -95,7 +95,7 @@ export function ShareLinkInvalid({ message }: { message: string }) {
 /** What emailing through the link costs: the API counts it as one use of the link, as opening it. */
 export const SHARE_EMAIL_NOTE = 'Sending it counts as one use of this share link.';
 
-function SharedAssessment({ audit, expiresAt, shareToken, canEmail }: { audit: AuditResultView; expiresAt?: string; shareToken: string; canEmail: boolean }) {
+function SharedAssessment({ audit, expiresAt, shareToken, canEmail }: { audit: SharedAuditView; expiresAt?: string; shareToken: string; canEmail: boolean }) {
   const now = useNow(15_000);
   const [emailing, setEmailing] = useState(false);
   const expiry = expiresAt ? new Date(expiresAt) : undefined;
@@ -122,7 +122,8 @@ function SharedAssessment({ audit, expiresAt, shareToken, canEmail }: { audit: A
             </p>
           )}
           {/* The link's holder may email the report when the report's owner made the link signed in
-              (`canEmail`): the link's token is their right to (the API checks it). */}
+              (`canEmail`): the link's token is their right to (the API checks it), and the only key
+              the page has: the shared view carries no audit id (issue 28 finding 11). */}
           {canEmail && !audit.sample && (
             <Button variant="secondary" onClick={() => setEmailing(true)}>
               Email Report
@@ -131,7 +132,7 @@ function SharedAssessment({ audit, expiresAt, shareToken, canEmail }: { audit: A
         </div>
       </header>
       {emailing && (
-        <EmailReportDialog auditId={audit.id} description={audit.host} shareToken={shareToken} note={SHARE_EMAIL_NOTE} onClose={() => setEmailing(false)} />
+        <EmailReportDialog shareToken={shareToken} description={audit.host} note={SHARE_EMAIL_NOTE} onClose={() => setEmailing(false)} />
       )}
 
       {expiry && !Number.isNaN(expiry.getTime()) && (
