@@ -152,7 +152,7 @@ describe.skipIf(!chromiumAvailable)('accounts and the dashboard in Chromium', ()
 
     await page.getByRole('button', { name: 'Logout' }).click();
     await page.waitForURL(`${appUrl}/`);
-    await other.waitForURL(/\/auth\/login\?returnUrl=%2Fdashboard/, { timeout: 10_000 });
+    await other.waitForURL(/\/auth\/login\?returnUrl=%2Fdashboard/, { timeout: 30_000 });
 
     await logIn(page, appUrl, FIRST.email, PASSWORD);
     await page.getByRole('alert').waitFor();

@@ -28,12 +28,12 @@ const PROFILE_SAVED = 'Your profile has been saved.';
 const INVITATION_LINK = /(https?:\/\/\S+\/invitations\/accept\?token=(inv_[A-Za-z0-9_-]{43}))/;
 
 /** The invitation mailed to `email` (SES local), waited for up to 15 s. */
-async function invitationMailedTo(mailboxUrl: string, email: string): Promise<{ subject: string; link: string; token: string }> {
+async function invitationMailedTo(mailboxUrl: string, email: string): Promise<{ subject: string; text: string; link: string; token: string }> {
   const deadline = Date.now() + 15_000;
   while (Date.now() < deadline) {
     const mail = (await mailbox(mailboxUrl, email)).find((m) => /invited/i.test(m.subject));
     const match = INVITATION_LINK.exec(mail?.body.text ?? '');
-    if (mail && match?.[1] && match[2]) return { subject: mail.subject, link: match[1], token: match[2] };
+    if (mail && match?.[1] && match[2]) return { subject: mail.subject, text: mail.body.text ?? '', link: match[1], token: match[2] };
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   throw new Error(`no invitation was mailed to ${email}`);
@@ -52,7 +52,7 @@ describe.skipIf(!chromiumAvailable)('teams in Chromium: invite, accept, a viewer
   let invitee: Page;
   let ownerConsole: string[];
   let inviteeConsole: string[];
-  let invitation: { subject: string; link: string; token: string };
+  let invitation: { subject: string; text: string; link: string; token: string };
 
   beforeAll(async () => {
     stack = await startE2eStack();
@@ -106,9 +106,10 @@ describe.skipIf(!chromiumAvailable)('teams in Chromium: invite, accept, a viewer
     expect(await accessibilityViolations(owner)).toEqual([]);
   }, 90_000);
 
-  it('mails the invitee a link to the accept page, naming the organisation', async () => {
+  it('mails the invitee a link to the accept page, naming the organisation quoted in the body (never in the subject: issue 28)', async () => {
     invitation = await invitationMailedTo(stack.mailboxUrl, INVITEE.email);
-    expect(invitation.subject).toContain(ORG_NAME);
+    expect(invitation.subject).toBe('You are invited to join an organisation on Rampart');
+    expect(invitation.text).toContain(`“${ORG_NAME}”`);
     expect(new URL(invitation.link).pathname).toBe('/invitations/accept');
   }, 30_000);
 

@@ -288,9 +288,10 @@ describe('monitoring with a muted finding', () => {
     const sms = await arrived(async () => (await outbox()).filter((m) => m.to === ALICE_MOBILE), 1);
     expect(sms.map((m) => m.body)).toEqual([alertSms({ productName: 'Rampart', domain: SITE.domain, changes, reportUrl })]);
 
-    const listed = await api(t, 'GET', '/api/me/alerts', alice.token);
+    // Each channel's alert is recorded once its message is sent: read the list once both are there.
+    const listed = await arrived(async () => (await api(t, 'GET', '/api/me/alerts', alice.token)).body.alerts as { channel: string; changes: unknown }[], 2);
     const titles = changes.map((c) => ({ type: c.type, title: changeTitle(c) }));
-    expect(listed.body.alerts.map((a: { channel: string; changes: unknown }) => [a.channel, a.changes])).toEqual([
+    expect(listed.map((a) => [a.channel, a.changes])).toEqual([
       ['sms', titles],
       ['email', titles],
     ]);
