@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, signIn, verifyDomainByDns } from '../support/accounts.js';
+import { api, signIn, verifyAddressByCode, verifyDomainByDns } from '../support/accounts.js';
 import { startTestStack, TEST_ZONE_RECORDS, type TestStack, validLead, waitForAudit } from '../support/local-stack.js';
-import { mailbox, postJsonFrom } from '../support/post-from.js';
+import { postJsonFrom } from '../support/post-from.js';
 import { tableItems } from '../support/table.js';
 import { startZoneServer, type ZoneServer } from '../support/zone-server.js';
 
@@ -27,16 +27,7 @@ afterAll(async () => {
 const url = (path: string) => `${t.stack.url}${path}`;
 const leadsAndAudits = async () => (await tableItems(t)).filter((item) => ['lead', 'audit'].includes(String(item.type)));
 
-/** The spec's modal for a foreign address: the code mailed (read from SES local) and typed back. */
-async function verifyAddress(sourceIp: string, email: string, webUrl: string): Promise<void> {
-  const sent = await postJsonFrom(sourceIp, url('/api/verification-codes'), { email, firstName: 'Vic', webUrl, businessName: 'Victim Mail' });
-  expect(sent.status).toBe(201);
-  const mail = (await mailbox(t.stack.mailboxUrl, email)).filter((m) => m.subject === 'Your Rampart verification code').at(-1);
-  const code = /is: (\d{6})/.exec(mail?.body.text ?? '')?.[1];
-  expect(code, 'the code mailed through SES local').toMatch(/^\d{6}$/);
-  const verified = await postJsonFrom(sourceIp, url('/api/verification-codes/verify'), { email, verificationCode: code, webUrl });
-  expect([verified.status, verified.body]).toEqual([200, { verified: true }]);
-}
+const verifyAddress = (sourceIp: string, email: string, webUrl: string) => verifyAddressByCode(t, sourceIp, email, webUrl, 'Victim Mail');
 
 describe('a passive lead for a site on a port browsers refuse', () => {
   it('is refused with the reason (target_port_restricted, ERR_UNSAFE_PORT), and no lead or audit is stored', async () => {

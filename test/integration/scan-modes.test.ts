@@ -3,7 +3,7 @@ import type { NotCheckedItem } from '../../lambdas/domain/coverage.js';
 import { PARTIAL_SCORE_CAP } from '../../lambdas/domain/coverage.js';
 import { unlockMessages } from '../../lambdas/domain/unlock.contract.js';
 import { SECURITY_TXT_PATH, SENSITIVE_PATHS } from '../../lambdas/scanner/checks/exposure/catalog.js';
-import { api, signIn, type TestUser, verifyDomainByDns } from '../support/accounts.js';
+import { api, signIn, type TestUser, verifyAddressByCode, verifyDomainByDns } from '../support/accounts.js';
 import { startTestStack, TEST_ZONE_RECORDS, type TestStack, validLead, waitForAudit } from '../support/local-stack.js';
 import { readPdf } from '../support/pdf-text.js';
 import { mailbox, postJsonFrom } from '../support/post-from.js';
@@ -80,16 +80,7 @@ async function submitLead(sourceIp: string, lead: { email: string; webUrl: strin
   return String(reply.body.auditId);
 }
 
-/** The spec's modal for a foreign address: a code mailed (read from SES local) and typed back. */
-async function verifyAddress(sourceIp: string, email: string, webUrl: string): Promise<void> {
-  const sent = await postJsonFrom(sourceIp, url('/api/verification-codes'), { email, firstName: 'Vic', webUrl, businessName: 'Recording Shop' });
-  expect(sent.status).toBe(201);
-  const mail = (await mailbox(t.stack.mailboxUrl, email)).filter((m) => m.subject === 'Your Rampart verification code').at(-1);
-  const code = /is: (\d{6})/.exec(mail?.body.text ?? '')?.[1];
-  expect(code, 'the code mailed through SES local').toMatch(/^\d{6}$/);
-  const verified = await postJsonFrom(sourceIp, url('/api/verification-codes/verify'), { email, verificationCode: code, webUrl });
-  expect([verified.status, verified.body]).toEqual([200, { verified: true }]);
-}
+const verifyAddress = (sourceIp: string, email: string, webUrl: string) => verifyAddressByCode(t, sourceIp, email, webUrl, 'Recording Shop');
 
 /** What the recording target saw that a passive scan must not do; [] when it all was browser traffic. */
 function nonPassiveTraffic(siteUrl: string): string[] {

@@ -5,7 +5,8 @@ import { LOCAL_CREDENTIALS } from '../../lambdas/composition.js';
 import { LOCAL_WEBHOOK_SECRET } from '../../lambdas/config.js';
 import { MAX_DOMAINS_PER_USER } from '../../lambdas/domain/domains.js';
 import type { TestStack } from './local-stack.js';
-import { mailbox } from './post-from.js';
+import { expect } from 'vitest';
+import { mailbox, postJsonFrom } from './post-from.js';
 import type { ZoneServer } from './zone-server.js';
 
 /**
@@ -134,4 +135,19 @@ export async function mailedInvitationToken(mailboxUrl: string, email: string): 
   const token = /token=(inv_[\w-]{43})/.exec(text)?.[1];
   if (!token) throw new Error(`No invitation in ${email}'s mailbox: ${text}`);
   return token;
+}
+
+/**
+ * The spec's modal for a foreign address, over the API from `sourceIp`: the code mailed (read from
+ * SES local) and typed back. Asserts each step answered as it should.
+ */
+export async function verifyAddressByCode(t: TestStack, sourceIp: string, email: string, webUrl: string, businessName = 'Example Shop'): Promise<void> {
+  const url = (path: string) => `${t.stack.url}${path}`;
+  const sent = await postJsonFrom(sourceIp, url('/api/verification-codes'), { email, firstName: 'Vic', webUrl, businessName });
+  expect(sent.status).toBe(201);
+  const mail = (await mailbox(t.stack.mailboxUrl, email)).filter((m) => m.subject === 'Your Rampart verification code').at(-1);
+  const code = /is: (\d{6})/.exec(mail?.body.text ?? '')?.[1];
+  expect(code, 'the code mailed through SES local').toMatch(/^\d{6}$/);
+  const verified = await postJsonFrom(sourceIp, url('/api/verification-codes/verify'), { email, verificationCode: code, webUrl });
+  expect([verified.status, verified.body]).toEqual([200, { verified: true }]);
 }
