@@ -12,7 +12,8 @@ import { offlineNet } from '../support/offline-net.js';
  * before any connection. Real servers on a loopback address of their own: one listening on port 25
  * (a mail server's port) that writes down every connection, and a site that redirects to it.
  */
-const ADDRESS = '127.0.0.61';
+// An address no other test listens on or scans (site-behaviours sweeps 127.0.0.61–70, port 25 included).
+const ADDRESS = '127.0.0.121';
 let mailPort: net.Server;
 let site: http.Server;
 let sitePort: number;
