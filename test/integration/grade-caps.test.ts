@@ -1,11 +1,11 @@
 import http from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Audit } from '../../lambdas/domain/audit.js';
 import { badgeReasons } from '../../lambdas/domain/badge.js';
 import { riskScore } from '../../lambdas/domain/scoring.js';
 import { api, setSubscription, signIn, type TestUser, verifyDomainByDns } from '../support/accounts.js';
 import { startTestStack, TEST_ZONE_RECORDS, type TestStack, validLead, waitForAudit } from '../support/local-stack.js';
+import { listenOnAddress } from '../support/loopback-servers.js';
 import { arrived, mailbox } from '../support/post-from.js';
 import { startZoneServer, type ZoneServer } from '../support/zone-server.js';
 
@@ -44,7 +44,6 @@ interface Site {
 
 /** A site on `address` that answers only plain HTTP, with good headers; `script` is put on its landing page; `walled`: Cloudflare's challenge answers every request. */
 async function startSite(address: string, script?: string, walled = false): Promise<Site> {
-  const sockets = new Set<Socket>();
   const landing = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title>${script ? `<script src="${script}"></script>` : ''}</head><body><h1>Shop</h1></body></html>`;
   const server = http.createServer((req, res) => {
     if (walled) return res.writeHead(CHALLENGE.status, CHALLENGE.headers).end(CHALLENGE.body);
@@ -53,24 +52,7 @@ async function startSite(address: string, script?: string, walled = false): Prom
     if (script && path === script) return res.writeHead(200, { ...HEADERS, 'content-type': 'application/javascript' }).end(JQUERY_183);
     res.writeHead(404, HEADERS).end('<!doctype html><title>Not found</title><p>Not found</p>');
   });
-  server.on('connection', (socket: Socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket)).on('error', () => undefined);
-  });
-  const listen = () => new Promise<number>((resolve) => server.listen(0, address, () => resolve((server.address() as AddressInfo).port)));
-  let port = await listen();
-  while (port === 2024) {
-    await new Promise((resolve) => server.close(resolve));
-    port = await listen();
-  }
-  return {
-    port,
-    close: async () => {
-      const closed = new Promise((resolve) => server.close(resolve));
-      for (const socket of sockets) socket.destroy();
-      await closed;
-    },
-  };
+  return listenOnAddress(server, address);
 }
 
 let t: TestStack;

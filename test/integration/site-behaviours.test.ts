@@ -1,8 +1,8 @@
 import http from 'node:http';
 import { readFileSync } from 'node:fs';
-import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, signIn, type TestUser, verifyDomainByDns } from '../support/accounts.js';
+import { listenOnAddress } from '../support/loopback-servers.js';
 import { startTestStack, TEST_ZONE_RECORDS, type TestStack, validLead, waitForAudit } from '../support/local-stack.js';
 import { startZoneServer, type ZoneServer } from '../support/zone-server.js';
 
@@ -41,31 +41,12 @@ interface Site {
 }
 
 async function startSite(address: string, answer: (request: http.IncomingMessage, response: http.ServerResponse, count: number) => void): Promise<Site> {
-  const sockets = new Set<Socket>();
   const requests: Site['requests'] = [];
   const server = http.createServer((request, response) => {
     answer(request, response, requests.length + 1);
     requests.push({ path: request.url ?? '', userAgent: request.headers['user-agent'] ?? '', status: response.statusCode });
   });
-  server.on('connection', (socket: Socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket)).on('error', () => undefined);
-  });
-  const listen = () => new Promise<number>((resolve) => server.listen(0, address, () => resolve((server.address() as AddressInfo).port)));
-  let port = await listen();
-  while (port === 2024) {
-    await new Promise((resolve) => server.close(resolve));
-    port = await listen();
-  }
-  return {
-    port,
-    requests,
-    close: async () => {
-      const closed = new Promise((resolve) => server.close(resolve));
-      for (const socket of sockets) socket.destroy();
-      await closed;
-    },
-  };
+  return { ...(await listenOnAddress(server, address)), requests };
 }
 
 let t: TestStack;

@@ -80,3 +80,26 @@ export function bothProtocols(tls: { cert: string; key: string }, handler: (secu
     });
   });
 }
+
+/** An HTTP site on a chosen loopback address and a free port (never 2024); `close` drops the connections left open. */
+export async function listenOnAddress(server: http.Server, address: string): Promise<{ port: number; close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket)).on('error', () => undefined);
+  });
+  const listen = () => new Promise<number>((resolve) => server.listen(0, address, () => resolve((server.address() as AddressInfo).port)));
+  let port = await listen();
+  while (port === 2024) {
+    await new Promise((resolve) => server.close(resolve));
+    port = await listen();
+  }
+  return {
+    port,
+    close: async () => {
+      const closed = new Promise((resolve) => server.close(resolve));
+      for (const socket of sockets) socket.destroy();
+      await closed;
+    },
+  };
+}
