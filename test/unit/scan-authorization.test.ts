@@ -17,6 +17,8 @@ describe('who may scan a site at once (DECISIONS "Who may scan at once")', () =>
     ['a@example.com', 'evil-example.com', false, 'a name that merely ends alike'],
     ['a@example.com', 'example.com.evil.net', false, 'a name that merely starts alike'],
     ['a@shop.example.com', 'blog.example.com', false, 'sibling subdomains'],
+    ['a@shop.example.com', 'myshop.example.com', false, 'a sibling whose name ends like the email domain (no dot before it)'],
+    ['a@myshop.example.com', 'shop.example.com', false, 'an email domain whose name ends like the site (no dot before it)'],
     ['a@alice.github.io', 'bob.github.io', false, 'a private public suffix (github.io) counts too'],
     ['a@github.io', 'bob.github.io', false, 'nor is a private suffix a parent'],
     ['a@example.com', '93.184.216.34', false, 'an IP address'],
