@@ -71,8 +71,9 @@ function event(type: string, object: Record<string, unknown>, created = Math.flo
   return { id, object: 'event', api_version: Stripe.API_VERSION, created, livemode: false, pending_webhooks: 1, request: { id: null, idempotency_key: null }, type, data: { object } };
 }
 
-async function sendEvent(payload: unknown, secret = LOCAL_WEBHOOK_SECRET, signature?: string | null) {
-  const body = JSON.stringify(payload);
+/** Stripe posts its events pretty-printed (2-space indent) and signs those exact bytes: `pretty` sends them so. */
+async function sendEvent(payload: unknown, secret = LOCAL_WEBHOOK_SECRET, signature?: string | null, pretty = false) {
+  const body = pretty ? JSON.stringify(payload, null, 2) : JSON.stringify(payload);
   const header = signature === null ? undefined : (signature ?? Stripe.webhooks.generateTestHeaderString({ payload: body, secret }));
   const response = await fetch(`${t.stack.url}/api/stripe/webhook`, {
     method: 'POST',
@@ -347,6 +348,14 @@ describe('POST /api/stripe/webhook', () => {
     expect(await me(users.d.token)).toMatchObject({ scansLimit: 3 + 5 });
   });
 
+  it('verifies the bytes Stripe sent, not a re-serialised body: a pretty-printed event is accepted', async () => {
+    // Stripe's deliveries are indented JSON; a handler that re-serialises the parsed body (compact) would
+    // compute another signature and refuse every real webhook while compact test events still passed.
+    const reply = await sendEvent(event('checkout.session.completed', session('cs_test_pretty1', users.d.userId)), LOCAL_WEBHOOK_SECRET, undefined, true);
+    expect([reply.status, reply.body]).toEqual([200, { received: true }]);
+    expect((await call('GET', '/api/orders/cs_test_pretty1')).body).toMatchObject({ orderId: 'cs_test_pretty1', status: 'paid' });
+  });
+
   it('refuses a bad or missing signature with 400 and writes nothing', async () => {
     const before = await scanTable();
     const payload = event('checkout.session.completed', session('cs_test_forged', users.d.userId));
@@ -366,7 +375,7 @@ describe('POST /api/stripe/webhook', () => {
     expect(replies.slice(1).every((r) => r.body.duplicate === true)).toBe(true);
     const orders = await t.stack.deps.billing.listOrders(users.d.userId);
     expect(orders.filter((o) => o.checkoutSessionId === 'cs_test_replay1')).toHaveLength(1);
-    expect(await me(users.d.token)).toMatchObject({ scansLimit: 3 + 5 + 5 });
+    expect(await me(users.d.token)).toMatchObject({ scansLimit: 3 + 5 + 5 + 5 });
   });
 
   it('ignores an older subscription event that arrives after a newer one', async () => {

@@ -209,6 +209,41 @@ describe('soft 404s', () => {
     expect(matchesBaseline({ path: '/x', status: 404, body: fixture('soft-404.html') }, baseline)).toBe(false);
     expect(matchesBaseline({ path: '/x', status: 200, body: fixture('soft-404.html') }, null)).toBe(false);
   });
+
+  // Pages built from a word list so their word-set (Jaccard) similarity is known exactly.
+  const page = (words: string[]) => `<html><body>${words.join(' ')}</body></html>`;
+  const vocabulary = (from: number, count: number) => Array.from({ length: count }, (_, i) => `word${String.fromCharCode(97 + ((from + i) % 26))}${String.fromCharCode(97 + Math.floor((from + i) / 26))}`);
+
+  it('takes pages at 0.9 word similarity or more for the baseline, and pages below it for real files', () => {
+    // html + body + 38 words: 40 words on each side.
+    const shared = vocabulary(0, 37);
+    const baseline = { path: '/rampart-a.txt', status: 200, body: page([...shared, ...vocabulary(100, 1)]) };
+    const nearlySame = { path: '/x', status: 200, body: page([...shared, ...vocabulary(200, 1)]) }; // 39 shared of 41: 0.951
+    const halfSame = { path: '/y', status: 200, body: page([...vocabulary(0, 25), ...vocabulary(300, 13)]) }; // 27 shared of 53: 0.509
+
+    expect(bodySimilarity(nearlySame, baseline)).toBeCloseTo(39 / 41, 5);
+    expect(matchesBaseline(nearlySame, baseline)).toBe(true);
+    expect(bodySimilarity(halfSame, baseline)).toBeCloseTo(27 / 53, 5);
+    expect(bodySimilarity(halfSame, baseline)).toBeGreaterThan(0.5);
+    expect(matchesBaseline(halfSame, baseline)).toBe(false);
+  });
+
+  it('tells pages apart by length beyond 10% (or 64 bytes), even with the same words', () => {
+    const words = vocabulary(0, 60);
+    const baseline = { path: '/rampart-b.txt', status: 200, body: page(words) };
+    // The same words, repeated: word similarity 1, but 30% longer (126 bytes: past the 64-byte floor), and for a short page 100 bytes longer.
+    const longer = { path: '/x', status: 200, body: page([...words, ...words.slice(0, 18)]) };
+    const short = { path: '/rampart-c.txt', status: 200, body: 'not found here' };
+    const shortPadded = { path: '/y', status: 200, body: `not found here${' '.repeat(100)}` };
+    const within = { path: '/z', status: 200, body: page([...words, words[0]!]) };
+
+    expect(bodySimilarity(longer, baseline)).toBe(1);
+    expect((longer.body.length - baseline.body.length) / longer.body.length).toBeGreaterThan(0.2);
+    expect((longer.body.length - baseline.body.length) / longer.body.length).toBeLessThan(0.5);
+    expect(matchesBaseline(longer, baseline)).toBe(false);
+    expect(matchesBaseline(shortPadded, short)).toBe(false);
+    expect(matchesBaseline(within, baseline)).toBe(true);
+  });
 });
 
 describe('exposure analysis', () => {
