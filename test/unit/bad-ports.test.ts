@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BAD_PORTS, restrictedPortOf, TargetPortRestrictedError } from '../../lambdas/domain/bad-ports.js';
+import { BAD_PORTS, portOf, restrictedPortOf, TargetPortRestrictedError } from '../../lambdas/domain/bad-ports.js';
 import { refuseRestrictedPassiveScan } from '../../lambdas/domain/scan-authorization.js';
 import { browserPorts } from '../../lambdas/scanner/net/passive-net.js';
 
@@ -36,6 +36,13 @@ describe('the browsers’ restricted ports (DECISIONS "Scan modes": passive mean
     },
   );
 
+  it('reads the port a URL connects to: the one it names, else its scheme’s default', () => {
+    expect(portOf(new URL('https://shop.example.com/'))).toBe(443);
+    expect(portOf(new URL('http://shop.example.com/'))).toBe(80);
+    expect(portOf(new URL('https://shop.example.com:8443/'))).toBe(8443);
+    expect(portOf(new URL('http://shop.example.com:443/'))).toBe(443);
+  });
+
   it('refuses a passive scan of a site on port 25 before it starts, saying why (ERR_UNSAFE_PORT)', () => {
     let refused: unknown;
     try {
@@ -46,6 +53,7 @@ describe('the browsers’ restricted ports (DECISIONS "Scan modes": passive mean
     expect(refused).toBeInstanceOf(TargetPortRestrictedError);
     expect(refused).toMatchObject({ code: 'target_port_restricted', details: { url: 'http://victim.example:25/', port: 25 } });
     expect((refused as Error).message).toContain('Browsers refuse to open web addresses on port 25 (ERR_UNSAFE_PORT');
+    expect((refused as Error).message).toContain('so http://victim.example:25/ cannot be scanned without proof that the site is yours.');
   });
 
   it.each(['https://shop.example.com/', 'http://shop.example.com/', 'https://shop.example.com:8443/'])('lets a passive scan of %s start', (url) => {
