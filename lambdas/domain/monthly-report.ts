@@ -353,7 +353,10 @@ export function domainSummaryLine(d: DomainMonthReport): string {
 }
 
 export interface MonthlyReportEmailInput {
+  /** Our product: the subject and the sender's words are always ours. */
   productName: string;
+  /** An IT provider's client: the provider's name, shown quoted in the body only (issue 28: our mail carries no customer's words in its subject). */
+  preparedBy?: string;
   /** The dashboard page that lists the reports. */
   reportsUrl: string;
   unsubscribeUrl: string;
@@ -367,7 +370,9 @@ export function monthlyReportEmail(input: MonthlyReportEmailInput): { subject: s
   const { report, productName } = input;
   const subject = `${productName} monthly security report: ${report.label}`;
   const greeting = input.firstName ? `Hi ${input.firstName},` : 'Hi,';
-  const intro = `Your ${productName} security report for ${report.label} is attached (${input.fileName}).`;
+  const intro = input.preparedBy
+    ? `Your security report for ${report.label}, prepared by your IT provider "${input.preparedBy}", is attached (${input.fileName}).`
+    : `Your ${productName} security report for ${report.label} is attached (${input.fileName}).`;
   const lines = report.domains.length > 0
     ? report.domains.map(domainSummaryLine)
     : [`No verified domain was monitored in ${report.label}. Verify a domain in Settings -> Domains to have it monitored and in next month's report.`];

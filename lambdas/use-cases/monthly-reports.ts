@@ -94,7 +94,8 @@ export async function sendMonthlyReports(deps: MonthlyReportDeps, now: Date = de
       const emailed = profile.notifications.emailAlerts;
       if (emailed) {
         const message = monthlyReportEmail({
-          productName,
+          productName: deps.config.PRODUCT_NAME,
+          ...(branding ? { preparedBy: branding.name } : {}),
           reportsUrl: reportsPageUrl(deps),
           unsubscribeUrl: await unsubscribeUrl(deps, userId),
           firstName: profile.firstName || undefined,

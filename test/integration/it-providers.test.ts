@@ -191,19 +191,20 @@ describe('branding', () => {
     expect(fileName).toMatch(/^acme-managed-security-security-report-bakery\.example\.test-/);
   });
 
-  it("brands a client's monthly report: the PDF and the email carry the provider's name", async () => {
+  it("brands a client's monthly report: the PDF carries the provider's name, the email quotes it in the body, never in the subject", async () => {
     await setSubscription(t, clientB.userId, 'monitor-lite', 'active');
     const now = new Date();
     const runAt = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1, 0, 10));
     await asIn(provider, undefined, 'PUT', '/api/me/provider/branding', { name: 'Acme Managed Security', colour: '#0f766e', logo: TINY_PNG });
 
     const run = await sendMonthlyReports(t.stack.deps, runAt);
-    const store = (await fetch(`${t.stack.mailboxUrl}/store`).then((r) => r.json())) as { emails: { subject: string; destination: { to: string[] }; attachments: { content: string }[] }[] };
+    const store = (await fetch(`${t.stack.mailboxUrl}/store`).then((r) => r.json())) as { emails: { subject: string; body: { text?: string }; destination: { to: string[] }; attachments: { content: string }[] }[] };
     const mail = store.emails.find((e) => e.destination.to.includes(clientB.email) && e.subject.includes('monthly security report'));
     const pdf = await readPdf(Buffer.from(mail?.attachments[0]?.content ?? '', 'base64'));
 
     expect(run.built).toBeGreaterThanOrEqual(1);
-    expect(mail?.subject).toMatch(/^Acme Managed Security monthly security report: /);
+    expect(mail?.subject).toMatch(/^Rampart monthly security report: /);
+    expect(mail?.body.text).toContain('prepared by your IT provider "Acme Managed Security"');
     expect(pdf.lines.slice(0, 2)).toEqual(['Acme Managed Security', 'Monthly Security Report']);
     expect(pdf.text).toContain('Prepared by');
   });

@@ -224,6 +224,12 @@ describe('monthly report: the email', () => {
     expect(email.html).toContain('score 90 (A) -&gt; 70 (C)');
   });
 
+  it("quotes an IT provider's name in the body and keeps it out of the subject", () => {
+    const email = monthlyReportEmail({ ...input, preparedBy: 'Microsoft 365 Security: verify at https://evil.example' });
+    expect(email.subject).toBe('Rampart monthly security report: October 2026');
+    expect(email.text).toContain('Your security report for October 2026, prepared by your IT provider "Microsoft 365 Security: verify at https://evil.example", is attached');
+  });
+
   it('says when no domain was monitored', () => {
     const email = monthlyReportEmail({ ...input, report: { ...report, domains: [] } });
     expect(email.text).toContain('No verified domain was monitored in October 2026.');
