@@ -127,6 +127,10 @@ export async function ensureUserPool(endpoint: string, dataDir: string): Promise
       PoolName: localNames.userPool,
       UsernameAttributes: ['email'],
       AutoVerifiedAttributes: ['email'],
+      // As lib/auth: TOTP is offered; a user who turned it on is asked for a code at sign-in.
+      MfaConfiguration: 'OPTIONAL',
+      // As lib/auth's keepOriginal: a changed email waits for its code (cognito-local honours this).
+      UserAttributeUpdateSettings: { AttributesRequireVerificationBeforeUpdate: ['email'] },
       Policies: {
         PasswordPolicy: {
           MinimumLength: PASSWORD_POLICY.minLength,

@@ -48,6 +48,7 @@ export const organisationMessages = {
   forbiddenRole: (needed: OrgRole, role: OrgRole) => `This needs the ${needed} role; you are ${article(role)} ${role} in this organisation.`,
   invitationExpired: 'This invitation has expired. Ask for a new invitation.',
   invitationEmail: 'This invitation was sent to another email address. Sign in with that address to accept it.',
+  emailNotVerified: 'Your email address is not verified yet. Confirm it with the code we emailed you, then accept the invitation.',
   invitationOwn: 'You cannot invite yourself.',
   alreadyMember: 'That person is already a member of this organisation.',
   providerNotFound: 'No such IT provider of this organisation.',

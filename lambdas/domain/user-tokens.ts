@@ -11,3 +11,13 @@ export interface UserTokens {
 export function bearerToken(authorization: string | undefined): string | undefined {
   return /^Bearer (\S+)$/i.exec(authorization?.trim() ?? '')?.[1];
 }
+
+/**
+ * The token's email when Cognito says it is verified, else '' (issue 28 finding 3): an address a user
+ * typed but never proved matches no lead, audit or invitation. API Gateway's authorizer hands claims
+ * over as strings ("true"), the local server as JSON booleans. An access token has no email: ''.
+ */
+export function verifiedEmailOf(claims: Record<string, unknown>): string {
+  const verified = claims.email_verified === true || claims.email_verified === 'true';
+  return verified && typeof claims.email === 'string' ? claims.email : '';
+}

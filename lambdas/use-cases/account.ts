@@ -6,6 +6,7 @@ import type { Audit } from '../domain/audit.js';
 import { auditForDisplay } from '../domain/audit-view.js';
 import { parseContract } from '../domain/contract.js';
 import { ForbiddenError, UnauthorizedError } from '../domain/errors.js';
+import { verifiedEmailOf } from '../domain/user-tokens.js';
 import type { LeadRecord } from '../domain/ports.js';
 import { listMyAgents } from './agent-views.js';
 import { auditsBehindEligibleBadges } from './badges.js';
@@ -34,7 +35,8 @@ export interface Caller {
 export function callerFrom(claims: Record<string, unknown> | undefined): Caller {
   if (!claims || typeof claims.sub !== 'string' || claims.sub === '') throw new UnauthorizedError();
   const text = (value: unknown) => (typeof value === 'string' ? value : '');
-  return { userId: claims.sub, email: text(claims.email), firstName: text(claims.given_name), lastName: text(claims.family_name) };
+  // Only an address Cognito verified is the caller's: it matches leads, audits and invitations (issue 28 finding 3).
+  return { userId: claims.sub, email: verifiedEmailOf(claims), firstName: text(claims.given_name), lastName: text(claims.family_name) };
 }
 
 async function accountView(deps: AccountDeps, profile: UserProfile) {
@@ -146,8 +148,8 @@ export const DEMO_NOT_DELETABLE = 'The demo account is shared and cannot be dele
  * DECISIONS "Retention and rights": deleting the account deletes the person's data, not a copy kept
  * aside — the profile and preferences, the domains, the audit index and started scans, the
  * subscription record, the custom security policies, the time-to-fix issue histories, the support requests and monthly report records, the API tokens, the endpoint agents (their reports, install messages and enrollment secret), every audit they own (with its check results) and every lead attached to the
- * account, plus the leads and audits nobody owns that were stored under their (verified) email
- * address, and their email verification codes. Audits are deleted, not anonymised: the privacy
+ * account, plus the leads and audits nobody owns that were stored under the email address the
+ * token says Cognito verified (none for an unverified address), and their email verification codes. Audits are deleted, not anonymised: the privacy
  * policy promises deletion on request, and the aggregate counters of GET /api/stats keep nobody's
  * data. Share links of deleted audits stop working at once (the audit is gone) and expire within
  * 24 h; a stored PDF can no longer be fetched (its route needs the audit) and the reports bucket's
@@ -157,8 +159,9 @@ export const DEMO_NOT_DELETABLE = 'The demo account is shared and cannot be dele
 export async function deleteAccount(deps: Pick<Deps, 'accounts' | 'audits' | 'verifications' | 'users' | 'clock' | 'apiTokens' | 'agents' | 'organisations'>, caller: Caller): Promise<void> {
   const profile = await deps.accounts.getProfile(caller.userId);
   if (profile?.isDemo) throw new ForbiddenError('demo_account_forbidden', DEMO_NOT_DELETABLE);
-  // An access token carries no email: the profile has the one Cognito verified.
-  const owner = { userId: caller.userId, email: (caller.email || profile?.email || '').toLowerCase() };
+  // The token's verified address only, never the profile's copy: an unverified (or absent) one deletes
+  // only the user's own records, none of the leads and audits filed under an address (issue 28 finding 3).
+  const owner = { userId: caller.userId, email: caller.email.toLowerCase() };
   await deps.accounts.markDeleted(caller.userId, new Date(deps.clock.now().getTime() + DELETED_MARK_HOURS * 3_600_000));
   // First the API tokens: their hash items live outside the user's partition.
   await deps.apiTokens.deleteAll(caller.userId);

@@ -33,6 +33,7 @@ import {
   newInvitationToken,
   roleInClient,
 } from '../domain/organisations.js';
+import { verifiedEmailOf } from '../domain/user-tokens.js';
 import { enforceLimits, mailCeiling } from './rate-limits.js';
 
 /**
@@ -236,8 +237,9 @@ export async function acceptInvitation(deps: OrgDeps, person: Person, input: unk
   if (!record) throw new NotFoundError('invitation_not_found', organisationMessages.token);
   if (isInvitationExpired(record, deps.clock.now())) throw new GoneError('invitation_expired', organisationMessages.invitationExpired);
   if (record.orgId === person.userId) throw new ValidationError(organisationMessages.invitationOwn, { token: organisationMessages.invitationOwn });
-  // An access token carries no email: the profile has the one Cognito verified.
-  const email = (person.email || (await deps.accounts.getProfile(person.userId))?.email || '').toLowerCase();
+  // The token's verified address only, never the profile's copy (issue 28 finding 3).
+  if (!person.email) throw new ForbiddenError('email_not_verified', organisationMessages.emailNotVerified);
+  const email = person.email.toLowerCase();
   if (email !== record.email.toLowerCase()) throw new ForbiddenError('invitation_forbidden', organisationMessages.invitationEmail);
   if (record.role === 'provider') {
     // The accepting person's own organisation becomes the client's IT provider.
@@ -262,9 +264,8 @@ function parseMemberId(memberId: string | undefined): string {
 export function personFrom(claims: Record<string, unknown> | undefined): Person {
   if (!claims || typeof claims.sub !== 'string' || claims.sub === '') throw new UnauthorizedError();
   const member = claims[ACTING_MEMBER_CLAIM];
-  // An address Cognito says is not verified proves nothing (the authorizer passes claims as strings).
-  const unverified = claims.email_verified === false || claims.email_verified === 'false';
-  return { userId: typeof member === 'string' && member !== '' ? member : claims.sub, email: typeof claims.email === 'string' && !unverified ? claims.email : '' };
+  // Only an address Cognito verified is the person's (issue 28 finding 3).
+  return { userId: typeof member === 'string' && member !== '' ? member : claims.sub, email: verifiedEmailOf(claims) };
 }
 
 /** The acting organisation of a `user` route's claims (as lambdas/api/http.ts resolved them). */

@@ -59,7 +59,8 @@ export async function createCheckoutSession(deps: PaymentDeps, caller: Caller, i
   const mode = checkoutMode(plan);
   if (!mode || plan.kind === 'trial') throw new ValidationError(paymentMessages.planNotForSale, { planId: paymentMessages.planNotForSale });
   const profile = await deps.accounts.getOrCreateProfile(caller);
-  const email = (caller.email || profile.email).toLowerCase();
+  // The token's verified address only (issue 28 finding 3): the profile's copy proves nothing.
+  const email = caller.email.toLowerCase();
 
   if (plan.kind === 'audit') {
     if (!request.auditId) throw new ValidationError(paymentMessages.auditRequired, { auditId: paymentMessages.auditRequired });
@@ -76,7 +77,7 @@ export async function createCheckoutSession(deps: PaymentDeps, caller: Caller, i
     let customerId = profile.customerId;
     if (!customerId) {
       const name = [profile.firstName, profile.lastName].filter(Boolean).join(' ');
-      ({ customerId } = await deps.payments.createCustomer({ userId: caller.userId, email, ...(name ? { name } : {}) }));
+      ({ customerId } = await deps.payments.createCustomer({ userId: caller.userId, email: email || profile.email, ...(name ? { name } : {}) }));
       await deps.billing.linkCustomer(customerId, caller.userId);
       await deps.accounts.setCustomerId(caller.userId, customerId);
     }

@@ -50,6 +50,9 @@ export class Auth extends Construct {
       // Customers sign up in the browser and confirm their email with a code.
       selfSignUpEnabled: true,
       standardAttributes: { email: { required: true, mutable: true } },
+      // A changed email takes effect only once its code is confirmed: until then the token keeps the
+      // verified one, so a typed-in address can never match someone else's leads or invitations (issue 28 finding 3).
+      keepOriginal: { email: true },
       passwordPolicy: {
         ...PASSWORD_POLICY,
         tempPasswordValidity: Duration.days(3),
