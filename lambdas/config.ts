@@ -140,6 +140,13 @@ export const configSchema = z.object({
 
   /** Stripe's secret key (sk_test_…, sk_live_… or a restricted rk_…); absent = the local test checkout. */
   STRIPE_SECRET_KEY: z.string().trim().regex(/^(sk|rk)_(test|live)_\w+$/, 'must be a Stripe secret key (sk_test_…, sk_live_…, rk_…)').optional(),
+  /**
+   * Two-step sign-in (issue 28 item 12): `required` refuses the team and IT-provider routes to the
+   * owner of an organisation with members or clients until TOTP is on; `off` only for test stacks
+   * whose suites predate the rule (test/support/local-stack.ts, the e2e's `npm start`).
+   */
+  TWO_STEP_FOR_TEAMS: z.enum(['required', 'off']).default('required'),
+
   /** The webhook endpoint's signing secret; required with a key, else the fixed local secret. */
   STRIPE_WEBHOOK_SECRET: z.string().trim().regex(/^whsec_\w+$/, 'must be a Stripe webhook signing secret (whsec_…)').optional(),
   /** On AWS: names of SecureString parameters holding the two values above, read at cold start. */

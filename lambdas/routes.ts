@@ -104,6 +104,12 @@ export interface RouteDefinition {
    * role (or the header), the caller is themselves, as a public route must still answer.
    */
   readonly role?: RouteRole;
+  /**
+   * Two-step sign-in (issue 28 item 12): the team's and the IT provider's own actions. While the
+   * acting organisation has members or clients, the caller needs TOTP on (lambdas/use-cases/two-step.ts);
+   * the route uses `userPool` to ask Cognito.
+   */
+  readonly twoStep?: true;
 }
 
 export const routes = [
@@ -175,21 +181,23 @@ export const routes = [
   { name: 'revoke-api-token', fn: 'account', method: 'DELETE', path: '/api/me/api-tokens/{tokenId}', auth: 'user', role: 'admin', uses: ['table'] },
   // Teams (issue 22 item 2): the organisations a person belongs to, the acting organisation's members and invitations, accepting one.
   { name: 'list-my-organisations', fn: 'account', method: 'GET', path: '/api/me/organisations', auth: 'user', role: 'person', uses: ['table'] },
-  { name: 'list-org-invitations', fn: 'account', method: 'GET', path: '/api/me/org/invitations', auth: 'user', role: 'owner', uses: ['table'] },
-  { name: 'create-org-invitation', fn: 'account', method: 'POST', path: '/api/me/org/invitations', auth: 'user', role: 'owner', uses: ['table', 'mailer'] },
-  { name: 'revoke-org-invitation', fn: 'account', method: 'DELETE', path: '/api/me/org/invitations/{invitationId}', auth: 'user', role: 'owner', uses: ['table'] },
+  { name: 'list-org-invitations', fn: 'account', method: 'GET', path: '/api/me/org/invitations', auth: 'user', role: 'owner', uses: ['table', 'userPool'], twoStep: true },
+  { name: 'create-org-invitation', fn: 'account', method: 'POST', path: '/api/me/org/invitations', auth: 'user', role: 'owner', uses: ['table', 'mailer', 'userPool'], twoStep: true },
+  { name: 'revoke-org-invitation', fn: 'account', method: 'DELETE', path: '/api/me/org/invitations/{invitationId}', auth: 'user', role: 'owner', uses: ['table', 'userPool'], twoStep: true },
   { name: 'accept-invitation', fn: 'account', method: 'POST', path: '/api/invitations/accept', auth: 'user', role: 'person', uses: ['table'] },
   { name: 'list-org-members', fn: 'account', method: 'GET', path: '/api/me/org/members', auth: 'user', role: 'viewer', uses: ['table'] },
-  { name: 'update-org-member', fn: 'account', method: 'PUT', path: '/api/me/org/members/{memberId}', auth: 'user', role: 'owner', uses: ['table'] },
+  { name: 'update-org-member', fn: 'account', method: 'PUT', path: '/api/me/org/members/{memberId}', auth: 'user', role: 'owner', uses: ['table', 'userPool'], twoStep: true },
+  // Settings → Security: whether two-step sign-in is on, and whether the caller's role needs it (turning it off is refused then).
+  { name: 'get-two-step-status', fn: 'account', method: 'GET', path: '/api/me/two-step', auth: 'user', role: 'person', uses: ['table', 'userPool'] },
   { name: 'leave-organisation', fn: 'account', method: 'DELETE', path: '/api/me/org/membership', auth: 'user', role: 'viewer', uses: ['table'] },
-  { name: 'remove-org-member', fn: 'account', method: 'DELETE', path: '/api/me/org/members/{memberId}', auth: 'user', role: 'owner', uses: ['table'] },
+  { name: 'remove-org-member', fn: 'account', method: 'DELETE', path: '/api/me/org/members/{memberId}', auth: 'user', role: 'owner', uses: ['table', 'userPool'], twoStep: true },
   // IT providers (issue 22 item 3): a client's owner revokes a provider; the provider's overview of its clients and its branding of their reports.
   { name: 'list-org-providers', fn: 'account', method: 'GET', path: '/api/me/org/providers', auth: 'user', role: 'viewer', uses: ['table'] },
-  { name: 'remove-org-provider', fn: 'account', method: 'DELETE', path: '/api/me/org/providers/{providerId}', auth: 'user', role: 'owner', uses: ['table'] },
-  { name: 'get-provider-overview', fn: 'account', method: 'GET', path: '/api/me/provider/clients', auth: 'user', role: 'viewer', uses: ['table'] },
-  { name: 'get-provider-branding', fn: 'account', method: 'GET', path: '/api/me/provider/branding', auth: 'user', role: 'viewer', uses: ['table'] },
+  { name: 'remove-org-provider', fn: 'account', method: 'DELETE', path: '/api/me/org/providers/{providerId}', auth: 'user', role: 'owner', uses: ['table', 'userPool'], twoStep: true },
+  { name: 'get-provider-overview', fn: 'account', method: 'GET', path: '/api/me/provider/clients', auth: 'user', role: 'viewer', uses: ['table', 'userPool'], twoStep: true },
+  { name: 'get-provider-branding', fn: 'account', method: 'GET', path: '/api/me/provider/branding', auth: 'user', role: 'viewer', uses: ['table', 'userPool'], twoStep: true },
   // A 64 KB PNG logo travels as a data URL (4/3 of its size).
-  { name: 'put-provider-branding', fn: 'account', method: 'PUT', path: '/api/me/provider/branding', auth: 'user', role: 'admin', uses: ['table'], maxBodyBytes: 131_072 },
+  { name: 'put-provider-branding', fn: 'account', method: 'PUT', path: '/api/me/provider/branding', auth: 'user', role: 'admin', uses: ['table', 'userPool'], twoStep: true, maxBodyBytes: 131_072 },
   { name: 'api-list-audits', fn: 'api-v1', method: 'GET', path: '/api/v1/audits', auth: 'api-token', uses: ['table'] },
   { name: 'api-get-audit', fn: 'api-v1', method: 'GET', path: '/api/v1/audits/{auditId}', auth: 'api-token', uses: ['table'] },
   { name: 'api-start-scan', fn: 'api-v1', method: 'POST', path: '/api/v1/scans', auth: 'api-token', uses: ['table', 'scanQueue'] },

@@ -84,7 +84,12 @@ export const deployDecisions = {
   RATE_LIMIT_AGENT_TELEMETRY_PER_ACCOUNT: setting,
   RATE_LIMIT_SUPPORT_REQUESTS_PER_USER: setting,
   API_TOKEN_REQUESTS_PER_MINUTE: setting,
+  API_TOKEN_TTL_DAYS: setting,
   SHARE_MAX_USES: setting,
+  TWO_STEP_FOR_TEAMS: {
+    kind: 'local',
+    reason: "`off` only for the test stacks whose team suites predate two-step sign-in; AWS keeps the default, `required`",
+  },
   DEMO_MODE: {
     kind: 'local',
     reason: 'seeds a demo account whose password the login page shows (`npm start`); never on AWS',

@@ -1,6 +1,7 @@
 import {
   AdminCreateUserCommand,
   AdminDeleteUserCommand,
+  AdminGetUserCommand,
   AdminSetUserPasswordCommand,
   type CognitoIdentityProviderClient,
   ListUsersCommand,
@@ -71,4 +72,29 @@ export class CognitoUsers implements UserDirectory {
       if ((error as Error).name !== 'UserNotFoundException') throw error;
     }
   }
+
+  /**
+   * AdminGetUser's UserMFASettingList: the tokens do not say whether TOTP is on. A yes is kept for
+   * TWO_STEP_CACHE_MS (one API call of a page's burst asks Cognito, the rest do not); a no is asked
+   * again each time, so turning it on counts at once.
+   */
+  async twoStepEnabled(userId: string): Promise<boolean> {
+    const cached = this.twoStepUntil.get(userId);
+    if (cached !== undefined && cached > Date.now()) return true;
+    let enabled = false;
+    try {
+      const user = await this.cognito.send(new AdminGetUserCommand({ UserPoolId: this.userPoolId, Username: userId }));
+      enabled = (user.UserMFASettingList ?? []).includes('SOFTWARE_TOKEN_MFA');
+    } catch (error) {
+      if ((error as Error).name !== 'UserNotFoundException') throw error;
+    }
+    if (enabled) this.twoStepUntil.set(userId, Date.now() + TWO_STEP_CACHE_MS);
+    else this.twoStepUntil.delete(userId);
+    return enabled;
+  }
+
+  private readonly twoStepUntil = new Map<string, number>();
 }
+
+/** How long a user's "TOTP is on" is believed without asking Cognito again (turning it off counts after this). */
+export const TWO_STEP_CACHE_MS = 60_000;

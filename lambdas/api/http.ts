@@ -5,6 +5,7 @@ import { ORG_HEADER } from '../domain/organisation.contract.js';
 import { bearerToken } from '../domain/user-tokens.js';
 import { type RouteDefinition, routes } from '../routes.js';
 import { actingClaims } from '../use-cases/organisations.js';
+import { requireTwoStep } from '../use-cases/two-step.js';
 import { isOriginVerified, ORIGIN_VERIFY_HEADER } from './origin-verify.js';
 
 /** API Gateway HTTP API (payload 2.0) event; JWT claims present on `user` routes (set by the authorizer). */
@@ -159,6 +160,9 @@ function toRequest(event: ApiEvent): ApiRequest {
   };
 }
 
+/** Route keys of the routes that need two-step sign-in for whoever manages a team or clients (issue 28 item 12). */
+const twoStepRouteKeys = new Set((routes as readonly RouteDefinition[]).filter((route) => route.twoStep).map((route) => `${route.method} ${route.path}`));
+
 /** Route keys of the `user` routes, with the role each needs (none declared: the owner's). */
 const userRouteRoles = new Map<string, NonNullable<RouteDefinition['role']>>(
   (routes as readonly RouteDefinition[]).filter((route) => route.auth === 'user').map((route) => [`${route.method} ${route.path}`, route.role ?? 'owner'] as const),
@@ -195,6 +199,7 @@ export function httpHandler(deps: Deps, run: (request: ApiRequest) => Promise<Re
       }
       const role = userRouteRoles.get(event.routeKey);
       if (role && request.claims) request.claims = await actingClaims(deps, request.claims, role, request.header(ORG_HEADER));
+      if (twoStepRouteKeys.has(event.routeKey) && request.claims) await requireTwoStep(deps, request.claims);
       const reply = await run(request);
       if (reply.binary) {
         return { statusCode: reply.status, headers: { 'cache-control': 'no-store', ...reply.headers }, body: Buffer.from(reply.binary).toString('base64'), isBase64Encoded: true };

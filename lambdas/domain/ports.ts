@@ -216,6 +216,8 @@ export interface OwnedAuditPage {
   cursor?: string;
 }
 
+  /** Whether the user signs in with a TOTP code (Cognito's UserMFASettingList holds SOFTWARE_TOKEN_MFA). */
+  twoStepEnabled(userId: string): Promise<boolean>;
 export interface ProfileSeed {
   userId: string;
   email: string;

@@ -675,6 +675,14 @@ export function routeCases(f: Fixtures): Record<RouteName, RouteCase> {
       bad: () => ({ as: f.member, headers: { 'x-rampart-org': '00000000-0000-4000-8000-000000000000' } }),
       badStatus: 403,
       badError: 'organisation_forbidden',
+    'get-two-step-status': {
+      good: () => ({}),
+      goodStatus: 200,
+      checkGood: ({ json }) => expectThat(json.enabled === false && typeof json.required === 'boolean', `two-step: ${JSON.stringify(json)}`),
+      bad: () => nobody,
+      badStatus: 401,
+      badError: 'unauthorized',
+    },
     },
     'update-org-member': {
       good: () => ({ params: { memberId: f.stranger.userId }, body: { role: 'admin' } }),

@@ -51,7 +51,7 @@ export async function startTestStack(env: LocalStackOptions['env'] = {}, site: {
     monitoringIntervalMs: 0,
     metrics: site.metrics,
     // No demo account unless a test asks for it (DEMO_MODE: '1'): tests count users and audits.
-    env: { LOG_LEVEL: 'ERROR', SCAN_RESOLVERS: `127.0.0.1:${dns.port}`, SCAN_DNS_TIMEOUT_MS: '1000', SCAN_EXCLUDE_PORTS: '2024', DEMO_MODE: '0', ...TEST_RATE_LIMITS, ...env },
+    env: { LOG_LEVEL: 'ERROR', SCAN_RESOLVERS: `127.0.0.1:${dns.port}`, SCAN_DNS_TIMEOUT_MS: '1000', SCAN_EXCLUDE_PORTS: '2024', DEMO_MODE: '0', TWO_STEP_FOR_TEAMS: 'off', ...TEST_RATE_LIMITS, ...env },
   };
   const handle: TestStack = {
     stack: await startLocalStack(options),
