@@ -4,18 +4,19 @@ import { ranMode } from '../domain/coverage.js';
 import { siteKey } from '../domain/target.js';
 import { unlockMessages, type UnlockResponse } from '../domain/unlock.contract.js';
 import type { Caller } from './account.js';
-import { requireProvenDomain, scannerProbes } from './domains.js';
+import { countScanAgainstPlan, requireProvenDomain, scannerProbes } from './domains.js';
 import { callersOwnAudit } from './payments.js';
 import { refuseOptedOutScan } from './scan-opt-outs.js';
 
-type UnlockDeps = Pick<Deps, 'audits' | 'domains' | 'scanJobs' | 'clock' | 'log' | 'config' | 'scanSettings' | 'scannerOptOuts'>;
+type UnlockDeps = Pick<Deps, 'audits' | 'domains' | 'scanJobs' | 'clock' | 'log' | 'config' | 'scanSettings' | 'scannerOptOuts' | 'accounts' | 'billing'>;
 
 /**
  * `POST /api/audits/{auditId}/unlock` (DECISIONS "Scan modes"): a passive report's requester, once
  * signed in and holding the site's domain verified by DNS TXT or file, re-runs the same report as an
  * active scan. The caller's own report only (owned, or a lead under the account's email), once (it
- * is active from then on), never while it runs, and never counted against the plan: it is still the
- * free report. The per-target active budget applies in the worker like for every active scan; a
+ * is active from then on), never while it runs, and counted against the plan as one scan, as Quick
+ * Scan is (issue 28 finding 14: the plan's scans, a free account's trial grants; none left: 403
+ * scan_limit_reached and nothing is rescanned). The per-target active budget applies in the worker like for every active scan; a
  * report whose scan ran passive under it may be unlocked again.
  */
 export async function unlockScan(deps: UnlockDeps, caller: Caller, rawId: unknown): Promise<UnlockResponse> {
@@ -26,12 +27,20 @@ export async function unlockScan(deps: UnlockDeps, caller: Caller, rawId: unknow
   await refuseOptedOutScan(deps, audit.host);
   // The proof is looked for again when it was last seen more than DOMAIN_PROOF_RECHECK_DAYS ago.
   await requireProvenDomain(deps, scannerProbes(deps.scanSettings), caller.userId, audit.host, unlockMessages.notVerified(siteKey(audit.host)));
-  const queuedAt = deps.clock.now().toISOString();
-  if (!(await deps.audits.requeueActive(audit.id, queuedAt))) {
-    // Another request unlocked it a moment ago, or a scan started.
-    throw new ConflictError('audit_scan_running', unlockMessages.running);
+  // An active scan: counted against the plan as Quick Scan is (issue 28 finding 14), given back if it does not start.
+  const counted = await countScanAgainstPlan(deps, caller.userId);
+  try {
+    const queuedAt = deps.clock.now().toISOString();
+    if (!(await deps.audits.requeueActive(audit.id, queuedAt))) {
+      // Another request unlocked it a moment ago, or a scan started.
+      throw new ConflictError('audit_scan_running', unlockMessages.running);
+    }
+    await deps.scanJobs.enqueue({ auditId: audit.id, kind: 'scan' });
+    await counted.record({ auditId: audit.id, domain: audit.host, createdAt: queuedAt });
+  } catch (error) {
+    await counted.giveBack();
+    throw error;
   }
-  await deps.scanJobs.enqueue({ auditId: audit.id, kind: 'scan' });
   deps.log.info('Passive report unlocked: active scan queued', { auditId: audit.id });
   return { auditId: audit.id, status: 'queued', mode: 'active', message: unlockMessages.started };
 }

@@ -1,3 +1,4 @@
+import { getPlan } from '../lib/catalogue';
 import { PARTIAL_SCORE_CAP, type NotCheckedCause } from '../lib/contracts';
 
 /**
@@ -67,7 +68,7 @@ export const scanModeContent = {
       'Subdomain probing: names guessed from a wordlist, and which subdomains answer on the web',
     ],
     account:
-      'Unlocking needs a free account: a verified domain belongs to an account, and the account is where you prove control, with a DNS TXT record or a file on your site. It costs nothing and does not count against a plan.',
+      `Unlocking needs a free account: a verified domain belongs to an account, and the account is where you prove control, with a DNS TXT record or a file on your site. The account costs nothing; the full scan counts as one scan of your plan, as a Quick Scan does (a free account's trial includes ${getPlan('trial').scansLimit} scans).`,
     leadAccount: 'Asked for this report with the form? Your free account was created then: sign in with the login details we emailed you.',
     signIn: 'Sign in to unlock',
     signUp: 'Create a free account',

@@ -51,6 +51,9 @@ describe('Settings → Domains opened to verify a domain for something', () => {
     // Assess
     expect(within(purpose()!).getByRole('heading').textContent).toBe('Unlock the full scan of shop.example.test');
     expect(purpose()!.textContent).toContain('Unlocking needs a free account');
+    // Issue 28 item 11: an unlock counts as a Quick Scan does.
+    expect(purpose()!.textContent).toContain("the full scan counts as one scan of your plan, as a Quick Scan does (a free account's trial includes 3 scans)");
+    expect(purpose()!.textContent).not.toContain('does not count');
     expect(currentStep()).toBe(0);
     expect(domainInput().value).toBe(HOST);
     expect(screen.queryByRole('button', { name: 'Run the full scan' })).toBeNull();
@@ -114,6 +117,25 @@ describe('Settings → Domains opened to verify a domain for something', () => {
     expect(forbiddenText).toContain(unlockMessages.notYours);
     expect(forbiddenLink).toBe('/dashboard');
     expect(within(within(purpose()!).getByRole('alert')).getByRole('link', { name: 'View the report' }).getAttribute('href')).toBe(`/results/${ID}`);
+    expect(screen.queryByTestId('where')).toBeNull();
+  });
+
+  it("shows Quick Scan's refusal when the plan has no scans left (issue 28 item 11)", async () => {
+    // Prepare
+    const limit = 'You have used all the scans of your plan. Upgrade your plan to run more scans.';
+    stubApi({
+      'GET /api/me/domains': domainsAnswer(domainView('example.test', true)),
+      'GET /api/me/audits': auditsAnswer(),
+      [`POST ${UNLOCK_PATH}`]: [{ status: 403, body: { error: 'scan_limit_reached', message: limit } }],
+    });
+    renderTab(paths.dashboard.verifyDomain.getHref(HOST, { unlock: ID }));
+
+    // Act
+    fireEvent.click(await screen.findByRole('button', { name: 'Run the full scan' }));
+    const refusal = await within(purpose()!).findByRole('alert');
+
+    // Assess
+    expect(refusal.textContent).toContain(limit);
     expect(screen.queryByTestId('where')).toBeNull();
   });
 
