@@ -10,6 +10,7 @@ import { siteAccessOf } from '../domain/site-access-view.js';
 import { DomainError } from '../domain/errors.js';
 import type { LeadRecord } from '../domain/ports.js';
 import { SCAN_DEPTHS } from '../domain/plans.js';
+import { refuseRestrictedPassiveScan } from '../domain/scan-authorization.js';
 import { parseWebTarget } from '../domain/target.js';
 import { subdomainSurfaceCheck } from '../scanner/checks/subdomain-surface.check.js';
 import { scan } from '../scanner/scan.js';
@@ -96,6 +97,9 @@ export async function runScan(deps: RunScanDeps, job: ScanJob): Promise<RunScanO
   // completed; a scan pack's scan is deep from its first run, and counted then.
   const counts = !deep || audit.completedAt === undefined;
   try {
+    // A passive scan does what a browser does, and a browser refuses the site's port: refused with the reason. The lead route
+    // refuses such a passive lead up front; this is an active audit that the per-target limit turned passive.
+    if (mode === 'passive') refuseWithReason(() => refuseRestrictedPassiveScan(target.url), ranPassiveBecause);
     const report = await scan(target, deep ? { ...deps.scanSettings, topPorts: DEEP_TOP_PORTS } : deps.scanSettings, {
       deadlineMs: deep ? DEEP_SCAN_DEADLINE_MS : SCAN_DEADLINE_MS,
       checks: deep ? [...deps.scanChecks, subdomainSurfaceCheck] : deps.scanChecks,
@@ -130,6 +134,16 @@ export async function runScan(deps: RunScanDeps, job: ScanJob): Promise<RunScanO
       deps.metrics.scanFailed();
       return 'failed';
     }
+    throw error;
+  }
+}
+
+/** Runs a refusal; its message, when it throws, is preceded by why the scan ran passive (the per-target limit). */
+function refuseWithReason(refuse: () => void, ranPassiveBecause: string | undefined): void {
+  try {
+    refuse();
+  } catch (error) {
+    if (error instanceof DomainError && ranPassiveBecause) throw new DomainError(error.code, `${ranPassiveBecause} ${error.message}`, error.details);
     throw error;
   }
 }

@@ -4,6 +4,7 @@ import { startTestStack, TEST_ZONE_RECORDS, type TestStack, validLead, waitForAu
 import { postJsonFrom } from '../support/post-from.js';
 import { tableItems } from '../support/table.js';
 import { startZoneServer, type ZoneServer } from '../support/zone-server.js';
+import { activeScanTarget } from '../../lambdas/use-cases/run-scan.js';
 
 /**
  * Passive means browser-like (issue 28 finding 6, DECISIONS "Scan modes"): a passive lead for a site
@@ -79,3 +80,24 @@ describe('an active lead (the domain’s proven owner) for the same port', () =>
     await waitForAudit(t.stack.url, String(reply.body.auditId), 30_000);
   });
 });
+
+describe('an active audit that the per-target limit turns passive, for a site on a restricted port', () => {
+  it('fails with both reasons instead of scanning like no browser would', async () => {
+    // Prepare: the owner of owner2.test (verified), and the domain's hourly budget of active scans used up.
+    const owner = await signIn(t, 'it@owner2.test');
+    await verifyDomainByDns(t, zone, owner, 'owner2.test');
+    for (let i = 0; i < t.stack.deps.config.SCAN_ACTIVE_PER_TARGET_PER_HOUR; i += 1) await t.stack.deps.rateLimits.consume(`scan:active:${activeScanTarget('owner2.test')}`, t.stack.deps.config.SCAN_ACTIVE_PER_TARGET_PER_HOUR, 3600);
+    const webUrl = 'http://mail.owner2.test:25/';
+
+    // Act
+    const reply = await api(t, 'POST', '/api/leads', owner.token, { ...validLead, email: 'it@owner2.test', webUrl });
+    const ended = await waitForAudit(t.stack.url, String(reply.body.auditId), 30_000);
+
+    // Assess: stored active (the owner's right), ended before any scan with the limit's reason and the port's.
+    expect(reply.status, reply.text).toBe(201);
+    const audit = await t.stack.deps.audits.getAudit(String(reply.body.auditId));
+    expect([ended.status, audit?.mode, audit?.checks]).toEqual(['failed', 'active', []]);
+    expect(audit?.errorMessage).toMatch(/^This site already had \d+ active scans from Rampart in the last hour .*so this one ran passive\. Browsers refuse to open web addresses on port 25 \(ERR_UNSAFE_PORT/);
+  });
+});
+
