@@ -117,6 +117,8 @@ export const routes = [
   { name: 'create-lead', fn: 'public-api', method: 'POST', path: '/api/leads', auth: 'public', uses: ['table', 'scanQueue', 'mailer', 'userPool'], optionalAuth: true },
   { name: 'send-verification-code', fn: 'public-api', method: 'POST', path: '/api/verification-codes', auth: 'public', uses: ['table', 'mailer'] },
   { name: 'verify-email-code', fn: 'public-api', method: 'POST', path: '/api/verification-codes/verify', auth: 'public', uses: ['table'] },
+  // DECISIONS "Scan modes" [attacker]: the code mailed to a same-domain lead's address, confirmed for its audit; creates the account the lead asked for.
+  { name: 'confirm-address', fn: 'public-api', method: 'POST', path: '/api/audits/{auditId}/confirm-address', auth: 'public', uses: ['table', 'scanQueue', 'mailer', 'userPool'], maxBodyBytes: 1_024 },
   { name: 'get-audit', fn: 'public-api', method: 'GET', path: '/api/audits/{auditId}', auth: 'public', uses: ['table'], optionalAuth: true, role: 'viewer' },
   { name: 'create-share', fn: 'public-api', method: 'POST', path: '/api/audits/{auditId}/shares', auth: 'public', uses: ['table'], optionalAuth: true, role: 'viewer' },
   { name: 'get-shared-audit', fn: 'public-api', method: 'GET', path: '/api/shared-audits/{shareToken}', auth: 'public', uses: ['table'] },

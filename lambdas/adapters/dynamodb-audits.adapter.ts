@@ -186,7 +186,8 @@ export class DynamoDbAuditRepository implements AuditRepository {
   async requeueActive(auditId: string, queuedAt: string): Promise<boolean> {
     return this.conditionalUpdate({
       Key: keys.audit(auditId),
-      UpdateExpression: 'SET #status = :queued, #mode = :active, gsi2pk = :unfinished, gsi2sk = :order REMOVE errorMessage',
+      // Active from now: an address proof the audit waited for is no longer pending.
+      UpdateExpression: 'SET #status = :queued, #mode = :active, gsi2pk = :unfinished, gsi2sk = :order REMOVE errorMessage, addressProof',
       // Passive by proof, or active by proof but run passive under the per-target limit (ranPassiveBecause).
       ConditionExpression: 'attribute_exists(pk) AND #status IN (:done, :failed) AND (#mode = :passive OR attribute_exists(ranPassiveBecause))',
       ExpressionAttributeNames: { '#status': 'status', '#mode': 'mode' },
@@ -200,6 +201,19 @@ export class DynamoDbAuditRepository implements AuditRepository {
         ':order': `${queuedAt}#${auditId}`,
       },
     });
+  }
+
+  async attachOwner(auditId: string, ownerId: string): Promise<boolean> {
+    const attached = await this.conditionalUpdate({
+      Key: keys.audit(auditId),
+      UpdateExpression: 'SET ownerId = :owner',
+      ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(ownerId)',
+      ExpressionAttributeValues: { ':owner': ownerId },
+    });
+    if (!attached) return false;
+    const audit = await this.getAudit(auditId);
+    if (audit) await this.putOwnedAudit(ownerId, audit);
+    return true;
   }
 
   async claimFreeRescan(auditId: string, claim: { paymentSessionId: string; claimedAt: string }): Promise<boolean> {
@@ -396,6 +410,7 @@ function toAudit(item: AuditItem, checks: CheckResult[]): Audit {
     ...(item.depth ? { depth: item.depth } : {}),
     ...(item.mode ? { mode: item.mode } : {}),
     ...(item.ranPassiveBecause ? { ranPassiveBecause: item.ranPassiveBecause } : {}),
+    ...(item.addressProof?.pending ? { addressProof: { pending: true, createAccount: item.addressProof.createAccount === true } } : {}),
     ...(Array.isArray(item.gradeCaps) && item.gradeCaps.length > 0 ? { gradeCaps: item.gradeCaps } : {}),
     ...(item.origin ? { origin: item.origin } : {}),
     ...(item.isPremium ? { isPremium: true, planType: item.planType, paymentSessionId: item.paymentSessionId, badgeEligibleUntil: item.badgeEligibleUntil } : {}),

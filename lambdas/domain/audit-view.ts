@@ -329,6 +329,12 @@ export interface AuditResultView {
   scan_mode: ScanMode;
   coverage: CoverageView;
   /**
+   * DECISIONS "Scan modes" [attacker]: the lead's address is at the site's domain and a code was
+   * mailed to it; confirmed (POST /api/audits/{id}/confirm-address), the report is rescanned active.
+   * Never says whose address it is.
+   */
+  address_proof_pending?: true;
+  /**
    * The Pro Audit's step-by-step remediation plan (DECISIONS "What paid audits add"): completed Pro
    * Audits only. Public like the rest of the report: anyone with the report's id may read it.
    */
@@ -541,6 +547,7 @@ export function buildAuditView(audit: Audit, context: AuditViewContext = {}): Au
     scan_depth: audit.depth ?? 'standard',
     scan_mode: ranMode(audit),
     coverage: coverageOf(audit),
+    ...(audit.addressProof?.pending ? { address_proof_pending: true as const } : {}),
     providers: fixes.providers,
   };
   // What the paid audit bought (the plan catalogue's grants): the Pro Audit's re-scan and remediation plan.

@@ -124,6 +124,13 @@ export interface Audit {
   /** The mode the last scan really ran in, when it ran less than `mode` allowed (the per-target active limit), and why. */
   ranPassiveBecause?: string;
   /**
+   * DECISIONS "Scan modes" [attacker]: the lead's address is at the site's domain but not proven yet.
+   * The scan runs passive and a code is mailed to the address; the code confirmed for this audit
+   * (POST /api/audits/{id}/confirm-address) rescans it active and, when the lead asked for an
+   * account (`createAccount`), only then creates it. Removed once an active rescan is queued.
+   */
+  addressProof?: { pending: true; createAccount: boolean };
+  /**
    * Why the audit exists when nobody asked for it: `monitoring` for a subscriber's scheduled rescan
    * (issue 8 "Monitoring"; it alerts on changes and never counts against the plan's scans). Absent for
    * a lead's free scan and a user's own quick scan.

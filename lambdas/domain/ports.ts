@@ -77,6 +77,8 @@ export interface AuditRepository {
   requeueDeep(auditId: string, queuedAt: string): Promise<boolean>;
   /** DECISIONS "Scan modes": a passive audit whose requester has since proved control is queued again as active; false unless it was a finished audit that ran passive. */
   requeueActive(auditId: string, queuedAt: string): Promise<boolean>;
+  /** Attaches an unowned audit to an account (its history lists it from then on); false when it had an owner already (or is gone). */
+  attachOwner(auditId: string, ownerId: string): Promise<boolean>;
   /**
    * The Pro Audit's free re-scan (lambdas/domain/free-rescan.ts), claimed and queued deep in one
    * conditional write: only a completed (or failed) Pro Audit paid by `paymentSessionId` whose

@@ -3,8 +3,9 @@ import type { Deps } from '../composition.js';
 import type { Audit, ScanDepth, ScanMode } from '../domain/audit.js';
 import { isBotUserAgent } from '../domain/bots.js';
 import { parseContract } from '../domain/contract.js';
+import type { ConfirmAddressPrompt } from '../domain/address-proof.contract.js';
 import { accountCreatedEmail } from '../domain/emails.js';
-import { ConflictError, ForbiddenError } from '../domain/errors.js';
+import { ConflictError, ForbiddenError, RateLimitedError } from '../domain/errors.js';
 import { type Lead, leadInputSchema, looksAutomated, summarizeLeadErrors } from '../domain/lead.contract.js';
 import { FREE_REPORT_GRANTS } from '../domain/plans.js';
 import { mayScanAtOnce, refuseRestrictedPassiveScan } from '../domain/scan-authorization.js';
@@ -15,12 +16,16 @@ import { countScanAgainstPlan, type CountedScan, deepOnly, isVerifiedDomainOf } 
 import { notify, type NotifyDeps } from './notifications.js';
 import { enforceLimits } from './rate-limits.js';
 import { refuseOptedOutScan } from './scan-opt-outs.js';
+import { verificationMessages } from '../domain/verification.contract.js';
+import { emailVerificationCode } from './verification-codes.js';
 
 export interface SubmitLeadContext {
   sourceIp: string;
   userAgent: string;
   /** The signed-in caller's verified id (Cognito sub), when the request carried a valid token. */
   userId?: string;
+  /** The signed-in caller's own address, when their token says it is verified (lower case). */
+  verifiedEmail?: string;
 }
 
 export interface SubmitLeadResult {
@@ -29,6 +34,8 @@ export interface SubmitLeadResult {
   accountCreated: boolean;
   /** False when nothing was scanned (a bot): the caller still answers as if it had been. */
   scanned: boolean;
+  /** DECISIONS "Scan modes" [attacker]: the address is at the site's domain but unproven; the scan runs passive until the code mailed to it is confirmed. */
+  confirmAddress?: ConfirmAddressPrompt;
 }
 
 /** The same lead sent again within this time (a double click, a retry) gets the first answer. */
@@ -39,11 +46,11 @@ export const VERIFICATION_REQUIRED_MESSAGE =
 
 type SubmitLeadDeps = Pick<
   Deps,
-  'audits' | 'scanJobs' | 'clock' | 'config' | 'log' | 'rateLimits' | 'verifications' | 'idempotency' | 'users' | 'mailer' | 'domains' | 'supportRequests' | 'accounts' | 'billing' | 'scannerOptOuts'
+  'audits' | 'scanJobs' | 'clock' | 'config' | 'log' | 'rateLimits' | 'verifications' | 'idempotency' | 'users' | 'mailer' | 'domains' | 'supportRequests' | 'accounts' | 'billing' | 'scannerOptOuts' | 'metrics'
 > &
   NotifyDeps;
 
-type StoredAnswer = { auditId: string; leadId: string; accountCreated: boolean };
+type StoredAnswer = { auditId: string; leadId: string; accountCreated: boolean; confirmAddress?: ConfirmAddressPrompt };
 
 /**
  * A visitor asks for a free report. In order: bots get an accepted-looking answer and nothing
@@ -67,7 +74,7 @@ export async function submitLead(deps: SubmitLeadDeps, input: unknown, context: 
   await refuseOptedOutScan(deps, lead.webUrl.host);
 
   // DECISIONS "Who may scan at once" and "Scan modes". The client's `emailVerified` is never trusted: only our records.
-  const mode = await scanModeFor(deps, lead, site, context.userId);
+  const { mode, proofPending } = (await scanModeFor(deps, lead, site, context)) ?? {};
   if (!mode) throw new ForbiddenError('verification_required', VERIFICATION_REQUIRED_MESSAGE);
   // A passive scan does what a browser does: a site on a port browsers refuse (http://victim:25/) is refused before anything is stored.
   if (mode === 'passive') refuseRestrictedPassiveScan(lead.webUrl.url);
@@ -92,20 +99,22 @@ export async function submitLead(deps: SubmitLeadDeps, input: unknown, context: 
     if (context.userId && (await isVerifiedDomainOf(deps, context.userId, lead.webUrl.host))) counted = await countScanAgainstPlan(deps, context.userId);
     // A signed-in caller's lead is theirs: the audit goes to their account (their dashboard and history),
     // and no account is made for the form's email, which may be a colleague's.
+    // An unproven address gets no account (and no email_verified) until its code is confirmed (confirm-address.ts).
     const account = context.userId
       ? { userId: context.userId, accountCreated: false }
-      : lead.createAccount
+      : lead.createAccount && !proofPending
         ? await ensureAccount(deps, lead)
         : { userId: undefined, accountCreated: false };
     // A scan-pack scan runs as the pack grants (deep); a free lead scan is standard.
     const depth = counted?.depth ?? FREE_REPORT_GRANTS.scanDepth;
-    await store(deps, lead, answer, account.userId, context, mode, depth);
+    await store(deps, lead, answer, account.userId, context, mode, depth, proofPending ? { pending: true, createAccount: lead.createAccount } : undefined);
     await counted?.record({ auditId: answer.auditId, domain: site, createdAt: deps.clock.now().toISOString() });
     await deps.scanJobs.enqueue({ auditId: answer.auditId, kind: 'scan', ...deepOnly(depth) });
     // A new lead is an interaction: the person's contact details are kept 3 years from it.
     await recordContactInteraction(deps, { email: lead.email, userId: account.userId });
-    if (account.accountCreated) await deps.idempotency.update(key, { ...answer, accountCreated: true });
-    return { ...answer, accountCreated: account.accountCreated, scanned: true };
+    const confirmAddress = proofPending ? await mailAddressCode(deps, lead, site, context) : undefined;
+    if (account.accountCreated || confirmAddress) await deps.idempotency.update(key, { ...answer, accountCreated: account.accountCreated, ...(confirmAddress ? { confirmAddress } : {}) });
+    return { ...answer, accountCreated: account.accountCreated, scanned: true, ...(confirmAddress ? { confirmAddress } : {}) };
   } catch (error) {
     await counted?.giveBack();
     // Nothing answered for this key: an equal lead may try again at once.
@@ -115,14 +124,33 @@ export async function submitLead(deps: SubmitLeadDeps, input: unknown, context: 
 }
 
 /**
- * DECISIONS "Scan modes": proof of control of the site's domain (the email at that domain, or the
- * signed-in caller's verified domain) gets an active scan; an emailed code to a foreign address
- * proves only the address: passive. Nothing proven: no scan.
+ * DECISIONS "Scan modes" (revised [attacker]): proof of control of the site's domain gets an active
+ * scan: the signed-in caller's verified domain, or an email at that domain once the address is
+ * proven (a code confirmed for it and the site, or the caller's own token's verified address). An
+ * unproven address at the domain starts at once, passive, its proof pending. An emailed code to a
+ * foreign address proves only the address: passive. Nothing proven: no scan.
  */
-async function scanModeFor(deps: SubmitLeadDeps, lead: Lead, site: string, userId: string | undefined): Promise<ScanMode | undefined> {
-  if (mayScanAtOnce(lead.email, lead.webUrl.host)) return 'active';
-  if (userId && (await isVerifiedDomainOf(deps, userId, lead.webUrl.host))) return 'active';
-  return (await deps.verifications.isVerified(lead.email, site)) ? 'passive' : undefined;
+async function scanModeFor(deps: SubmitLeadDeps, lead: Lead, site: string, context: SubmitLeadContext): Promise<{ mode: ScanMode; proofPending: boolean } | undefined> {
+  if (context.userId && (await isVerifiedDomainOf(deps, context.userId, lead.webUrl.host))) return { mode: 'active', proofPending: false };
+  const addressProven = (context.verifiedEmail !== undefined && context.verifiedEmail === lead.email) || (await deps.verifications.isVerified(lead.email, site));
+  if (mayScanAtOnce(lead.email, lead.webUrl.host)) return addressProven ? { mode: 'active', proofPending: false } : { mode: 'passive', proofPending: true };
+  return addressProven ? { mode: 'passive', proofPending: false } : undefined;
+}
+
+/**
+ * The code for a same-domain lead's address, with every limit of POST /api/verification-codes. Not
+ * sent (a limit, the mail ceiling, mail refused): the lead still stands, passive, and says so.
+ */
+async function mailAddressCode(deps: SubmitLeadDeps, lead: Lead, site: string, context: SubmitLeadContext): Promise<ConfirmAddressPrompt> {
+  try {
+    await emailVerificationCode(deps, { email: lead.email, site, firstName: lead.firstName }, { sourceIp: context.sourceIp });
+    return { email: lead.email, codeSent: true };
+  } catch (error) {
+    // A code sent for this address and site less than a minute ago is still valid: that one is the code to type.
+    if (error instanceof RateLimitedError && error.message === verificationMessages.resendTooSoon) return { email: lead.email, codeSent: true };
+    deps.log.warn('Could not mail the code of a same-domain lead', { error: String(error) });
+    return { email: lead.email, codeSent: false };
+  }
 }
 
 /** Equal leads: the same normalised fields and choices (the form's timing and honeypot aside), from the same caller. */
@@ -142,7 +170,16 @@ function idempotencyKey(lead: Lead, userId: string | undefined): string {
   return `lead:${createHash('sha256').update(JSON.stringify(fields)).digest('base64url')}`;
 }
 
-async function store(deps: SubmitLeadDeps, lead: Lead, answer: StoredAnswer, userId: string | undefined, context: SubmitLeadContext, mode: ScanMode, depth: ScanDepth) {
+async function store(
+  deps: SubmitLeadDeps,
+  lead: Lead,
+  answer: StoredAnswer,
+  userId: string | undefined,
+  context: SubmitLeadContext,
+  mode: ScanMode,
+  depth: ScanDepth,
+  addressProof: Audit['addressProof'],
+) {
   const now = deps.clock.now().toISOString();
   const audit: Audit = {
     id: answer.auditId,
@@ -156,6 +193,7 @@ async function store(deps: SubmitLeadDeps, lead: Lead, answer: StoredAnswer, use
     checks: [],
     mode,
     ...deepOnly(depth),
+    ...(addressProof ? { addressProof } : {}),
   };
   await deps.audits.createLeadWithAudit(
     {
@@ -180,7 +218,10 @@ async function store(deps: SubmitLeadDeps, lead: Lead, answer: StoredAnswer, use
  * Cognito user with a temporary password and an email with the login details (always — without it
  * the account could not be used, whatever `sendLoginCredentials` says).
  */
-async function ensureAccount(deps: SubmitLeadDeps, lead: Lead): Promise<{ userId: string; accountCreated: boolean }> {
+export async function ensureAccount(
+  deps: Pick<SubmitLeadDeps, 'users' | 'accounts' | 'config' | 'log'> & NotifyDeps,
+  lead: Pick<Lead, 'email' | 'firstName' | 'lastName' | 'businessName'>,
+): Promise<{ userId: string; accountCreated: boolean }> {
   const existing = await deps.users.findUserIdByEmail(lead.email);
   if (existing) return { userId: existing, accountCreated: false };
   const temporaryPassword = generateTemporaryPassword();

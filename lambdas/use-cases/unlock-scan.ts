@@ -30,17 +30,22 @@ export async function unlockScan(deps: UnlockDeps, caller: Caller, rawId: unknow
   // An active scan: counted against the plan as Quick Scan is (issue 28 finding 14), given back if it does not start.
   const counted = await countScanAgainstPlan(deps, caller.userId);
   try {
-    const queuedAt = deps.clock.now().toISOString();
-    if (!(await deps.audits.requeueActive(audit.id, queuedAt))) {
-      // Another request unlocked it a moment ago, or a scan started.
-      throw new ConflictError('audit_scan_running', unlockMessages.running);
-    }
-    await deps.scanJobs.enqueue({ auditId: audit.id, kind: 'scan' });
-    await counted.record({ auditId: audit.id, domain: audit.host, createdAt: queuedAt });
+    await queueActiveRescan(deps, audit.id, 'Passive report unlocked: active scan queued');
+    await counted.record({ auditId: audit.id, domain: audit.host, createdAt: deps.clock.now().toISOString() });
   } catch (error) {
     await counted.giveBack();
     throw error;
   }
-  deps.log.info('Passive report unlocked: active scan queued', { auditId: audit.id });
   return { auditId: audit.id, status: 'queued', mode: 'active', message: unlockMessages.started };
+}
+
+/**
+ * The same report queued again as an active scan, once its requester proved control (an unlock, or
+ * the address proof of a same-domain lead): 409 when another request did it a moment ago, or a scan started.
+ */
+export async function queueActiveRescan(deps: Pick<Deps, 'audits' | 'scanJobs' | 'clock' | 'log'>, auditId: string, logMessage: string): Promise<void> {
+  const queuedAt = deps.clock.now().toISOString();
+  if (!(await deps.audits.requeueActive(auditId, queuedAt))) throw new ConflictError('audit_scan_running', unlockMessages.running);
+  await deps.scanJobs.enqueue({ auditId, kind: 'scan' });
+  deps.log.info(logMessage, { auditId });
 }

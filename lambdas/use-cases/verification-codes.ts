@@ -20,7 +20,23 @@ type VerificationDeps = Pick<Deps, 'verifications' | 'rateLimits' | 'mailer' | '
  */
 export async function sendVerificationCode(deps: VerificationDeps, input: unknown, context: RequestContext): Promise<{ verificationId: string }> {
   const request = parseContract(sendVerificationCodeSchema, input);
-  const site = siteKey(request.webUrl.host);
+  return emailVerificationCode(deps, { email: request.email, site: siteKey(request.webUrl.host), firstName: request.firstName }, context);
+}
+
+/** The address and site a code is bound to (the email lower case, the site its site key). */
+export interface CodeSubject {
+  email: string;
+  site: string;
+  firstName?: string;
+}
+
+/**
+ * Emails a code for `email` and `site` with every limit of POST /api/verification-codes (the resend
+ * wait, the per-IP and per-email hourly limits, the mail ceiling). Also used by a lead whose address
+ * is at the site's domain (DECISIONS "Scan modes" [attacker]): the same code, the same limits.
+ */
+export async function emailVerificationCode(deps: VerificationDeps, request: CodeSubject, context: RequestContext): Promise<{ verificationId: string }> {
+  const site = request.site;
   const now = deps.clock.now();
 
   // The resend wait is answered before any counting, so pressing Resend early costs nothing.
@@ -86,7 +102,23 @@ export async function sendVerificationCode(deps: VerificationDeps, input: unknow
  */
 export async function verifyCode(deps: VerificationDeps, input: unknown, context: RequestContext): Promise<{ verified: true }> {
   const request = parseContract(verifyCodeSchema, input);
-  const site = siteKey(request.webUrl.host);
+  await checkVerificationCode(deps, { email: request.email, site: siteKey(request.webUrl.host) }, request.verificationCode, context);
+  return { verified: true };
+}
+
+/**
+ * The check behind POST /api/verification-codes/verify, for a code bound to `subject` (its limits,
+ * attempts and expiry): throws VerificationFailedError unless `code` is that pair's current code;
+ * a right one is recorded as verified and used up.
+ */
+export async function checkVerificationCode(
+  deps: Pick<VerificationDeps, 'verifications' | 'rateLimits' | 'clock' | 'config'>,
+  subject: Omit<CodeSubject, 'firstName'>,
+  code: string,
+  context: RequestContext,
+): Promise<void> {
+  const request = { email: subject.email, verificationCode: code };
+  const site = subject.site;
   await enforceLimits(
     deps.rateLimits,
     [{ scope: 'verify:ip', subject: context.sourceIp, perHour: deps.config.RATE_LIMIT_CODE_CHECKS_PER_IP }],
@@ -111,5 +143,4 @@ export async function verifyCode(deps: VerificationDeps, input: unknown, context
   }
   await deps.verifications.markVerified(request.email, site, deps.clock.now().toISOString(), VERIFICATION.verifiedForSeconds);
   await deps.verifications.deleteCode(request.email, site, stored.verificationId);
-  return { verified: true };
 }

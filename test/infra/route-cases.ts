@@ -65,6 +65,9 @@ export interface Fixtures {
   proAudit: string;
   /** A passive report of the owner's verified domain (a foreign-address lead's, say) that ended: unlock-scan re-runs it active. */
   passiveAudit: string;
+  /** A same-domain lead's passive report whose address proof is pending, ended; `addressCode` is the code mailed to its address. */
+  pendingAudit: string;
+  addressCode: () => Promise<string>;
   /** A pending domain of the owner's whose TXT record the zone publishes. */
   provable: string;
   /** Publishes a TXT record in the zone the scanner resolves through (a site owner's opt-out proof). */
@@ -146,6 +149,15 @@ export function routeCases(f: Fixtures): Record<RouteName, RouteCase> {
       bad: () => ({ body: { email: CODE_EMAIL, webUrl: `https://${SHOP}`, verificationCode: 'abc' } }),
       badStatus: 400,
       badError: 'validation_failed',
+    },
+    'confirm-address': {
+      good: async () => ({ params: { auditId: f.pendingAudit }, body: { verificationCode: await f.addressCode() } }),
+      goodStatus: 202,
+      checkGood: ({ json }) => expectThat(json.mode === 'active' && json.status === 'queued' && json.auditId === f.pendingAudit, `confirm-address: ${JSON.stringify(json)}`),
+      // An audit with no address proof pending: the id alone is never enough.
+      bad: () => ({ params: { auditId: f.ownerAudit }, body: { verificationCode: '123456' } }),
+      badStatus: 404,
+      badError: 'no_address_proof_pending',
     },
     'get-audit': {
       good: () => ({ params: { auditId: f.ownerAudit } }),

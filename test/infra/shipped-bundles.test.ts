@@ -9,7 +9,7 @@ import { buildDeps, LOCAL_CREDENTIALS } from '../../lambdas/composition.js';
 import { type RouteDefinition, routes, workerFunctions } from '../../lambdas/routes.js';
 import { unsubscribeUrl } from '../../lambdas/use-cases/monitoring.js';
 import { make as makeScheduler } from '../../lambdas/workers/monitoring-scheduler.js';
-import { addDomain, api, setSubscription, signIn, type TestUser } from '../support/accounts.js';
+import { addDomain, api, setSubscription, signIn, type TestUser, verifyAddressByCode } from '../support/accounts.js';
 import { startHibpServer, type HibpServer } from '../support/hibp-server.js';
 import { type LambdaProcess, startLambdaProcess } from '../support/lambda-process.js';
 import { postJson, startTestStack, TEST_ZONE_RECORDS, type TestStack, validLead, waitForAudit } from '../support/local-stack.js';
@@ -33,6 +33,8 @@ import { synthProduct } from './synth.js';
 
 const ORIGIN_SECRET = 'shipped-bundles-origin-verify-secret-0123456789';
 const SOURCE_IP = '203.0.113.40';
+/** A same-domain lead's address, its proof pending (DECISIONS "Scan modes" [attacker]). */
+const PENDING_EMAIL = 'pending@example.test';
 
 let t: TestStack;
 let zone: ZoneServer;
@@ -159,6 +161,8 @@ beforeAll(async () => {
   await setSubscription(t, owner.userId, 'monitor-plus', 'active');
   const now = new Date();
   await addDomain(t, owner.userId, SHOP, { at: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1) - 10 * 86_400_000).toISOString() });
+  // DECISIONS "Scan modes" [attacker]: the owner's address proven by its code first, so their leads scan active at once.
+  await verifyAddressByCode(t, '127.0.0.1', owner.email, `https://${SHOP}`);
   const leads = await Promise.all([1, 2].map(() => postJson(`${t.stack.url}/api/leads`, { ...validLead, email: owner.email, createAccount: true })));
   const [ownerAudit, proAudit] = leads.map((lead) => String(lead.body.auditId)) as [string, string];
   for (const auditId of [ownerAudit, proAudit]) expect((await waitForAudit(t.stack.url, auditId, 60_000)).status).toBe('completed');
@@ -173,6 +177,10 @@ beforeAll(async () => {
   await t.stack.deps.audits.createAudit({ id: passiveAudit, ownerId: owner.userId, targetUrl: `https://${SHOP}/`, host: SHOP, status: 'queued', createdAt: new Date().toISOString(), checks: [], mode: 'passive' });
   expect(await t.stack.deps.audits.markInProgress(passiveAudit, new Date().toISOString())).toBe(true);
   expect(await t.stack.deps.audits.fail(passiveAudit, 'Stopped for the test', new Date().toISOString())).toBe(true);
+  // A same-domain lead whose address is not proven yet: passive, its code mailed (confirm-address confirms it).
+  const pending = await postJson(`${t.stack.url}/api/leads`, { ...validLead, email: PENDING_EMAIL });
+  const pendingAudit = String(pending.body.auditId);
+  expect((await waitForAudit(t.stack.url, pendingAudit, 60_000)).status).toBe('completed');
   // From here the queue is the bundles' alone: the scan worker's bundle takes a job from it below.
   await t.stack.stopWorker();
 
@@ -203,6 +211,12 @@ beforeAll(async () => {
     ownerAudit,
     proAudit,
     passiveAudit,
+    pendingAudit,
+    addressCode: async () => {
+      const code = /is: (\d{6})/.exec((await mailbox(t.stack.mailboxUrl, PENDING_EMAIL)).at(-1)?.body.text ?? '')?.[1];
+      if (!code) throw new Error(`No verification code was mailed to ${PENDING_EMAIL}`);
+      return code;
+    },
     provable,
     publishTxt: (name, value) => zone.add({ name, type: 'TXT', ttl: 60, data: value }),
     unsubscribeToken: new URL(await unsubscribeUrl(t.stack.deps, owner.userId)).searchParams.get('token') ?? '',
