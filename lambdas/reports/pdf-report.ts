@@ -373,7 +373,6 @@ function cover(w: Writer, view: AuditResultView, options: PdfReportOptions, logo
     ['Issues by severity', `${c.critical} critical, ${c.high} high, ${c.medium} medium, ${c.low} low`],
     ['Observations', `${c.info} (informational: they do not count in the score)`],
     ['TLS grade', describeTlsGrade(view.grades.tls)],
-    ['HTTP Observatory grade', view.grades.httpObservatory ? `${view.grades.httpObservatory.grade} (${view.grades.httpObservatory.score} / 100+)` : 'not graded'],
   ]);
   // DECISIONS "Grade caps": each cap that held the grade down, with why.
   for (const cap of view.grade_caps ?? []) {
@@ -703,8 +702,10 @@ function web(w: Writer, view: AuditResultView): void {
     w.text(kept, { after: 6 });
     return;
   }
+  // One grade in the report (issue 29): the Observatory's own letter is not shown beside ours; its score stays, for
+  // owners who compare with that tool.
   const o = view.grades.httpObservatory;
-  w.keyValues([['HTTP Observatory grade', o ? `${o.grade} (score ${o.score}; the MDN HTTP Observatory's scoring)` : 'not graded']]);
+  if (o) w.keyValues([['For comparison', `MDN HTTP Observatory score ${o.score} (that tool's scoring of these headers)`]]);
   const headerIssues = view.vulnerability_summary.vulnerabilities.filter((v) => v.category === 'Web Security');
   if (headerIssues.length > 0) for (const v of headerIssues) w.text(`- ${v.title} (${v.severity})`, { indent: 8 });
   else w.text('No web security issues found.');

@@ -56,7 +56,7 @@ describe('the PDF report', () => {
         'no key found for the common selectors',
         'mail.example.test',
         'Web security headers',
-        "F (score 10; the MDN HTTP Observatory's scoring)",
+        "MDN HTTP Observatory score 10 (that tool's scoring of these headers)",
         'Technologies and known vulnerabilities',
         'OpenSSL 3.0.19',
         '- CVE-2026-45447, CVSS 8.8, fixed in 3.0.21',
@@ -67,6 +67,26 @@ describe('the PDF report', () => {
     );
     expect(pdf.lines).toContain(`Page 1 of ${pdf.pages}`);
     expect(pdf.lines).toContain(`Page ${pdf.pages} of ${pdf.pages}`);
+  });
+
+  it('shows one grade (ours), and keeps every apostrophe of the findings it prints', async () => {
+    // Prepare
+    const view = buildAuditView(rangeAudit, { businessName: 'Example Test Pty Ltd' });
+    const possessives = new Set(
+      view.vulnerability_summary.vulnerabilities.flatMap((v) => `${v.title} ${v.description}`.match(/[\p{L}]+['’][\p{L}]*/gu) ?? []),
+    );
+
+    // Act
+    const pdf = await readPdf(await renderPdfReport(view, options));
+    const flowing = pdf.text.replace(/\s+/g, ' ');
+
+    // Assess: no second letter grade beside ours (the Observatory's score stays as a comparison), and no
+    // apostrophe dropped or replaced ("visitors browser", "visitor?s browser").
+    expect(pdf.text).not.toContain('Observatory grade');
+    expect(pdf.lines.filter((line) => /^[A-F] \(/.test(line))).toEqual([]);
+    expect(possessives.size).toBeGreaterThan(3);
+    for (const word of possessives) expect(flowing, word).toContain(word);
+    expect(flowing).not.toMatch(/\p{L}\?s\b/u);
   });
 
   it('labels the sample report as a sample on the cover and on every page', async () => {
