@@ -6,6 +6,7 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import type { Audit, AuditStatus, CheckResult } from '../domain/audit.js';
+import { isLandingUrl } from '../domain/badge.js';
 import type { AuditOutcome, AuditRepository, Clock, DataOwner, LeadRecord, SiteScan } from '../domain/ports.js';
 import { siteKey } from '../domain/target.js';
 import { deleteItems, queryPartition } from './dynamodb-partition.js';
@@ -15,6 +16,11 @@ import { isConditionFailure } from './dynamodb-errors.js';
 
 type AuditItem = Omit<Audit, 'checks'> & { type: 'audit'; email?: string; expiresAt: number; freeRescanSessionId?: string };
 type CheckItem = CheckResult & { type: 'check' };
+
+/** How many of one owner's newest landing-scan entries are read beyond those asked for (stale ones: an audit re-run or deleted). */
+const LANDING_SLACK = 1;
+/** At most this many badge windows are read per owner and site: each is a paid audit of the site. */
+const WINDOWS_READ = 20;
 
 export class DynamoDbAuditRepository implements AuditRepository {
   constructor(
@@ -94,9 +100,78 @@ export class DynamoDbAuditRepository implements AuditRepository {
     return items.map(toSiteScan);
   }
 
-  async badgeWindowsOfSite(site: string, after: string): Promise<{ ownerId?: string; until: string }[]> {
-    const items = await this.siteItems(site, Number.POSITIVE_INFINITY, { filter: 'badgeEligibleUntil > :after', values: { ':after': after } });
-    return items.map((item) => ({ ...(typeof item.ownerId === 'string' ? { ownerId: item.ownerId } : {}), until: String(item.badgeEligibleUntil) }));
+  async ownerLandingScans(site: string, owners: readonly string[], limit: number): Promise<SiteScan[]> {
+    // One bounded query per owner (their own index, never the site's: strangers' scans are not read at all).
+    const pages = await Promise.all(
+      owners.map((owner) =>
+        this.db.send(
+          new QueryCommand({
+            TableName: this.tableName,
+            KeyConditionExpression: 'pk = :pk AND begins_with(sk, :landing)',
+            ExpressionAttributeValues: { ':pk': keys.ownerOfSite(site, owner), ':landing': 'LANDING#' },
+            ScanIndexForward: false,
+            Limit: limit + LANDING_SLACK,
+          }),
+        ),
+      ),
+    );
+    const entries = pages
+      .flatMap((page, i) => (page.Items ?? []).map((item) => ({ owner: owners[i], sk: String(item.sk), auditId: String(item.auditId), completedAt: String(item.completedAt) })))
+      .sort((a, b) => (a.sk < b.sk ? 1 : a.sk > b.sk ? -1 : 0));
+    const scans: SiteScan[] = [];
+    const now = this.clock.now();
+    for (const entry of entries) {
+      if (scans.length >= limit) break;
+      if (scans.some((scan) => scan.auditId === entry.auditId)) continue;
+      // The entry is written before the audit's head completes: it counts only while the head still says so.
+      const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.audit(entry.auditId), ConsistentRead: true }));
+      if (Item && Item.status === 'completed' && Item.completedAt === entry.completedAt && Item.ownerId === entry.owner && !isExpired(Item, now)) {
+        scans.push(toSiteScan(Item));
+      }
+    }
+    return scans;
+  }
+
+  async badgeWindowsOfSite(site: string, owners: readonly string[], after: string): Promise<{ ownerId: string; until: string }[]> {
+    const pages = await Promise.all(
+      owners.map((owner) =>
+        this.db.send(
+          new QueryCommand({
+            TableName: this.tableName,
+            KeyConditionExpression: 'pk = :pk AND begins_with(sk, :window)',
+            ExpressionAttributeValues: { ':pk': keys.ownerOfSite(site, owner), ':window': 'WINDOW#' },
+            Limit: WINDOWS_READ,
+          }),
+        ),
+      ),
+    );
+    return pages.flatMap((page, i) =>
+      (page.Items ?? []).filter((item) => typeof item.until === 'string' && item.until > after).map((item) => ({ ownerId: owners[i]!, until: String(item.until) })),
+    );
+  }
+
+  /** The owner's entries for a completed audit of the site (DECISIONS "Who speaks for a site"): its landing scan and its badge window. */
+  private async putOwnerEntries(head: Record<string, unknown>, completedAt: string | undefined): Promise<void> {
+    if (typeof head.ownerId !== 'string' || typeof head.host !== 'string') return;
+    const site = siteKey(head.host);
+    const auditId = String(head.id);
+    const expires = expiresAt(new Date(completedAt ?? String(head.createdAt)), retention.auditResults);
+    if (completedAt && isLandingUrl(typeof head.targetUrl === 'string' ? head.targetUrl : undefined)) {
+      await this.db.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: { ...keys.landingScan(site, head.ownerId, completedAt, auditId), type: 'landing-scan', auditId, completedAt, expiresAt: expires },
+        }),
+      );
+    }
+    if (typeof head.badgeEligibleUntil === 'string') {
+      await this.db.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: { ...keys.badgeWindow(site, head.ownerId, auditId), type: 'badge-window', auditId, until: head.badgeEligibleUntil, expiresAt: expires },
+        }),
+      );
+    }
   }
 
   /** Newest completion first, page by page until `limit` items pass the filter (Limit counts before filtering). */
@@ -156,7 +231,7 @@ export class DynamoDbAuditRepository implements AuditRepository {
     auditId: string,
     premium: { planType: 'basic' | 'pro'; paymentSessionId: string; badgeEligibleUntil: string; updatedAt: string },
   ): Promise<boolean> {
-    return this.conditionalUpdate({
+    const marked = await this.conditionalUpdate({
       Key: keys.audit(auditId),
       UpdateExpression: 'SET isPremium = :yes, planType = :plan, paymentSessionId = :session, badgeEligibleUntil = :until, updatedAt = :at',
       // A second purchase of the same audit (say Pro after Basic) updates it; the same session again does not.
@@ -169,6 +244,14 @@ export class DynamoDbAuditRepository implements AuditRepository {
         ':at': premium.updatedAt,
       },
     });
+    if (marked) {
+      const { Item } = await this.db.send(
+        new GetCommand({ TableName: this.tableName, Key: keys.audit(auditId), ProjectionExpression: 'id, host, ownerId, createdAt, badgeEligibleUntil', ConsistentRead: true }),
+      );
+      // The window only (no completion here); the deep re-run's completion writes it again.
+      if (Item) await this.putOwnerEntries(Item, undefined);
+    }
+    return marked;
   }
 
   async requeueDeep(auditId: string, queuedAt: string): Promise<boolean> {
@@ -257,9 +340,16 @@ export class DynamoDbAuditRepository implements AuditRepository {
     // The site's scan index (gsi2 SITE#{siteKey}) takes over from the unfinished one: the badge and
     // monitoring read a site's latest completed audits from it.
     const { Item } = await this.db.send(
-      new GetCommand({ TableName: this.tableName, Key: keys.audit(auditId), ProjectionExpression: 'host', ConsistentRead: true }),
+      new GetCommand({
+        TableName: this.tableName,
+        Key: keys.audit(auditId),
+        ProjectionExpression: 'id, host, targetUrl, ownerId, createdAt, badgeEligibleUntil',
+        ConsistentRead: true,
+      }),
     );
     if (typeof Item?.host !== 'string') return false;
+    // Before the head completes: a stop in between leaves an entry the reader skips (its head does not match), never a lost one.
+    await this.putOwnerEntries(Item, outcome.completedAt);
     const caps = outcome.gradeCaps?.length ? outcome.gradeCaps : undefined;
     // A re-run (a paid audit's deep scan) replaces the last scan's caps and passive reason, or clears them.
     const set = ['#status = :done', 'score = :score', 'grade = :grade', 'riskLevel = :risk', 'completedAt = :at', 'gsi2pk = :site', 'gsi2sk = :order'];
@@ -357,7 +447,15 @@ export class DynamoDbAuditRepository implements AuditRepository {
     const head = items.find((item) => item.sk === keys.audit(auditId).sk);
     if (!head || !belongsTo(head, 'ownerId', owner)) return undefined;
     // Checks and the owner's index item first, the head last: if this stops half-way, the head is still there to find again.
-    const index = typeof head.ownerId === 'string' ? [keys.ownedAudit(head.ownerId, String(head.createdAt), auditId)] : [];
+    const site = siteKey(String(head.host));
+    const index =
+      typeof head.ownerId === 'string'
+        ? [
+            keys.ownedAudit(head.ownerId, String(head.createdAt), auditId),
+            keys.badgeWindow(site, head.ownerId, auditId),
+            ...(typeof head.completedAt === 'string' ? [keys.landingScan(site, head.ownerId, head.completedAt, auditId)] : []),
+          ]
+        : [];
     await deleteItems(this.db, this.tableName, [...items.filter((item) => item !== head), ...index]);
     await deleteItems(this.db, this.tableName, [head]);
     return { ...(typeof head.leadId === 'string' ? { leadId: head.leadId } : {}) };

@@ -24,6 +24,8 @@ import { RETENTION_SECONDS } from '../domain/retention.js';
  * - a customer's user:         pk CUSTOMER#{customerId}, sk #CUSTOMER
  * - local test payments:       pk LOCALPAY#{id}, sk #LOCALPAY (sessions, portal sessions, subscriptions; never on AWS)
  * - a site's completed audits:  gsi2 SITE#{siteKey} → {completedAt}#{auditId} on the audit head (set at completion)
+ * - one user's scans of a site:  pk SITEOWNER#{siteKey}#{userId}, sk LANDING#{completedAt}#{auditId} (a completed scan of
+ *                               the site's landing URL, written at completion) | WINDOW#{auditId} (a paid audit's badge window)
  * - a domain's verifiers:       gsi1 DOMAIN#{siteKey} → USER#{userId} on the user's domain item (set when verified)
  * - active subscriptions:       gsi2 SUBSCRIPTIONS#ACTIVE → {userId} on the subscription item (sparse: active only)
  * - a domain's rescan slot:     pk USER#{userId}, sk MONITOR#{siteKey}
@@ -87,6 +89,10 @@ export const keys = {
   localPayment: (id: string) => ({ pk: `LOCALPAY#${id}`, sk: '#LOCALPAY' }),
   /** gsi2 partition of a site's completed audits (newest completion last). */
   siteScans: (site: string) => `SITE#${site}`,
+  /** One user's landing scans and badge windows of a site: the badge reads only its owners' (DECISIONS "Who speaks for a site"). */
+  ownerOfSite: (site: string, userId: string) => `SITEOWNER#${site}#${userId}`,
+  landingScan: (site: string, userId: string, completedAt: string, auditId: string) => ({ pk: `SITEOWNER#${site}#${userId}`, sk: `LANDING#${completedAt}#${auditId}` }),
+  badgeWindow: (site: string, userId: string, auditId: string) => ({ pk: `SITEOWNER#${site}#${userId}`, sk: `WINDOW#${auditId}` }),
   /** gsi1 partition of the users who verified a domain. */
   domainVerifiers: (domain: string) => `DOMAIN#${domain}`,
   /** gsi2 partition of the subscriptions in status active. */

@@ -97,6 +97,21 @@ export function badgeEligibility(input: BadgeEligibilityInput): BadgeEligibility
   return { eligible: reasons.length === 0, reasons };
 }
 
+/**
+ * DECISIONS "Who speaks for a site": a scan speaks for a site only at its landing URL, the root of the
+ * site (what the owner's Quick Scan and monitoring rescans ask for: lambdas/domain/rescan-target.ts
+ * keeps only the origin), never a deep path: a lead for /any-404-path measures a 404 page.
+ */
+export function isLandingUrl(targetUrl: string | undefined): boolean {
+  if (!targetUrl) return false;
+  try {
+    const url = new URL(targetUrl);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.pathname === '/' && url.search === '';
+  } catch {
+    return false;
+  }
+}
+
 /** What the badge shows: a grade only for an eligible domain. */
 export type BadgeStatus = { eligible: true; grade: string; score: number; lastScan: string } | { eligible: false };
 

@@ -60,8 +60,14 @@ export interface AuditRepository {
    * `ownerId` keeps one user's; `completedBefore` those completed before an instant.
    */
   completedScansOfSite(site: string, options: { ownerId?: string; completedBefore?: string; limit: number }): Promise<SiteScan[]>;
-  /** The site's completed paid audits whose badge window ends after `after`. */
-  badgeWindowsOfSite(site: string, after: string): Promise<{ ownerId?: string; until: string }[]>;
+  /**
+   * DECISIONS "Who speaks for a site": the newest completed scans of the site's landing URL made by
+   * these users (the domain's verified owners), newest first, at most `limit`. Bounded: a few of each
+   * owner's own entries are read, never the site's other scans (a stranger's lead is not read at all).
+   */
+  ownerLandingScans(site: string, owners: readonly string[], limit: number): Promise<SiteScan[]>;
+  /** These users' paid audits of the site whose badge window ends after `after` (a bounded read per user). */
+  badgeWindowsOfSite(site: string, owners: readonly string[], after: string): Promise<{ ownerId: string; until: string }[]>;
   getAudit(auditId: string): Promise<Audit | undefined>;
   getLead(leadId: string): Promise<LeadRecord | undefined>;
   /** queued|in_progress → in_progress. False when the audit has already ended (a redelivered job). */

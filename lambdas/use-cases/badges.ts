@@ -21,8 +21,10 @@ import { siteKey } from '../domain/target.js';
  * The 'Protected by' badge from real data (issue 8; DECISIONS "Badge and verify", "Badge
  * eligibility"; the rules and the drawing are lambdas/domain/badge.ts):
  * - verified: some user has proven they own the domain (DNS or file); they are its owners;
- * - the latest completed scan of the site, whoever ran it (a lead's scan, a quick scan, a rescan):
- *   the badge states what was last measured, never an older, better result;
+ * - the latest completed scan of the site's landing URL made by one of its owners (their lead, Quick
+ *   Scan or monitoring rescan; DECISIONS "Who speaks for a site"): a stranger's lead, or a scan of
+ *   some deep path, never speaks for the site; of the owners' scans the badge states what was last
+ *   measured, never an older, better result. Bounded reads: the owners' own index entries only;
  * - entitlement: an owner's subscription in status `active`, or an owner's paid audit of the site
  *   whose badge window is still open.
  * Publicly the status says no more than the badge shows: a grade and score only when eligible, and
@@ -43,29 +45,39 @@ async function entitlementOf(deps: FactDeps, site: string, owners: readonly stri
   if (owners.length === 0) return { activeSubscription: false };
   const [subscriptions, windows] = await Promise.all([
     Promise.all(owners.map((userId) => deps.accounts.getSubscription(userId))),
-    deps.audits.badgeWindowsOfSite(site, now.toISOString()),
+    deps.audits.badgeWindowsOfSite(site, owners, now.toISOString()),
   ]);
   const until = windows
-    .filter((window) => window.ownerId !== undefined && owners.includes(window.ownerId))
+    .filter((window) => owners.includes(window.ownerId))
     .map((window) => window.until)
     .sort()
     .at(-1);
   return { activeSubscription: subscriptions.some((subscription) => subscription?.status === 'active'), ...(until ? { paidAuditEligibleUntil: until } : {}) };
 }
 
-async function siteFacts(deps: FactDeps, site: string): Promise<SiteFacts> {
+/**
+ * The one eligibility rule's facts (badge, /verify, the dashboard's badges and audit history): the
+ * site's verified owners (or, for a domain the caller has not verified yet, the caller alone), their
+ * latest landing scan and their entitlement.
+ */
+async function factsFor(deps: FactDeps, site: string, owners: string[], domainVerified: boolean): Promise<SiteFacts> {
   const now = deps.clock.now();
-  const [owners, [latest]] = await Promise.all([deps.domains.verifiersOf(site), deps.audits.completedScansOfSite(site, { limit: 1 })]);
+  const [[latest], entitlement] = await Promise.all([deps.audits.ownerLandingScans(site, owners, 1), entitlementOf(deps, site, owners, now)]);
   return {
     owners,
     latest,
     input: {
-      domainVerified: owners.length > 0,
+      domainVerified,
       ...(latest ? { latestScan: { score: latest.score, grade: latest.grade, completedAt: latest.completedAt } } : {}),
-      entitlement: await entitlementOf(deps, site, owners, now),
+      entitlement,
       now,
     },
   };
+}
+
+async function siteFacts(deps: FactDeps, site: string): Promise<SiteFacts> {
+  const owners = await deps.domains.verifiersOf(site);
+  return factsFor(deps, site, owners, owners.length > 0);
 }
 
 function publicView(site: string, facts: SiteFacts): BadgeStatusView {
@@ -142,17 +154,9 @@ export async function myBadges(deps: BadgeDeps, userId: string): Promise<{ badge
         const view = publicView(record.domain, facts);
         return { ...view, grade: facts.latest?.grade ?? null, score: facts.latest?.score ?? null, ...urls };
       }
-      const now = deps.clock.now();
-      const [[own], entitlement] = await Promise.all([
-        deps.audits.completedScansOfSite(record.domain, { ownerId: userId, limit: 1 }),
-        entitlementOf(deps, record.domain, [userId], now),
-      ]);
-      const { eligible, reasons } = badgeEligibility({
-        domainVerified: false,
-        ...(own ? { latestScan: { score: own.score, grade: own.grade, completedAt: own.completedAt } } : {}),
-        entitlement,
-        now,
-      });
+      const facts = await factsFor(deps, record.domain, [userId], false);
+      const own = facts.latest;
+      const { eligible, reasons } = badgeEligibility(facts.input);
       return { domain: record.domain, verified: false, eligible, grade: own?.grade ?? null, score: own?.score ?? null, lastScan: own?.completedAt ?? null, reasons, ...urls };
     }),
   );

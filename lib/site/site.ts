@@ -35,6 +35,9 @@ export const BADGE_CACHE_SECONDS = 300;
 /** The only query parameters a badge varies by (badgeQuerySchema): anything else, a cache-buster, shares the cached copy. */
 export const BADGE_QUERY_KEYS = ['theme', 'size', 'style'] as const;
 
+/** The /verify page's data, cached at the edge like the badge (before `/api/*`, which is never cached). */
+export const BADGE_STATUS_PATH_PATTERN = '/api/badges/*';
+
 /** Vite's output folder for content-hashed files. */
 export const HASHED_ASSETS_PREFIX = 'assets/';
 
@@ -150,6 +153,20 @@ export class Site extends Construct {
       originRequestPolicy: undefined,
     };
 
+    // The /verify page's data (GET /api/badges/{domain}) is public and the same for every viewer: cached
+    // like the badge (the handler's max-age), one copy per domain, so a burst of requests reaches the
+    // table once per edge and five minutes. Ahead of /api/* (CloudFront takes the first pattern that matches).
+    const badgeStatusCache = new CachePolicy(this, 'BadgeStatusCache', {
+      comment: 'Badge status (/api/badges/*): the API’s max-age (5 minutes), keyed by path only',
+      minTtl: Duration.seconds(0),
+      defaultTtl: Duration.seconds(BADGE_CACHE_SECONDS),
+      maxTtl: Duration.seconds(BADGE_CACHE_SECONDS),
+      queryStringBehavior: CacheQueryStringBehavior.none(),
+      enableAcceptEncodingGzip: true,
+      enableAcceptEncodingBrotli: true,
+    });
+    const badgeStatusBehavior: BehaviorOptions = { ...badgeBehavior, cachePolicy: badgeStatusCache };
+
     const siteBehavior: BehaviorOptions = {
       origin: S3BucketOrigin.withOriginAccessControl(this.bucket),
       viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
@@ -179,6 +196,7 @@ export class Site extends Construct {
       defaultBehavior: siteBehavior,
       additionalBehaviors: {
         ...Object.fromEntries(WAZUH_TEST_PAGE_PATHS.map((path) => [path, { ...siteBehavior, responseHeadersPolicy: wazuhTestHeaders }])),
+        [BADGE_STATUS_PATH_PATTERN]: badgeStatusBehavior,
         ...Object.fromEntries(API_PATH_PREFIXES.map((prefix) => [`${prefix}*`, prefix === '/badge/' ? badgeBehavior : apiBehavior])),
         [REPORT_PDF_PATH_PATTERN]: {
           ...apiBehavior,

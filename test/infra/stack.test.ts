@@ -29,6 +29,11 @@ const only = (type: string) => {
   expect(found, `exactly one ${type}`).toHaveLength(1);
   return found[0]!;
 };
+/** The project's cache policy a CloudFront behaviour names by reference. */
+const cachePolicyOf = (behavior: { CachePolicyId: unknown }) => {
+  const [, policy] = ofType('AWS::CloudFront::CachePolicy').find(([id]) => JSON.stringify(behavior.CachePolicyId) === JSON.stringify({ Ref: id }))!;
+  return policy as any;
+};
 /** The project's own functions: everything but CDK's BucketDeployment handler. */
 const projectFunctions = () =>
   ofType('AWS::Lambda::Function').filter(([id]) => !id.startsWith('CustomCDKBucketDeployment'));
@@ -535,7 +540,7 @@ describe('site', () => {
     const apiOrigin = (config.Origins as any[]).find((o) => o.CustomOriginConfig);
     expect(apiOrigin.CustomOriginConfig).toMatchObject({ OriginProtocolPolicy: 'https-only', OriginSSLProtocols: ['TLSv1.2'] });
     const all = config.CacheBehaviors as any[];
-    expect(all.map((b) => b.PathPattern).sort()).toEqual(['/agents/*', '/api/*', '/badge/*', '/reports/*.pdf', '/wazuh-test', '/wazuh-test/']);
+    expect(all.map((b) => b.PathPattern).sort()).toEqual(['/agents/*', '/api/*', '/api/badges/*', '/badge/*', '/reports/*.pdf', '/wazuh-test', '/wazuh-test/']);
     const api = all.find((b) => b.PathPattern === '/api/*');
     expect(api).toMatchObject({
       TargetOriginId: apiOrigin.Id,
@@ -565,7 +570,7 @@ describe('site', () => {
     ]);
     // /api/* (webhooks, agents' reports, the public API included), /badge/*, /agents/* and the PDF rewrite.
     const apiBehaviors = (config.CacheBehaviors as any[]).filter((b) => b.TargetOriginId === apiOrigin.Id).map((b) => b.PathPattern).sort();
-    expect(apiBehaviors).toEqual(['/agents/*', '/api/*', '/badge/*', '/reports/*.pdf']);
+    expect(apiBehaviors).toEqual(['/agents/*', '/api/*', '/api/badges/*', '/badge/*', '/reports/*.pdf']);
   });
 
   it('sends /badge/* to the HTTP API cached five minutes per theme, size and style, GET and HEAD only, nothing of the viewer forwarded', () => {
@@ -575,14 +580,38 @@ describe('site', () => {
     expect(badge).toMatchObject({ TargetOriginId: apiOrigin.Id, AllowedMethods: ['GET', 'HEAD'], ViewerProtocolPolicy: 'https-only' });
     expect(badge.OriginRequestPolicyId).toBeUndefined();
     expect(badge.FunctionAssociations).toBeUndefined();
-    const [policyId, policy] = only('AWS::CloudFront::CachePolicy');
-    expect(badge.CachePolicyId).toEqual({ Ref: policyId });
+    const policy = cachePolicyOf(badge);
     expect(policy.Properties.CachePolicyConfig).toMatchObject({
       MinTTL: 0,
       DefaultTTL: 300,
       MaxTTL: 300,
       ParametersInCacheKeyAndForwardedToOrigin: {
         QueryStringsConfig: { QueryStringBehavior: 'whitelist', QueryStrings: ['theme', 'size', 'style'] },
+        HeadersConfig: { HeaderBehavior: 'none' },
+        CookiesConfig: { CookieBehavior: 'none' },
+      },
+    });
+  });
+
+  it('caches /api/badges/* (the /verify page’s data) five minutes per path, GET and HEAD only, nothing of the viewer forwarded, matched before /api/*', () => {
+    // Prepare
+    const config = distribution();
+    const apiOrigin = (config.Origins as any[]).find((o) => o.CustomOriginConfig);
+    const behaviors = config.CacheBehaviors as any[];
+
+    // Act
+    const status = behaviors.find((b) => b.PathPattern === '/api/badges/*');
+
+    // Assess
+    expect(status).toMatchObject({ TargetOriginId: apiOrigin.Id, AllowedMethods: ['GET', 'HEAD'], ViewerProtocolPolicy: 'https-only' });
+    expect(status.OriginRequestPolicyId).toBeUndefined();
+    expect(behaviors.findIndex((b) => b.PathPattern === '/api/badges/*')).toBeLessThan(behaviors.findIndex((b) => b.PathPattern === '/api/*'));
+    expect(cachePolicyOf(status).Properties.CachePolicyConfig).toMatchObject({
+      MinTTL: 0,
+      DefaultTTL: 300,
+      MaxTTL: 300,
+      ParametersInCacheKeyAndForwardedToOrigin: {
+        QueryStringsConfig: { QueryStringBehavior: 'none' },
         HeadersConfig: { HeaderBehavior: 'none' },
         CookiesConfig: { CookieBehavior: 'none' },
       },

@@ -140,7 +140,7 @@ describe('GET /badge/{domain}.svg', () => {
     expect(sealOf(await badge('low.example.test'))).toBe(true);
 
     const latest = new Date(Date.now() - DAY);
-    await completedScan(undefined, 'low.example.test', 55, 'F', latest);
+    await completedScan(subscriber, 'low.example.test', 55, 'F', latest);
 
     expect(neutral(await badge('low.example.test'))).toBe(true);
     expect(await status('low.example.test')).toMatchObject({ verified: true, eligible: false, grade: null, score: null, lastScan: latest.toISOString(), reasons: [badgeReasons.lowScore] });
