@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postJsonFrom } from '../support/post-from.js';
 import { startTestStack, TEST_RATE_LIMITS, type TestStack, validLead } from '../support/local-stack.js';
@@ -121,6 +122,14 @@ describe('the same lead twice within a minute', () => {
 });
 
 describe('hourly limits (10 per address, 5 per email, 5 per site)', () => {
+  /** The rate limiter's stored key for a counter (lambdas/adapters/dynamodb-rate-limits.adapter.ts hashes it). */
+  const counterHash = (key: string) => createHash('sha256').update(key).digest('base64url');
+  /** Waits past the hour's turn when it is under 20 s away: a new window would reset the counts being tested. */
+  async function beforeTheHourTurns() {
+    const left = 3600 - (Math.floor(Date.now() / 1000) % 3600);
+    if (left < 20) await new Promise((resolve) => setTimeout(resolve, (left + 1) * 1000));
+  }
+
   function expectLimited(reply: Awaited<ReturnType<typeof postJsonFrom>>) {
     expect(reply.status).toBe(429);
     expect(reply.body).toEqual({ error: 'rate_limited', message: expect.stringMatching(/^Too many scan requests\. Please try again in \d+ (seconds|minutes)\.$/) });
@@ -129,18 +138,34 @@ describe('hourly limits (10 per address, 5 per email, 5 per site)', () => {
     expect(retryAfter).toBeLessThanOrEqual(3600);
   }
 
-  it('refuses the 11th lead from one address within the hour with 429 and retry-after', async () => {
+  it('allows exactly 10 leads from one address an hour; the 11th, which no other limit would refuse, gets 429 from the lead:ip counter with the seconds left in the window', async () => {
+    // Prepare: a source address no other test uses, and an hour window that will not end mid-test.
+    const source = '127.0.0.33';
+    await beforeTheHourTurns();
     const statuses: number[] = [];
     for (let i = 0; i < 10; i += 1) {
       // Not allowed to scan these sites: counted per address all the same, and nothing is stored.
-      const reply = await postJsonFrom('127.0.0.31', leadsUrl(), { ...validLead, email: `visitor${i}@gmail.test`, webUrl: `site${i}.example.test` });
+      const reply = await postJsonFrom(source, leadsUrl(), { ...validLead, email: `visitor${i}@gmail.test`, webUrl: `site${i}.example.test` });
       statuses.push(reply.status);
     }
-    const eleventh = await postJsonFrom('127.0.0.31', leadsUrl(), validLead);
-    const elsewhere = await postJsonFrom('127.0.0.32', leadsUrl(), { ...validLead, email: 'me@elsewhere.test', webUrl: 'elsewhere.test' });
+    // A lead that would scan at once (its own email and site, never used): only the per-address limit can refuse it.
+    const fresh = { ...validLead, email: 'owner@eleventh.example.test', webUrl: 'eleventh.example.test' };
 
+    // Act
+    const sentAt = Math.floor(Date.now() / 1000);
+    const eleventh = await postJsonFrom(source, leadsUrl(), fresh);
+    const elsewhere = await postJsonFrom('127.0.0.34', leadsUrl(), fresh);
+
+    // Assess
     expect(statuses).toEqual(Array(10).fill(403));
     expectLimited(eleventh);
+    // The fixed window's end, as the adapter computes it: never the whole hour again.
+    const windowEnd = sentAt - (sentAt % 3600) + 3600;
+    expect(Math.abs(Number(eleventh.headers['retry-after']) - (windowEnd - sentAt))).toBeLessThanOrEqual(2);
+    // Refused by lead:ip (counted first): its counter holds the 10 allowed, and the lead's email was never counted.
+    const counters = (await items()).filter((item) => String(item.pk).startsWith('RATE#'));
+    expect(counters.find((item) => item.pk === `RATE#${counterHash(`lead:ip:${source}`)}`)?.count).toBe(10);
+    expect(counters.find((item) => item.pk === `RATE#${counterHash(`lead:email:${fresh.email}`)}`)?.count).toBe(1);
     expect(elsewhere.status).toBe(201);
   });
 
