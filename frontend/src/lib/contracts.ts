@@ -42,6 +42,8 @@ export {
   type NotCheckedItem,
 } from '../../../lambdas/domain/coverage';
 export { unlockMessages, type UnlockResponse } from '../../../lambdas/domain/unlock.contract';
+export { addressProofMessages, type ConfirmAddressPrompt, type ConfirmAddressResponse } from '../../../lambdas/domain/address-proof.contract';
+export type { TwoStepStatus } from '../../../lambdas/domain/two-step.contract';
 export type { OptOutConfirmView, OptOutRequestView, ScannerInfoView } from '../../../lambdas/domain/scanner.contract';
 export {
   VERIFICATION,

@@ -14,8 +14,11 @@ import {
   resetPassword,
   signIn,
   signOut,
+  setUpTOTP,
   signUp,
+  updateMFAPreference,
   updatePassword,
+  verifyTOTPSetup,
 } from 'aws-amplify/auth';
 import { cognitoUserPoolsTokenProvider } from 'aws-amplify/auth/cognito';
 import { ConsoleLogger, defaultStorage, sessionStorage } from 'aws-amplify/utils';
@@ -33,7 +36,9 @@ export type SignInOutcome =
   /** Accounts created by the lead flow sign in with an emailed temporary password first. */
   | { step: 'new-password-required' }
   /** Signed up but the emailed code was never entered. */
-  | { step: 'confirm-sign-up' };
+  | { step: 'confirm-sign-up' }
+  /** Two-step sign-in is on: Cognito asks for the authenticator app's 6-digit code (SOFTWARE_TOKEN_MFA). */
+  | { step: 'totp-code' };
 
 /** Which storage holds the tokens: remembered (localStorage) or this browser session only. */
 const STORAGE_CHOICE_KEY = 'rampart.auth.remember';
@@ -96,6 +101,7 @@ function outcomeOf(step: string): SignInOutcome {
   if (step === 'DONE') return { step: 'done' };
   if (step === 'CONFIRM_SIGN_IN_WITH_NEW_PASSWORD_REQUIRED') return { step: 'new-password-required' };
   if (step === 'CONFIRM_SIGN_UP') return { step: 'confirm-sign-up' };
+  if (step === 'CONFIRM_SIGN_IN_WITH_TOTP_CODE') return { step: 'totp-code' };
   throw new Error(`This sign-in needs a step the site does not support yet (${step}).`);
 }
 
@@ -114,6 +120,29 @@ export async function logIn(email: string, password: string, remember: boolean):
 export async function setFirstPassword(newPassword: string): Promise<SignInOutcome> {
   const result = await confirmSignIn({ challengeResponse: newPassword });
   return outcomeOf(result.nextStep.signInStep);
+}
+
+/** Answers the SOFTWARE_TOKEN_MFA challenge (RespondToAuthChallenge) with the authenticator's code. */
+export async function answerTotpCode(code: string): Promise<SignInOutcome> {
+  const result = await confirmSignIn({ challengeResponse: code });
+  return outcomeOf(result.nextStep.signInStep);
+}
+
+/** Two-step sign-in, first step: a new TOTP secret (AssociateSoftwareToken) and the otpauth:// URI an authenticator app reads. */
+export async function startTotpSetup(email: string, issuer: string): Promise<{ secret: string; uri: string }> {
+  const details = await setUpTOTP();
+  return { secret: details.sharedSecret, uri: details.getSetupUri(issuer, email).toString() };
+}
+
+/** The app's first code proves the secret (VerifySoftwareToken); then TOTP is the preferred second step (SetUserMFAPreference). */
+export async function finishTotpSetup(code: string): Promise<void> {
+  await verifyTOTPSetup({ code, options: { friendlyDeviceName: 'Authenticator app' } });
+  await updateMFAPreference({ totp: 'PREFERRED' });
+}
+
+/** Turns TOTP off (SetUserMFAPreference); the page offers it only when the API says it is not required. */
+export async function turnOffTotp(): Promise<void> {
+  await updateMFAPreference({ totp: 'DISABLED' });
 }
 
 export interface SignUpInput {

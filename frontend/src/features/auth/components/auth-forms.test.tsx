@@ -4,7 +4,7 @@ import { Route, Routes, useLocation } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderWithProviders, stubApi } from '../../../testing/api-stub';
 import { AuthTestProvider, type AuthContextValue } from '../auth-provider';
-import { LoginForm } from './login-form';
+import { LoginForm, totpMessages } from './login-form';
 import { ResetPasswordForm } from './reset-password-form';
 import { SignupForm } from './signup-form';
 
@@ -96,6 +96,31 @@ describe('LoginForm', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Set Password' }));
     await screen.findByRole('heading', { name: 'Dashboard page' });
     expect(session.setFirstPassword).toHaveBeenCalledWith(GOOD_PASSWORD);
+  });
+
+  it('asks for the authenticator code when two-step sign-in is on, refuses a wrong one and signs in with the right one', async () => {
+    const mismatch = Object.assign(new Error('Invalid code received for user'), { name: 'CodeMismatchException' });
+    const answerTotpCode = vi.fn().mockRejectedValueOnce(mismatch).mockResolvedValueOnce({ step: 'done' });
+    const session = fakeSession({ logIn: vi.fn(async () => ({ step: 'totp-code' as const })), answerTotpCode } as never);
+    const { refresh } = renderAuth(<LoginForm />, session);
+    await userEvent.type(screen.getByLabelText('Email'), 'owner@example.com');
+    await userEvent.type(screen.getByLabelText('Password'), 'secret-password');
+    await userEvent.click(screen.getByRole('button', { name: 'Sign In' }));
+    await screen.findByRole('heading', { name: 'Two-step sign-in' });
+    await userEvent.type(screen.getByLabelText('Authentication code'), '12ab');
+    await userEvent.click(screen.getByRole('button', { name: 'Verify' }));
+    expect(screen.getByRole('alert').textContent).toBe(totpMessages.format);
+    expect(answerTotpCode).not.toHaveBeenCalled();
+    await userEvent.clear(screen.getByLabelText('Authentication code'));
+    await userEvent.type(screen.getByLabelText('Authentication code'), '111111');
+    await userEvent.click(screen.getByRole('button', { name: 'Verify' }));
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toBe(totpMessages.wrong));
+    await userEvent.clear(screen.getByLabelText('Authentication code'));
+    await userEvent.type(screen.getByLabelText('Authentication code'), '222222');
+    await userEvent.click(screen.getByRole('button', { name: 'Verify' }));
+    await screen.findByRole('heading', { name: 'Dashboard page' });
+    expect(answerTotpCode.mock.calls).toEqual([['111111'], ['222222']]);
+    expect(refresh).toHaveBeenCalled();
   });
 
   it('shows the demo credentials when the deployment publishes them, and fills them in', async () => {

@@ -10,7 +10,7 @@ import { AuthCard, authErrorMessage, linkClass } from './auth-card';
 import { ConfirmCodeForm } from './confirm-code-form';
 import { NewPasswordForm } from './new-password-form';
 
-type Step = 'credentials' | 'new-password-required' | 'confirm-sign-up';
+type Step = 'credentials' | 'new-password-required' | 'confirm-sign-up' | 'totp-code';
 
 /** SPEC §2 Login: email, password, remember me; then the step Cognito asks for, if any. */
 export function LoginForm() {
@@ -60,6 +60,20 @@ export function LoginForm() {
           username={email.trim()}
           onSubmit={async (newPassword) => {
             const outcome = await (await session()).setFirstPassword(newPassword);
+            if (outcome.step !== 'done') throw new Error('Login failed. Please try again.');
+            await finish();
+          }}
+        />
+      </AuthCard>
+    );
+  }
+
+  if (step === 'totp-code') {
+    return (
+      <AuthCard title="Two-step sign-in" intro="Enter the 6-digit code from your authenticator app.">
+        <TotpCodeForm
+          onSubmit={async (code) => {
+            const outcome = await (await session()).answerTotpCode(code);
             if (outcome.step !== 'done') throw new Error('Login failed. Please try again.');
             await finish();
           }}
@@ -140,5 +154,43 @@ export function LoginForm() {
         </Button>
       </form>
     </AuthCard>
+  );
+}
+
+/** Cognito's answer to a wrong or expired code, in words the user can act on. */
+export const totpMessages = {
+  format: 'Enter the 6 digits your authenticator app shows.',
+  wrong: 'That code is not right. Enter the code your app shows now.',
+} as const;
+
+function TotpCodeForm({ onSubmit }: { onSubmit: (code: string) => Promise<void> }) {
+  const [code, setCode] = useState('');
+  const [error, setError] = useState<string | undefined>();
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const digits = code.replace(/\s/g, '');
+    if (!/^\d{6}$/.test(digits)) return setError(totpMessages.format);
+    setError(undefined);
+    setBusy(true);
+    try {
+      await onSubmit(digits);
+    } catch (failure) {
+      setError((failure as { name?: string }).name === 'CodeMismatchException' ? totpMessages.wrong : authErrorMessage(failure, 'Login failed. Please try again.'));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form noValidate onSubmit={(event) => void submit(event)} className="space-y-4">
+      {error && <FormMessage tone="error">{error}</FormMessage>}
+      <TextField label="Authentication code" inputMode="numeric" autoComplete="one-time-code" maxLength={7} value={code} onChange={(e) => setCode(e.target.value)} required />
+      <Button type="submit" className="w-full" disabled={busy}>
+        {busy && <Spinner className="size-4" />}
+        Verify
+      </Button>
+    </form>
   );
 }

@@ -10,6 +10,7 @@ import { BREACHED_PASSWORD_MESSAGE } from '../../auth/components/password-policy
 import { useMe } from '../../account/api/account';
 import { useAuth } from '../../auth/auth-provider';
 import { useDeleteAccount } from './api/delete-account';
+import { TwoStepPanel } from './two-step-panel';
 import { DangerButton, LoadingState, SettingsPanel } from './panel';
 
 export const securityMessages = {
@@ -43,7 +44,7 @@ function changePasswordMessage(error: unknown): string {
   }
 }
 
-/** Settings → Security: change password (Cognito checks the current one) and delete the account. */
+/** Settings → Security: two-step sign-in, change password (Cognito checks the current one) and delete the account. */
 export function SecurityTab() {
   const me = useMe();
   if (me.isPending) return <LoadingState label="Loading your account..." />;
@@ -60,6 +61,7 @@ export function SecurityTab() {
   }
   return (
     <div className="space-y-6">
+      <TwoStepPanel />
       <ChangePasswordForm />
       <DeleteAccount />
     </div>
