@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import * as z from 'zod';
-import { API_TOKEN_DEFAULT_REQUESTS_PER_MINUTE } from './domain/api-token.contract.js';
+import { API_TOKEN_DEFAULT_DAYS, API_TOKEN_DEFAULT_REQUESTS_PER_MINUTE, API_TOKEN_MAX_DAYS } from './domain/api-token.contract.js';
 import { ConfigError } from './domain/errors.js';
 import { productSlug as slugOf } from './domain/product.js';
 import type { Resource } from './routes.js';
@@ -131,6 +131,8 @@ export const configSchema = z.object({
   RATE_LIMIT_SUPPORT_REQUESTS_PER_USER: perHour(5),
   /** The public API (`/api/v1`, README "API access"): requests per minute per API token. */
   API_TOKEN_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(API_TOKEN_DEFAULT_REQUESTS_PER_MINUTE),
+  // Issue 28: a token made without an expiry expires after this many days.
+  API_TOKEN_TTL_DAYS: z.coerce.number().int().min(1).max(API_TOKEN_MAX_DAYS).default(API_TOKEN_DEFAULT_DAYS),
 
   /** How many times a share link may be opened before it is used up (DECISIONS "Sharing": 100). */
   SHARE_MAX_USES: z.coerce.number().int().min(1).max(100_000).default(100),

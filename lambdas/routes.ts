@@ -191,11 +191,13 @@ export const routes = [
   { name: 'update-org-member', fn: 'account', method: 'PUT', path: '/api/me/org/members/{memberId}', auth: 'user', role: 'owner', uses: ['table', 'userPool'], twoStep: true },
   // Settings → Security: whether two-step sign-in is on, and whether the caller's role needs it (turning it off is refused then).
   { name: 'get-two-step-status', fn: 'account', method: 'GET', path: '/api/me/two-step', auth: 'user', role: 'person', uses: ['table', 'userPool'] },
-  { name: 'leave-organisation', fn: 'account', method: 'DELETE', path: '/api/me/org/membership', auth: 'user', role: 'viewer', uses: ['table'] },
-  { name: 'remove-org-member', fn: 'account', method: 'DELETE', path: '/api/me/org/members/{memberId}', auth: 'user', role: 'owner', uses: ['table', 'userPool'], twoStep: true },
+  { name: 'leave-organisation', fn: 'account', method: 'DELETE', path: '/api/me/org/membership', auth: 'user', role: 'viewer', uses: ['table', 'mailer'] },
+  { name: 'remove-org-member', fn: 'account', method: 'DELETE', path: '/api/me/org/members/{memberId}', auth: 'user', role: 'owner', uses: ['table', 'mailer', 'userPool'], twoStep: true },
+  // Issue 28 (access ends with membership): tokens made and revoked, members removed or left, providers unlinked, what followed.
+  { name: 'list-org-access-log', fn: 'account', method: 'GET', path: '/api/me/org/access-log', auth: 'user', role: 'admin', uses: ['table'] },
   // IT providers (issue 22 item 3): a client's owner revokes a provider; the provider's overview of its clients and its branding of their reports.
   { name: 'list-org-providers', fn: 'account', method: 'GET', path: '/api/me/org/providers', auth: 'user', role: 'viewer', uses: ['table'] },
-  { name: 'remove-org-provider', fn: 'account', method: 'DELETE', path: '/api/me/org/providers/{providerId}', auth: 'user', role: 'owner', uses: ['table', 'userPool'], twoStep: true },
+  { name: 'remove-org-provider', fn: 'account', method: 'DELETE', path: '/api/me/org/providers/{providerId}', auth: 'user', role: 'owner', uses: ['table', 'mailer', 'userPool'], twoStep: true },
   { name: 'get-provider-overview', fn: 'account', method: 'GET', path: '/api/me/provider/clients', auth: 'user', role: 'viewer', uses: ['table', 'userPool'], twoStep: true },
   { name: 'get-provider-branding', fn: 'account', method: 'GET', path: '/api/me/provider/branding', auth: 'user', role: 'viewer', uses: ['table', 'userPool'], twoStep: true },
   // A 64 KB PNG logo travels as a data URL (4/3 of its size).

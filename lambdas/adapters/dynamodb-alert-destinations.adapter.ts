@@ -199,5 +199,6 @@ function toRecord(item: Item): DestinationRecord {
     consecutiveFailures: Number(item.consecutiveFailures ?? 0),
     createdAt: String(item.createdAt),
     updatedAt: String(item.updatedAt),
+    ...(typeof item.createdBy === 'string' ? { createdBy: item.createdBy } : {}),
   };
 }

@@ -155,6 +155,8 @@ function toItem(record: ApiTokenRecord): Item {
     // The expiry as TTL (whole seconds: the ISO expiry is made on a whole second).
     expiresAt: record.expiresAt === undefined ? undefined : Math.floor(Date.parse(record.expiresAt) / 1000),
     lastUsedAt: record.lastUsedAt,
+    creatorId: record.creatorId,
+    creatorEmail: record.creatorEmail,
   };
 }
 
@@ -169,6 +171,8 @@ function toRecord(item: Item): ApiTokenRecord {
     createdAt: String(item.createdAt),
     ...(text(item.tokenExpiresAt) ? { expiresAt: text(item.tokenExpiresAt) } : {}),
     ...(text(item.lastUsedAt) ? { lastUsedAt: text(item.lastUsedAt) } : {}),
+    ...(text(item.creatorId) ? { creatorId: text(item.creatorId) } : {}),
+    ...(text(item.creatorEmail) !== undefined ? { creatorEmail: text(item.creatorEmail) } : {}),
   };
 }
 

@@ -10,6 +10,7 @@ import type { DomainRepository } from '../domain/domains.js';
 import type { Metrics } from '../domain/metrics.port.js';
 import type { MonthlyReportLog } from '../domain/monthly-report.js';
 import type { OrganisationRepository } from '../domain/organisations.js';
+import type { AccessLogRepository } from '../domain/access-ends.js';
 import type { ScannerOptOutRepository } from '../domain/scanner-opt-out.js';
 import type { NotificationOutbox } from '../domain/notifications.js';
 import type { SupportRequests } from '../domain/support.js';
@@ -98,6 +99,8 @@ export interface Deps {
   readonly alertDestinations: DestinationRepository;
   /** Teams: organisations' members and invitations (issue 22 item 2). */
   readonly organisations: OrganisationRepository;
+  /** Each organisation's access log: tokens made and revoked, members removed, providers unlinked (issue 28). */
+  readonly accessLog: AccessLogRepository;
   /** Domains whose owners opted out of every scan, and their requests waiting for proof (DECISIONS "Scanner identity"). */
   readonly scannerOptOuts: ScannerOptOutRepository;
   readonly scanSettings: ScanSettings;
@@ -156,6 +159,7 @@ export const providerOf = {
   notifications: 'table',
   alertDestinations: 'table',
   organisations: 'table',
+  accessLog: 'table',
   scannerOptOuts: 'table',
   scanJobs: 'scanQueue',
   mailer: 'mailer',

@@ -1,3 +1,4 @@
+import { DynamoDbAccessLog } from '../adapters/dynamodb-access-log.adapter.js';
 import { DynamoDbAgents } from '../adapters/dynamodb-agents.adapter.js';
 import { DynamoDbAccounts } from '../adapters/dynamodb-accounts.adapter.js';
 import { DynamoDbApiTokens } from '../adapters/dynamodb-api-tokens.adapter.js';
@@ -50,6 +51,7 @@ export const provide: Provider = ({ config, clock }) => {
     notifications: () => new DynamoDbNotificationOutbox(client(), table()),
     alertDestinations: () => new DynamoDbAlertDestinations(client(), table(), clock),
     organisations: () => new DynamoDbOrganisations(client(), table()),
+    accessLog: () => new DynamoDbAccessLog(client(), table(), clock),
     scannerOptOuts: () => new DynamoDbScannerOptOuts(client(), table(), clock),
   };
 };

@@ -54,6 +54,8 @@ export interface DestinationRecord {
   consecutiveFailures: number;
   createdAt: string;
   updatedAt: string;
+  /** Issue 28: the person who made it (the owner, or a member or IT provider acting for the organisation). */
+  createdBy?: string;
 }
 
 export interface DeliveryRecord extends DeliveryView {

@@ -16,6 +16,8 @@ export const API_TOKEN_SHOWN_CHARS = API_TOKEN_PREFIX.length + 4;
 export const MAX_API_TOKENS_PER_USER = 10;
 export const API_TOKEN_NAME_MAX = 60;
 export const API_TOKEN_MAX_DAYS = 365;
+/** A token made without an expiry expires after this many days (config `API_TOKEN_TTL_DAYS`). */
+export const API_TOKEN_DEFAULT_DAYS = 90;
 /** The expiries Settings → API offers; the API takes any whole number of days up to a year, or none. */
 export const API_TOKEN_EXPIRY_CHOICES = [30, 90, 365] as const;
 /** The public API's default rate per token (config `API_TOKEN_REQUESTS_PER_MINUTE`). */
@@ -30,7 +32,7 @@ export const apiTokenMessages = {
   notFound: 'This API token does not exist or has already been revoked.',
 } as const;
 
-/** `POST /api/me/api-tokens`: a name, and an expiry in days (absent or null: it does not expire). */
+/** `POST /api/me/api-tokens`: a name, and an expiry in days (absent: API_TOKEN_DEFAULT_DAYS; null: never, for the owner only). */
 export const createApiTokenSchema = z.strictObject({
   name: z.string({ error: apiTokenMessages.name }).trim().min(1, apiTokenMessages.name).max(API_TOKEN_NAME_MAX, apiTokenMessages.name),
   expiresInDays: z
@@ -55,6 +57,8 @@ export interface ApiTokenView {
   createdAt: string;
   lastUsedAt: string | null;
   expiresAt: string | null;
+  /** Who made it (issue 28: access ends with membership); null for tokens made before this was recorded. */
+  createdBy?: { id: string; email: string } | null;
 }
 
 /** `GET /api/me/api-tokens`: the tokens, and whether the account's plan includes API access right now. */

@@ -13,6 +13,8 @@ import type { StoredSubscription } from './ports.js';
  * - A token works while its owner's plan includes API access (Monitor Plus, subscription active);
  *   otherwise the API answers 403 `plan_required`, and the token works again once the plan does.
  * - `lastUsedAt` is written at most once a minute per token.
+ * - Access ends with membership (issue 28): a token records who made it; made without an expiry it
+ *   expires after `API_TOKEN_TTL_DAYS` (90); "never" is for the organisation's owner only.
  */
 
 /** A token as stored: the hash, never the secret. `expiresAt` absent: it does not expire. */
@@ -25,6 +27,13 @@ export interface ApiTokenRecord {
   createdAt: string;
   expiresAt?: string;
   lastUsedAt?: string;
+  /**
+   * Issue 28, "Access ends with membership": the person who made it (`userId` is the organisation
+   * they acted for). A token whose maker is not the organisation's owner works only while the maker
+   * is still its member or IT provider with at least the admin role. Absent on tokens made before.
+   */
+  creatorId?: string;
+  creatorEmail?: string;
 }
 
 /** How often `lastUsedAt` is written at most. */
@@ -88,6 +97,7 @@ export function apiTokenView(record: ApiTokenRecord): ApiTokenView {
     createdAt: record.createdAt,
     lastUsedAt: record.lastUsedAt ?? null,
     expiresAt: record.expiresAt ?? null,
+    createdBy: record.creatorId ? { id: record.creatorId, email: record.creatorEmail ?? '' } : null,
   };
 }
 

@@ -83,7 +83,7 @@ export async function listDestinations(deps: ManageDeps, caller: Caller): Promis
 }
 
 /** `POST /api/me/alert-destinations`: a new destination; a generic webhook's signing secret is in this answer only. */
-export async function createDestination(deps: ManageDeps, caller: Caller, input: unknown): Promise<CreatedDestination> {
+export async function createDestination(deps: ManageDeps, caller: Caller, input: unknown, createdBy: string = caller.userId): Promise<CreatedDestination> {
   const { kind, name, url: rawUrl, events } = parseContract(createDestinationSchema, input);
   await requirePlan(deps, caller);
   const url = checkDestinationUrl(kind, rawUrl, deps.scanSettings.allowPrivateTargets);
@@ -104,6 +104,7 @@ export async function createDestination(deps: ManageDeps, caller: Caller, input:
     consecutiveFailures: 0,
     createdAt: now,
     updatedAt: now,
+    createdBy,
   };
   if (!(await deps.alertDestinations.create(record, MAX_DESTINATIONS_PER_USER))) throw new ConflictError('destination_limit_reached', alertDestinationMessages.limitReached);
   return { destination: destinationView(record), ...(secret ? { secret } : {}) };

@@ -29,6 +29,8 @@ import { ConflictError, DomainError, ForbiddenError, NotFoundError, RateLimitedE
 import { type Caller, listHistory } from './account.js';
 import { loadReport } from './audit-reports.js';
 import { startQuickScan } from './domains.js';
+import { roleAtLeast } from '../domain/organisation.contract.js';
+import { currentRole, type Person } from './organisations.js';
 
 /**
  * Personal API tokens (DECISIONS "Plan features": "API access" with Monitor Plus): managed by the
@@ -52,9 +54,16 @@ export async function listApiTokens(deps: ManageDeps, caller: Caller): Promise<A
   };
 }
 
-/** `POST /api/me/api-tokens`: a new token for a plan with API access; the secret is in this answer only. */
-export async function createApiToken(deps: ManageDeps, caller: Caller, input: unknown): Promise<CreatedApiToken> {
-  const { name, expiresInDays } = parseContract(createApiTokenSchema, input);
+/**
+ * `POST /api/me/api-tokens`: a new token for a plan with API access; the secret is in this answer only.
+ * `creator`: the signed-in person (the organisation's owner, or a member or IT provider acting for it),
+ * recorded on the token (issue 28). Without an expiry it expires after API_TOKEN_TTL_DAYS; only the
+ * owner may ask for none (null).
+ */
+export async function createApiToken(deps: ManageDeps, caller: Caller, input: unknown, creator: Person = { userId: caller.userId, email: caller.email }): Promise<CreatedApiToken> {
+  const parsed = parseContract(createApiTokenSchema, input);
+  const { name } = parsed;
+  const expiresInDays = parsed.expiresInDays === undefined || (parsed.expiresInDays === null && creator.userId !== caller.userId) ? deps.config.API_TOKEN_TTL_DAYS : parsed.expiresInDays;
   if (!hasApiAccess(await deps.accounts.getSubscription(caller.userId))) throw planRequired();
   // The profile exists before anything is keyed by the user (a token from before a deletion cannot make one).
   await deps.accounts.getOrCreateProfile(caller);
@@ -69,6 +78,8 @@ export async function createApiToken(deps: ManageDeps, caller: Caller, input: un
     tokenHash: hashApiToken(secret),
     createdAt: now.toISOString(),
     ...(expiresAt ? { expiresAt } : {}),
+    creatorId: creator.userId,
+    creatorEmail: creator.email,
   };
   if (!(await deps.apiTokens.create(record, MAX_API_TOKENS_PER_USER))) {
     throw new ConflictError('api_token_limit_reached', apiTokenMessages.limitReached);
@@ -84,7 +95,18 @@ export async function revokeApiToken(deps: Pick<Deps, 'apiTokens'>, caller: Call
   }
 }
 
-type AuthenticateDeps = Pick<Deps, 'apiTokens' | 'accounts' | 'rateLimits' | 'clock' | 'config' | 'log'>;
+type AuthenticateDeps = Pick<Deps, 'apiTokens' | 'accounts' | 'rateLimits' | 'clock' | 'config' | 'log' | 'organisations'>;
+
+/**
+ * Issue 28: a token made by someone acting for an organisation works only while they still may
+ * manage its tokens there (admin or more, as a member or IT provider). Checked at every use, so a
+ * revocation that failed half-way (or a removal made elsewhere) still ends it.
+ */
+export async function makerMayStillAct(deps: Pick<Deps, 'organisations'>, record: Pick<ApiTokenRecord, 'userId' | 'creatorId'>): Promise<boolean> {
+  if (!record.creatorId || record.creatorId === record.userId) return true;
+  const role = await currentRole(deps, record.userId, record.creatorId);
+  return role !== undefined && roleAtLeast(role, 'admin');
+}
 
 /**
  * The one check of every `/api/v1` request: the bearer token is a live token (401 `invalid_token`
@@ -98,6 +120,7 @@ export async function authenticateApiToken(deps: AuthenticateDeps, authorization
   const record = await deps.apiTokens.findByHash(presented);
   const now = deps.clock.now();
   if (!record || !hashesMatch(record.tokenHash, presented) || isTokenExpired(record, now)) throw invalidToken();
+  if (!(await makerMayStillAct(deps, record))) throw invalidToken();
 
   const perMinute = deps.config.API_TOKEN_REQUESTS_PER_MINUTE;
   const decision = await deps.rateLimits.consume(`api-token:${record.id}`, perMinute, 60);

@@ -72,6 +72,15 @@ export async function actingClaims(deps: Pick<Deps, 'organisations'>, claims: Re
   return { ...own, sub: orgId, [ACTING_MEMBER_CLAIM]: sub, [ACTING_ROLE_CLAIM]: role };
 }
 
+/**
+ * The role the person has in the organisation right now: owner of their own, their membership's, or
+ * through an IT provider; undefined once removed, left or unlinked (issue 28: access ends with membership).
+ */
+export async function currentRole(deps: Pick<Deps, 'organisations'>, orgId: string, personId: string): Promise<OrgRole | undefined> {
+  if (orgId === personId) return 'owner';
+  return (await deps.organisations.getMembership(orgId, personId))?.role ?? (await roleThroughProvider(deps, orgId, personId));
+}
+
 /** IT providers: the best role the person has in the client through one of its providers (its owner, or a member of it). */
 async function roleThroughProvider(deps: Pick<Deps, 'organisations'>, clientId: string, personId: string): Promise<MemberRole | undefined> {
   const roles = await Promise.all(

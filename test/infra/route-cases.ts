@@ -719,6 +719,15 @@ export function routeCases(f: Fixtures): Record<RouteName, RouteCase> {
       badStatus: 404,
       badError: 'member_not_found',
     },
+    'list-org-access-log': {
+      good: () => ({}),
+      goodStatus: 200,
+      checkGood: ({ json }) => expectThat(Array.isArray(json.events), `access log: ${JSON.stringify(json)}`),
+      // Not a member (any more) of the owner's organisation.
+      bad: () => ({ as: f.stranger, headers: { 'x-rampart-org': f.owner.userId } }),
+      badStatus: 403,
+      badError: 'organisation_forbidden',
+    },
     'list-org-providers': {
       good: () => ({}),
       goodStatus: 200,

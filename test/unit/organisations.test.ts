@@ -46,7 +46,7 @@ describe('the role table (lambdas/routes.ts)', () => {
 
   it('needs an admin for domains, scans, policies, agents, tokens and destinations', () => {
     const admins = new Set(userRoutes.filter((route) => route.role === 'admin').map((route) => route.name));
-    for (const name of ['add-domain', 'delete-domain', 'verify-domain', 'start-quick-scan', 'put-policy', 'delete-policy', 'rotate-agent-secret', 'get-agent-enrollment', 'create-api-token', 'revoke-api-token', 'create-alert-destination', 'delete-alert-destination']) {
+    for (const name of ['add-domain', 'delete-domain', 'verify-domain', 'start-quick-scan', 'put-policy', 'delete-policy', 'rotate-agent-secret', 'get-agent-enrollment', 'create-api-token', 'list-api-tokens', 'revoke-api-token', 'list-org-access-log', 'create-alert-destination', 'delete-alert-destination']) {
       expect(admins.has(name), name).toBe(true);
     }
   });
