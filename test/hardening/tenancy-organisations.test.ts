@@ -322,6 +322,54 @@ describe("IT providers (issue 22 item 3): P manages A, Q manages B", () => {
   });
 });
 
+describe('removed members and unlinked providers with tokens (issue 28: access ends with membership)', () => {
+  it("a removed admin's and an unlinked provider's API tokens for A get 401 on every api-token route, their sessions 403 on every organisation route; nothing of A changed", async () => {
+    const [gone, unlinked] = await Promise.all([signIn(t, 'gone@org-a.example.test', 'Gus'), signIn(t, 'owner@provider-r.example.test', 'Rory')]);
+    for (const user of [gone, unlinked]) expect((await api(t, 'GET', '/api/me', user.token)).status).toBe(200);
+    await join(people.aOwner, gone, 'admin');
+    expect((await api(t, 'POST', '/api/me/org/invitations', people.aOwner.token, { email: unlinked.email, role: 'provider' })).status).toBe(201);
+    const invitation = /token=(inv_[\w-]{43})/.exec((await mailbox(t.stack.mailboxUrl, unlinked.email)).at(-1)?.body.text ?? '')?.[1];
+    expect((await api(t, 'POST', '/api/invitations/accept', unlinked.token, { token: invitation })).status).toBe(200);
+    const tokens: [string, TestUser, string][] = [];
+    for (const [who, user] of [
+      ['removed admin', gone],
+      ['unlinked provider', unlinked],
+    ] as const) {
+      const made = await api(t, 'POST', '/api/me/api-tokens', user.token, { name: `${who} CI` }, { org: people.aOwner.userId });
+      expect(made.status, JSON.stringify(made.body)).toBe(201);
+      expect((await api(t, 'GET', '/api/v1/audits', made.body.secret)).status).toBe(200);
+      tokens.push([who, user, String(made.body.secret)]);
+    }
+    expect((await api(t, 'DELETE', `/api/me/org/members/${gone.userId}`, people.aOwner.token)).status).toBe(204);
+    expect((await api(t, 'DELETE', `/api/me/org/providers/${unlinked.userId}`, people.aOwner.token)).status).toBe(204);
+    const before = await itemsOfA();
+    const problems: string[] = [];
+
+    for (const [who, user, secret] of tokens) {
+      for (const route of routesOfClass('api-token')) {
+        const body = route.method === 'GET' ? undefined : { domain: SHOP };
+        const reply = await rawRequest(t.stack.url, {
+          method: route.method,
+          path: rawPath(route, aParams(route)),
+          headers: { authorization: `Bearer ${secret}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        });
+        tally.requests += 1;
+        if (reply.status !== 401 || json(reply).error !== 'invalid_token') problems.push(`${who}'s token on ${describeRoute(route)}: ${reply.status} ${reply.text.slice(0, 120)}`);
+        const leaked = secrets.find((value) => reply.text.includes(value));
+        if (leaked) problems.push(`${who}'s token on ${describeRoute(route)}: A's ${leaked} shown`);
+      }
+      for (const route of userRoutes.filter((candidate) => !personal(candidate))) {
+        const reply = await request(user, people.aOwner.userId, route.method, rawPath(route, aParams(route)), route.method === 'GET' ? undefined : {});
+        if (reply.status !== 403 || json(reply).error !== 'organisation_forbidden') problems.push(`${who} on ${describeRoute(route)}: ${reply.status} ${reply.text.slice(0, 120)}`);
+      }
+    }
+
+    expect(problems).toEqual([]);
+    expect(await itemsOfA()).toEqual(before);
+  });
+});
+
 describe('the role table itself', () => {
   it('gives every user route of the manifest a role, so none falls to the owner-only default unseen', () => {
     expect(routesOfClass('user').filter((route) => route.role === undefined).map((route) => route.name)).toEqual([]);
