@@ -102,6 +102,11 @@ export function verificationFileUrl(slug: string, domain: string): string {
   return `https://${domain}${verificationFilePath(slug)}`;
 }
 
+/** Where the file is looked for, in order: what the site serves, https first, then plain http (issue 29 item 10). */
+export function verificationFileUrls(slug: string, domain: string): [string, string] {
+  return [verificationFileUrl(slug, domain), `http://${domain}${verificationFilePath(slug)}`];
+}
+
 /** The file proves ownership when its first non-empty line is the token (whitespace ignored). */
 export function fileProves(body: string, token: string): boolean {
   const first = body.split(/\r?\n/).map((line) => line.trim()).find((line) => line !== '');
@@ -120,10 +125,16 @@ export function verificationInstructions(slug: string, domain: string, token: st
   };
 }
 
-export function verificationNotFoundMessage(slug: string, domain: string, token: string): string {
+/**
+ * `fetched`: each file URL tried and what came back ("https://…: connection refused"), so the owner
+ * sees what was asked and what the site answered.
+ */
+export function verificationNotFoundMessage(slug: string, domain: string, token: string, fetched: readonly string[] = []): string {
   return (
-    `We could not find the verification for ${domain}. Either add a DNS TXT record at ${domain} with the value ` +
-    `"${txtRecordValue(slug, token)}", or publish a file at ${verificationFileUrl(slug, domain)} containing ${token}. ` +
+    `We could not find the verification for ${domain}. ` +
+    (fetched.length > 0 ? `No TXT record with the value at ${domain}; fetched ${fetched.join('; ')}. ` : '') +
+    `Either add a DNS TXT record at ${domain} with the value ` +
+    `"${txtRecordValue(slug, token)}", or publish a file at ${verificationFileUrl(slug, domain)} (or its http:// address, if the site has no HTTPS) containing ${token}. ` +
     'DNS changes can take a while to appear; you can check again at any time.'
   );
 }

@@ -1,6 +1,7 @@
 import { recordContactInteraction } from './contact-retention.js';
 import { rescanTargetOf } from './rescan-target.js';
 import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
 import type { Deps } from '../composition.js';
 import { productSlug } from '../config.js';
 import { allowancePlanOf, baseScansLimit, scansLimitOf } from '../domain/account.js';
@@ -18,13 +19,14 @@ import {
   proofUnansweredMessage,
   SCAN_LIMIT_MESSAGE,
   txtRecordsProve,
-  verificationFileUrl,
+  verificationFileUrls,
   verificationInstructions,
   verificationNotFoundMessage,
 } from '../domain/domains.js';
 import { DomainError, ForbiddenError, NotFoundError, UnauthorizedError, UpstreamUnavailableError } from '../domain/errors.js';
 import { withDeadline } from '../domain/deadline.js';
 import { startedScanDepth } from '../domain/plans.js';
+import { registrableDomainOf } from '../domain/scanner-opt-out.js';
 import { siteKey } from '../domain/target.js';
 import type { ScanSettings } from '../scanner/check.js';
 import { createDnsClient } from '../scanner/net/dns-client.js';
@@ -102,11 +104,47 @@ export async function deleteDomain(deps: DomainDeps & Pick<Deps, 'policies' | 'i
 
 const notFound = () => new NotFoundError('domain_not_found', 'This domain is not in your domains.');
 
+/** What one URL of the verification file gave: its body (a 200), or what came back in words; `reached`: the site answered over HTTP at all. */
+export type FileAnswer = { body: string } | { answer: string; reached: boolean };
+
 /** How ownership is looked for: TXT records of a name, and a file's text (undefined when not there). */
 export interface OwnershipProbes {
   txt(name: string): Promise<string[]>;
   fetchText(url: string): Promise<string | undefined>;
+  /**
+   * The verification file at one URL, following redirects only within `domain`'s registrable domain,
+   * with what came back when it is not a 200. Without it (probes that only read opt-out files), the
+   * file is read with fetchText and its absence is not described.
+   */
+  fetchFile?(url: string, domain: string): Promise<FileAnswer>;
 }
+
+/** Each URL of the file gets this long (redirects included), so https and http both fit in OWNERSHIP_PROOF_DEADLINE_MS. */
+const FILE_FETCH_TIMEOUT_MS = 5_000;
+const FILE_FETCH_REDIRECTS = 3;
+
+/** A failed fetch in the words an owner can check: "connection refused", "no answer within 5 s"… */
+function describeFetchError(error: unknown): string {
+  const { code, message } = (error ?? {}) as { code?: string; message?: string };
+  if (error instanceof DomainError && code === 'target_not_allowed') return `not fetched: ${message}`;
+  switch (code) {
+    case 'ECONNREFUSED':
+      return 'connection refused';
+    case 'ECONNRESET':
+      return 'connection reset';
+    case 'ETIMEDOUT':
+      return `no answer within ${FILE_FETCH_TIMEOUT_MS / 1000} s`;
+    case 'ENOTFOUND':
+      return 'the name has no address';
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+      return 'address unreachable';
+  }
+  if (code?.startsWith('ERR_SSL') || code?.startsWith('ERR_TLS') || code === 'EPROTO') return `TLS handshake failed (${message ?? code})`;
+  return message ?? String(error);
+}
+
+const statusText = (status: number) => `${status}${STATUS_CODES[status] ? ` ${STATUS_CODES[status]}` : ''}`;
 
 /**
  * The scanner's own network: TXT through its DNS client (SCAN_RESOLVERS), the file through its
@@ -134,6 +172,40 @@ export function scannerProbes(settings: ScanSettings): OwnershipProbes {
       const response = await http.request(url, { followRedirects: 3, maxBodyBytes: 4096, timeoutMs: 10_000 });
       return response.status === 200 ? response.body : undefined;
     },
+    async fetchFile(url, domain) {
+      // Redirects are followed here hop by hop (not by the client), so one leaving the domain is named, not followed.
+      const within = registrableDomainOf(domain) ?? domain;
+      const inside = (host: string) => (registrableDomainOf(host) ?? host) === within;
+      let current = new URL(url);
+      const deadline = AbortSignal.timeout(FILE_FETCH_TIMEOUT_MS);
+      const hops: string[] = [];
+      try {
+        for (;;) {
+          const host = current.hostname.toLowerCase();
+          const addresses = await resolveAll(host);
+          if (addresses.length === 0) return { answer: 'the name has no address', reached: false };
+          const refused = refusedAddress(addresses, settings.allowPrivateTargets);
+          if (refused) return { answer: `not fetched: ${host} resolves to ${refused}, a private or reserved address`, reached: false };
+          const http = createHttpClient({ pinned: new Map([[host, addresses]]), resolve: resolveAll, allowPrivateTargets: settings.allowPrivateTargets, ...(settings.userAgent ? { userAgent: settings.userAgent } : {}) });
+          const response = await http.request(current.href, { maxBodyBytes: 4096, timeoutMs: FILE_FETCH_TIMEOUT_MS, signal: deadline });
+          const after = hops.length > 0 ? ` (after redirects to ${hops.join(', ')})` : '';
+          const location = response.headers.location?.[0];
+          if (response.status >= 300 && response.status < 400 && location) {
+            const next = new URL(location, current);
+            if (next.protocol !== 'https:' && next.protocol !== 'http:') return { answer: `${statusText(response.status)}, redirected to ${next.href} (not followed)`, reached: true };
+            if (!inside(next.hostname.toLowerCase())) return { answer: `${statusText(response.status)}, redirected to ${next.href}, outside ${within} (not followed)${after}`, reached: true };
+            if (hops.length >= FILE_FETCH_REDIRECTS) return { answer: `${statusText(response.status)}, more than ${FILE_FETCH_REDIRECTS} redirects${after}`, reached: true };
+            hops.push(next.href);
+            current = next;
+            continue;
+          }
+          if (response.status === 200) return { body: response.body };
+          return { answer: `${statusText(response.status)}${after}`, reached: true };
+        }
+      } catch (error) {
+        return { answer: describeFetchError(deadline.aborted ? Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' }) : error), reached: false };
+      }
+    },
   };
 }
 
@@ -160,8 +232,8 @@ export async function verifyDomain(
   const record = await deps.domains.get(userId, domain);
   if (!record) throw notFound();
   const slug = productSlug(deps.config.PRODUCT_NAME);
-  const method = await findProof(probes, slug, record);
-  if (!method) throw new VerificationNotFoundError(verificationNotFoundMessage(slug, domain, record.verificationToken));
+  const { found: method, fetched } = await lookForProof(probes, slug, record);
+  if (!method) throw new VerificationNotFoundError(verificationNotFoundMessage(slug, domain, record.verificationToken, fetched));
   const verifiedAt = deps.clock.now().toISOString();
   await deps.domains.markVerified(userId, domain, verifiedAt, method);
   return { verified: true, method, verifiedAt };
@@ -173,29 +245,47 @@ export async function verifyDomain(
  */
 export const OWNERSHIP_PROOF_DEADLINE_MS = 12_000;
 
-async function findProof(probes: OwnershipProbes, slug: string, record: DomainRecord): Promise<'dns' | 'file' | undefined> {
-  return (await lookForProof(probes, slug, record)).found;
-}
-
 /**
  * The proof, or whether its absence was really answered: `answered` is false when the DNS lookup
  * failed (a timeout, SERVFAIL), or, for a domain proven by its file, when the site could not be
  * reached. A re-check only lapses a domain on an answer, never on an outage.
  */
-async function lookForProof(probes: OwnershipProbes, slug: string, record: DomainRecord): Promise<{ found: 'dns' | 'file' | undefined; answered: boolean }> {
+async function lookForProof(probes: OwnershipProbes, slug: string, record: DomainRecord): Promise<{ found: 'dns' | 'file' | undefined; answered: boolean; fetched: string[] }> {
   const deadline = Date.now() + OWNERSHIP_PROOF_DEADLINE_MS;
   let answered = true;
   const txt = await withDeadline(probes.txt(record.domain), deadline).catch(() => {
     answered = false;
     return [] as string[];
   });
-  if (txtRecordsProve(txt, slug, record.verificationToken)) return { found: 'dns', answered: true };
-  const body = await withDeadline(probes.fetchText(verificationFileUrl(slug, record.domain)), deadline).catch(() => {
-    if (record.verifiedBy === 'file') answered = false;
-    return undefined;
-  });
-  if (body !== undefined && fileProves(body, record.verificationToken)) return { found: 'file', answered: true };
-  return { found: undefined, answered };
+  if (txtRecordsProve(txt, slug, record.verificationToken)) return { found: 'dns', answered: true, fetched: [] };
+  // What the site serves: https first, then plain http (an http-only site proves itself too).
+  const fetched: string[] = [];
+  let reached = false;
+  for (const url of verificationFileUrls(slug, record.domain)) {
+    const got = await withDeadline(fetchFile(probes, url, record.domain), deadline).catch((): FileAnswer => ({ answer: 'no answer in time', reached: false }));
+    if ('body' in got) {
+      reached = true;
+      if (fileProves(got.body, record.verificationToken)) return { found: 'file', answered: true, fetched };
+      fetched.push(`${url}: 200 OK, but its first line is not the verification code`);
+    } else {
+      reached ||= got.reached;
+      fetched.push(`${url}: ${got.answer}`);
+    }
+  }
+  // A file proof is only gone when the site answered; both URLs unreachable is an outage.
+  if (record.verifiedBy === 'file' && !reached) answered = false;
+  return { found: undefined, answered, fetched };
+}
+
+/** The probes' own file fetch, or their fetchText where they have none. */
+async function fetchFile(probes: OwnershipProbes, url: string, domain: string): Promise<FileAnswer> {
+  if (probes.fetchFile) return probes.fetchFile(url, domain);
+  try {
+    const body = await probes.fetchText(url);
+    return body === undefined ? { answer: 'not found', reached: true } : { body };
+  } catch (error) {
+    return { answer: describeFetchError(error), reached: false };
+  }
 }
 
 /** The user's verified domain that covers the host: its site key, or a parent domain of it (proving example.com covers shop.example.com). */
