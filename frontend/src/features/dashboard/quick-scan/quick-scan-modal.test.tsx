@@ -4,11 +4,12 @@ import { Route, Routes, useLocation, useParams } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderWithProviders, stubApi } from '../../../testing/api-stub';
 import { ACCOUNT, domainsAnswer, domainView } from '../settings/test-fixtures';
-import { ADD_DOMAIN_HREF, QuickScanModal, START_FAILED } from './quick-scan-modal';
+import { ADD_DOMAIN_HREF, DISABLED_REASONS, QuickScanModal, START_FAILED } from './quick-scan-modal';
 
 const AUDIT_ID = '0b3c5d2e-7f41-4a8b-9c1d-2e3f4a5b6c7d';
 const SHOP = domainView('shop.example.test', true);
 const BLOG = domainView('blog.example.test', false);
+const NEWS = domainView('news.example.test', true);
 const LIMIT_MESSAGE = 'You have used all the scans of your plan. Upgrade your plan to run more scans.';
 
 function ResultsPage() {
@@ -76,7 +77,58 @@ describe('the Quick Scan modal', () => {
     expect(within(radio('blog.example.test').closest('label')!).getByText('Pending verification')).toBeTruthy();
     expect(await within(dialog).findByText('1 / 3 scans used')).toBeTruthy();
     expect(document.activeElement).toBe(radio('shop.example.test'));
+  });
+
+  it('chooses the only verified domain already, so Start Instant Scan can be pressed at once', async () => {
+    // Prepare
+    stubApi({ 'GET /api/me': { status: 200, body: ACCOUNT }, 'GET /api/me/domains': domainsAnswer(SHOP, BLOG) });
+
+    // Act
+    renderModal();
+    await screen.findByRole('radio', { name: /shop\.example\.test/ });
+
+    // Assess
+    expect(radio('shop.example.test').checked).toBe(true);
+    expect(radio('blog.example.test').checked).toBe(false);
+    expect(startButton().disabled).toBe(false);
+    expect(screen.queryByTestId('quick-scan-disabled-reason')).toBeNull();
+  });
+
+  it('chooses nothing among several verified domains, and says to choose one', async () => {
+    // Prepare
+    stubApi({ 'GET /api/me': { status: 200, body: ACCOUNT }, 'GET /api/me/domains': domainsAnswer(SHOP, NEWS) });
+
+    // Act
+    renderModal();
+    await screen.findByRole('radio', { name: /news\.example\.test/ });
+
+    // Assess
+    expect([radio('shop.example.test').checked, radio('news.example.test').checked]).toEqual([false, false]);
     expect(startButton().disabled).toBe(true);
+    expect(screen.getByTestId('quick-scan-disabled-reason').textContent).toBe('Choose a domain to scan.');
+    expect(startButton().getAttribute('aria-describedby')).toBe('quick-scan-disabled-reason');
+    fireEvent.click(radio('news.example.test'));
+    expect(startButton().disabled).toBe(false);
+  });
+
+  it('says "No scans left on your plan." beside the disabled button when the plan\'s scans are used, with Upgrade Plan', async () => {
+    // Prepare
+    const api = stubApi({
+      'GET /api/me': { status: 200, body: { ...ACCOUNT, subscription: { ...ACCOUNT.subscription, scansUsed: 3 } } },
+      'GET /api/me/domains': domainsAnswer(SHOP),
+    });
+
+    // Act
+    renderModal();
+    await screen.findByText('3 / 3 scans used');
+
+    // Assess
+    expect(startButton().disabled).toBe(true);
+    const reason = screen.getByTestId('quick-scan-disabled-reason');
+    expect(reason.textContent).toBe('No scans left on your plan. Upgrade Plan');
+    expect(within(reason).getByRole('link', { name: 'Upgrade Plan' }).getAttribute('href')).toBe('/#pricing');
+    fireEvent.click(startButton());
+    expect(api.callsTo('POST', '/api/me/scans')).toEqual([]);
   });
 
   it('starts the scan on the chosen domain, refreshes the account and opens its results', async () => {
@@ -105,7 +157,8 @@ describe('the Quick Scan modal', () => {
   it("shows the plan's limit message with an Upgrade Plan link to /#pricing", async () => {
     // Prepare
     stubApi({
-      'GET /api/me': { status: 200, body: { ...ACCOUNT, subscription: { ...ACCOUNT.subscription, scansUsed: 3 } } },
+      // The account read earlier still showed scans left: the API is the judge.
+      'GET /api/me': { status: 200, body: ACCOUNT },
       'GET /api/me/domains': domainsAnswer(SHOP),
       'POST /api/me/scans': { status: 403, body: { error: 'scan_limit_reached', message: LIMIT_MESSAGE } },
     });
@@ -120,7 +173,7 @@ describe('the Quick Scan modal', () => {
     const alert = await screen.findByRole('alert');
     expect(within(alert).getByText(LIMIT_MESSAGE)).toBeTruthy();
     expect(within(alert).getByRole('link', { name: 'Upgrade Plan' }).getAttribute('href')).toBe('/#pricing');
-    expect(screen.getByText('3 / 3 scans used')).toBeTruthy();
+    expect(screen.getByText('1 / 3 scans used')).toBeTruthy();
     expect(screen.getByRole('dialog', { name: 'Quick Scan' })).toBeTruthy();
   });
 
@@ -210,6 +263,8 @@ describe('the Quick Scan modal', () => {
 
     expect(link.getAttribute('href')).toBe('/dashboard/settings?tab=domains');
     expect(startButton().disabled).toBe(true);
+    expect(screen.getByTestId('quick-scan-disabled-reason').textContent).toBe(DISABLED_REASONS.noVerified);
+    expect(DISABLED_REASONS.noVerified).toBe('Verify a domain in Settings → Domains first.');
   });
 
   it('closes on Escape, Cancel and the close button, giving focus back to the button that opened it', async () => {

@@ -16,6 +16,13 @@ export const START_FAILED = 'Failed to start scan. Please try again.';
 export const ADD_DOMAIN_HREF = `${paths.dashboard.section.getHref('settings')}?tab=domains`;
 export const UPGRADE_HREF = '/#pricing';
 
+/** Why 'Start Instant Scan' cannot be pressed, said beside it (issue 29 item 11). */
+export const DISABLED_REASONS = {
+  noVerified: 'Verify a domain in Settings → Domains first.',
+  noScansLeft: 'No scans left on your plan.',
+  choose: 'Choose a domain to scan.',
+} as const;
+
 type Failure = { kind: 'limit'; message: string } | { kind: 'verify'; message: string } | { kind: 'retry'; message: string } | { kind: 'other' };
 
 const linkClass =
@@ -44,11 +51,20 @@ function QuickScanDialog({ onClose }: { onClose: () => void }) {
     if (!domains.isPending) bodyRef.current?.querySelector<HTMLElement>('[data-autofocus]')?.focus();
   }, [domains.isPending]);
 
+  const subscription = me.data?.subscription;
+  const list = domains.data ?? [];
+  const verified = list.filter((domain) => domain.verified);
+  const firstVerified = verified[0]?.domain;
+  // The only verified domain is the one to scan: chosen already.
+  const chosen = selected ?? (verified.length === 1 ? firstVerified : undefined);
+  const noScansLeft = subscription !== undefined && subscription !== null && subscription.scansUsed >= subscription.scansLimit;
+  const disabledReason = !firstVerified ? DISABLED_REASONS.noVerified : noScansLeft ? DISABLED_REASONS.noScansLeft : !chosen ? DISABLED_REASONS.choose : undefined;
+
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (!selected) return;
+    if (!chosen || disabledReason) return;
     setFailure(undefined);
-    start.mutate(selected, {
+    start.mutate(chosen, {
       onSuccess: ({ auditId }) => {
         navigate(paths.results.getHref(auditId));
         onClose();
@@ -66,10 +82,6 @@ function QuickScanDialog({ onClose }: { onClose: () => void }) {
       },
     });
   };
-
-  const subscription = me.data?.subscription;
-  const list = domains.data ?? [];
-  const firstVerified = list.find((domain) => domain.verified)?.domain;
 
   return (
     <Dialog title="Quick Scan" description="Run a security scan of one of your verified domains now." onClose={onClose}>
@@ -114,7 +126,7 @@ function QuickScanDialog({ onClose }: { onClose: () => void }) {
                         type="radio"
                         name="quick-scan-domain"
                         value={domain.domain}
-                        checked={selected === domain.domain}
+                        checked={chosen === domain.domain}
                         disabled={!domain.verified}
                         onChange={() => setSelected(domain.domain)}
                         data-autofocus={domain.domain === firstVerified ? true : undefined}
@@ -131,14 +143,6 @@ function QuickScanDialog({ onClose }: { onClose: () => void }) {
                 ))}
               </ul>
             </fieldset>
-            {!firstVerified && (
-              <p className="text-sm text-slate-700 dark:text-slate-300">
-                None of your domains is verified yet.{' '}
-                <Link to={ADD_DOMAIN_HREF} onClick={onClose} className={linkClass}>
-                  Verify a domain
-                </Link>
-              </p>
-            )}
             {failure && (
               <div role="alert" className="rounded-md border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-300">
                 {failure.kind === 'limit' ? (
@@ -160,8 +164,30 @@ function QuickScanDialog({ onClose }: { onClose: () => void }) {
                 )}
               </div>
             )}
+            {disabledReason && (
+              <p id="quick-scan-disabled-reason" data-testid="quick-scan-disabled-reason" className="text-sm text-slate-700 dark:text-slate-300">
+                {disabledReason === DISABLED_REASONS.noVerified ? (
+                  <>
+                    <Link to={ADD_DOMAIN_HREF} onClick={onClose} className={linkClass}>
+                      Verify a domain
+                    </Link>
+                    {DISABLED_REASONS.noVerified.slice('Verify a domain'.length)}
+                  </>
+                ) : (
+                  disabledReason
+                )}
+                {disabledReason === DISABLED_REASONS.noScansLeft && (
+                  <>
+                    {' '}
+                    <Link to={UPGRADE_HREF} onClick={onClose} className={linkClass}>
+                      Upgrade Plan
+                    </Link>
+                  </>
+                )}
+              </p>
+            )}
             <div className="flex flex-col gap-3 sm:flex-row-reverse">
-              <Button type="submit" className="sm:flex-1" disabled={!selected || start.isPending}>
+              <Button type="submit" className="sm:flex-1" disabled={disabledReason !== undefined || start.isPending} aria-describedby={disabledReason ? 'quick-scan-disabled-reason' : undefined}>
                 {start.isPending && <Spinner className="size-4" />}
                 Start Instant Scan
               </Button>

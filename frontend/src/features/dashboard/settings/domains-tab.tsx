@@ -15,6 +15,9 @@ import { useVerifyPurpose, VerifyPurposePanel } from './verify-purpose';
 type Message = { tone: 'error' | 'success'; text: string };
 
 /** A 4xx carries the API's own words; anything else gets the fallback. */
+/** An example of what the field takes: a business's domain (the site's own host, 127.0.0.1 locally, is one it refuses). */
+export const DOMAIN_PLACEHOLDER = 'yourbusiness.com.au';
+
 const messageOf = (error: unknown, fallback: string): string =>
   error instanceof ApiError && error.status < 500 ? error.message : fallback;
 
@@ -118,7 +121,7 @@ function AddDomainForm({ initial }: { initial: string }) {
             inputMode="url"
             autoComplete="off"
             spellCheck={false}
-            placeholder={window.location.hostname}
+            placeholder={DOMAIN_PLACEHOLDER}
             value={input}
             error={error}
             onChange={(event) => setInput(event.target.value)}
