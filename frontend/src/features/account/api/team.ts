@@ -9,7 +9,26 @@ export const teamKeys = {
   invitations: () => [...teamKeys.all, 'invitations'] as const,
   organisations: () => [...teamKeys.all, 'organisations'] as const,
   providers: () => [...teamKeys.all, 'providers'] as const,
+  accessLog: () => [...teamKeys.all, 'access-log'] as const,
 };
+
+/** Issue 28 (access ends with membership): one line of the organisation's access log. */
+export interface AccessLogEvent {
+  id: string;
+  at: string;
+  kind: string;
+  label: string;
+  actor: string;
+  subject: string;
+}
+
+/** The owner and admins read the access log: the query is off for viewers. */
+export const useAccessLog = (enabled: boolean) =>
+  useQuery({
+    queryKey: teamKeys.accessLog(),
+    queryFn: ({ signal }) => apiGet<{ events: AccessLogEvent[] }>(routePath('list-org-access-log'), { signal }).then((answer) => answer.events),
+    enabled,
+  });
 
 /** IT providers (issue 22 item 3): an organisation's providers, as its owner sees them. */
 export interface ProviderView {

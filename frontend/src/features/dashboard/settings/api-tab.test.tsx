@@ -21,7 +21,7 @@ const listAnswer = (tokens: ApiTokenView[], apiAccess = true): { status: number;
   body: { tokens, apiAccess, limit: 10, requestsPerMinute: 60 },
 });
 
-const CI = token('CI pipeline', { lastUsedAt: '2026-03-05T04:30:00.000Z', expiresAt: '2026-05-20T01:00:00.000Z' });
+const CI = token('CI pipeline', { lastUsedAt: '2026-03-05T04:30:00.000Z', expiresAt: '2026-05-20T01:00:00.000Z', createdBy: { id: 'user-2', email: 'rita@example.test' } });
 
 describe('Settings → API', () => {
   afterEach(() => {
@@ -44,6 +44,9 @@ describe('Settings → API', () => {
     expect(within(row).getByText(/5 Mar 2026/)).toBeTruthy();
     const backup = screen.getByRole('listitem', { name: 'Backup' });
     expect(within(backup).getAllByText('never')).toHaveLength(2);
+    // Who made each (issue 28): shown when recorded.
+    expect(within(row).getByText('rita@example.test')).toBeTruthy();
+    expect(within(backup).queryByText('Made by')).toBeNull();
     expect(screen.getByRole('region', { name: 'Create an API token' })).toBeTruthy();
     const origin = window.location.origin;
     expect(screen.getByText(`curl -H "Authorization: Bearer $API_TOKEN" ${origin}/api/v1/audits`)).toBeTruthy();

@@ -196,6 +196,12 @@ function TokenRow({ token }: { token: ApiTokenView }) {
           <dt className="inline">Expires </dt>
           <dd className="inline">{token.expiresAt ? day(token.expiresAt) : 'never'}</dd>
         </div>
+        {token.createdBy && (
+          <div>
+            <dt className="inline">Made by </dt>
+            <dd className="inline break-all">{token.createdBy.email}</dd>
+          </div>
+        )}
       </dl>
       {confirming && (
         <div role="group" aria-label={`Revoke ${token.name}?`} className="rounded-md border border-red-200 bg-red-50 p-4 dark:border-red-800 dark:bg-red-950">

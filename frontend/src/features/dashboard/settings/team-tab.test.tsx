@@ -95,6 +95,39 @@ describe('Settings → Team', () => {
     expect(screen.queryByRole('button', { name: 'Send invitation' })).toBeNull();
     expect(screen.getByRole('button', { name: 'Leave organisation' })).toBeTruthy();
     expect(api.callsTo('GET', '/api/me/org/invitations')).toEqual([]);
+    expect(api.callsTo('GET', '/api/me/org/access-log')).toEqual([]);
+    expect(screen.queryByRole('region', { name: 'Access log' })).toBeNull();
+  });
+
+  it("shows the owner the organisation's access log: what happened, to what, by whom, when (issue 28)", async () => {
+    // Prepare
+    stubApi({
+      'GET /api/me/org/members': { status: 200, body: { role: 'owner', members: [OWNER] } },
+      'GET /api/me/org/invitations': { status: 200, body: { invitations: [] } },
+      'GET /api/me/org/access-log': {
+        status: 200,
+        body: {
+          events: [
+            { id: 'e2', at: '2026-03-02T00:00:00.000Z', kind: 'api-token-revoked', label: 'API token revoked', actor: 'Rampart', subject: 'Rita CI (rita@example.test)' },
+            { id: 'e1', at: '2026-03-02T00:00:00.000Z', kind: 'member-removed', label: 'Member removed', actor: 'ada@example.test', subject: 'rita@example.test' },
+          ],
+        },
+      },
+    });
+
+    // Act
+    renderWithProviders(
+      <AuthTestProvider value={{}}>
+        <TeamTab />
+      </AuthTestProvider>,
+    );
+    const log = within(await screen.findByRole('region', { name: 'Access log' }));
+
+    // Assess
+    expect(log.getAllByRole('listitem').map((item) => item.textContent)).toEqual([
+      'API token revokedRita CI (rita@example.test) · by Rampart · 2 Mar 2026',
+      'Member removedrita@example.test · by ada@example.test · 2 Mar 2026',
+    ]);
   });
 });
 

@@ -4,7 +4,7 @@ import { FormMessage, TextField } from '../../../components/ui/text-field';
 import { paths } from '../../../config/paths';
 import { ApiError, setActingOrganisation } from '../../../lib/api-client';
 import { INVITATION_DAYS, INVITATION_ROLE_LABELS, invitationRoles, memberRoles, ROLE_LABELS, type InvitationRole, type MemberRole, type MemberView } from '../../../lib/contracts';
-import { useChangeRole, useInvitations, useInvite, useLeaveOrganisation, useMembers, useProviders, useRemoveMember, useRemoveProvider, useRevokeInvitation } from '../../account/api/team';
+import { useAccessLog, useChangeRole, useInvitations, useInvite, useLeaveOrganisation, useMembers, useProviders, useRemoveMember, useRemoveProvider, useRevokeInvitation } from '../../account/api/team';
 import { DangerButton, LoadingState, SettingsPanel } from './panel';
 
 export const teamTabMessages = {
@@ -50,6 +50,7 @@ export function TeamTab() {
       </SettingsPanel>
       {isOwner ? <PendingInvitations /> : <LeavePanel />}
       {isOwner && <ProvidersPanel />}
+      {members.data.role !== 'viewer' && <AccessLogPanel />}
     </div>
   );
 }
@@ -205,6 +206,33 @@ function ProvidersPanel() {
             <Button variant="secondary" aria-label={`Remove ${provider.name} as your IT provider`} disabled={remove.isPending} onClick={() => remove.mutate(provider.providerId)}>
               Remove
             </Button>
+          </li>
+        ))}
+      </ul>
+    </SettingsPanel>
+  );
+}
+
+/** How many of the access log's events the tab shows (the API answers up to 100). */
+const ACCESS_LOG_SHOWN = 20;
+
+/**
+ * Issue 28 (access ends with membership): who made and revoked API tokens, who was removed or left,
+ * which IT provider was unlinked and what followed (tokens revoked, destinations disabled, the
+ * enrolment secret rotated). For the owner and admins; nothing while there is none (or it fails).
+ */
+function AccessLogPanel() {
+  const log = useAccessLog(true);
+  if (!log.data || log.data.length === 0) return null;
+  return (
+    <SettingsPanel title="Access log" description="API tokens made and revoked, members removed or left, IT providers removed, and what ended with them.">
+      <ul className="divide-y divide-slate-200 text-sm dark:divide-slate-700">
+        {log.data.slice(0, ACCESS_LOG_SHOWN).map((event) => (
+          <li key={event.id} className="py-2">
+            <p className="font-semibold text-slate-900 dark:text-slate-100">{event.label}</p>
+            <p className="break-all text-slate-600 dark:text-slate-400">
+              {event.subject} · by {event.actor} · {day(event.at)}
+            </p>
           </li>
         ))}
       </ul>
