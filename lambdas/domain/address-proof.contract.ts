@@ -1,16 +1,7 @@
 import * as z from 'zod';
 import { verificationMessages } from './verification.contract.js';
 
-/**
- * DECISIONS "Scan modes" [attacker]: a lead whose address is at the site's domain proves it with
- * the code mailed to it; until then its report is passive. Shared by the API and the results page.
- */
-export const addressProofMessages = {
-  prompt: (email: string | undefined) => `We emailed a code to ${email ?? 'your address'}: type it to run the full scan`,
-  started: 'Address confirmed: the full scan has started, and the report updates as each check finishes.',
-  notPending: 'This report is not waiting for an address to be confirmed.',
-  running: 'This report is being scanned right now. Type the code once the report is ready.',
-} as const;
+export { addressProofMessages } from './address-proof-messages.js';
 
 /** `POST /api/audits/{auditId}/confirm-address`: the code mailed to the lead's address. */
 export const confirmAddressSchema = z.object({

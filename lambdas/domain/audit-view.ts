@@ -449,9 +449,10 @@ export function riskFactors(issues: readonly Finding[]): string[] {
 
 /** The audit as the existing results page reads it, without the internal lead reference. */
 /** The audit as anyone holding its id may read it: no lead or owner identifiers. */
-export function auditForDisplay(audit: Audit): Omit<Audit, 'leadId' | 'ownerId' | 'paymentSessionId'> {
+export function auditForDisplay(audit: Audit): Omit<Audit, 'leadId' | 'ownerId' | 'paymentSessionId' | 'addressProof'> {
   // The payment session id opens the order (GET /api/orders/{id}): not for everyone with the report link.
-  const { leadId: _leadId, ownerId: _ownerId, paymentSessionId: _session, ...rest } = audit;
+  // Whether the lead asked for an account is the lead's own business: the view says only that a proof is pending.
+  const { leadId: _leadId, ownerId: _ownerId, paymentSessionId: _session, addressProof: _proof, ...rest } = audit;
   return rest;
 }
 

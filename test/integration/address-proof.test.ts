@@ -61,6 +61,7 @@ describe('an anonymous lead at the site’s own domain', () => {
     const view = (await fetch(url(`/api/audits/${auditId}`)).then((r) => r.json())) as { result: Record<string, unknown> };
     expect(view.result).toMatchObject({ scan_mode: 'passive', address_proof_pending: true });
     expect(JSON.stringify(view)).not.toContain(email);
+    expect(JSON.stringify(view)).not.toMatch(/addressProof|createAccount/);
   });
 
   it('refuses a wrong code (400, two attempts left) and changes nothing', async () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CheckResult } from '../../lambdas/domain/audit.js';
 import { grade, riskLevel, riskScore } from '../../lambdas/domain/scoring.js';
+import { verifyAddressByCode } from '../support/accounts.js';
 import { postJson, startTestStack, type TestStack, validLead, waitForAudit } from '../support/local-stack.js';
 import { tableItems } from '../support/table.js';
 
@@ -22,6 +23,8 @@ afterAll(async () => {
 
 describe('from lead to completed audit', () => {
   it('answers a valid lead at once with an audit id that reaches completed with the resolved address', async () => {
+    // Prepare: the lead's address proven by its code, so the scan is active (DECISIONS "Scan modes" [attacker]; address-proof.test.ts has the rest).
+    await verifyAddressByCode(open, '127.0.0.1', validLead.email, validLead.webUrl);
     // Act (shop.example.test → 127.0.0.1 in the test zone)
     const created = await postJson(`${api()}/api/leads`, validLead);
     const audit = await waitForAudit(api(), String(created.body.auditId));

@@ -17,7 +17,8 @@ import { startZoneServer, type ZoneRecord, type ZoneServer } from '../support/zo
  *
  * Each scenario has its own registrable domain, all pointing at the one recording target:
  * beta.test (a foreign address's lead, passive, then unlocked), alpha.test (a same-domain lead,
- * active) and gamma.test (the per-target limit). The stack allows one active scan per target per
+ * passive until the code mailed to its address is confirmed, then rescanned active) and gamma.test
+ * (the per-target limit). The stack allows one active scan per target per
  * hour, so the limit is reached by the second scan of a domain.
  */
 const ADDRESS = '127.0.0.18';
@@ -183,9 +184,26 @@ describe('a lead verified through a foreign address', () => {
 });
 
 describe('a same-domain lead', () => {
-  it('gets an active scan: the port sweep reaches every listening port, the exposure catalogue and TRACE are sent, the zone transfer is tried', async () => {
-    // Act: the email is at the site's registrable domain.
+  it('before its address is proven gets a passive scan at once: browser traffic only, no zone transfer, and the code mailed to it', async () => {
+    // Act: the email is at the site's registrable domain, but nobody proved the address (DECISIONS "Scan modes" [attacker]).
     activeAudit = await scanned(() => submitLead('127.0.18.2', { email: 'owner@alpha.test', webUrl: siteOf('shop.alpha.test') }));
+
+    // Assess
+    expect(nonPassiveTraffic(siteOf('shop.alpha.test'))).toEqual([]);
+    expect(connectedServicePorts()).toEqual([]);
+    expect(axfrs('alpha.test')).toEqual([]);
+    expect(await report(activeAudit)).toMatchObject({ scan_mode: 'passive', address_proof_pending: true });
+  });
+
+  it('once the code mailed to the address is confirmed, the same report is rescanned active: the port sweep reaches every listening port, the exposure catalogue and TRACE are sent, the zone transfer is tried', async () => {
+    // Act: the code from SES local, typed for the report.
+    const mail = (await mailbox(t.stack.mailboxUrl, 'owner@alpha.test')).filter((m) => m.subject === 'Your Rampart verification code').at(-1);
+    const code = /is: (\d{6})/.exec(mail?.body.text ?? '')?.[1];
+    await scanned(async () => {
+      const reply = await postJsonFrom('127.0.18.2', url(`/api/audits/${activeAudit}/confirm-address`), { verificationCode: code });
+      expect(reply.status, JSON.stringify(reply.body)).toBe(202);
+      return activeAudit;
+    });
 
     // Assess
     expect(connectedServicePorts()).toEqual([...target.servicePorts].sort((a, b) => a - b));
@@ -269,7 +287,9 @@ describe('the other abuse paths', () => {
   });
 
   it(`allows ${ACTIVE_PER_HOUR} active scan of a registrable domain an hour: the next runs passive, and its report says why`, async () => {
-    // Prepare: the domain's active budget used by one same-domain lead.
+    // Prepare: the domain's active budget used by one same-domain lead, its address proven for both sites by code.
+    await verifyAddress('127.0.18.3', 'owner@gamma.test', siteOf('shop.gamma.test'));
+    await verifyAddress('127.0.18.3', 'owner@gamma.test', siteOf('blog.gamma.test'));
     await scanned(() => submitLead('127.0.18.3', { email: 'owner@gamma.test', webUrl: siteOf('shop.gamma.test') }));
     expect(connectedServicePorts()).toHaveLength(target.servicePorts.length);
 

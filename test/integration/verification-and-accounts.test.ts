@@ -13,6 +13,7 @@ import { singleLineTextMessages } from '../../lambdas/domain/single-line-text.js
 import { hashVerificationCode } from '../../lambdas/domain/verification-code.js';
 import { retryDueNotifications } from '../../lambdas/use-cases/notifications.js';
 import { runScan } from '../../lambdas/use-cases/run-scan.js';
+import { verifyAddressByCode } from '../support/accounts.js';
 import { mailbox, postJsonFrom } from '../support/post-from.js';
 import { startTestStack, TEST_RATE_LIMITS, type TestStack, validLead, waitForAudit } from '../support/local-stack.js';
 
@@ -207,6 +208,8 @@ describe('accounts', () => {
 
   it('creates a Cognito user for a new email, emails the login details, and the temporary password signs in (new password required)', async () => {
     const email = 'newcomer@newcomer.test';
+    // DECISIONS "Scan modes" [attacker]: an account only for a proven address (address-proof.test.ts: none before).
+    await verifyAddressByCode(t, '127.0.2.1', email, 'newcomer.test');
     const reply = await postJsonFrom('127.0.2.1', url('/api/leads'), { ...validLead, email, webUrl: 'newcomer.test', createAccount: true, sendLoginCredentials: true });
 
     const userId = await t.stack.deps.users.findUserIdByEmail(email);
@@ -234,6 +237,7 @@ describe('accounts', () => {
   it('attaches the audit to an existing account, with no new password and no email', async () => {
     const email = 'regular@regular.test';
     const { userId } = await t.stack.deps.users.createUser({ email, givenName: 'Grace', familyName: 'Hopper' }, 'Existing-Pass-123');
+    await verifyAddressByCode(t, '127.0.2.2', email, 'regular.test');
 
     const reply = await postJsonFrom('127.0.2.2', url('/api/leads'), { ...validLead, email, webUrl: 'regular.test', createAccount: true });
 

@@ -22,6 +22,7 @@ import { Counters, RiskBanner, ScoreCard } from './report-overview';
 import { NotCheckedList, notRun, ScanModeNotice } from './scan-coverage';
 import { ShareButton, ShareLinkPanel } from './share-report';
 import { SiteAccessPanel } from './site-access';
+import { ConfirmAddressPanel } from './confirm-address-panel';
 import { UnlockPanel } from './unlock-panel';
 import { ProvidersLine } from './platform-fix';
 import { VulnerabilitiesList } from './vulnerabilities-list';
@@ -164,6 +165,7 @@ function CompletedReport({ audit, result, mode }: { audit: Audit; result: AuditR
       <ProvidersLine providers={result.providers} />
       <Counters counters={result.counters} coverage={result.coverage} />
       <NotCheckedList coverage={result.coverage} />
+      {!readOnly && <ConfirmAddressPanel audit={audit} result={result} />}
       {!readOnly && <UnlockPanel audit={audit} result={result} />}
 
       <VulnerabilitiesList

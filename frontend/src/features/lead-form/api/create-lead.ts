@@ -1,5 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { apiPost } from '../../../lib/api-client';
+import type { ConfirmAddressPrompt } from '../../../lib/contracts';
 import { routePath } from '../../../lib/route-path';
 
 /** What the form sends to `POST /api/leads`: the lead fields, the choices and the bot signals. */
@@ -25,6 +26,8 @@ export interface CreateLeadResponse {
   auditId: string;
   accountCreated: boolean;
   leadId: string;
+  /** DECISIONS "Scan modes" [attacker]: the address is at the site's domain but unproven: the scan runs passive until the code mailed to it is typed. */
+  confirmAddress?: ConfirmAddressPrompt;
 }
 
 export const createLead = (payload: CreateLeadPayload): Promise<CreateLeadResponse> =>

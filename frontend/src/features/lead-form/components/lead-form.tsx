@@ -4,9 +4,10 @@ import { Button, buttonClass } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-client';
+import { addressProofMessages } from '../../../lib/address-proof';
 import { formatPlanPrice, lowestPrice } from '../../../lib/catalogue';
 import { useCreateLead, type CreateLeadPayload, type CreateLeadResponse } from '../api/create-lead';
-import { rememberSubmission } from '../lib/session-keys';
+import { rememberAddressProof, rememberSubmission } from '../lib/session-keys';
 import { ProgressPanel } from './progress-panel';
 import type { VerificationRequest } from './verification-modal';
 
@@ -86,7 +87,8 @@ function OfferBlocks() {
 
 /**
  * 'Get Your Free Security Report' (SPEC §2 "Lead form"): six fields and two consents; a same-domain
- * email scans at once, any other first proves itself with an emailed code; then the scan's real
+ * email scans at once, passive until the code mailed to it is typed on the report (DECISIONS "Scan
+ * modes" [attacker]), any other first proves itself with an emailed code; then the scan's real
  * progress, and the success or error panel.
  */
 export function LeadForm() {
@@ -135,6 +137,7 @@ export function LeadForm() {
       postLead(sent, {
         onSuccess: (lead) => {
           rememberSubmission(sent.webUrl, lead.auditId);
+          if (lead.confirmAddress) rememberAddressProof(lead.auditId, lead.confirmAddress.email);
           setValues(emptyValues);
           setAgreedToTerms(false);
           setAgreedToDataCollection(false);
@@ -374,7 +377,9 @@ export function LeadForm() {
       {stage.kind === 'success' && (
         <div className="mt-6 space-y-4 rounded-xl border border-green-200 bg-green-50 p-5 text-center dark:border-green-800 dark:bg-green-950">
           <h3 ref={panelHeading} tabIndex={-1} className="text-lg font-bold text-green-900 focus:outline-none dark:text-green-100">
-            {stage.lead.accountCreated
+            {stage.lead.confirmAddress
+              ? addressProofMessages.leadCompleted(stage.lead.confirmAddress.email)
+              : stage.lead.accountCreated
               ? 'Account created and audit completed! Check your email for login credentials.'
               : 'Audit completed and assigned to your existing account!'}
           </h3>

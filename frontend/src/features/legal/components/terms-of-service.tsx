@@ -62,8 +62,9 @@ export function TermsOfService() {
             authorised to have tested. By submitting the form you confirm that you have that authority.
           </p>
           <p>
-            We check this before we scan: a scan starts at once only when your email address belongs to the website's domain; otherwise we
-            email you a verification code first. We may refuse or stop any scan we believe is not authorised.
+            We check this before we scan: a scan starts at once only when your email address belongs to the website's domain, and it
+            stays a passive scan until you type the code we email to that address; otherwise we email you a verification code first.
+            We may refuse or stop any scan we believe is not authorised.
           </p>
           <p>
             Our scans are non-destructive: they make ordinary connections and read-only requests, they do not attempt to log in, exploit a

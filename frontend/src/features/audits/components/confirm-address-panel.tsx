@@ -1,0 +1,57 @@
+import { useState, type FormEvent } from 'react';
+import { Button } from '../../../components/ui/button';
+import { Spinner } from '../../../components/ui/spinner';
+import { TextField } from '../../../components/ui/text-field';
+import { ApiError } from '../../../lib/api-client';
+import { addressProofMessages, type Audit, type AuditResultView } from '../../../lib/contracts';
+import { rememberedAddressProof } from '../../lead-form/lib/session-keys';
+import { useConfirmAddress } from '../api/confirm-address';
+
+/**
+ * DECISIONS "Scan modes" [attacker]: a same-domain lead's passive report while its address is not
+ * proven. The code mailed to the address, typed here, reruns the same report as the full scan (the
+ * page then follows its progress). The address is named only in the browser that sent the lead.
+ */
+export function ConfirmAddressPanel({ audit, result }: { audit: Audit; result: AuditResultView }) {
+  const [code, setCode] = useState('');
+  const confirm = useConfirmAddress(audit.id);
+  if (audit.status !== 'completed' || result.address_proof_pending !== true) return null;
+
+  const error = confirm.error instanceof ApiError ? confirm.error.message : confirm.error ? 'Sorry, there was an error processing your request. Please try again.' : undefined;
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    confirm.mutate(code.trim());
+  };
+  return (
+    <section
+      aria-labelledby="confirm-address-heading"
+      data-testid="confirm-address-panel"
+      className="rounded-xl border border-blue-200 bg-white p-5 shadow-sm dark:border-blue-800 dark:bg-slate-900"
+    >
+      <h2 id="confirm-address-heading" className="text-lg font-bold text-slate-900 dark:text-slate-100">
+        {addressProofMessages.prompt(rememberedAddressProof(audit.id))}
+      </h2>
+      <form className="mt-3 flex flex-wrap items-end gap-3" onSubmit={submit} noValidate>
+        <TextField
+          label="Verification code"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          maxLength={6}
+          value={code}
+          onChange={(e) => setCode(e.target.value)}
+          error={error}
+        />
+        <Button type="submit" className="min-h-11" disabled={confirm.isPending} aria-busy={confirm.isPending}>
+          {confirm.isPending ? (
+            <>
+              <Spinner className="size-4" />
+              Starting the full scan…
+            </>
+          ) : (
+            'Confirm and run the full scan'
+          )}
+        </Button>
+      </form>
+    </section>
+  );
+}
