@@ -110,8 +110,13 @@ describe('API token lifetime and use', () => {
 
   it('shows a token without its hash', () => {
     const view = apiTokenView({ id: 'id-1', userId: 'user-1', name: 'CI', prefix: 'rmp_ab12', tokenHash: 'secret-hash', createdAt: now.toISOString() });
-    expect(view).toEqual({ id: 'id-1', name: 'CI', prefix: 'rmp_ab12', createdAt: now.toISOString(), lastUsedAt: null, expiresAt: null });
+    expect(view).toEqual({ id: 'id-1', name: 'CI', prefix: 'rmp_ab12', createdAt: now.toISOString(), lastUsedAt: null, expiresAt: null, createdBy: null });
     expect(JSON.stringify(view)).not.toContain('secret-hash');
+  });
+
+  it('shows who made a token when that was recorded (issue 28: access ends with membership)', () => {
+    const view = apiTokenView({ id: 'id-1', userId: 'org-1', name: 'CI', prefix: 'rmp_ab12', tokenHash: 'h', createdAt: now.toISOString(), creatorId: 'person-2', creatorEmail: 'rita@example.test' });
+    expect(view.createdBy).toEqual({ id: 'person-2', email: 'rita@example.test' });
   });
 });
 
