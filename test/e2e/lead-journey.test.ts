@@ -2,6 +2,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailbox } from '../support/post-from.js';
+import { codeMailedTo } from './support/accounts.js';
 import { CHROMIUM_PATH, chromiumAvailable, collectConsoleOutput, artifactPath } from './support/browser.js';
 import { startE2eStack, TARGET_HOST, type E2eStack } from './support/stack.js';
 
@@ -71,7 +72,7 @@ describe.skipIf(!chromiumAvailable)('the free-scan journey in Chromium', () => {
     await stack?.stop();
   }, 30_000);
 
-  it('scans at once for an email at the site, shows the progress panel and the success panel, and reaches the completed report', async () => {
+  it('scans at once (passive) for an email at the site, shows the progress panel and the success panel, and reaches the completed report; the code mailed to the address runs the full scan', async () => {
     // Prepare
     const page = await stack.browser.context.newPage();
     const consoleOutput = collectConsoleOutput(page);
@@ -90,7 +91,8 @@ describe.skipIf(!chromiumAvailable)('the free-scan journey in Chromium', () => {
     await submit.click();
     await form.getByText(`Scanning ${TARGET_HOST}`).waitFor({ timeout: 10_000 });
     await page.screenshot({ path: artifactPath('lead-progress.png') });
-    const success = form.getByRole('heading', { name: 'Account created and audit completed! Check your email for login credentials.' });
+    // DECISIONS "Scan modes" [attacker]: the address is not proven yet, so no account yet and a code instead.
+    const success = form.getByRole('heading', { name: `Passive scan completed. We emailed a code to owner@${TARGET_HOST}: type it on the report to run the full scan.` });
     await success.waitFor({ timeout: 60_000 });
     await page.screenshot({ path: artifactPath('lead-success.png') });
     const session = await page.evaluate('[sessionStorage.getItem("submittedWebUrl"), sessionStorage.getItem("currentAuditId")]');
@@ -110,8 +112,18 @@ describe.skipIf(!chromiumAvailable)('the free-scan journey in Chromium', () => {
     }
     await expect(page.getByRole('heading', { name: 'Recommendations' }).isVisible()).resolves.toBe(true);
     await expect(page.getByRole('heading', { name: 'Password Breaches' }).isVisible()).resolves.toBe(true);
+    // The code mailed to the address, typed on the report: the same report is rescanned as the full scan, and only now is the account created.
+    const panel = page.getByTestId('confirm-address-panel');
+    await expect(panel.getByRole('heading').textContent()).resolves.toBe(`We emailed a code to owner@${TARGET_HOST}: type it to run the full scan`);
+    expect((await mailbox(stack.mailboxUrl, `owner@${TARGET_HOST}`)).map((mail) => mail.subject)).not.toContain('Your Rampart account: login details');
+    await panel.getByLabel('Verification code').fill(await codeMailedTo(stack.mailboxUrl, `owner@${TARGET_HOST}`, /verification code/));
+    await panel.getByRole('button', { name: 'Confirm and run the full scan' }).click();
+    await page.getByText('Full scan', { exact: true }).first().waitFor({ timeout: 30_000 });
+    await page.getByTestId('audit-status').filter({ hasText: /^completed$/ }).waitFor({ timeout: 60_000 });
+    await expect(page.getByTestId('scan-mode').getByRole('heading').first().textContent()).resolves.toMatch(/^Full scan/);
+    await expect(page.getByTestId('confirm-address-panel').count()).resolves.toBe(0);
     const welcome = await mailbox(stack.mailboxUrl, `owner@${TARGET_HOST}`);
-    expect(welcome.length).toBeGreaterThan(0);
+    expect(welcome.map((mail) => mail.subject)).toContain('Your Rampart account: login details');
     await page.screenshot({ path: artifactPath('results-completed.png'), fullPage: true });
     expect(consoleOutput).toEqual([]);
     await page.close();
