@@ -216,6 +216,8 @@ export interface UserDirectory {
   setPermanentPassword(userId: string, password: string): Promise<void>;
   /** Deletes the user; nothing happens when there is no such user (deleting twice is fine). */
   deleteUser(userId: string): Promise<void>;
+  /** Whether the user signs in with a TOTP code (Cognito's UserMFASettingList holds SOFTWARE_TOKEN_MFA). */
+  twoStepEnabled(userId: string): Promise<boolean>;
 }
 
 /** A page of a user's audits, newest first; `cursor` is opaque (absent on the last page). */
@@ -224,8 +226,6 @@ export interface OwnedAuditPage {
   cursor?: string;
 }
 
-  /** Whether the user signs in with a TOTP code (Cognito's UserMFASettingList holds SOFTWARE_TOKEN_MFA). */
-  twoStepEnabled(userId: string): Promise<boolean>;
 export interface ProfileSeed {
   userId: string;
   email: string;
