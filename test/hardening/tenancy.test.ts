@@ -4,7 +4,7 @@ import { buildDeps } from '../../lambdas/composition.js';
 import { unlockMessages } from '../../lambdas/domain/unlock.contract.js';
 import type { RouteDefinition } from '../../lambdas/routes.js';
 import { make as makeScheduler } from '../../lambdas/workers/monitoring-scheduler.js';
-import { addDomain, api, setSubscription, signIn, type TestUser } from '../support/accounts.js';
+import { addDomain, api, setSubscription, signIn, type TestUser, verifyAddressByCode } from '../support/accounts.js';
 import { postJson, startTestStack, type TestStack, validLead, waitForAudit } from '../support/local-stack.js';
 import { describeRoute, pathParams, rawPath, routesOfClass } from './support/manifest.js';
 import { closeRawAgent, type RawReply, rawRequest } from './support/raw-http.js';
@@ -88,6 +88,8 @@ beforeAll(async () => {
   expect((await as('POST', '/api/me/domains', { domain: 'pending.example.test' })).status).toBe(201);
   await t.stack.deps.domains.markVerified(a.userId, SHOP, new Date().toISOString(), 'dns');
   await setSubscription(t, a.userId, 'monitor-plus', 'active');
+  // DECISIONS "Scan modes" [attacker]: the address proven by its code first, so the lead is active and attaches to the account at once.
+  await verifyAddressByCode(t, '127.0.0.1', a.email, validLead.webUrl);
   const lead = await postJson(`${t.stack.url}/api/leads`, { ...validLead, email: a.email, createAccount: true });
   expect(lead.status).toBe(201);
   const auditId = String(lead.body.auditId);

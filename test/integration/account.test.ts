@@ -2,6 +2,7 @@ import { AdminSetUserPasswordCommand, CognitoIdentityProviderClient, InitiateAut
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_CREDENTIALS } from '../../lambdas/composition.js';
 import { postJson, startTestStack, type TestStack, validLead, waitForAudit } from '../support/local-stack.js';
+import { verifyAddressByCode } from '../support/accounts.js';
 
 let t: TestStack;
 let tokenA: string;
@@ -50,6 +51,8 @@ beforeAll(async () => {
   const b = await signIn('b@example.test', 'Bea');
   [userA, userB, tokenA, tokenB] = [a.userId, b.userId, a.token, b.token];
   // A's audits: leads for A's email on A's own domain, attached to A's account.
+  // DECISIONS "Scan modes" [attacker]: the address proven by its code first, so the lead is active and attaches to the account at once.
+  await verifyAddressByCode(t, '127.0.0.1', 'a@shop.example.test', validLead.webUrl);
   for (let i = 0; i < 2; i += 1) {
     const lead = await postJson(`${t.stack.url}/api/leads`, { ...validLead, businessName: `Shop ${i}`, email: 'a@shop.example.test', createAccount: true });
     expect(lead.status).toBe(201);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiTokenMessages } from '../../lambdas/domain/api-token.contract.js';
 import { apiTokenPrefix, hashApiToken, newApiTokenSecret } from '../../lambdas/domain/api-tokens.js';
-import { addDomain, api, setSubscription, signIn, type TestUser } from '../support/accounts.js';
+import { addDomain, api, setSubscription, signIn, type TestUser, verifyAddressByCode } from '../support/accounts.js';
 import { postJson, startTestStack, type TestStack, validLead, waitForAudit } from '../support/local-stack.js';
 import { tableItems } from '../support/table.js';
 
@@ -170,6 +170,7 @@ describe('the public API (/api/v1) with a token', () => {
     ({ secret: aliceSecret, id: aliceTokenId } = await createToken(alice, { name: 'Scripts' }));
     ({ secret: bobSecret } = await createToken(bob, { name: 'Bob scripts' }));
     // A free scan Alice requested with her own email on her own site: an audit of her account with her contact block.
+    await verifyAddressByCode(t, '127.0.0.1', alice.email, validLead.webUrl);
     const mine = await postJson(`${t.stack.url}/api/leads`, { ...validLead, email: alice.email, createAccount: true });
     const bobs = await api(t, 'POST', '/api/me/scans', bob.token, { domain: 'www.example.test' });
     expect([mine.status, bobs.status]).toEqual([201, 201]);

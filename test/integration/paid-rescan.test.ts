@@ -4,7 +4,7 @@ import { LOCAL_CREDENTIALS } from '../../lambdas/composition.js';
 import type { Audit } from '../../lambdas/domain/audit.js';
 import { freeRescanMessages } from '../../lambdas/domain/free-rescan.js';
 import { paymentMessages } from '../../lambdas/domain/payments.contract.js';
-import { addDomain } from '../support/accounts.js';
+import { addDomain, verifyAddressByCode } from '../support/accounts.js';
 import { postJson, startTestStack, type TestStack, validLead, waitForAudit } from '../support/local-stack.js';
 
 /**
@@ -78,6 +78,8 @@ beforeAll(async () => {
   t = await startTestStack({ SCAN_ALLOW_PRIVATE_TARGETS: '1' });
   users.a = await signIn('a@shop.example.test', 'Ada');
   users.b = await signIn('b@example.test', 'Bea');
+  // DECISIONS "Scan modes" [attacker]: the address proven by its code first, so the lead is active and attaches to the account at once.
+  await verifyAddressByCode(t, '127.0.0.1', 'a@shop.example.test', validLead.webUrl);
   const owned = await postJson(`${t.stack.url}/api/leads`, { ...validLead, email: 'a@shop.example.test', createAccount: true });
   paidAudit = String(owned.body.auditId);
   expect((await waitForAudit(t.stack.url, paidAudit, 40_000)).status).toBe('completed');

@@ -6,7 +6,7 @@ import { LOCAL_WEBHOOK_SECRET } from '../../lambdas/config.js';
 import type { Audit } from '../../lambdas/domain/audit.js';
 import { paymentMessages } from '../../lambdas/domain/payments.contract.js';
 import { LOCAL_CHECKOUT_LABEL } from '../../bin/local/test-payments.js';
-import { addDomain } from '../support/accounts.js';
+import { addDomain, verifyAddressByCode } from '../support/accounts.js';
 import { readPdf } from '../support/pdf-text.js';
 import { postJson, startTestStack, type TestStack, validLead, waitForAudit } from '../support/local-stack.js';
 import { tableItems } from '../support/table.js';
@@ -107,6 +107,8 @@ beforeAll(async () => {
   users.d = await signIn('d@example.test', 'Di');
   users.e = await signIn('e@example.test', 'Ed');
   // A's own report (createAccount attaches it), and a report stored only under A's email address.
+  // DECISIONS "Scan modes" [attacker]: the address proven by its code first, so the lead is active and attaches to the account at once.
+  await verifyAddressByCode(t, '127.0.0.1', 'a@shop.example.test', validLead.webUrl);
   const owned = await postJson(`${t.stack.url}/api/leads`, { ...validLead, email: 'a@shop.example.test', createAccount: true });
   const unowned = await postJson(`${t.stack.url}/api/leads`, { ...validLead, businessName: 'Second shop', email: 'a@shop.example.test' });
   ownedAudit = String(owned.body.auditId);
