@@ -40,7 +40,7 @@ describe('the role table (lambdas/routes.ts)', () => {
       ].sort(),
     );
     expect(userRoutes.filter((route) => route.role === 'person').map((route) => route.name).sort()).toEqual(
-      ['accept-invitation', 'delete-me', 'export-my-data', 'get-notification-preferences', 'list-my-organisations', 'update-me', 'update-notification-preferences'].sort(),
+      ['accept-invitation', 'delete-me', 'export-my-data', 'get-notification-preferences', 'get-two-step-status', 'list-my-organisations', 'update-me', 'update-notification-preferences'].sort(),
     );
   });
 
