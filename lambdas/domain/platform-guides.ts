@@ -1,39 +1,39 @@
 import type { Audit } from './audit.js';
+import {
+  ANY_DNS_HOST,
+  BUILDER_DNS,
+  DNS_HOSTS,
+  DNS_TOPIC_STEPS,
+  type AnyDnsHostRecipe,
+  type DnsHostRecipe,
+  type GuideEntryBody,
+  type GuideSource,
+  type GuideTopic,
+  guideTopics,
+  HEADER_TOPIC_STEPS,
+  HEADER_VALUES,
+  PLATFORM_GUIDES,
+  UNCONFIRMED_NOTE,
+} from './platform-guides.data.js';
 import { customerCdn, type DetectedProvider, type DetectedProviders, detectProviders, mailboxProvider, type ProviderId, type ProviderRole, providersSummary, SPF_INCLUDE, spfIncludes } from './providers.js';
+
+export { type GuideEntry, type GuideSource, type GuideTopic, guideTopics, HEADER_VALUES, REVIEWED } from './platform-guides.data.js';
 
 /**
  * Issue 21 "Per-platform fixes": numbered steps for the platform the customer actually uses —
  * "In the Cloudflare dashboard, go to …" — next to the remediation plan's nginx/Apache/IIS lines,
  * or a plain statement that the platform does not allow the change and what to do instead.
  *
- * One file on purpose (past ~400 lines, STYLE habit 14): this is the reviewed content module the
- * issue asks for. Every customer-facing sentence of the guides is in the tables below (DNS hosts'
- * record editors, per-topic platform entries, the records each topic needs), so a reviewer reads and
- * corrects them in one place; `guidesFor` at the end only selects and fills them in. Menu paths are
- * those of the products' consoles in 2026; where a product's menus move often or differ by plan,
- * the text names the setting rather than a click path.
+ * The guides' words, and where each vendor's entry comes from, are data (platform-guides.data.ts);
+ * this module selects them for the platforms a scan detected and fills them in. One file past ~400
+ * lines (STYLE habit 14) because it also holds the scanner-access recipes (issue 27), the next
+ * content to move into a data module of its own.
  */
 
 // ---------------------------------------------------------------------------------------------
 // Topics, and which findings they fix
 // ---------------------------------------------------------------------------------------------
 
-export const guideTopics = [
-  'spf',
-  'dmarc',
-  'dkim',
-  'mta-sts',
-  'caa',
-  'dnssec',
-  'hsts',
-  'csp',
-  'x-frame-options',
-  'x-content-type-options',
-  'referrer-policy',
-  'permissions-policy',
-  'tls-versions',
-] as const;
-export type GuideTopic = (typeof guideTopics)[number];
 
 /** Topics fixed by a record at the DNS host (DNSSEC is the DNS host's own switch). */
 const DNS_TOPICS: ReadonlySet<GuideTopic> = new Set(['spf', 'dmarc', 'dkim', 'mta-sts', 'caa', 'dnssec']);
@@ -77,472 +77,6 @@ export function topicOf(findingId: string): GuideTopic | null {
 // The content
 // ---------------------------------------------------------------------------------------------
 
-/**
- * One platform's answer for one topic. Text may hold `{placeholders}` filled at selection:
- * {domain}, {header}, {value}, {spfInclude}, {caDomain}, {mxLines}.
- */
-export type GuideEntry =
-  | { kind: 'steps'; steps: readonly string[]; note?: string }
-  | { kind: 'not-supported'; statement: string; instead: readonly string[] };
-
-/** What a header topic sets: the header and the value to start with. */
-export const HEADER_VALUES: Readonly<Record<Exclude<GuideTopic, 'spf' | 'dmarc' | 'dkim' | 'mta-sts' | 'caa' | 'dnssec' | 'tls-versions'>, { header: string; value: string }>> = {
-  hsts: { header: 'Strict-Transport-Security', value: 'max-age=31536000' },
-  // Report-only first: the topic's closing step switches it to enforcing (as the remediation plan does).
-  csp: { header: 'Content-Security-Policy-Report-Only', value: "default-src 'self'; object-src 'none'; base-uri 'self'; frame-ancestors 'self'; form-action 'self'" },
-  'x-frame-options': { header: 'X-Frame-Options', value: 'SAMEORIGIN' },
-  'x-content-type-options': { header: 'X-Content-Type-Options', value: 'nosniff' },
-  'referrer-policy': { header: 'Referrer-Policy', value: 'strict-origin-when-cross-origin' },
-  'permissions-policy': { header: 'Permissions-Policy', value: 'camera=(), microphone=(), geolocation=()' },
-};
-
-/** Steps every platform's header guide shares, before and after its own. */
-const HEADER_TOPIC_STEPS: Partial<Record<GuideTopic, { before?: readonly string[]; after?: readonly string[] }>> = {
-  hsts: {
-    before: ['Make sure the whole site, and every subdomain you will cover, works over HTTPS with a valid certificate: once a browser has seen HSTS it refuses plain HTTP for as long as max-age says.'],
-    after: ['Add includeSubDomains only when every subdomain works over HTTPS.'],
-  },
-  csp: {
-    before: ["List what your pages load from other sites (analytics, fonts, payment forms, chat widgets, videos): the browser's developer tools, Network tab, show them."],
-    after: [
-      "Open every kind of page with the developer tools' Console open and add each outside source it reports to the policy, for example script-src 'self' https://www.googletagmanager.com.",
-      'When the console stays clean, change the header name to Content-Security-Policy, the same way, so the policy is enforced.',
-    ],
-  },
-};
-
-/** How one DNS host's record editor is used: reaching it, adding a record, and its quirks. */
-interface DnsHostRecipe {
-  /** Steps to reach the domain's record editor. */
-  open: readonly string[];
-  /** One step adding a record: {type}, {name}, {value}. */
-  add: string;
-  /** One step adding a CAA record: {name}, {caDomain}. */
-  addCaa: string;
-  /** How the editor names the domain itself and a label under it. */
-  names: 'at' | 'blank' | 'fqdn';
-  /** Said once per guide: how to treat a record that already exists at that name. */
-  existing: string;
-  /** DNSSEC at this host. */
-  dnssec: GuideEntry;
-}
-
-const DNS_HOSTS: Partial<Record<ProviderId, DnsHostRecipe>> = {
-  cloudflare: {
-    open: ['Log in to the Cloudflare dashboard (dash.cloudflare.com) and select {domain}.', 'Go to DNS → Records.'],
-    add: 'Select Add record. Type: {type}. Name: {name}. Content: {value}. Leave TTL on Auto, then select Save.',
-    addCaa: 'Select Add record. Type: CAA. Name: {name}. Tag: "Only allow specific hostnames" (issue). CA domain name: {caDomain}. Select Save. (Cloudflare adds the CAA records its own edge certificates need by itself.)',
-    names: 'at',
-    existing: 'If a record of that type already exists at that name, select Edit on it and change it rather than adding a second one.',
-    dnssec: {
-      kind: 'steps',
-      steps: [
-        'Log in to the Cloudflare dashboard (dash.cloudflare.com) and select {domain}.',
-        'Go to DNS → Settings and select Enable DNSSEC.',
-        'If {domain} is registered with Cloudflare Registrar, Cloudflare adds the DS record for you. Otherwise copy the DS record Cloudflare shows (Key Tag, Algorithm, Digest Type and Digest) into the DNSSEC settings at your registrar.',
-        'Wait until the DNSSEC card in DNS → Settings shows that DNSSEC is active (usually within a day).',
-      ],
-    },
-  },
-  godaddy: {
-    open: ['Sign in to your GoDaddy Domain Portfolio and select {domain}.', 'Open DNS (Manage DNS).'],
-    add: 'Select Add New Record. Type: {type}. Name: {name}. Value: {value}. Keep the default TTL, then select Save.',
-    addCaa: 'Select Add New Record. Type: CAA. Name: {name}. Flag: 0. Tag: issue. Value: {caDomain}. Select Save.',
-    names: 'at',
-    existing: 'If a record of that type already exists at that name, edit it (the pencil icon) rather than adding a second one.',
-    dnssec: {
-      kind: 'steps',
-      steps: [
-        'Sign in to your GoDaddy Domain Portfolio and select {domain}, then open DNS.',
-        "GoDaddy signs zones on its own name servers only with its Premium DNS add-on: if the domain has it, turn DNSSEC on in the DNSSEC section of the domain's DNS settings.",
-        'Without Premium DNS a zone on GoDaddy\'s standard name servers cannot be signed; moving the DNS to a host that signs at no cost (Cloudflare, for one) is the alternative.',
-        'If {domain} is registered at GoDaddy but its DNS is hosted elsewhere, sign it there and add the DS record that host gives you under DNS → DNSSEC → Add.',
-      ],
-    },
-  },
-  route53: {
-    open: ['Open the Amazon Route 53 console and choose Hosted zones.', 'Choose the hosted zone {domain}.'],
-    add: 'Choose Create record. Record name: {name}. Record type: {type}. Value: {quotedValue}. TTL: 300. Choose Create records.',
-    addCaa: 'Choose Create record. Record name: {name}. Record type: CAA. Value: 0 issue "{caDomain}". Choose Create records.',
-    names: 'blank',
-    existing:
-      'Route 53 keeps every TXT value of one name in one record: if a TXT record already exists at that name (a site verification string, say), select it, choose Edit record and add your value on a new line, instead of creating a second record. A value over 255 characters (a DKIM key) is entered as several quoted strings on one line.',
-    dnssec: {
-      kind: 'steps',
-      steps: [
-        'In the Route 53 console, open Hosted zones → {domain} → the DNSSEC signing tab, and choose Enable DNSSEC signing.',
-        'Create a key-signing key (KSK) backed by a customer managed AWS KMS key in US East (N. Virginia), as the console offers.',
-        'Choose View information to create DS record and copy the DS record.',
-        'If {domain} is registered with Route 53, go to Registered domains → {domain} → DNSSEC keys → Add key and enter those values; otherwise give the DS record to your registrar.',
-        "Set up the CloudWatch alarms AWS recommends for DNSSEC (DNSSECInternalFailure, DNSSECKeySigningKeysNeedingAction) so a signing problem is noticed before it takes the domain offline.",
-      ],
-    },
-  },
-  cpanel: {
-    open: ['Log in to cPanel and open Domains → Zone Editor.', 'Select Manage next to {domain}.'],
-    // The Zone Editor names records in full, ending in a dot: the sentence is built so no second dot follows.
-    add: 'Select Add Record and choose {type}; set Name to {name} and Record to {value}, then select Save Record.',
-    addCaa: 'Select Add Record and choose CAA; set Name to {name}, Flag to 0, Tag to issue and Value to {caDomain}, then select Save Record.',
-    names: 'fqdn',
-    existing: 'If a record of that type already exists at that name, select Edit on it rather than adding a second one.',
-    dnssec: {
-      kind: 'steps',
-      steps: [
-        'Log in to cPanel and open Domains → Zone Editor.',
-        "Select DNSSEC next to {domain}, then Create Key and activate it. The option appears only where the host's DNS server supports it; if you do not see it, ask your host to enable DNSSEC or to sign the zone for you.",
-        'Copy the DS record cPanel shows into the DNSSEC settings at your registrar.',
-      ],
-    },
-  },
-  wix: {
-    open: ['In your Wix account, go to Domains and select the ⋯ menu next to {domain}.', 'Select Manage DNS Records.'],
-    add: 'In the {type} section, select Add Record. Host Name: {name}. Value: {value}. Select Save.',
-    addCaa: "Look for a CAA section on the DNS records page. If there is one, add a record with Host Name {name}, tag issue and value {caDomain}. If Wix's DNS does not offer CAA, leave it out: CAA is a hardening step, not a fault.",
-    names: 'blank',
-    existing: 'If a record of that type already exists at that host name, edit it rather than adding a second one.',
-    dnssec: {
-      kind: 'not-supported',
-      statement: 'Wix does not offer DNSSEC signing for domains whose DNS it hosts.',
-      instead: [
-        'To sign the zone, move the DNS to a host that signs it (Cloudflare or Amazon Route 53, for example) and point the site back at Wix from there.',
-        'For most small sites leaving DNSSEC off is an accepted trade-off: record the finding as accepted, with that reason, if your plan includes security policies.',
-      ],
-    },
-  },
-  'google-cloud-dns': {
-    open: ['Open the Google Cloud console → Network services → Cloud DNS and select the zone for {domain}. (If you manage the domain with Squarespace Domains, use its DNS settings instead: Domains → {domain} → DNS.)'],
-    add: 'Add a standard record set. DNS name: {name}. Resource record type: {type}. Data: {value}. Select Create.',
-    addCaa: 'Add a standard record set. DNS name: {name}. Resource record type: CAA. Data: 0 issue "{caDomain}". Select Create.',
-    names: 'blank',
-    existing: 'If a record set of that type already exists at that name, edit it and add or change the value rather than creating a second one.',
-    dnssec: {
-      kind: 'steps',
-      steps: [
-        'In Cloud DNS, open the zone for {domain}, edit it, and set DNSSEC to On.',
-        'Open Registrar setup in the zone and copy the DS record it shows into the DNSSEC settings at your registrar.',
-      ],
-    },
-  },
-  'azure-dns': {
-    open: ['In the Azure portal, open DNS zones and select {domain}.'],
-    add: 'Select + Record set. Name: {name}. Type: {type}. Value: {value}. Select OK.',
-    addCaa: 'Select + Record set. Name: {name}. Type: CAA. Flags: 0. Tag: issue. Value: {caDomain}. Select OK.',
-    names: 'at',
-    existing: 'If a record set of that type already exists at that name, open it and add or change the value rather than creating a second one.',
-    dnssec: {
-      kind: 'steps',
-      steps: [
-        'In the Azure portal, open DNS zones → {domain} → DNSSEC and turn signing on.',
-        'Copy the DS record the portal shows into the DNSSEC settings at your registrar.',
-      ],
-    },
-  },
-};
-
-/** For a DNS host the scan could not name. */
-const ANY_DNS_HOST: DnsHostRecipe = {
-  open: ["Sign in where {domain}'s DNS is hosted (the company its name servers belong to: often your registrar or your web host) and open its DNS record editor."],
-  add: 'Add a {type} record. Name or host: {name}. Value: {value}. Save it.',
-  addCaa: 'Add a CAA record. Name or host: {name}. Flag 0, tag issue, value {caDomain}. Save it.',
-  names: 'at',
-  existing: 'If a record of that type already exists at that name, change it rather than adding a second one.',
-  dnssec: {
-    kind: 'steps',
-    steps: [
-      'Turn on DNSSEC signing at your DNS host, if it offers it (many do, at no cost).',
-      'Add the DS record it gives you in the DNSSEC settings at your registrar (it is added for you where the registrar also hosts the DNS).',
-      'Before you ever move the DNS to another host, remove the DS record first: a DS record left behind takes the domain offline for validating resolvers.',
-    ],
-  },
-};
-
-/** Hosted site builders: where a customer who bought the domain through them edits its DNS. */
-const BUILDER_DNS: Partial<Record<ProviderId, string>> = {
-  shopify: 'If you bought {domain} through Shopify, its DNS is in Shopify admin: Settings → Domains → {domain} → Domain settings → Edit DNS settings → Add custom record. Otherwise use your DNS host, as below.',
-  squarespace: 'If {domain} is registered with Squarespace, its DNS is in the Domains panel: select {domain}, open DNS settings and add a custom record. Otherwise use your DNS host, as below.',
-  wix: 'If you bought {domain} through Wix, its DNS is in Wix: Domains → ⋯ next to {domain} → Manage DNS Records. Otherwise use your DNS host, as below.',
-};
-
-const ACCEPT_INSTEAD = "If your plan includes security policies, record the finding as accepted with the reason \"set by {platform}\", so it stops counting in alerts and the report marks it.";
-
-/**
- * The platform entries, by topic. Header topics fall back to the platform's `headers` entry
- * (same place, another header); DNS topics are built from the DNS host recipes above.
- */
-const PLATFORM_GUIDES: Readonly<Record<GuideTopic | 'headers', Partial<Record<ProviderId, GuideEntry>>>> = {
-  headers: {
-    cloudflare: {
-      kind: 'steps',
-      steps: [
-        'Log in to the Cloudflare dashboard (dash.cloudflare.com) and select {domain}.',
-        'Go to Rules and create a Response Header Transform Rule (Rules → Transform Rules → Modify Response Header in older dashboards).',
-        'Name it, apply it to all incoming requests (or a custom filter on your hostname), and under Then choose Set static: header name {header}, value {value}.',
-        'Select Deploy.',
-      ],
-      note: 'Cloudflare adds headers only to traffic it proxies (the orange cloud on the DNS record).',
-    },
-    cpanel: {
-      kind: 'steps',
-      steps: [
-        'Log in to cPanel and open Files → File Manager.',
-        "Open the site's document root (usually public_html); in Settings, tick Show Hidden Files.",
-        'Edit .htaccess (create it if there is none) and add this line at the top: Header always set {header} "{value}"',
-        'Save, then reload the site and check it still loads (a typo in .htaccess shows an error page: remove the line again if so).',
-      ],
-      note: 'This works on the Apache and LiteSpeed servers cPanel hosts use. Where you have WHM, the same line can go in Apache\'s include files for every site.',
-    },
-    wordpress: {
-      kind: 'steps',
-      steps: [
-        'In the WordPress dashboard, go to Plugins → Add New Plugin.',
-        'Search for "security headers" and install a plugin that is actively maintained (updated in the last few months, many active installations), for example "Headers Security Advanced & HSTS WP"; then Activate it.',
-        "In the plugin's settings, turn on {header} with the value {value}, and save.",
-        'Clear any page cache (a caching plugin, your host\'s cache or a CDN) so visitors get the new header.',
-      ],
-      note: 'A plugin adds headers only to pages WordPress itself serves, not to images or files the server sends directly: setting them at your host or CDN covers everything.',
-    },
-    cloudfront: {
-      kind: 'steps',
-      steps: [
-        'Open the Amazon CloudFront console and choose Policies → Response headers → Create response headers policy (or start from the managed SecurityHeadersPolicy).',
-        'Turn on {header} and set it to {value} (under Security headers, or as a custom header), then create the policy.',
-        'Open Distributions → your distribution → Behaviors, edit each behavior and choose the policy as its Response headers policy; save.',
-      ],
-    },
-    fastly: {
-      kind: 'steps',
-      steps: [
-        'In the Fastly control panel, open the service and clone the active version.',
-        'Go to Content → Headers and create a header: Type Response, Action Set, Destination http.{header}, Source "{value}" (with the quotes).',
-        'Activate the new version.',
-      ],
-    },
-    'wp-engine': {
-      kind: 'not-supported',
-      statement: "WP Engine runs the web server for you, so you cannot edit its configuration files; whether header rules can be set in the User Portal depends on your plan.",
-      instead: ["Look in the WP Engine User Portal for the environment's web rules (response header rules); if your plan has none, ask WP Engine support to add {header}: {value}.", 'Or set it from WordPress with a security-headers plugin (see the WordPress steps).'],
-    },
-    kinsta: {
-      kind: 'not-supported',
-      statement: 'Kinsta runs Nginx for you and gives no access to its configuration (there is no .htaccess).',
-      instead: ['Ask Kinsta support to add {header}: {value} to the site.', 'Or set it from WordPress with a security-headers plugin (see the WordPress steps).'],
-    },
-    shopify: {
-      kind: 'not-supported',
-      statement: "Shopify does not let you add or change HTTP response headers on your online store: Shopify sets the storefront's headers, {header} included, for every store.",
-      instead: ["You cannot fix this on Shopify itself. If a customer or insurer asks, Shopify's security and PCI DSS compliance pages describe how it runs the storefront's servers.", ACCEPT_INSTEAD],
-    },
-    wix: {
-      kind: 'not-supported',
-      statement: "Wix does not let you add or change HTTP response headers: Wix sets the headers, {header} included, for every site.",
-      instead: ['You cannot fix this on Wix itself.', ACCEPT_INSTEAD],
-    },
-    squarespace: {
-      kind: 'not-supported',
-      statement: "Squarespace does not let you add or change HTTP response headers (code injection adds HTML to pages, not headers): Squarespace sets them for every site.",
-      instead: ['You cannot fix this on Squarespace itself.', ACCEPT_INSTEAD],
-    },
-  },
-  hsts: {
-    cloudflare: {
-      kind: 'steps',
-      steps: [
-        'Log in to the Cloudflare dashboard (dash.cloudflare.com) and select {domain}.',
-        'Go to SSL/TLS → Edge Certificates → HTTP Strict Transport Security (HSTS) and select Enable HSTS; read and accept the warning.',
-        'Turn on Enable HSTS (Strict-Transport-Security) and set Max Age Header to 12 months (its 6 months is 180 days, just under the six-month minimum this scan, like the MDN HTTP Observatory, checks for).',
-        'Turn on Apply HSTS policy to subdomains only if every subdomain works over HTTPS; leave Preload off unless you intend to submit the domain to the preload list. Turn on No-Sniff Header too: it sends X-Content-Type-Options: nosniff.',
-        'Save.',
-      ],
-      note: 'Cloudflare sends HSTS only on traffic it proxies (the orange cloud on the DNS record).',
-    },
-    shopify: {
-      kind: 'not-supported',
-      statement: 'Shopify manages HTTPS for every store, HSTS included: you cannot add the header or change its max-age.',
-      instead: ['Make sure the store uses its HTTPS address as the primary domain (Settings → Domains), so visitors always land on HTTPS.', ACCEPT_INSTEAD],
-    },
-    wix: {
-      kind: 'not-supported',
-      statement: 'Wix manages HTTPS for every site, HSTS included, and offers no setting to add the header or change its max-age.',
-      instead: ['Make sure HTTPS is on for the site (Wix connects a certificate to every connected domain).', ACCEPT_INSTEAD],
-    },
-    squarespace: {
-      kind: 'steps',
-      steps: [
-        "In Squarespace, open Settings and find the site's SSL settings (Website → Security & SSL; on older sites Advanced → SSL).",
-        'Choose Secure (preferred) and turn on HSTS Secure.',
-        'Save.',
-      ],
-      note: 'Squarespace chooses the max-age it sends; a short-max-age finding cannot be changed beyond this switch.',
-    },
-  },
-  csp: {},
-  'x-frame-options': {},
-  'x-content-type-options': {
-    cloudflare: {
-      kind: 'steps',
-      steps: [
-        'Log in to the Cloudflare dashboard (dash.cloudflare.com) and select {domain}.',
-        'Either go to SSL/TLS → Edge Certificates → HTTP Strict Transport Security (HSTS) and turn on No-Sniff Header, or create a Response Header Transform Rule under Rules that sets X-Content-Type-Options to nosniff.',
-        'Save (or Deploy the rule).',
-      ],
-    },
-  },
-  'referrer-policy': {},
-  'permissions-policy': {},
-  'tls-versions': {
-    cloudflare: {
-      kind: 'steps',
-      steps: [
-        'Log in to the Cloudflare dashboard (dash.cloudflare.com) and select {domain}.',
-        'Go to SSL/TLS → Edge Certificates → Minimum TLS Version and choose TLS 1.2.',
-        'On the same page, keep TLS 1.3 turned on.',
-      ],
-      note: 'This sets what visitors can use with Cloudflare, which is what the scan measured; your origin server has its own settings.',
-    },
-    cpanel: {
-      kind: 'steps',
-      steps: [
-        "On shared cPanel hosting the server's TLS versions are the host's setting: ask your host to turn off TLS 1.0 and 1.1 for your site.",
-        'With WHM (root) access: WHM → Service Configuration → Apache Configuration → Global Configuration, set SSL/TLS Protocols so that only TLS 1.2 and 1.3 remain (Apache syntax: -all +TLSv1.2 +TLSv1.3), then Save and rebuild the configuration.',
-      ],
-    },
-    cloudfront: {
-      kind: 'steps',
-      steps: [
-        'Open the Amazon CloudFront console → Distributions → your distribution → General → Settings → Edit.',
-        'Under Security policy choose TLSv1.2_2021 (or a newer TLSv1.2 policy) and save. The choice is available for distributions with their own certificate (SNI).',
-      ],
-    },
-    fastly: {
-      kind: 'not-supported',
-      statement: "Fastly's TLS versions are part of the TLS configuration your domain is assigned to, not a setting in the service.",
-      instead: ["Ask Fastly support (or whoever manages your Fastly account) to move the domain to a TLS configuration that accepts TLS 1.2 and 1.3 only."],
-    },
-    wordpress: {
-      kind: 'not-supported',
-      statement: 'WordPress does not control TLS versions: the web server or CDN in front of it does.',
-      instead: ["Follow your host's or CDN's steps for this finding, or ask your host to turn off TLS 1.0 and 1.1."],
-    },
-    'wp-engine': {
-      kind: 'not-supported',
-      statement: 'WP Engine manages TLS for the sites it hosts; you cannot choose the TLS versions yourself.',
-      instead: ['Ask WP Engine support to accept TLS 1.2 and 1.3 only for your domain.'],
-    },
-    kinsta: {
-      kind: 'not-supported',
-      statement: 'Kinsta manages TLS for the sites it hosts (through its Cloudflare integration); you cannot choose the TLS versions yourself.',
-      instead: ['Ask Kinsta support to accept TLS 1.2 and 1.3 only for your domain.'],
-    },
-    shopify: {
-      kind: 'not-supported',
-      statement: "Shopify manages TLS and certificates for every store: you cannot choose which TLS versions it accepts.",
-      instead: ['Contact Shopify support with the scan\'s evidence if the finding persists.', ACCEPT_INSTEAD],
-    },
-    wix: {
-      kind: 'not-supported',
-      statement: 'Wix manages TLS and certificates for every site: you cannot choose which TLS versions it accepts.',
-      instead: ["Contact Wix support with the scan's evidence if the finding persists.", ACCEPT_INSTEAD],
-    },
-    squarespace: {
-      kind: 'not-supported',
-      statement: 'Squarespace manages TLS and certificates for every site: you cannot choose which TLS versions it accepts.',
-      instead: ["Contact Squarespace support with the scan's evidence if the finding persists.", ACCEPT_INSTEAD],
-    },
-  },
-  spf: {
-    'microsoft-365': {
-      kind: 'steps',
-      steps: ["Microsoft 365's SPF include is include:spf.protection.outlook.com; the Microsoft 365 admin center shows the record it expects under Settings → Domains → {domain} → DNS records."],
-    },
-    'google-workspace': { kind: 'steps', steps: ["Google Workspace's SPF include is include:_spf.google.com."] },
-    zoho: { kind: 'steps', steps: ["Zoho Mail's SPF include depends on your Zoho data centre (include:zohomail.com in the US, include:zohomail.eu in Europe …): the Zoho Mail Admin Console shows yours under Domains → {domain} → Email Configuration → SPF."] },
-    cpanel: {
-      kind: 'steps',
-      steps: ['If your mail is hosted on this cPanel server, cPanel → Email → Email Deliverability shows the SPF record it suggests for {domain} and can install it (Repair); check it also names your other senders.'],
-    },
-  },
-  dmarc: {},
-  dkim: {
-    'microsoft-365': {
-      kind: 'steps',
-      steps: [
-        'Open the Microsoft Defender portal (security.microsoft.com) → Email & collaboration → Policies & rules → Threat policies → Email authentication settings → DKIM.',
-        'Select {domain}. The page shows two CNAME records (selector1._domainkey and selector2._domainkey) with the values Microsoft 365 needs.',
-        'Publish both CNAME records at your DNS host (steps below).',
-        'Back in the DKIM page, turn on Sign messages for this domain with DKIM signatures. If it says the records cannot be found yet, wait an hour or two for DNS to update and try again.',
-      ],
-      note: 'For a key that is too short, select Rotate DKIM keys on the same page once signing is on.',
-    },
-    'google-workspace': {
-      kind: 'steps',
-      steps: [
-        'In the Google Admin console, go to Apps → Google Workspace → Gmail → Authenticate email.',
-        'Select {domain} and Generate new record (2048-bit key, prefix selector google).',
-        'Publish the TXT record it shows, at google._domainkey, at your DNS host (steps below).',
-        'Back in Authenticate email, select Start authentication once the record is visible (DNS can take up to 48 hours).',
-      ],
-    },
-    zoho: {
-      kind: 'steps',
-      steps: [
-        'In the Zoho Mail Admin Console, go to Domains → {domain} → Email Configuration → DKIM and add a selector.',
-        'Publish the TXT record it shows at your DNS host (steps below).',
-        'Back in the DKIM page, Verify the selector and make it the default.',
-      ],
-    },
-    cpanel: {
-      kind: 'steps',
-      steps: ['If your mail is hosted on this cPanel server, cPanel → Email → Email Deliverability shows the DKIM record for {domain} and can install it (Repair), where the zone is on this server.'],
-    },
-  },
-  'mta-sts': {
-    cloudflare: {
-      kind: 'steps',
-      steps: ['To serve the policy file, a Cloudflare Worker or Pages project on the custom domain mta-sts.{domain} can return it at /.well-known/mta-sts.txt with a valid certificate.'],
-    },
-    cpanel: {
-      kind: 'steps',
-      steps: ['To serve the policy file, create the subdomain mta-sts.{domain} in cPanel (Domains → Create A New Domain), let AutoSSL issue its certificate, and upload mta-sts.txt into its .well-known folder with File Manager.'],
-    },
-    shopify: {
-      kind: 'not-supported',
-      statement: 'Shopify cannot serve the MTA-STS policy file (it must be at https://mta-sts.{domain}/.well-known/mta-sts.txt).',
-      instead: ['Serve it from a small static host on the subdomain mta-sts.{domain} only (Cloudflare Pages or GitHub Pages, for example); the store stays on Shopify.'],
-    },
-    wix: {
-      kind: 'not-supported',
-      statement: 'Wix cannot serve the MTA-STS policy file (it must be at https://mta-sts.{domain}/.well-known/mta-sts.txt).',
-      instead: ['Serve it from a small static host on the subdomain mta-sts.{domain} only (Cloudflare Pages or GitHub Pages, for example); the site stays on Wix.'],
-    },
-    squarespace: {
-      kind: 'not-supported',
-      statement: 'Squarespace cannot serve the MTA-STS policy file (it must be at https://mta-sts.{domain}/.well-known/mta-sts.txt).',
-      instead: ['Serve it from a small static host on the subdomain mta-sts.{domain} only (Cloudflare Pages or GitHub Pages, for example); the site stays on Squarespace.'],
-    },
-  },
-  caa: {},
-  dnssec: {},
-};
-
-/** Said before the DNS host's steps, per topic. */
-const DNS_TOPIC_STEPS: Partial<Record<GuideTopic, { before?: readonly string[]; after?: readonly string[] }>> = {
-  spf: {
-    before: ['List every service that sends email as @{domain}: your mailbox provider, the website (contact forms, shop receipts), newsletter and CRM tools. Each needs its include: in the one SPF record.'],
-    after: ['Keep to one SPF record for the domain and at most 10 DNS lookups in it (each include: counts).'],
-  },
-  dmarc: {
-    after: ['Read the daily reports for two to four weeks (a DMARC report service makes them readable), fix each legitimate sender that fails, then move p= to quarantine and later to reject by editing the same record.'],
-  },
-  'mta-sts': {
-    before: [
-      'Serve this policy file at https://mta-sts.{domain}/.well-known/mta-sts.txt, with a valid certificate:\nversion: STSv1\nmode: testing\n{mxLines}\nmax_age: 604800',
-    ],
-    after: ['After two to four weeks of clean TLS reports, change the file to mode: enforce and raise id= in the _mta-sts record (any new value) so senders fetch it again.'],
-  },
-  caa: {
-    before: ['Name the certificate authority that issues your site\'s certificate ({caDomain}); a CAA record that leaves it out stops your certificate from renewing.'],
-  },
-};
 
 // ---------------------------------------------------------------------------------------------
 // Certificate authorities' CAA domains, by the issuer organisation the tls check stored
@@ -580,6 +114,8 @@ export interface PlatformGuideView {
   /** In order (the UI and the PDF number them); for `not-supported`, what to do instead. */
   steps: string[];
   note?: string;
+  /** Where the steps come from: the vendor's page and the date they were read against it (none for an unnamed DNS host). */
+  source?: GuideSource;
   /** A DNS host's guide: the records to publish, as its editor names them, for the view to show as copyable values. */
   records?: { type: string; name: string; value: string }[];
 }
@@ -600,12 +136,29 @@ function fill(text: string, vars: Vars): string {
   return text.replace(/\{(\w+)\}/g, (whole, key: string) => vars[key] ?? whole);
 }
 
-function view(platform: ProviderId | 'dns-host', platformName: string, role: ProviderRole, entry: GuideEntry, vars: Vars): PlatformGuideView {
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** "2026-12-07" → "7 Dec 2026". */
+function checkedOn(iso: string): string {
+  const [year, month, day] = iso.split('-').map(Number);
+  return `${day} ${MONTHS[(month ?? 1) - 1]} ${year}`;
+}
+
+/** The entry's note, and for a source no vendor page confirms, the caution that says so. */
+function noteOf(note: string | undefined, source: GuideSource | undefined, platformName: string): string | undefined {
+  const caution = source?.status === 'unconfirmed' ? fill(UNCONFIRMED_NOTE, { platform: platformName, checked: checkedOn(source.checked) }) : undefined;
+  return [note, caution].filter((part): part is string => part !== undefined).join(' ') || undefined;
+}
+
+function view(platform: ProviderId | 'dns-host', platformName: string, role: ProviderRole, entry: GuideEntryBody & { source?: GuideSource }, vars: Vars): PlatformGuideView {
   const withPlatform = { ...vars, platform: platformName };
+  const sourced = entry.source ? { source: entry.source } : {};
   if (entry.kind === 'not-supported') {
-    return { platform, platformName, role, kind: 'not-supported', statement: fill(entry.statement, withPlatform), steps: entry.instead.map((s) => fill(s, withPlatform)) };
+    const note = noteOf(undefined, entry.source, platformName);
+    return { platform, platformName, role, kind: 'not-supported', statement: fill(entry.statement, withPlatform), steps: entry.instead.map((s) => fill(s, withPlatform)), ...(note ? { note } : {}), ...sourced };
   }
-  return { platform, platformName, role, kind: 'steps', steps: entry.steps.map((s) => fill(s, withPlatform)), ...(entry.note ? { note: fill(entry.note, withPlatform) } : {}) };
+  const note = noteOf(entry.note ? fill(entry.note, withPlatform) : undefined, entry.source, platformName);
+  return { platform, platformName, role, kind: 'steps', steps: entry.steps.map((s) => fill(s, withPlatform)), ...(note ? { note } : {}), ...sourced };
 }
 
 interface RecordSpec {
@@ -622,7 +175,7 @@ interface RecordSpec {
 /** Changing a record in place reads the same at every host. */
 const EDIT_RECORD = 'Find the {type} record named {name} in the list, select Edit, change its value to: {value}; then save.';
 
-function recordName(recipe: DnsHostRecipe, label: string, domain: string): string {
+function recordName(recipe: AnyDnsHostRecipe, label: string, domain: string): string {
   if (recipe.names === 'fqdn') return label === '@' ? `${domain}.` : `${label}.${domain}.`;
   if (label !== '@') return label;
   return recipe.names === 'blank' ? '(leave it empty: the domain itself)' : '@';
@@ -679,7 +232,7 @@ function recordsFor(topic: GuideTopic, findingId: string, providers: DetectedPro
     case 'dkim': {
       const mail = mailboxProvider(providers)?.id;
       if (mail === 'microsoft-365') {
-        return ['selector1', 'selector2'].map((s) => ({ type: 'CNAME' as const, label: `${s}._domainkey`, value: 'the value the Defender portal shows for it', described: true }));
+        return ['selector1', 'selector2'].map((s) => ({ type: 'CNAME' as const, label: `${s}._domainkey`, value: "the value the Defender portal's error dialog lists for it", described: true }));
       }
       if (mail === 'google-workspace') return [{ type: 'TXT', label: 'google._domainkey', value: 'the value the Admin console generated (it starts v=DKIM1; k=rsa; p=)', described: true }];
       return [{ type: 'TXT', label: '<selector>._domainkey', value: 'the DKIM value your mail provider gives you', described: true }];
@@ -689,7 +242,7 @@ function recordsFor(topic: GuideTopic, findingId: string, providers: DetectedPro
   }
 }
 
-function dnsHostSteps(recipe: DnsHostRecipe, specs: readonly RecordSpec[], vars: Vars): string[] {
+function dnsHostSteps(recipe: AnyDnsHostRecipe, specs: readonly RecordSpec[], vars: Vars): string[] {
   const domain = vars.domain!;
   const steps = recipe.open.map((s) => fill(s, vars));
   for (const spec of specs) {
@@ -723,7 +276,7 @@ function dnsGuides(topic: GuideTopic, findingId: string, providers: DetectedProv
   const specs = recordsFor(topic, findingId, providers, vars);
   const before = (DNS_TOPIC_STEPS[topic]?.before ?? []).map((s) => fill(s, vars));
   const after = (DNS_TOPIC_STEPS[topic]?.after ?? []).map((s) => fill(s, vars));
-  const addHost = (id: ProviderId | 'dns-host', name: string, recipe: DnsHostRecipe, lead: string[] = []) => {
+  const addHost = (id: ProviderId | 'dns-host', name: string, recipe: AnyDnsHostRecipe | DnsHostRecipe, lead: string[] = [], leadFrom?: { source: GuideSource; platformName: string }) => {
     if (topic === 'dnssec') {
       const entry = recipe.dnssec;
       const built = view(id, name, 'dns', entry, vars);
@@ -731,6 +284,9 @@ function dnsGuides(topic: GuideTopic, findingId: string, providers: DetectedProv
       return;
     }
     const records = specs.filter((spec) => !spec.described).map((spec) => ({ type: spec.type, name: recordName(recipe, spec.label, vars.domain!), value: spec.type === 'CAA' ? `0 issue "${spec.value}"` : spec.value }));
+    // A named host's record editor has its source; the unnamed host's steps are generic, but a builder's lead line has its own.
+    const from = 'source' in recipe ? { source: recipe.source, platformName: name } : leadFrom;
+    const note = noteOf(undefined, from?.source, from?.platformName ?? name);
     guides.push({
       platform: id,
       platformName: name,
@@ -738,12 +294,15 @@ function dnsGuides(topic: GuideTopic, findingId: string, providers: DetectedProv
       kind: 'steps',
       steps: [...before, ...lead, ...dnsHostSteps(recipe, specs, vars), ...after],
       ...(records.length > 0 ? { records } : {}),
+      ...(note ? { note } : {}),
+      ...(from ? { source: from.source } : {}),
     });
   };
   for (const host of hosts) addHost(host.id, host.name, DNS_HOSTS[host.id]!);
   if (hosts.length === 0) {
     const builder = providers.host.find((h) => BUILDER_DNS[h.id] !== undefined);
-    addHost('dns-host', 'Your DNS host', ANY_DNS_HOST, builder ? [fill(BUILDER_DNS[builder.id]!, vars)] : []);
+    const lead = builder ? BUILDER_DNS[builder.id] : undefined;
+    addHost('dns-host', 'Your DNS host', ANY_DNS_HOST, lead ? [fill(lead.text, vars)] : [], lead && builder ? { source: lead.source, platformName: builder.name } : undefined);
   }
   return guides;
 }

@@ -129,8 +129,8 @@ describe('fix guides for records at the DNS host', () => {
     expect(selection.guides.map((g) => g.platform)).toEqual(['microsoft-365', 'cpanel']);
     expect(guide(selection, 'microsoft-365').steps[0]).toBe('Open the Microsoft Defender portal (security.microsoft.com) → Email & collaboration → Policies & rules → Threat policies → Email authentication settings → DKIM.');
     expect(guide(selection, 'cpanel').steps.filter((s) => s.startsWith('Select Add Record'))).toEqual([
-      'Select Add Record and choose CNAME; set Name to selector1._domainkey.example.com.au. and Record to the value the Defender portal shows for it, then select Save Record.',
-      'Select Add Record and choose CNAME; set Name to selector2._domainkey.example.com.au. and Record to the value the Defender portal shows for it, then select Save Record.',
+      'Select Add Record and choose CNAME; set Name to selector1._domainkey.example.com.au. and Record to the value the Defender portal\'s error dialog lists for it, then select Save Record.',
+      'Select Add Record and choose CNAME; set Name to selector2._domainkey.example.com.au. and Record to the value the Defender portal\'s error dialog lists for it, then select Save Record.',
     ]);
   });
 
@@ -149,11 +149,11 @@ describe('fix guides for records at the DNS host', () => {
     expect(caaDomainOf('Example Private CA')).toBeUndefined();
   });
 
-  it('writes the MTA-STS policy with the MX hosts the scan found, and says Shopify cannot serve the file', () => {
+  it("writes the MTA-STS policy with the MX hosts the scan found, and says Shopify's help does not document serving the file", () => {
     const selection = guidesFor('email.mta-sts.missing', detected({ mail: [provider('google-workspace', 'mail')], host: [provider('shopify', 'host')], mxHosts: ['aspmx.l.google.com', 'alt1.aspmx.l.google.com'] }));
     const shopify = guide(selection, 'shopify');
     expect(shopify.kind).toBe('not-supported');
-    expect(shopify.statement).toBe('Shopify cannot serve the MTA-STS policy file (it must be at https://mta-sts.example.com.au/.well-known/mta-sts.txt).');
+    expect(shopify.statement).toBe("Shopify's help doesn't document serving a file of your own on a subdomain, and the MTA-STS policy file must be at https://mta-sts.example.com.au/.well-known/mta-sts.txt.");
     const dnsHost = guide(selection, 'dns-host');
     expect(dnsHost.steps[0]).toBe('Serve this policy file at https://mta-sts.example.com.au/.well-known/mta-sts.txt, with a valid certificate:\nversion: STSv1\nmode: testing\nmx: aspmx.l.google.com\nmx: alt1.aspmx.l.google.com\nmax_age: 604800');
     expect(dnsHost.steps[1]).toMatch(/^If you bought example\.com\.au through Shopify, its DNS is in Shopify admin/);
@@ -161,13 +161,17 @@ describe('fix guides for records at the DNS host', () => {
     expect(dnsHost.steps).toContain('Add a TXT record. Name or host: _smtp._tls. Value: v=TLSRPTv1; rua=mailto:tls-reports@example.com.au. Save it.');
   });
 
-  it('turns DNSSEC on in Cloudflare, Route 53 and cPanel with their own steps, and says plainly that Wix cannot sign', () => {
+  it("turns DNSSEC on in Cloudflare, Route 53 (after AWS's TTL preparation) and cPanel with their own steps, and sends a Wix owner to Wix support before any DNS move", () => {
     expect(guide(guidesFor('dns.dnssec.unsigned', detected({ dns: [provider('cloudflare', 'dns')] })), 'cloudflare').steps[1]).toBe('Go to DNS → Settings and select Enable DNSSEC.');
-    expect(guide(guidesFor('dns.dnssec.unsigned', detected({ dns: [provider('route53', 'dns')] })), 'route53').steps[0]).toMatch(/DNSSEC signing tab, and choose Enable DNSSEC signing\.$/);
+    const route53 = guide(guidesFor('dns.dnssec.unsigned', detected({ dns: [provider('route53', 'dns')] })), 'route53').steps;
+    expect(route53[0]).toBe("First prepare, as AWS asks, so a mistake rolls back fast: lower the zone's maximum TTL (to about an hour) and the SOA record's TTL and minimum, wait for the old TTLs to pass, and check that example.com.au still resolves.");
+    expect(route53[1]).toMatch(/DNSSEC signing tab, and choose Enable DNSSEC signing\.$/);
     expect(guide(guidesFor('dns.dnssec.no-ds', detected({ dns: [provider('cpanel', 'dns')] })), 'cpanel').steps[1]).toMatch(/^Select DNSSEC next to example\.com\.au, then Create Key/);
     const wix = guide(guidesFor('dns.dnssec.unsigned', detected({ dns: [provider('wix', 'dns')] })), 'wix');
     expect(wix.kind).toBe('not-supported');
-    expect(wix.statement).toBe('Wix does not offer DNSSEC signing for domains whose DNS it hosts.');
+    expect(wix.statement).toBe("Wix's help doesn't document DNSSEC signing for domains whose DNS it hosts, so we cannot say whether Wix can sign example.com.au.");
+    expect(wix.steps[0]).toBe('Ask Wix support before moving your DNS: whether Wix can turn on DNSSEC for example.com.au.');
+    expect(wix.note).toBe("We could not confirm these steps on Wix's own documentation (checked 7 Dec 2026): if what you see differs, ask Wix support before you change anything.");
   });
 
   it('falls back to the generic DNS host steps when the DNS host is unknown', () => {
@@ -186,24 +190,49 @@ describe('fix guides for headers and TLS on the site', () => {
     expect(selection.guides[0]).toMatchObject({
       platform: 'shopify',
       kind: 'not-supported',
-      statement: "Shopify does not let you add or change HTTP response headers on your online store: Shopify sets the storefront's headers, Content-Security-Policy-Report-Only included, for every store.",
+      statement: "As far as Shopify's community answers say, Shopify does not let you add or change HTTP response headers on your online store: it sets the storefront's headers and does not let you add Content-Security-Policy-Report-Only.",
     });
-    expect(selection.guides[0]!.steps[1]).toBe('If your plan includes security policies, record the finding as accepted with the reason "set by Shopify", so it stops counting in alerts and the report marks it.');
+    // Not worded as if Shopify sent the missing header (review #4).
+    expect(selection.guides[0]!.statement).not.toMatch(/included/);
+    expect(selection.guides[0]!.steps[0]).toBe("Shopify's own documentation does not say this: ask Shopify support if you need it confirmed.");
+    expect(selection.guides[0]!.steps[2]).toBe('If your plan includes security policies, record the finding as accepted with the reason "set by Shopify", so it stops counting in alerts and the report marks it.');
   });
 
-  it('says the same plainly for Wix and Squarespace headers', () => {
-    for (const id of ['wix', 'squarespace'] as const) {
+  it("says for Wix and Squarespace headers that their help documents no way, and to ask their support (no vendor page confirms it)", () => {
+    for (const [id, name] of [['wix', 'Wix'], ['squarespace', 'Squarespace']] as const) {
       const selection = guidesFor('http.referrer-policy.missing', detected({ host: [provider(id, 'host')] }));
       expect(selection.guides.map((g) => [g.platform, g.kind])).toEqual([[id, 'not-supported']]);
-      expect(selection.guides[0]!.statement).toMatch(/does not let you add or change HTTP response headers/);
+      expect(selection.guides[0]!.statement).toMatch(new RegExp(`^${name}'s help doesn't document a way to add or change HTTP response headers`));
+      expect(selection.guides[0]!.steps[0]).toBe(`Ask ${name} support whether Referrer-Policy can be added to your site.`);
+      expect(selection.guides[0]!.source).toMatchObject({ status: 'unconfirmed', checked: '2026-12-07' });
     }
+  });
+
+  it('gives WP Engine header rules as steps on every environment, not "depends on your plan"', () => {
+    const selection = guidesFor('http.referrer-policy.missing', detected({ host: [provider('wp-engine', 'host')] }));
+    const wpEngine = guide(selection, 'wp-engine');
+    expect(wpEngine.kind).toBe('steps');
+    expect(wpEngine.steps).toEqual([
+      'Log in to the WP Engine User Portal and open Sites, then the environment that serves example.com.au (production).',
+      'Open Web Rules (under Advanced) and choose Header rules → Add Rule.',
+      'Set the response header Referrer-Policy to the value strict-origin-when-cross-origin, and save the rule.',
+    ]);
+    expect(wpEngine.source).toEqual({ url: 'https://wpengine.com/support/web-rules-engine/', checked: '2026-12-07', status: 'vendor', note: expect.stringMatching(/^Review #3/) });
+    expect(JSON.stringify(selection)).not.toMatch(/depends on your plan/);
+  });
+
+  it('has Microsoft 365 DKIM steps point at the error dialog for the CNAME values, with Microsoft\'s DNS wait', () => {
+    const m365 = guide(guidesFor('email.dkim.not-found', detected({ dns: [provider('cloudflare', 'dns')], mail: [provider('microsoft-365', 'mail')] })), 'microsoft-365');
+    expect(m365.steps[1]).toBe('Select example.com.au and switch on Sign messages for this domain with DKIM signatures. Until the records exist, an error dialog opens instead: it lists both CNAME values (for selector1._domainkey and selector2._domainkey). Copy them.');
+    expect(m365.steps[3]).toBe('Back in the DKIM page, switch on Sign messages for this domain with DKIM signatures again. Microsoft says the DNS change can take from a few minutes to as many as 4 days to be seen: if the dialog still opens, try again later.');
+    expect(m365.steps.join(' ')).not.toMatch(/The page shows two CNAME records|an hour or two/);
   });
 
   it('gives HSTS on a WordPress site on cPanel behind Cloudflare the Cloudflare HSTS switch, the .htaccess line and a plugin, with the server lines', () => {
     const selection = guidesFor('tls.hsts.missing', detected({ cdn: [provider('cloudflare', 'cdn')], host: [provider('cpanel', 'host')], cms: [provider('wordpress', 'cms')] }));
     expect(selection.serverConfig).toBe(true);
     expect(selection.guides.map((g) => g.platform)).toEqual(['cloudflare', 'cpanel', 'wordpress']);
-    expect(guide(selection, 'cloudflare').steps[1]).toBe('Go to SSL/TLS → Edge Certificates → HTTP Strict Transport Security (HSTS) and select Enable HSTS; read and accept the warning.');
+    expect(guide(selection, 'cloudflare').steps[1]).toBe('Go to SSL/TLS → Edge Certificates → HTTP Strict Transport Security (HSTS) and select Enable HSTS; read the warning, select I understand, then Next.');
     expect(guide(selection, 'cloudflare').steps[2]).toMatch(/set Max Age Header to 12 months/);
     const cpanel = guide(selection, 'cpanel').steps;
     expect(cpanel[0]).toMatch(/^Make sure the whole site, and every subdomain you will cover, works over HTTPS/);
@@ -214,7 +243,7 @@ describe('fix guides for headers and TLS on the site', () => {
   it("gives Squarespace's HSTS Secure switch as steps, not a refusal", () => {
     const squarespace = guide(guidesFor('tls.hsts.missing', detected({ host: [provider('squarespace', 'host')] })), 'squarespace');
     expect(squarespace.kind).toBe('steps');
-    expect(squarespace.steps[1]).toBe('Choose Secure (preferred) and turn on HSTS Secure.');
+    expect(squarespace.steps).toEqual(["In Squarespace, open the SSL panel (search 'SSL' in Settings).", 'Choose Secure (preferred) and turn on HSTS Secure.', 'Save. The change may take up to 48 hours to show.']);
   });
 
   it('sets a header with a Cloudflare Response Header Transform Rule, filled in with the header and its value', () => {
@@ -242,10 +271,10 @@ describe('fix guides for headers and TLS on the site', () => {
       ['cpanel', 'steps'],
       ['wordpress', 'not-supported'],
     ]);
-    expect(guide(wordpressOnCpanel, 'wordpress').statement).toBe('WordPress does not control TLS versions: the web server or CDN in front of it does.');
+    expect(guide(wordpressOnCpanel, 'wordpress').statement).toBe('As far as we know, WordPress does not control TLS versions: the web server or CDN in front of it does.');
     expect(wordpressOnCpanel.serverConfig).toBe(true);
     const wix = guidesFor('tls.protocol.tls10', detected({ host: [provider('wix', 'host')] }));
-    expect(wix.guides[0]!.statement).toBe('Wix manages TLS and certificates for every site: you cannot choose which TLS versions it accepts.');
+    expect(wix.guides[0]!.statement).toBe("Wix manages TLS and certificates for every site; Wix's help doesn't document a setting for which TLS versions it accepts.");
   });
 
   it('keeps only the server lines for a header finding on a site with no platform detected', () => {
