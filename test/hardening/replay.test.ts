@@ -1,7 +1,7 @@
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_WEBHOOK_SECRET } from '../../lambdas/config.js';
-import { api, signIn, type TestUser } from '../support/accounts.js';
+import { api, signIn, type TestUser, verifyAddressByCode } from '../support/accounts.js';
 import { startTestStack, type TestStack, validLead } from '../support/local-stack.js';
 import { mailbox, postJsonFrom } from '../support/post-from.js';
 import { tableItems } from './support/table.js';
@@ -116,6 +116,8 @@ describe(`the same lead ${ROUNDS} times at once`, () => {
 
   it('with createAccount: one Cognito user and one email with the login details', async () => {
     const email = 'newcomer@shop.example.test';
+    // DECISIONS "Scan modes" [attacker]: an account is made only for a proven address.
+    await verifyAddressByCode(t, '127.0.3.2', email, validLead.webUrl);
 
     const replies = await Promise.all(Array.from({ length: ROUNDS }, () => postJsonFrom('127.0.3.2', `${t.stack.url}/api/leads`, { ...validLead, email, createAccount: true })));
 

@@ -4,7 +4,7 @@ import { CognitoIdentityProviderClient, InitiateAuthCommand } from '@aws-sdk/cli
 import { importJWK, type JWK, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_CREDENTIALS } from '../../lambdas/composition.js';
-import { addDomain, api, signIn, type TestUser } from '../support/accounts.js';
+import { addDomain, api, signIn, type TestUser, verifyAddressByCode } from '../support/accounts.js';
 import { startTestStack, type TestStack, validLead } from '../support/local-stack.js';
 import { tableItems } from '../support/table.js';
 
@@ -48,7 +48,8 @@ beforeAll(async () => {
   );
   ownerAccessToken = auth.AuthenticationResult!.AccessToken!;
   ownerRefreshToken = auth.AuthenticationResult!.RefreshToken!;
-  // The owner's free scan, with the account attached (the existing one, found by email).
+  // The owner's free scan, with the account attached (the existing one, found by email), once the address is proven by its code (DECISIONS "Scan modes" [attacker]).
+  await verifyAddressByCode(t, '127.0.0.1', OWNER_LEAD.email, OWNER_LEAD.webUrl);
   const lead = await api(t, 'POST', '/api/leads', undefined, OWNER_LEAD);
   expect(lead.status).toBe(201);
   auditId = String(lead.body.auditId);
