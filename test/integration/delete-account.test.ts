@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_CREDENTIALS } from '../../lambdas/composition.js';
 import { postJson, startTestStack, type TestStack, validLead, waitForAudit } from '../support/local-stack.js';
 import { tableItems } from '../support/table.js';
+import { verifyAddressByCode } from '../support/accounts.js';
 
 let t: TestStack;
 let cognito: CognitoIdentityProviderClient;
@@ -42,6 +43,8 @@ async function customer(email: string, firstName: string): Promise<Account> {
   expect((await call('PUT', '/api/me/notifications', token, { emailAlerts: false, scanCompletions: true, securityUpdates: true, marketingEmails: true })).status).toBe(200);
   expect((await call('POST', '/api/me/domains', token, { domain: `${firstName.toLowerCase()}.example.test` })).status).toBe(201);
   // Attached to the account (createAccount with an existing user), and one free scan nobody owns under the same email.
+  // DECISIONS "Scan modes" [attacker]: the address proven by its code first, so the lead is active and attaches to the account at once.
+  await verifyAddressByCode(t, '127.0.0.1', email, validLead.webUrl);
   const owned = await postJson(`${t.stack.url}/api/leads`, { ...validLead, email, firstName, createAccount: true });
   const unowned = await postJson(`${t.stack.url}/api/leads`, { ...validLead, email, firstName, businessName: `${firstName} again` });
   expect([owned.status, unowned.status]).toEqual([201, 201]);
@@ -84,7 +87,8 @@ describe('DELETE /api/me', () => {
   it("deletes A's account and answers 204, twice", async () => {
     // Prepare: what A has, and B's view of B before.
     const types = mentions(await tableItems(t), a.userId, a.email).map((item) => item.type);
-    expect(new Set(types)).toEqual(new Set(['profile', 'lead', 'audit', 'owned-audit', 'domain', 'verification-code']));
+    // email-verification: the address proven by its code before the lead (DECISIONS "Scan modes" [attacker]).
+    expect(new Set(types)).toEqual(new Set(['profile', 'lead', 'audit', 'owned-audit', 'domain', 'verification-code', 'email-verification']));
     expect(types.filter((type) => type === 'audit')).toHaveLength(2);
     bBefore = await snapshotOf(b);
     expect((bBefore.audits as { audits: unknown[] }).audits).toHaveLength(1);
