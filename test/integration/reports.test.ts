@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CheckResult, Finding } from '../../lambdas/domain/audit.js';
 import { LONG_TERM_RECOMMENDATIONS } from '../../lambdas/domain/audit-view.js';
+import { verifyAddressByCode } from '../support/accounts.js';
 import { postJson, startTestStack, type TestStack, validLead, waitForAudit } from '../support/local-stack.js';
 import { tableItems } from '../support/table.js';
 import { readPdf } from '../support/pdf-text.js';
@@ -24,6 +25,8 @@ async function getJson(path: string) {
 
 beforeAll(async () => {
   t = await startTestStack({ SCAN_ALLOW_PRIVATE_TARGETS: '1', SHARE_MAX_USES: String(SHARE_MAX_USES), RATE_LIMIT_SHARES_PER_AUDIT: '4' });
+  // The lead's address proven by its code, so its report is the full (active) one (DECISIONS "Scan modes" [attacker]).
+  await verifyAddressByCode(t, '127.0.0.1', validLead.email, validLead.webUrl);
   const [completed, failed] = await Promise.all([
     postJson(api('/api/leads'), validLead),
     postJson(api('/api/leads'), { ...validLead, webUrl: 'https://nowhere.example.test', email: 'owner@nowhere.example.test' }),
