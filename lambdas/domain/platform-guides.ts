@@ -144,6 +144,12 @@ function checkedOn(iso: string): string {
   return `${day} ${MONTHS[(month ?? 1) - 1]} ${year}`;
 }
 
+/** A guide's source in words, for print: "Source, checked 7 Dec 2026:" (then the page's address). */
+export function guideSourceLabel(source: GuideSource): string {
+  const kind = source.status === 'unconfirmed' ? 'Not confirmed by the vendor; looked for' : source.status === 'secondary' ? "Source (a copy of the vendor's page)" : 'Source';
+  return `${kind}, checked ${checkedOn(source.checked)}:`;
+}
+
 /** The entry's note, and for a source no vendor page confirms, the caution that says so. */
 function noteOf(note: string | undefined, source: GuideSource | undefined, platformName: string): string | undefined {
   const caution = source?.status === 'unconfirmed' ? fill(UNCONFIRMED_NOTE, { platform: platformName, checked: checkedOn(source.checked) }) : undefined;

@@ -5,7 +5,7 @@ import { PARTIAL_SCORE_CAP } from '../domain/coverage.js';
 import { GRADE_CAP_LIMITS, gradeCapHeading } from '../domain/grade-caps.js';
 import { cleanLogo } from '../domain/it-providers.js';
 import { FACT_TONE_LABELS, protectionFacts } from '../domain/protection-facts.js';
-import type { PlatformGuideView } from '../domain/platform-guides.js';
+import { guideSourceLabel, type PlatformGuideView } from '../domain/platform-guides.js';
 import { isServerConfigExample, REMEDIATION_EFFORT_LABELS } from '../domain/remediation-plan.js';
 import type { FindingPlatformGuides } from '../domain/report-platform-fixes.js';
 
@@ -508,6 +508,10 @@ function platformFix(w: Writer, guides: FindingPlatformGuides | undefined, inden
       w.text(record.value, { font: 'mono', size: 8, indent: indent + 22, lineGap: 0.5 });
     }
     if (guide.note) w.text(`Note: ${guide.note}`, { size: 9, color: muted, indent: indent + 8 });
+    if (guide.source) {
+      w.text(guideSourceLabel(guide.source), { size: 8, color: muted, indent: indent + 8 });
+      w.text(guide.source.url, { font: 'mono', size: 7.5, color: muted, indent: indent + 8, lineGap: 0.5 });
+    }
   }
 }
 

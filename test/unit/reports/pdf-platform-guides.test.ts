@@ -85,6 +85,9 @@ describe('platform fixes in the PDF report', () => {
     expect(findings.indexOf('Fix it in Cloudflare')).toBeGreaterThan(findings.indexOf('Fix it in Google Workspace'));
     expect(findings).toEqual(expect.arrayContaining(['3. Go to DNS -> Records.', 'TXT record, name @:', SPF]));
     expect(joined(findings)).toContain(`Find the TXT record named @ in the list, select Edit, change its value to: ${SPF}; then save.`);
+    // Where the steps come from, and when they were read against it (issue 29 item 14).
+    expect(findings).toEqual(expect.arrayContaining(['Source, checked 7 Dec 2026:']));
+    expect(findings.join('')).toContain('https://developers.cloudflare.com/dns/manage-dns-records/how-to/create-dns-records/');
 
     // The plan: the same steps; on Shopify the HSTS item's nginx and Apache lines are left out.
     const plan = pdf.lines.slice(planAt);

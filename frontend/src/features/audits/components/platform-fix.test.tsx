@@ -55,6 +55,7 @@ const hstsOnShopify: IncludedPlatformGuides = {
       kind: 'not-supported',
       statement: 'Shopify does not let you set response headers.',
       steps: ['Shopify already sends HSTS on its own domains; ask Shopify support about yours.'],
+      source: { url: 'https://help.shopify.com/', checked: '2026-12-07', status: 'unconfirmed' },
     },
   ],
 };
@@ -128,6 +129,27 @@ describe('platform fixes under each finding', () => {
     expect(screen.queryByTestId('platform-guides-teaser')).toBeNull();
   });
 
+  it("says where each guide's steps come from and when they were checked, and when no vendor page confirms them", () => {
+    // Prepare
+    const vendor = { ...spfGuides, guides: [{ ...spfGuides.guides[1]!, source: { url: 'https://developers.cloudflare.com/dns/manage-dns-records/how-to/create-dns-records/', checked: '2026-12-07', status: 'vendor' as const } }] };
+    render(
+      <VulnerabilitiesList
+        vulnerabilities={[vulnerability('email.spf.softfail', { platformGuides: vendor }), vulnerability('tls.hsts.missing', { platformGuides: hstsOnShopify })]}
+        technologies={[]}
+        limit={5}
+      />,
+    );
+
+    // Act
+    open('Title of email.spf.softfail');
+    open('Title of tls.hsts.missing');
+
+    // Assess
+    const lines = screen.getAllByTestId('guide-source');
+    expect(lines.map((line) => line.textContent)).toEqual(['Source: developers.cloudflare.com, checked 7 Dec 2026', 'Not confirmed by the vendor: looked for at help.shopify.com, 7 Dec 2026']);
+    expect(within(lines[0]!).getByRole('link', { name: 'developers.cloudflare.com' }).getAttribute('href')).toBe('https://developers.cloudflare.com/dns/manage-dns-records/how-to/create-dns-records/');
+  });
+
   it('says first what the platform does not allow, then what to do instead', () => {
     // Act
     render(<VulnerabilitiesList vulnerabilities={[vulnerability('tls.hsts.missing', { platformGuides: hstsOnShopify })]} technologies={[]} limit={5} />);
@@ -136,7 +158,12 @@ describe('platform fixes under each finding', () => {
     // Assess
     const block = screen.getByRole('heading', { level: 4, name: 'Fix it in Shopify' }).parentElement!;
     const texts = [...block.querySelectorAll('p, li')].map((el) => el.textContent);
-    expect(texts).toEqual(['Shopify does not let you set response headers.', 'What you can do instead:', 'Shopify already sends HSTS on its own domains; ask Shopify support about yours.']);
+    expect(texts).toEqual([
+      'Shopify does not let you set response headers.',
+      'What you can do instead:',
+      'Shopify already sends HSTS on its own domains; ask Shopify support about yours.',
+      'Not confirmed by the vendor: looked for at help.shopify.com, 7 Dec 2026',
+    ]);
   });
 
   it('shows a free report only the one-line note, never the steps', () => {

@@ -75,6 +75,17 @@ function CopyableRecord({ record }: { record: NonNullable<PlatformGuideView['rec
   );
 }
 
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** Where a guide's steps come from, in words: "Source: developers.cloudflare.com, checked 7 Dec 2026". */
+export function sourceLine(source: NonNullable<PlatformGuideView['source']>): { lead: string; host: string; tail: string } {
+  const [year, month, day] = source.checked.split('-').map(Number);
+  const checked = `${day} ${MONTHS[(month ?? 1) - 1]} ${year}`;
+  const host = new URL(source.url).host;
+  if (source.status === 'unconfirmed') return { lead: 'Not confirmed by the vendor: looked for at ', host, tail: `, ${checked}` };
+  return { lead: 'Source: ', host, tail: `${source.status === 'secondary' ? ' (a copy of the vendor\'s page)' : ''}, checked ${checked}` };
+}
+
 export const fixHeading = (guide: Pick<PlatformGuideView, 'platform' | 'platformName'>): string =>
   guide.platform === 'dns-host' ? 'Fix it at your DNS host' : `Fix it in ${guide.platformName}`;
 
@@ -111,7 +122,21 @@ function PlatformGuide({ guide }: { guide: PlatformGuideView }) {
           <span className="font-semibold">Note:</span> {guide.note}
         </p>
       )}
+      {guide.source && <GuideSourceLine source={guide.source} />}
     </section>
+  );
+}
+
+function GuideSourceLine({ source }: { source: NonNullable<PlatformGuideView['source']> }) {
+  const { lead, host, tail } = sourceLine(source);
+  return (
+    <p data-testid="guide-source" className="mt-2 text-xs text-slate-600 dark:text-slate-400">
+      {lead}
+      <a href={source.url} target="_blank" rel="noreferrer" className="underline underline-offset-2 hover:text-slate-900 dark:hover:text-slate-100">
+        {host}
+      </a>
+      {tail}
+    </p>
   );
 }
 
