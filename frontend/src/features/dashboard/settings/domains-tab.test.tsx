@@ -48,6 +48,7 @@ describe('Settings → Domains', () => {
     expect(blog.getByTestId('score-chip').textContent).toBe('—');
     expect(blog.getByText(`rampart-verification=${TOKEN}`)).toBeTruthy();
     expect(blog.getByText('https://blog.example.test/.well-known/rampart-verification.txt')).toBeTruthy();
+    expect(blog.getByText('We look for the file over https:// first, then http:// if your site has no HTTPS.')).toBeTruthy();
     expect(blog.getByText(TOKEN)).toBeTruthy();
     expect(blog.getByRole('button', { name: 'Copy record value' })).toBeTruthy();
     expect(blog.getByRole('button', { name: 'Copy file URL' })).toBeTruthy();

@@ -18,6 +18,9 @@ type Message = { tone: 'error' | 'success'; text: string };
 /** An example of what the field takes: a business's domain (the site's own host, 127.0.0.1 locally, is one it refuses). */
 export const DOMAIN_PLACEHOLDER = 'yourbusiness.com.au';
 
+/** The file is looked for over https://, then http:// (issue 29 item 10). */
+export const FILE_SCHEMES_NOTE = 'We look for the file over https:// first, then http:// if your site has no HTTPS.';
+
 const messageOf = (error: unknown, fallback: string): string =>
   error instanceof ApiError && error.status < 500 ? error.message : fallback;
 
@@ -260,6 +263,7 @@ function DomainRow({ domain, score, readOnly = false }: { domain: DomainView; sc
                 <CopyableValue label="File URL" value={domain.verification.file.url} />
                 <CopyableValue label="File content" value={domain.verification.file.content} />
               </dl>
+              <p className="mt-2 text-xs text-slate-600 dark:text-slate-400">{FILE_SCHEMES_NOTE}</p>
             </div>
           </div>
           <Button className="mt-4" onClick={check} disabled={verify.isPending}>
