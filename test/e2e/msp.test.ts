@@ -47,7 +47,7 @@ describe.skipIf(!chromiumAvailable)('an IT provider in Chromium: linked by its c
     stack = await startE2eStack();
     appUrl = stack.app.url;
     providerBrowser = await launchBrowser();
-    await leadWithAccount(appUrl, TARGET_HOST, CLIENT_EMAIL, CLIENT_NAME);
+    await leadWithAccount(appUrl, stack.mailboxUrl, TARGET_HOST, CLIENT_EMAIL, CLIENT_NAME);
     client = await stack.browser.context.newPage();
     provider = await providerBrowser.context.newPage();
     providerConsole = collectConsoleOutput(provider);

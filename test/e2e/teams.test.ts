@@ -59,7 +59,7 @@ describe.skipIf(!chromiumAvailable)('teams in Chromium: invite, accept, a viewer
     appUrl = stack.app.url;
     inviteeBrowser = await launchBrowser();
     // The lead form's 'create an account' choice: an account with a completed free scan, its temporary password mailed.
-    await leadWithAccount(appUrl, TARGET_HOST, OWNER_EMAIL, 'Example Shop');
+    await leadWithAccount(appUrl, stack.mailboxUrl, TARGET_HOST, OWNER_EMAIL, 'Example Shop');
     owner = await stack.browser.context.newPage();
     ownerConsole = collectConsoleOutput(owner);
     invitee = await inviteeBrowser.context.newPage();
