@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { toE164Mobile } from './phone.js';
 import { singleLineText } from './single-line-text.js';
+import type { ReportProduct } from './plans.js';
 
 /**
  * The signed-in account's contracts (SPEC §3 User, Notification preferences, Audit history entry),
@@ -118,6 +119,8 @@ export interface AuditHistoryEntry {
   scanDate: string;
   /** 'pro' once a Pro Audit of it was bought; a Basic Audit, a free lead scan and a user's own scan are 'basic'. */
   tier: 'basic' | 'pro';
+  /** What the report is, for its label (the plan catalogue's names: reportProductName): a free report, or the paid audit bought last. */
+  product: ReportProduct;
   status: 'queued' | 'in_progress' | 'completed' | 'failed';
   riskScore: number | null;
   riskLevel: 'low' | 'medium' | 'high' | null;

@@ -1,7 +1,7 @@
 import type { Audit } from './audit.js';
 import { buildAuditView } from './audit-view.js';
 import type { AuditHistoryEntry, NotificationPreferences, SubscriptionView, UserView } from './account.contract.js';
-import { getPlan, type PlanId, TRIAL_DAYS } from './plans.js';
+import { getPlan, type PlanId, reportProduct, TRIAL_DAYS } from './plans.js';
 import type { StoredSubscription } from './ports.js';
 
 /** A user's profile as stored (one item per account, keyed by the Cognito sub). */
@@ -125,6 +125,7 @@ export function historyEntry(audit: Audit, badgeEligible = false): AuditHistoryE
     scanDate: audit.createdAt,
     // The paid audit bought last decides (Pro after Basic makes it pro); free and own scans read basic.
     tier: audit.isPremium === true && audit.planType === 'pro' ? 'pro' : 'basic',
+    product: reportProduct(audit),
     status: audit.status,
     riskScore: view.risk_score,
     riskLevel: view.risk_level,

@@ -54,6 +54,7 @@ export const auditHistoryEntrySchema = z.looseObject({
   domain: z.string(),
   scanDate: timestamp(),
   tier: z.enum(['basic', 'pro']).meta({ description: "'pro' once a Pro Audit of it was bought." }),
+  product: z.enum(['free-report', 'basic-audit', 'pro-audit']).meta({ description: 'What the report is: the free report, or the paid audit bought last (Basic Audit, Pro Audit).' }),
   status: z.enum(auditStatuses),
   riskScore: z.number().nullable(),
   riskLevel: risk.nullable(),

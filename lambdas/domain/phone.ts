@@ -15,3 +15,9 @@ export function toE164Mobile(input: string, defaultCountry: CountryCode = DEFAUL
   if (!number || !number.isValid() || number.ext) return undefined;
   return number.number;
 }
+
+/** The country (ISO 3166 alpha-2) of a stored mobile number, for the platform statistics; undefined when it is not one. */
+export function countryOfMobile(e164: string | undefined): string | undefined {
+  if (!e164) return undefined;
+  return parsePhoneNumberFromString(e164, { extract: false })?.country;
+}

@@ -5,12 +5,17 @@
  * plans live in `plan.contract.ts`.
  *
  * The spec has two price lists. The pricing section sells the one-off audits and the two monthly
- * monitoring plans; the subscription page adds two scan packs (Basic Scan, Pro Scan). The spec gives
- * the scan packs no billing period while it writes "/month" for the monitoring plans, so they are
- * one-off here. Every price is in Australian dollars (the spec's "USD" trial currency is a slip).
+ * monitoring plans; the subscription page adds two scan packs. The spec calls them "Basic Scan" and
+ * "Pro Scan", which read as the Basic and Pro Audits at other prices (issue 29 item 2): here they are
+ * the 5-Scan Pack and the 20-Scan Pack, named by what they hold. The spec gives the scan packs no
+ * billing period while it writes "/month" for the monitoring plans, so they are one-off here. Every
+ * page takes names and prices from this list; the free report's name is FREE_REPORT_NAME. Every price is in Australian dollars (the spec's "USD" trial currency is a slip).
  */
 
 export const CURRENCY = 'aud' as const;
+
+/** What the free scan is called wherever a report is listed (never 'Basic', the Basic Audit's word). */
+export const FREE_REPORT_NAME = 'Free report';
 
 export const planIds = ['basic-audit', 'pro-audit', 'monitor-lite', 'monitor-plus', 'basic-scan', 'pro-scan', 'trial'] as const;
 export type PlanId = (typeof planIds)[number];
@@ -254,10 +259,10 @@ const catalogue = [
     currency: CURRENCY,
     billing: 'monthly',
     scansLimit: MONITOR_PLUS_GRANTS.scans,
-    summary: 'Advanced threat detection, real-time alerts and priority support.',
+    summary: `${MONITOR_PLUS_GRANTS.monitoring.cadence[0]!.toUpperCase()}${MONITOR_PLUS_GRANTS.monitoring.cadence.slice(1)} re-scans, an email and SMS alert on each change they find, and priority support.`,
     features: [
       `Advanced threat detection: ${MONITOR_PLUS_GRANTS.monitoring.cadence} re-scans, new open ports and newly exploited CVEs`,
-      'Real-time monitoring: an email and SMS alert on each detected change',
+      `An email and SMS alert on each change a ${MONITOR_PLUS_GRANTS.monitoring.cadence} re-scan finds`,
       'Priority support',
       'Custom security policies: accept or mute a finding with a reason',
       'Alerts in Slack, Microsoft Teams or a signed webhook',
@@ -270,7 +275,7 @@ const catalogue = [
   },
   {
     id: 'basic-scan',
-    name: 'Basic Scan',
+    name: `${BASIC_SCAN_GRANTS.scans}-Scan Pack`,
     kind: 'scan-pack',
     tier: 'basic',
     amountCents: 24_900,
@@ -283,7 +288,7 @@ const catalogue = [
   },
   {
     id: 'pro-scan',
-    name: 'Pro Scan',
+    name: `${PRO_SCAN_GRANTS.scans}-Scan Pack`,
     kind: 'scan-pack',
     tier: 'pro',
     amountCents: 44_900,
@@ -332,6 +337,21 @@ const CAPABILITY_GRANT = { 'api-access': 'api', 'custom-policies': 'customPolici
 /** Whether the plan includes the capability (the plan's grants; whether it is paid up is the caller's question). */
 export function planIncludes(planId: PlanId, capability: PlanCapability): boolean {
   return getPlan(planId).grants[CAPABILITY_GRANT[capability]];
+}
+
+/** What a listed report is: the free report, or the Basic or Pro Audit bought last (never 'Basic' for a free scan). */
+export type ReportProduct = 'free-report' | 'basic-audit' | 'pro-audit';
+
+export function reportProduct(audit: { isPremium?: boolean; planType?: 'basic' | 'pro' }): ReportProduct {
+  if (audit.isPremium !== true) return 'free-report';
+  return audit.planType === 'pro' ? 'pro-audit' : 'basic-audit';
+}
+
+export const reportProducts = ['free-report', 'basic-audit', 'pro-audit'] as const satisfies readonly ReportProduct[];
+
+/** 'Free report', 'Basic Audit', 'Pro Audit': the catalogue's names. */
+export function reportProductName(product: ReportProduct): string {
+  return product === 'free-report' ? FREE_REPORT_NAME : getPlan(product).name;
 }
 
 /**

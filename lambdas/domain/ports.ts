@@ -478,11 +478,26 @@ export interface PlatformStatsTotals {
   auditsCompleted: number;
   /** Sum of measured scan durations (start to completion) of those audits. */
   scanDurationMsTotal: number;
+  /** Completed audits by their duration in whole seconds (the median's histogram); audits counted before it have none. */
+  scanSeconds: Readonly<Record<number, number>>;
+  /** Critical issues found, and how many completed audits that sum covers (audits counted before it have none). */
+  criticalIssuesTotal: number;
+  criticalIssuesAudits: number;
+  /** The distinct countries (ISO 3166 alpha-2) of the mobile numbers of leads whose audit completed. */
+  leadCountries: readonly string[];
+}
+
+/** One completed audit, as the platform statistics count it. */
+export interface CompletedAuditFacts {
+  durationMs: number;
+  criticalIssues: number;
+  /** The country of the lead's mobile number; absent for a scan without a lead. */
+  leadCountry?: string;
 }
 
 export interface PlatformStats {
-  /** Counts one completed audit and its measured duration. */
-  recordCompletedAudit(durationMs: number): Promise<void>;
+  /** Counts one completed audit: its measured duration, its critical issues and its lead's country. */
+  recordCompletedAudit(facts: CompletedAuditFacts): Promise<void>;
   read(): Promise<PlatformStatsTotals>;
 }
 

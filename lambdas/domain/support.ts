@@ -18,7 +18,7 @@ import {
  * - The user's current plans: the subscription while it is `active`, and the scan packs the user
  *   has paid for while the account still holds pack scans (pack scans carry over, so the pack is
  *   current until they are used). A request is a priority one when one of those plans lists
- *   'Priority support' in the catalogue (Monitor Plus, the Pro Scan pack).
+ *   'Priority support' in the catalogue (Monitor Plus, the 20-Scan Pack).
  * - Without a current plan the request names where the account stands: 'Free Trial', 'Free Trial
  *   (expired)' or the stored plan with its state ('Monitor Lite (cancelled)').
  * - The promise (1 business day with priority support, else 3) lives in support.contract.ts, read by

@@ -11,6 +11,7 @@ import { DomainError } from '../domain/errors.js';
 import type { LeadRecord } from '../domain/ports.js';
 import { SCAN_DEPTHS } from '../domain/plans.js';
 import { refuseRestrictedPassiveScan } from '../domain/scan-authorization.js';
+import { countryOfMobile } from '../domain/phone.js';
 import { parseWebTarget } from '../domain/target.js';
 import { subdomainSurfaceCheck } from '../scanner/checks/subdomain-surface.check.js';
 import { scan } from '../scanner/scan.js';
@@ -119,7 +120,7 @@ export async function runScan(deps: RunScanDeps, job: ScanJob): Promise<RunScanO
       ...(ranPassiveBecause ? { ranPassiveBecause } : {}),
     });
     // Counted once, by the delivery whose completion took: a second delivery racing it finds the audit ended.
-    if (completed && counts) await recordCompletion(deps, audit.id, startedAt, completedAt);
+    if (completed && counts) await recordCompletion(deps, audit.id, startedAt, completedAt, issueCounts(report.findings).critical, lead);
     if (completed) deps.metrics.scanCompleted(report.durationMs);
     // A rescan's owner hears about changes (alerts) and, if they asked, that it completed; a lead gets the report email.
     if (audit.origin === 'monitoring') await afterMonitoringRescan(deps, audit.id);
@@ -167,10 +168,18 @@ async function activeScanAllowed(deps: RunScanDeps, host: string): Promise<boole
   return decision.allowed;
 }
 
-/** GET /api/stats: one more completed audit and its measured time. A failed count never fails the audit. */
-async function recordCompletion(deps: RunScanDeps, auditId: string, startedAt: string, completedAt: string): Promise<void> {
+/** GET /api/stats: one more completed audit, its measured time, its critical issues and its lead's country. A failed count never fails the audit. */
+async function recordCompletion(
+  deps: RunScanDeps,
+  auditId: string,
+  startedAt: string,
+  completedAt: string,
+  criticalIssues: number,
+  lead: LeadRecord | undefined,
+): Promise<void> {
   try {
-    await deps.stats.recordCompletedAudit(Date.parse(completedAt) - Date.parse(startedAt));
+    const leadCountry = countryOfMobile(lead?.mobileNumber);
+    await deps.stats.recordCompletedAudit({ durationMs: Date.parse(completedAt) - Date.parse(startedAt), criticalIssues, ...(leadCountry ? { leadCountry } : {}) });
   } catch (error) {
     deps.log.error('Could not count the completed audit in the platform statistics', { auditId, error: String(error) });
   }

@@ -75,7 +75,7 @@ describe.skipIf(!chromiumAvailable)('issue 21 in Chromium against npm start: the
       // Assess
       expect(await table.isVisible()).toBe(true);
       expect(columns).toEqual(expectedColumns(ONE_OFF));
-      expect(columns).toEqual(['What you get', 'Free reportFree', 'Basic AuditA$249', 'Pro AuditA$399', 'Basic ScanA$249', 'Pro ScanA$449']);
+      expect(columns).toEqual(['What you get', 'Free reportFree', 'Basic AuditA$249', 'Pro AuditA$399', '5-Scan PackA$249', '20-Scan PackA$449']);
       expect(rows).toEqual(expectedRows(ONE_OFF));
       for (const label of [
         'Ports checked',

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildAuditView } from '../../lambdas/domain/audit-view.js';
 import { runScan } from '../../lambdas/use-cases/run-scan.js';
 import { postJson, startTestStack, type TestStack, validLead, waitForAudit } from '../support/local-stack.js';
 
@@ -17,25 +18,48 @@ async function stats() {
 }
 
 const seconds = (audit: Record<string, unknown>) => (Date.parse(String(audit.completedAt)) - Date.parse(String(audit.startedAt))) / 1000;
+/** The report's own count of critical issues (the counters the results page shows). */
+const critical = async (audit: Record<string, unknown>) => buildAuditView((await t.stack.deps.audits.getAudit(String(audit.id)))!).counters.criticalIssues;
 
 describe('GET /api/stats', () => {
-  it('starts from nothing measured: no audits, no average, and no countries (leads do not record one)', async () => {
+  it('starts from nothing measured: no audits, no scan time, no critical issues, no countries', async () => {
     const reply = await stats();
     expect(reply.status).toBe(200);
     expect(reply.cacheControl).toBe('public, max-age=300');
-    expect(reply.body).toEqual({ auditsCompleted: 0, countries: null, averageScanSeconds: null });
+    expect(reply.body).toEqual({
+      auditsCompleted: 0,
+      countries: 0,
+      medianScanSeconds: null,
+      averageScanSeconds: null,
+      averageCriticalIssues: null,
+      samples: { scanTimes: 0, criticalIssues: 0 },
+    });
   });
 
-  it('counts each completed audit and averages the measured scan times', async () => {
+  it('counts each completed audit: the median and average scan times, critical issues per audit and the lead\'s country', async () => {
     const first = await postJson(`${t.stack.url}/api/leads`, validLead);
     const one = await waitForAudit(t.stack.url, String(first.body.auditId), 30_000);
     expect(one.status).toBe('completed');
-    expect((await stats()).body).toEqual({ auditsCompleted: 1, countries: null, averageScanSeconds: Math.round(seconds(one) * 10) / 10 });
+    expect((await stats()).body).toEqual({
+      auditsCompleted: 1,
+      countries: 1,
+      medianScanSeconds: Math.round(seconds(one)),
+      averageScanSeconds: Math.round(seconds(one) * 10) / 10,
+      averageCriticalIssues: await critical(one),
+      samples: { scanTimes: 1, criticalIssues: 1 },
+    });
 
     const second = await postJson(`${t.stack.url}/api/leads`, { ...validLead, businessName: 'Second' });
     const two = await waitForAudit(t.stack.url, String(second.body.auditId), 30_000);
     expect(two.status).toBe('completed');
-    expect((await stats()).body).toEqual({ auditsCompleted: 2, countries: null, averageScanSeconds: Math.round(((seconds(one) + seconds(two)) / 2) * 10) / 10 });
+    expect((await stats()).body).toEqual({
+      auditsCompleted: 2,
+      countries: 1,
+      medianScanSeconds: Math.round((Math.round(seconds(one)) + Math.round(seconds(two))) / 2),
+      averageScanSeconds: Math.round(((seconds(one) + seconds(two)) / 2) * 10) / 10,
+      averageCriticalIssues: Math.round((((await critical(one)) + (await critical(two))) / 2) * 10) / 10,
+      samples: { scanTimes: 2, criticalIssues: 2 },
+    });
   });
 
   it('does not count a failed audit, nor a completed one delivered again', async () => {

@@ -1,3 +1,4 @@
+import { reportProductName } from '../../lambdas/domain/plans.js';
 import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_NOTIFICATION_PREFERENCES,
@@ -165,6 +166,7 @@ describe('history entry', () => {
       domain: 'shop.example.test',
       scanDate: audit.createdAt,
       tier: 'basic',
+      product: 'free-report',
       status: 'completed',
       riskScore: 72,
       riskLevel: 'medium',
@@ -208,6 +210,12 @@ describe('history entry', () => {
   it("reads 'pro' only for a paid Pro Audit, 'basic' for a Basic Audit and a free scan", () => {
     const paid = (planType: 'basic' | 'pro') => ({ ...audit, isPremium: true, planType, paymentSessionId: 'cs_test_1', badgeEligibleUntil: '2026-04-01T00:00:00.000Z' });
     expect([historyEntry(audit).tier, historyEntry(paid('basic')).tier, historyEntry(paid('pro')).tier]).toEqual(['basic', 'basic', 'pro']);
+    // Its label is the catalogue's product: a free scan is a 'Free report', never 'Basic' (issue 29 item 2).
+    expect([historyEntry(audit), historyEntry(paid('basic')), historyEntry(paid('pro'))].map((entry) => reportProductName(entry.product))).toEqual([
+      'Free report',
+      'Basic Audit',
+      'Pro Audit',
+    ]);
     // A plan type without the purchase mark is not a purchase.
     expect(historyEntry({ ...audit, planType: 'pro' }).tier).toBe('basic');
   });

@@ -147,8 +147,8 @@ describe('pricing comparison tables (printed from the grants)', () => {
       ['Free report', 'Free'],
       ['Basic Audit', 'A$249'],
       ['Pro Audit', 'A$399'],
-      ['Basic Scan', 'A$249'],
-      ['Pro Scan', 'A$449'],
+      ['5-Scan Pack', 'A$249'],
+      ['20-Scan Pack', 'A$449'],
     ]);
     expect(cells(oneOff!, 'Ports checked')).toEqual(['100', '1,000', '1,000', '1,000', '1,000']);
     expect(cells(oneOff!, 'Every subdomain checked for TLS and headers')).toEqual([false, ...Array(4).fill('Every answering one, up to 25')]);

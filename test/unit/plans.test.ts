@@ -18,8 +18,8 @@ describe('plan catalogue (SPEC §9, DECISIONS)', () => {
     ['pro-audit', 'Pro Audit', 39_900, 'one_off', null],
     ['monitor-lite', 'Monitor Lite', 4_900, 'monthly', 30],
     ['monitor-plus', 'Monitor Plus', 9_900, 'monthly', 100],
-    ['basic-scan', 'Basic Scan', 24_900, 'one_off', 5],
-    ['pro-scan', 'Pro Scan', 44_900, 'one_off', 20],
+    ['basic-scan', '5-Scan Pack', 24_900, 'one_off', 5],
+    ['pro-scan', '20-Scan Pack', 44_900, 'one_off', 20],
     ['trial', 'Free Trial', 0, 'trial', 3],
   ] as const)('prices %s (%s) at %i cents, billed %s, with %s scans', (id, name, amountCents, billing, scansLimit) => {
     // Act
@@ -75,7 +75,7 @@ describe('plan catalogue (SPEC §9, DECISIONS)', () => {
     expect(lite).toMatch(/Basic monitoring/);
     expect(lite).toMatch(/score/);
     expect(lite).toMatch(/Monthly PDF report/);
-    for (const feature of ['Advanced threat detection', 'Real-time monitoring', 'Priority support', 'Custom security policies', 'Detailed reporting', 'API access', 'Local endpoint monitoring', 'OSQuery agent']) {
+    for (const feature of ['Advanced threat detection', 'An email and SMS alert on each change a daily re-scan finds', 'Priority support', 'Custom security policies', 'Detailed reporting', 'API access', 'Local endpoint monitoring', 'OSQuery agent']) {
       expect(plus).toContain(feature);
     }
   });

@@ -14,7 +14,7 @@ const active = (planId: StoredSubscription['planId'], status: StoredSubscription
 const none = { trialActive: true, paidPacks: [], extraScans: 0 } as const;
 
 describe('support: which plan a request is marked with', () => {
-  it('promises priority support exactly where the catalogue lists it: Monitor Plus and the Pro Scan pack', () => {
+  it('promises priority support exactly where the catalogue lists it: Monitor Plus and the 20-Scan Pack', () => {
     const withFeature = ['basic-audit', 'pro-audit', 'monitor-lite', 'monitor-plus', 'basic-scan', 'pro-scan', 'trial'].filter((id) =>
       getPlan(id as never).features.includes(PRIORITY_SUPPORT_FEATURE),
     );
@@ -26,10 +26,10 @@ describe('support: which plan a request is marked with', () => {
     expect(supportEntitlement({ ...none, subscription: active('monitor-lite') })).toEqual({ plan: 'Monitor Lite', planIds: ['monitor-lite'], priority: false, firstResponse: '3 business days' });
   });
 
-  it('counts a paid Pro Scan pack while the account still holds pack scans', () => {
-    expect(supportEntitlement({ subscription: active('monitor-lite'), trialActive: false, paidPacks: ['pro-scan'], extraScans: 4 })).toMatchObject({ plan: 'Monitor Lite + Pro Scan', priority: true });
+  it('counts a paid 20-Scan Pack while the account still holds pack scans', () => {
+    expect(supportEntitlement({ subscription: active('monitor-lite'), trialActive: false, paidPacks: ['pro-scan'], extraScans: 4 })).toMatchObject({ plan: 'Monitor Lite + 20-Scan Pack', priority: true });
     expect(supportEntitlement({ subscription: undefined, trialActive: false, paidPacks: ['pro-scan'], extraScans: 0 })).toMatchObject({ plan: 'Free Trial (expired)', priority: false });
-    expect(supportEntitlement({ subscription: undefined, trialActive: false, paidPacks: ['basic-scan'], extraScans: 5 })).toMatchObject({ plan: 'Basic Scan', priority: false });
+    expect(supportEntitlement({ subscription: undefined, trialActive: false, paidPacks: ['basic-scan'], extraScans: 5 })).toMatchObject({ plan: '5-Scan Pack', priority: false });
   });
 
   it('names the trial, or an ended plan with its state, without priority', () => {

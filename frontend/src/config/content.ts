@@ -1,31 +1,28 @@
+import { getPlan, PLAN_GRANTS } from '../lib/catalogue';
 import { env } from './env';
 
 /**
- * The site's marketing copy, in one file so the business can change it (DECISIONS "Marketing
- * copy"). The figures below are the business's claims (SPEC §1), written as copy: nothing computes
- * them and nothing is computed from them. Prices are not here: they come from the plan catalogue.
+ * The site's marketing copy, in one file so the business can change it. No figure lives here
+ * (DECISIONS "Marketing figures are measured"): the pages take their figures from GET /api/stats
+ * or a named measurement (lambdas/domain/platform-figures.ts), and prices, cadences and plan names
+ * from the plan catalogue. What is left are promises, each one what the product does.
  */
 
 const productName = env.PRODUCT_NAME;
 const productSlug = productName.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
 
-/** One marketing claim: the figure as the business states it, and what it counts. */
-export interface Claim {
-  value: string;
-  label: string;
-}
+const monitorLite = getPlan('monitor-lite');
+const monitorPlus = getPlan('monitor-plus');
+/** 'daily (Monitor Plus) or weekly (Monitor Lite)', from the plans' grants (lambdas/domain/monitoring.ts rescans on them). */
+const rescanCadence = `${PLAN_GRANTS['monitor-plus'].monitoring.cadence} (${monitorPlus.name}) or ${PLAN_GRANTS['monitor-lite'].monitoring.cadence} (${monitorLite.name})`;
 
-/** Every claim of SPEC §1, as copy. */
-export const claims = {
+/**
+ * Promises, not figures: each is what the product does. The free scan stops at its deadline
+ * (SCAN_DEADLINE_MS, 40 s; a unit test holds it under 60 s).
+ */
+export const promises = {
   reportTime: { value: 'Under 60 seconds', label: 'to your free security report' },
-  audits: { value: '10,000+', label: 'security audits run' },
-  checks: { value: '15+', label: 'security checks in every scan' },
-  countries: { value: '50+', label: 'countries served' },
-  accuracy: { value: '99.8%', label: 'detection accuracy' },
-  averageCritical: { value: '3.2', label: 'critical issues found on average' },
-  monitoring: { value: '24/7', label: 'monitoring for subscribers' },
-  averageScanTime: { value: '45 s', label: 'average scan time' },
-} as const satisfies Record<string, Claim>;
+} as const;
 
 /** The lowest prices, formatted, that the 'why choose us' steps quote. */
 export interface StepPrices {
@@ -44,7 +41,6 @@ export const content = {
     primaryCta: 'Start Your Free Security Assessment',
     secondaryCta: 'View Premium Plans',
     loginPrompt: 'Already a client?',
-    stats: [claims.audits, claims.checks, claims.countries, claims.accuracy],
   },
 
   reportPreview: {
@@ -59,7 +55,7 @@ export const content = {
 
   scanAreas: {
     title: 'Four areas, checked on every scan',
-    lead: `${claims.checks.value} security checks run against your site in parallel; the average scan takes ${claims.averageScanTime.value}.`,
+    lead: 'The checks run against your site in parallel, and your report is ready as soon as they finish.',
     cards: [
       {
         id: 'vulnerabilities',
@@ -111,7 +107,7 @@ export const content = {
     },
     monitoring: {
       title: 'Continuous monitoring',
-      body: `${claims.monitoring.value} monitoring: your sites are re-scanned on a schedule and you get an email or SMS when something changes — a new open port, a new vulnerability, a certificate about to expire.`,
+      body: `Your verified domains are re-scanned ${rescanCadence}, and you get an email (and with ${monitorPlus.name} an SMS) when something changes — a new open port, a new vulnerability, a certificate about to expire.`,
     },
   },
 
@@ -122,17 +118,17 @@ export const content = {
       {
         title: 'Free discovery',
         body: () =>
-          `Start with a free report in under 60 seconds — no signup, no card. On average it finds ${claims.averageCritical.value} critical issues.`,
+          'Start with a free report in under 60 seconds — no signup, no card. It shows the issues that matter most and what to do about each one.',
       },
       {
         title: 'Complete analysis',
         body: ({ auditFrom }: StepPrices) =>
-          `If your report finds issues, a paid audit goes deeper — 1,000 ports, every subdomain, every matching CVE — with detailed remediation from ${auditFrom}.`,
+          `If your report finds issues, a paid audit goes deeper — ${PLAN_GRANTS['basic-audit'].portsChecked.toLocaleString('en-AU')} ports, every answering subdomain, every matching CVE — with detailed remediation from ${auditFrom}.`,
       },
       {
         title: 'Ongoing protection',
         body: ({ monitoringFrom }: StepPrices) =>
-          `Monitoring re-scans your sites and alerts you when something changes, ${claims.monitoring.value}, from ${monitoringFrom}.`,
+          `Monitoring re-scans your verified domains ${rescanCadence} and alerts you when something changes, from ${monitoringFrom}.`,
       },
     ],
   },

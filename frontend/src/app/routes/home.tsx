@@ -2,7 +2,9 @@ import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react'
 import { useLocation } from 'react-router';
 import type { LayoutHandle } from '../../components/layout/site-layout';
 import { anchors, SCROLL_TO_PRICING_DELAY_MS, type LandingNavigationState } from '../../config/anchors';
-import { claims, content } from '../../config/content';
+import { content, promises } from '../../config/content';
+import { scanFigures } from '../../lib/catalogue';
+import { usePlatformStats } from '../../lib/platform-stats';
 import { CommandCentre } from '../../features/landing/components/command-centre';
 import { DashboardPreview } from '../../features/landing/components/dashboard-preview';
 import { Hero } from '../../features/landing/components/hero';
@@ -71,6 +73,7 @@ export function HomeRoute() {
   const [formShown, setFormShown] = useState(false);
   const onFormShown = useCallback(() => setFormShown(true), []);
   const scrollTo = useLandingScroll(formShown);
+  const stats = usePlatformStats();
   return (
     <>
       <title>{`${content.productName} — website security assessments`}</title>
@@ -84,10 +87,10 @@ export function HomeRoute() {
             <p className="text-sm font-semibold tracking-wider text-blue-700 uppercase dark:text-blue-400">{content.leadForm.eyebrow}</p>
             <p className="mt-2 text-3xl font-bold tracking-tight text-slate-900 dark:text-white">{content.leadForm.lead}</p>
             <dl className="mt-8 grid grid-cols-2 gap-4">
-              {[claims.reportTime, claims.averageScanTime, claims.checks, claims.averageCritical].map((claim) => (
-                <div key={claim.label} className="flex flex-col-reverse rounded-xl bg-slate-50 p-4 dark:bg-slate-800">
-                  <dt className="text-sm text-slate-600 dark:text-slate-300">{claim.label}</dt>
-                  <dd className="text-xl font-bold text-slate-900 dark:text-white">{claim.value}</dd>
+              {[{ id: 'report-time', ...promises.reportTime }, ...scanFigures(stats.data)].map((figure) => (
+                <div key={figure.id} data-figure={figure.id} className="flex flex-col-reverse rounded-xl bg-slate-50 p-4 dark:bg-slate-800">
+                  <dt className="text-sm text-slate-600 dark:text-slate-300">{figure.label}</dt>
+                  <dd className="text-xl font-bold text-slate-900 dark:text-white">{figure.value}</dd>
                 </div>
               ))}
             </dl>

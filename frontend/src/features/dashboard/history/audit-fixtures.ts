@@ -1,11 +1,12 @@
 import type { AuditHistoryEntry } from '../../../lib/contracts';
 
-/** A completed basic audit with a good score; tests override what they are about. Used by tests only. */
+/** A completed free report with a good score (a Pro Audit when the tier says pro); tests override what they are about. Used by tests only. */
 export function historyEntry(overrides: Partial<AuditHistoryEntry> & { id: string }): AuditHistoryEntry {
   return {
     domain: `${overrides.id}.example.test`,
     scanDate: '2025-03-01T09:30:00.000Z',
     tier: 'basic',
+    product: overrides.tier === 'pro' ? 'pro-audit' : 'free-report',
     status: 'completed',
     riskScore: 85,
     riskLevel: 'low',

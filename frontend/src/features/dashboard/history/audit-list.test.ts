@@ -28,9 +28,9 @@ describe('filterAudits', () => {
 
   it('keeps only the chosen status, tier and risk level', () => {
     expect(ids(filterAudits(audits, { ...NO_FILTERS, status: 'in_progress' }))).toEqual(['b']);
-    expect(ids(filterAudits(audits, { ...NO_FILTERS, tier: 'pro' }))).toEqual(['b', 'c']);
+    expect(ids(filterAudits(audits, { ...NO_FILTERS, tier: 'pro-audit' }))).toEqual(['b', 'c']);
     expect(ids(filterAudits(audits, { ...NO_FILTERS, risk: 'medium' }))).toEqual(['e']);
-    expect(ids(filterAudits(audits, { ...NO_FILTERS, tier: 'pro', risk: 'high', search: 'api' }))).toEqual(['c']);
+    expect(ids(filterAudits(audits, { ...NO_FILTERS, tier: 'pro-audit', risk: 'high', search: 'api' }))).toEqual(['c']);
   });
 });
 

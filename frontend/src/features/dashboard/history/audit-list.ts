@@ -4,7 +4,8 @@ import type { AuditHistoryEntry } from '../../../lib/contracts';
 export const HISTORY_PAGE_SIZE = 10;
 
 export type StatusFilter = 'all' | AuditHistoryEntry['status'];
-export type TierFilter = 'all' | AuditHistoryEntry['tier'];
+/** The kind of report (a free report, a Basic or Pro Audit: the plan catalogue's products), under the spec's name 'tier'. */
+export type TierFilter = 'all' | AuditHistoryEntry['product'];
 export type RiskFilter = 'all' | NonNullable<AuditHistoryEntry['riskLevel']>;
 
 export interface HistoryFilters {
@@ -44,7 +45,7 @@ export function filterAudits(audits: readonly AuditHistoryEntry[], filters: Hist
     (audit) =>
       (needle === '' || audit.domain.toLowerCase().includes(needle)) &&
       (filters.status === 'all' || audit.status === filters.status) &&
-      (filters.tier === 'all' || audit.tier === filters.tier) &&
+      (filters.tier === 'all' || audit.product === filters.tier) &&
       (filters.risk === 'all' || audit.riskLevel === filters.risk),
   );
 }

@@ -1,5 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { FREE_REPORT_NAME, getPlan } from '../../../lib/catalogue';
 import type { AuditHistoryEntry } from '../../../lib/contracts';
 import { renderWithProviders, stubApi } from '../../../testing/api-stub';
 import { auditsPage, historyEntry } from './audit-fixtures';
@@ -52,7 +53,7 @@ describe('the Audit History section', () => {
     expect(within(row('mid.test')).getByText('70').className).toContain('text-yellow-700');
     expect(within(row('api.example.test')).getByText('55').className).toContain('text-red-700');
     expect(within(row('blog.test')).getByText('in progress')).toBeTruthy();
-    expect(within(row('blog.test')).getByText('Pro')).toBeTruthy();
+    expect(within(row('blog.test')).getByText('Pro Audit')).toBeTruthy();
     expect(within(row('mid.test')).getByText('2 min 5 s')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'View Report for mid.test' }).getAttribute('href')).toBe('/results/e');
     expect(screen.getByRole('link', { name: 'PDF report for mid.test' }).getAttribute('href')).toBe('/reports/e.pdf');
@@ -75,21 +76,27 @@ describe('the Audit History section', () => {
     // Prepare
     await showHistory();
     const statusLabels = within(screen.getByLabelText('Status')).getAllByRole('option').map((option) => option.textContent);
+    const tierLabels = within(screen.getByLabelText('Tier')).getAllByRole('option').map((option) => option.textContent);
+    const rowLabels = screen.getAllByRole('row').slice(1).map((row) => [row.querySelector('th')?.textContent, row.querySelectorAll('td')[1]?.textContent]);
 
     // Act
     select('Status', 'in_progress');
     const inProgress = domainsShown();
     select('Status', 'all');
-    select('Tier', 'pro');
+    select('Tier', 'pro-audit');
     const pro = domainsShown();
     select('Tier', 'all');
     select('Risk', 'medium');
     const medium = domainsShown();
-    select('Tier', 'pro');
+    select('Tier', 'pro-audit');
     const proAndMedium = screen.getByText('No audits found').textContent;
 
     // Assess
     expect(statusLabels).toEqual(['All statuses', 'queued', 'in progress', 'completed', 'failed']);
+    // The plan catalogue's names: a free scan reads 'Free report', never 'Basic' (the Basic Audit's word).
+    expect(tierLabels).toEqual(['All reports', FREE_REPORT_NAME, getPlan('basic-audit').name, getPlan('pro-audit').name]);
+    expect(tierLabels).toEqual(['All reports', 'Free report', 'Basic Audit', 'Pro Audit']);
+    expect(rowLabels.filter(([, label]) => label !== 'Free report').map(([, label]) => label)).toEqual(['Pro Audit', 'Pro Audit']);
     expect(inProgress).toEqual(['blog.test']);
     expect(pro).toEqual(['blog.test', 'api.example.test']);
     expect(medium).toEqual(['mid.test']);

@@ -5,6 +5,7 @@ import { Spinner } from '../../../components/ui/spinner';
 import { TextField } from '../../../components/ui/text-field';
 import { paths } from '../../../config/paths';
 import { downloadCsv } from '../../../lib/csv';
+import { reportProductName, reportProducts } from '../../../lib/catalogue';
 import type { AuditHistoryEntry } from '../../../lib/contracts';
 import { useMyAuditPages } from '../../account/api/audits';
 import { auditStatusClass, formatDate, scoreClass } from '../../audits/components/format';
@@ -36,11 +37,8 @@ const statusOptions: readonly FilterOption<StatusFilter>[] = [
   { value: 'failed', label: 'failed' },
 ];
 
-const tierOptions: readonly FilterOption<TierFilter>[] = [
-  { value: 'all', label: 'All tiers' },
-  { value: 'basic', label: 'Basic' },
-  { value: 'pro', label: 'Pro' },
-];
+/** The kinds of report, named from the plan catalogue ('Free report', 'Basic Audit', 'Pro Audit'). */
+const tierOptions: readonly FilterOption<TierFilter>[] = [{ value: 'all', label: 'All reports' }, ...reportProducts.map((product) => ({ value: product, label: reportProductName(product) }))];
 
 const riskOptions: readonly FilterOption<RiskFilter>[] = [
   { value: 'all', label: 'All risk levels' },
@@ -55,7 +53,6 @@ const sortOptions: readonly FilterOption<SortKey>[] = [
   { value: 'score', label: 'Risk Score' },
 ];
 
-const tierLabel: Record<AuditHistoryEntry['tier'], string> = { basic: 'Basic', pro: 'Pro' };
 
 const isFiltered = (filters: HistoryFilters) =>
   filters.search.trim() !== '' || filters.status !== 'all' || filters.tier !== 'all' || filters.risk !== 'all';
@@ -242,7 +239,7 @@ function AuditTable({ audits, sort, busy }: { audits: AuditHistoryEntry[]; sort:
               <th scope="row" className="px-4 py-3 font-medium break-all text-slate-900 dark:text-slate-100">
                 {audit.domain}
               </th>
-              <td className="px-4 py-3">{tierLabel[audit.tier]}</td>
+              <td className="px-4 py-3">{reportProductName(audit.product)}</td>
               <td className="px-4 py-3 whitespace-nowrap">
                 <span className={`inline-flex rounded-full px-2 py-0.5 text-xs font-semibold ring-1 ring-inset ${auditStatusClass[audit.status]}`}>
                   {statusText(audit.status)}

@@ -1,15 +1,14 @@
+import { getPlan, plans } from '../../../lib/catalogue';
 import type { SubscriptionView } from '../../../lib/contracts';
 
-const tierNames: Record<SubscriptionView['tier'], string> = {
-  basic: 'Basic Scan',
-  pro: 'Pro Scan',
-  monitor_lite: 'Monitor Lite',
-  monitor_plus: 'Monitor Plus',
-};
-
-/** The plan box's name: the trial is its own plan to the customer, whatever tier it grants. */
+/**
+ * The plan box's name, from the plan catalogue: the trial is its own plan to the customer, whatever
+ * tier it grants; a monthly subscription is the monitoring plan of its tier.
+ */
 export function planName(subscription: SubscriptionView): string {
-  return subscription.billingPeriod === 'trial' ? 'Free Trial' : tierNames[subscription.tier];
+  const trial = getPlan('trial');
+  if (subscription.billingPeriod === 'trial') return trial.name;
+  return plans.find((plan) => plan.kind === 'subscription' && plan.tier === subscription.tier)?.name ?? trial.name;
 }
 
 /** SPEC's usage colours: over 80% red, over 60% yellow. */

@@ -1,9 +1,10 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { Button, buttonClass } from '../../../components/ui/button';
-import { claims, content } from '../../../config/content';
+import { content } from '../../../config/content';
 import { paths } from '../../../config/paths';
-import { grade } from '../../../lib/catalogue';
+import { grade, measurementFigure } from '../../../lib/catalogue';
+import { detectionMeasurement, usePlatformStats } from '../../../lib/platform-stats';
 import type { AuditHistoryEntry } from '../../../lib/contracts';
 import { useMe, useOrgRole } from '../../account/api/account';
 import { useMyAudits } from '../../account/api/audits';
@@ -13,7 +14,6 @@ import { QuickScanModal } from '../quick-scan/quick-scan-modal';
 import { sectionHref } from '../sections';
 import { TimeToFixSection } from '../time-to-fix/time-to-fix-section';
 import { AlertsList } from './alerts-list';
-import { usePlatformStats } from './platform-stats';
 import { ScoreChart } from './score-chart';
 
 const card = 'rounded-xl border border-slate-200 bg-white p-5 shadow-sm dark:border-slate-700 dark:bg-slate-900';
@@ -44,35 +44,53 @@ function SummaryCards({ latest }: { latest: AuditHistoryEntry | undefined }) {
   );
 }
 
-function PlatformStatistics() {
+const oneDecimal = (n: number) => n.toLocaleString('en-AU', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+const auditCount = (n: number) => `${n.toLocaleString('en-AU')} ${n === 1 ? 'audit' : 'audits'}`;
+
+/** DECISIONS "Marketing figures are measured": every figure from GET /api/stats or the named, dated measurement. */
+export function PlatformStatistics() {
   const stats = usePlatformStats();
-  // DECISIONS "Platform statistics": measured where Rampart has the figure, the copy figure (labelled) where not.
   const measured = stats.data;
-  const rows = [
-    { label: 'Audits run', value: measured ? measured.auditsCompleted.toLocaleString('en-AU') : undefined, copy: claims.audits.value },
-    { label: 'Countries', value: measured?.countries != null ? String(measured.countries) : undefined, copy: claims.countries.value },
-    {
-      label: 'Average scan time',
-      value: measured?.averageScanSeconds != null ? `${Math.round(measured.averageScanSeconds)} s` : undefined,
-      copy: claims.averageScanTime.value,
-    },
-    { label: 'Detection accuracy', value: undefined, copy: claims.accuracy.value },
-  ];
+  const detection = measurementFigure(detectionMeasurement);
+  const rows: { label: string; value: string; note?: string }[] = measured
+    ? [
+        { label: 'Audits run', value: measured.auditsCompleted.toLocaleString('en-AU') },
+        { label: 'Countries of leads', value: measured.countries.toLocaleString('en-AU') },
+        {
+          label: 'Median scan time',
+          value: measured.medianScanSeconds === null ? '—' : `${measured.medianScanSeconds} s`,
+          note: `from ${auditCount(measured.samples.scanTimes)}`,
+        },
+        {
+          label: 'Critical issues per audit',
+          value: measured.averageCriticalIssues === null ? '—' : oneDecimal(measured.averageCriticalIssues),
+          note: `from ${auditCount(measured.samples.criticalIssues)}`,
+        },
+      ]
+    : [];
   return (
     <section aria-labelledby="platform-stats" className={card}>
       <h2 id="platform-stats" className="text-lg font-semibold">
         Platform statistics
       </h2>
+      {stats.isError && <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">The platform statistics could not be loaded.</p>}
       <dl className="mt-3 grid gap-3 sm:grid-cols-2">
         {rows.map((row) => (
           <div key={row.label}>
             <dt className="text-sm text-slate-600 dark:text-slate-400">{row.label}</dt>
             <dd className="text-xl font-bold">
-              {row.value ?? row.copy}
-              {row.value === undefined && <span className="ml-2 text-xs font-normal text-slate-500 dark:text-slate-400">(stated figure, not measured)</span>}
+              {row.value}
+              {row.note && <span className="ml-2 text-xs font-normal text-slate-500 dark:text-slate-400">{row.note}</span>}
             </dd>
           </div>
         ))}
+        <div>
+          <dt className="text-sm text-slate-600 dark:text-slate-400">Detection on our test range</dt>
+          <dd className="text-xl font-bold">
+            {detection.value}
+            <span className="ml-2 text-xs font-normal text-slate-500 dark:text-slate-400">{detection.label}</span>
+          </dd>
+        </div>
       </dl>
     </section>
   );

@@ -1,5 +1,6 @@
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { FREE_REPORT_NAME, getPlan } from '../../../lib/catalogue';
 import type { AuditHistoryEntry } from '../../../lib/contracts';
 import { renderWithProviders, stubApi } from '../../../testing/api-stub';
 import { auditsPage, historyEntry } from '../history/audit-fixtures';
@@ -63,22 +64,24 @@ describe('the Security Scans section', () => {
     // Act
     fireEvent.change(screen.getByLabelText('Search scans'), { target: { value: 'EXAMPLE' } });
     const searched = domainsListed();
-    fireEvent.change(screen.getByLabelText('Scan type'), { target: { value: 'basic' } });
+    fireEvent.change(screen.getByLabelText('Scan type'), { target: { value: 'free-report' } });
     const basicAndSearched = domainsListed();
     fireEvent.change(screen.getByLabelText('Search scans'), { target: { value: '' } });
-    fireEvent.change(screen.getByLabelText('Scan type'), { target: { value: 'pro' } });
+    fireEvent.change(screen.getByLabelText('Scan type'), { target: { value: 'pro-audit' } });
     const pro = domainsListed();
     fireEvent.change(screen.getByLabelText('Search scans'), { target: { value: 'blog' } });
 
     // Assess
-    expect(typeLabels).toEqual(['All scans', 'Basic', 'Pro']);
+    // The plan catalogue's names: a free scan is never 'Basic', the Basic Audit's word (issue 29 item 2).
+    expect(typeLabels).toEqual(['All scans', FREE_REPORT_NAME, getPlan('basic-audit').name, getPlan('pro-audit').name]);
+    expect(typeLabels).toEqual(['All scans', 'Free report', 'Basic Audit', 'Pro Audit']);
     expect(searched).toEqual(['shop.example.test', 'new.example.test']);
     expect(basicAndSearched).toEqual(['new.example.test']);
     expect(pro).toEqual(['shop.example.test']);
     expect(screen.getByText('No scans found')).toBeTruthy();
   });
 
-  it("names each row's scan type from the entry's tier, and marks the scan behind an eligible badge with a link to the badge", async () => {
+  it("names each row's scan type from the plan catalogue (Pro Audit, Free report), and marks the scan behind an eligible badge with a link to the badge", async () => {
     // Prepare
     const entries = [
       historyEntry({ id: 'p', domain: 'paid.example.test', tier: 'pro', badgeEligible: true }),
@@ -87,17 +90,18 @@ describe('the Security Scans section', () => {
 
     // Act
     await showScans(entries);
-    fireEvent.change(screen.getByLabelText('Scan type'), { target: { value: 'pro' } });
+    fireEvent.change(screen.getByLabelText('Scan type'), { target: { value: 'pro-audit' } });
     const proOnly = domainsListed();
 
     // Assess
     expect(proOnly).toEqual(['paid.example.test']);
     const paid = screen.getByText('paid.example.test').closest('li')!;
-    expect(within(paid).getByText('Pro')).toBeTruthy();
+    expect(within(paid).getByText('Pro Audit')).toBeTruthy();
     expect(within(paid).getByRole('link', { name: 'Badge eligible' }).getAttribute('href')).toBe('/dashboard/badge');
-    fireEvent.change(screen.getByLabelText('Scan type'), { target: { value: 'basic' } });
+    fireEvent.change(screen.getByLabelText('Scan type'), { target: { value: 'free-report' } });
     const free = screen.getByText('free.example.test').closest('li')!;
-    expect(within(free).getByText('Basic')).toBeTruthy();
+    expect(within(free).getByText('Free report')).toBeTruthy();
+    expect(within(free).queryByText('Basic')).toBeNull();
     expect(within(free).queryByText('Badge eligible')).toBeNull();
   });
 

@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { Button, buttonClass } from '../../../components/ui/button';
 import { TextField } from '../../../components/ui/text-field';
 import { paths } from '../../../config/paths';
+import { reportProductName, reportProducts } from '../../../lib/catalogue';
 import type { AuditHistoryEntry } from '../../../lib/contracts';
 import { useMyAudits } from '../../account/api/audits';
 import { auditStatusClass, formatDate, scoreClass } from '../../audits/components/format';
@@ -13,13 +14,8 @@ import { EmailModal } from './email-modal';
 import { summariseScans } from './scan-summary';
 import { ShareModal } from './share-modal';
 
-const scanTypeOptions: readonly FilterOption<TierFilter>[] = [
-  { value: 'all', label: 'All scans' },
-  { value: 'basic', label: 'Basic' },
-  { value: 'pro', label: 'Pro' },
-];
-
-const tierLabel: Record<AuditHistoryEntry['tier'], string> = { basic: 'Basic', pro: 'Pro' };
+/** The kinds of report, named from the plan catalogue ('Free report', 'Basic Audit', 'Pro Audit'). */
+const scanTypeOptions: readonly FilterOption<TierFilter>[] = [{ value: 'all', label: 'All scans' }, ...reportProducts.map((product) => ({ value: product, label: reportProductName(product) }))];
 
 type OpenDialog = { kind: 'share' | 'email'; audit: AuditHistoryEntry };
 
@@ -131,7 +127,7 @@ function ScanRow({ audit, onShare, onEmail }: { audit: AuditHistoryEntry; onShar
         <p className="font-semibold break-all text-slate-900 dark:text-slate-100">{audit.domain}</p>
         <p className="mt-1 flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-slate-600 dark:text-slate-400">
           <time dateTime={audit.scanDate}>{formatDate(audit.scanDate)}</time>
-          <span>{tierLabel[audit.tier]}</span>
+          <span>{reportProductName(audit.product)}</span>
           <span className={`inline-flex rounded-full px-2 py-0.5 text-xs font-semibold ring-1 ring-inset ${auditStatusClass[audit.status]}`}>
             {statusText(audit.status)}
           </span>

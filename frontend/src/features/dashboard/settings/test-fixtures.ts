@@ -61,6 +61,7 @@ export function auditEntry(
     domain,
     scanDate,
     tier: 'basic',
+    product: 'free-report',
     status,
     riskScore,
     riskLevel: riskScore === null ? null : riskScore >= 80 ? 'low' : riskScore >= 60 ? 'medium' : 'high',

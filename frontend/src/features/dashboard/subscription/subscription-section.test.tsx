@@ -224,7 +224,7 @@ describe('the subscription section', () => {
     expect((screen.getByRole('button', { name: 'Manage Billing' }) as HTMLButtonElement).disabled).toBe(false);
   });
 
-  it('offers Monitor Lite, Monitor Plus, Basic Scan and Pro Scan, the current plan not again, each starting checkout', async () => {
+  it('offers Monitor Lite, Monitor Plus, the 5-Scan Pack and the 20-Scan Pack, the current plan not again, each starting checkout', async () => {
     // Prepare
     const assign = stubAssign();
     const api = stubApi({
@@ -236,7 +236,7 @@ describe('the subscription section', () => {
     const option = (id: string) => within(screen.getByTestId(`upgrade-${id}`));
 
     // Act
-    fireEvent.click(option('pro-scan').getByRole('button', { name: 'Choose Pro Scan' }));
+    fireEvent.click(option('pro-scan').getByRole('button', { name: 'Choose 20-Scan Pack' }));
     const during = option('pro-scan').getByRole('button').textContent;
     await advance();
 

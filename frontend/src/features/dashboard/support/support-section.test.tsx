@@ -63,7 +63,7 @@ describe('Support page', () => {
 
     const support = await screen.findByRole('region', { name: 'Your support' });
     expect(within(support).queryByText('Priority support')).toBeNull();
-    expect(within(support).getByText('Expect our first response within 3 business days. Monitor Plus and the Pro Scan pack include priority support.')).toBeTruthy();
+    expect(within(support).getByText('Expect our first response within 3 business days. Monitor Plus and the 20-Scan Pack include priority support.')).toBeTruthy();
     expect(screen.getByText(NO_REQUESTS)).toBeTruthy();
   });
 

@@ -4,6 +4,7 @@ import { Spinner } from '../../../components/ui/spinner';
 import { FormMessage, TextField } from '../../../components/ui/text-field';
 import { content } from '../../../config/content';
 import { ApiError } from '../../../lib/api-client';
+import { plans } from '../../../lib/catalogue';
 import {
   SUPPORT_CATEGORY_LABELS,
   SUPPORT_LIMITS,
@@ -23,6 +24,12 @@ const inputClass = (invalid: boolean) =>
   `mt-1 block w-full rounded-md border bg-white px-3 py-2 text-slate-900 focus:outline-2 focus:outline-offset-0 focus:outline-blue-700 dark:bg-slate-950 dark:text-slate-100 ${
     invalid ? 'border-red-600 dark:border-red-500' : 'border-slate-300 dark:border-slate-600'
   }`;
+/** 'Monitor Plus and the 20-Scan Pack': the catalogue's plans that grant priority support. */
+const priorityPlans = plans
+  .filter((plan) => plan.grants.support === 'priority')
+  .map((plan, i) => (i > 0 && plan.kind === 'scan-pack' ? `the ${plan.name}` : plan.name))
+  .join(' and ');
+
 const shortDate = (iso: string) => new Date(iso).toLocaleDateString('en-AU', { day: 'numeric', month: 'short', year: 'numeric' });
 
 export const NO_REQUESTS = 'No support requests yet.';
@@ -54,7 +61,7 @@ function Entitlement({ support }: { support: SupportEntitlementView }) {
       <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
         {support.priority
           ? `Your plan includes priority support: expect our first response within ${support.firstResponse}.`
-          : `Expect our first response within ${support.firstResponse}. Monitor Plus and the Pro Scan pack include priority support.`}
+          : `Expect our first response within ${support.firstResponse}. ${priorityPlans} include priority support.`}
       </p>
     </section>
   );

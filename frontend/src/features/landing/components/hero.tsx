@@ -3,13 +3,17 @@ import { Link } from 'react-router';
 import { anchors } from '../../../config/anchors';
 import { content } from '../../../config/content';
 import { paths } from '../../../config/paths';
+import { headlineFigures } from '../../../lib/catalogue';
+import { detectionMeasurement, usePlatformStats } from '../../../lib/platform-stats';
 
 const ctaBase =
   'inline-flex min-h-11 items-center justify-center rounded-lg px-5 py-3 text-base font-semibold shadow-sm transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white';
 
-/** The first screen: what the product does, the two calls to action and the headline claims. */
+/** The first screen: what the product does, the two calls to action and the headline figures, each measured (GET /api/stats or a dated measurement). */
 export function Hero({ onScrollTo }: { onScrollTo: (id: string) => void }) {
   const { hero } = content;
+  const stats = usePlatformStats();
+  const figures = headlineFigures(stats.data, detectionMeasurement);
   const scrollTo = (id: string) => (event: MouseEvent<HTMLAnchorElement>) => {
     event.preventDefault();
     onScrollTo(id);
@@ -43,11 +47,11 @@ export function Hero({ onScrollTo }: { onScrollTo: (id: string) => void }) {
             Client Login
           </Link>
         </p>
-        <dl className="mx-auto mt-14 grid max-w-4xl grid-cols-2 gap-6 border-t border-white/10 pt-10 sm:grid-cols-4">
-          {hero.stats.map((claim) => (
-            <div key={claim.label} className="flex flex-col-reverse gap-1">
-              <dt className="text-sm text-slate-400">{claim.label}</dt>
-              <dd className="text-3xl font-bold tracking-tight text-white">{claim.value}</dd>
+        <dl className="mx-auto mt-14 flex max-w-4xl flex-wrap justify-center gap-x-12 gap-y-6 border-t border-white/10 pt-10" data-testid="headline-figures">
+          {figures.map((figure) => (
+            <div key={figure.id} className="flex flex-col-reverse gap-1" data-figure={figure.id}>
+              <dt className="text-sm text-slate-400">{figure.label}</dt>
+              <dd className="text-3xl font-bold tracking-tight text-white">{figure.value}</dd>
             </div>
           ))}
         </dl>

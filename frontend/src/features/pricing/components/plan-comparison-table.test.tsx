@@ -33,7 +33,7 @@ describe('the pricing comparison table', () => {
     const { columns, rows } = read(table);
 
     // Assess
-    expect(columns).toEqual(['What you get', 'Free reportFree', 'Basic AuditA$249', 'Pro AuditA$399', 'Basic ScanA$249', 'Pro ScanA$449']);
+    expect(columns).toEqual(['What you get', 'Free reportFree', 'Basic AuditA$249', 'Pro AuditA$399', '5-Scan PackA$249', '20-Scan PackA$449']);
     const row = (label: string) => rows.find((cells) => cells[0] === label)?.slice(1);
     expect(row('Ports checked')).toEqual(['100', '1,000', '1,000', '1,000', '1,000']);
     expect(row('Every subdomain checked for TLS and headers')).toEqual(['—Not included', ...Array(4).fill('Every answering one, up to 25')]);
