@@ -121,6 +121,44 @@ export function badgeStatus(input: BadgeEligibilityInput): BadgeStatus {
   return badgeEligibility(input).eligible && scan ? { eligible: true, grade: scan.grade, score: scan.score, lastScan: scan.completedAt } : { eligible: false };
 }
 
+// ---- Words ----
+
+/** The neutral badge's words (compact and detailed styles); the /verify page and the dashboard say the same. */
+export const BADGE_NOT_VERIFIED = 'Security status: not verified';
+export const BADGE_NO_GRADE = 'No current security grade';
+
+/**
+ * What stands in the way, worded for a visitor of /verify (the API's reasons are worded for the owner).
+ * "Verified" is kept for the badge: the domain's ownership is "proven", so a proven domain whose badge
+ * is not active is never called verified.
+ */
+export const badgeReasonsForVisitors: Readonly<Record<string, string>> = {
+  [badgeReasons.notVerified]: 'The owner has not proven they control this domain',
+  [badgeReasons.noScan]: 'No scan by the owner',
+  [badgeReasons.lowScore]: `The latest scan by the owner scored below ${BADGE_MIN_SCORE}`,
+  [badgeReasons.staleScan]: `No scan by the owner in the last ${BADGE_MAX_SCAN_AGE_DAYS} days`,
+  [badgeReasons.noEntitlement]: 'No active plan or paid audit',
+};
+
+/** The status the badge image renders for an API view (GET /api/badges/{domain}, /api/me/badges): a grade only when eligible. */
+export function badgeStatusOfView(view: { eligible: boolean; grade: string | null; score: number | null; lastScan: string | null }): BadgeStatus {
+  return view.eligible && view.grade !== null && view.score !== null && view.lastScan !== null
+    ? { eligible: true, grade: view.grade, score: view.score, lastScan: view.lastScan }
+    : { eligible: false };
+}
+
+/** The badge's headline: 'Protected by {product}' when eligible, else the neutral status line. */
+export function badgeHeadline(productName: string, status: BadgeStatus): string {
+  return status.eligible ? `Protected by ${productName}` : BADGE_NOT_VERIFIED;
+}
+
+/** The detailed badge's lines under the domain, word for word: the grade and last scan, or the neutral lines. */
+export function badgeStatusLines(status: BadgeStatus, timeZone?: string): string[] {
+  return status.eligible
+    ? [`Grade ${status.grade} · Score ${status.score}/100`, `Last scan ${formatBadgeDate(status.lastScan, timeZone)}`]
+    : [BADGE_NOT_VERIFIED, BADGE_NO_GRADE];
+}
+
 // ---- Rendering ----
 
 /** viewBox of each style's layout, at the medium size. */
@@ -266,8 +304,7 @@ function eligibleBody(input: RenderBadgeInput, status: Extract<BadgeStatus, { el
         seal(36, 40, 24, status.grade, gradeColour, p.onSeal),
         text({ x: 70, y: 22, text: protectedBy, size: 13, fill: p.text, bold: true, maxWidth: width - 70 - 8 }),
         text({ x: 70, y: 39, text: input.domain, size: 11, fill: p.text, maxWidth: width - 70 - 8 }),
-        text({ x: 70, y: 55, text: `Grade ${status.grade} · Score ${status.score}/100`, size: 10, fill: p.muted, maxWidth: width - 70 - 8 }),
-        text({ x: 70, y: 70, text: `Last scan ${date}`, size: 10, fill: p.muted, maxWidth: width - 70 - 8 }),
+        ...badgeStatusLines(status, input.timeZone).map((line, i) => text({ x: 70, y: 55 + i * 15, text: line, size: 10, fill: p.muted, maxWidth: width - 70 - 8 })),
       ].join('');
   }
 }
@@ -285,15 +322,14 @@ function neutralBody(input: RenderBadgeInput, width: number, height: number): st
       return [
         frame(width, height, p.background, p.border),
         text({ x: 12, y: 24, text: input.productName, size: 12, fill: p.text, bold: true, maxWidth: width - 24 }),
-        text({ x: 12, y: 41, text: 'Security status: not verified', size: 10, fill: p.muted, maxWidth: width - 24 }),
+        text({ x: 12, y: 41, text: BADGE_NOT_VERIFIED, size: 10, fill: p.muted, maxWidth: width - 24 }),
       ].join('');
     case 'detailed':
       return [
         frame(width, height, p.background, p.border),
         text({ x: 12, y: 22, text: input.productName, size: 13, fill: p.text, bold: true, maxWidth: width - 24 }),
         text({ x: 12, y: 39, text: input.domain, size: 11, fill: p.text, maxWidth: width - 24 }),
-        text({ x: 12, y: 55, text: 'Security status: not verified', size: 10, fill: p.muted, maxWidth: width - 24 }),
-        text({ x: 12, y: 70, text: 'No current security grade', size: 10, fill: p.muted, maxWidth: width - 24 }),
+        ...badgeStatusLines({ eligible: false }).map((line, i) => text({ x: 12, y: 55 + i * 15, text: line, size: 10, fill: p.muted, maxWidth: width - 24 })),
       ].join('');
   }
 }

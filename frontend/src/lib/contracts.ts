@@ -107,6 +107,12 @@ export {
   badgeStyles,
   badgeThemes,
   badgeUrl,
+  badgeHeadline,
+  badgeReasons,
+  badgeReasonsForVisitors,
+  badgeStatusLines,
+  badgeStatusOfView,
+  BADGE_NO_GRADE,
   verifyUrl,
   type BadgeOptions,
 } from '../../../lambdas/domain/badge';

@@ -76,16 +76,32 @@ describe('Security Badge page', () => {
     // Assess
     expect(api.callsTo('GET', '/api/me/badges')).toHaveLength(1);
     expect(rows.map((r) => r.querySelector('[data-score-dot]')?.getAttribute('data-score-dot'))).toEqual(['green', 'yellow', 'none', 'red']);
-    expect(within(rows[0]!).getByText(/Score 87/).textContent).toBe('Score 87 (grade B) · Last scan 20 Nov 2026');
+    expect(within(rows[0]!).getByText(/^Score 87/).textContent).toBe('Score 87 (grade B) · Last scan 20 Nov 2026');
     expect(within(rows[0]!).getByText('Eligible')).toBeTruthy();
     expect(within(rows[1]!).queryByText('Eligible')).toBeNull();
     expect(within(rows[1]!).getAllByRole('listitem').map((item) => item.textContent)).toEqual([
       'Scan again (the last scan is over 30 days old)',
       'Subscribe to a monitoring plan or buy a security audit',
     ]);
-    expect(within(rows[2]!).getByText(/Score/).textContent).toBe('Score — · Last scan never');
+    expect(within(rows[2]!).getByText(/^Score/).textContent).toBe('Score — · Last scan never');
     expect(within(rows[2]!).getAllByRole('listitem').map((item) => item.textContent)).toEqual(['Verify that you own the domain', 'Run a scan']);
     expect(within(rows[3]!).getByText('Reach a score of 60 or more')).toBeTruthy();
+  });
+
+  it('says what each domain\'s badge image says, in its words: the grade only when eligible (weak.example.com\'s F 41 is not on its badge)', async () => {
+    // Prepare
+    await showPage();
+
+    // Act
+    const says = BADGES.map((b) => within(row(b.domain)).getByTestId('badge-says').textContent);
+
+    // Assess: the detailed badge's lines (lambdas/domain/badge.ts renderBadgeSvg)
+    expect(says).toEqual([
+      'Your badge shows: Protected by Rampart · Grade B · Score 87/100 · Last scan 20 Nov 2026',
+      'Your badge shows: Security status: not verified · No current security grade',
+      'Your badge shows: Security status: not verified · No current security grade',
+      'Your badge shows: Security status: not verified · No current security grade',
+    ]);
   });
 
   it('previews the real badge from the API, its src following the domain, theme, size and style', async () => {

@@ -1,4 +1,5 @@
-import type { MyBadgeView } from '../../../lib/contracts';
+import { content } from '../../../config/content';
+import { badgeHeadline, badgeStatusLines, badgeStatusOfView, type MyBadgeView } from '../../../lib/contracts';
 import { shortDate } from './format';
 
 /** DECISIONS "Score colours": ≥ 80 green, 60–79 yellow, < 60 red; grey without a score. */
@@ -8,7 +9,14 @@ export const scoreDot = (score: number | null): string =>
 const scoreWord = (score: number | null): string =>
   score === null ? 'no score' : score >= 80 ? 'good' : score >= 60 ? 'fair' : 'poor';
 
-/** Per domain: score dot, score, last scan, and either 'Eligible' or what stands in the way (the API's reasons). */
+/** The badge image's own words for the domain (badge.ts, the functions the SVG is drawn from), so the panel and /verify never disagree with it. */
+export function badgeSays(badge: MyBadgeView): string {
+  const status = badgeStatusOfView(badge);
+  const headline = badgeHeadline(content.productName, status);
+  return [headline, ...badgeStatusLines(status).filter((line) => line !== headline)].join(' · ');
+}
+
+/** Per domain: score dot, score, last scan, what the badge says, and either 'Eligible' or what stands in the way (the API's reasons). */
 export function EligibilityList({ badges }: { badges: readonly MyBadgeView[] }) {
   return (
     <ul className="mt-3 divide-y divide-slate-200 dark:divide-slate-700">
@@ -26,6 +34,9 @@ export function EligibilityList({ badges }: { badges: readonly MyBadgeView[] }) 
               <p className="text-sm text-slate-600 dark:text-slate-400">
                 Score {badge.score ?? '—'}
                 {badge.grade !== null && ` (grade ${badge.grade})`} · Last scan {badge.lastScan ? shortDate(badge.lastScan) : 'never'}
+              </p>
+              <p className="text-sm text-slate-600 dark:text-slate-400" data-testid="badge-says">
+                Your badge shows: {badgeSays(badge)}
               </p>
             </div>
           </div>

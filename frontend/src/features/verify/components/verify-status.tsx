@@ -4,7 +4,20 @@ import { StatusPanel } from '../../../components/ui/status-panel';
 import { content } from '../../../config/content';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-client';
-import { BADGE_DEFAULTS, BADGE_MAX_SCAN_AGE_DAYS, BADGE_MIN_SCORE, badgeDimensions, isHostName, type BadgeStatusView } from '../../../lib/contracts';
+import {
+  BADGE_DEFAULTS,
+  BADGE_MAX_SCAN_AGE_DAYS,
+  BADGE_MIN_SCORE,
+  BADGE_NO_GRADE,
+  badgeDimensions,
+  badgeHeadline,
+  badgeReasons,
+  badgeReasonsForVisitors,
+  badgeStatusLines,
+  badgeStatusOfView,
+  isHostName,
+  type BadgeStatusView,
+} from '../../../lib/contracts';
 import { badgeImageSrc, useBadgeStatus } from '../api/get-badge-status';
 
 export const INVALID_DOMAIN = 'Invalid domain';
@@ -23,59 +36,65 @@ export function InvalidDomain({ domain }: { domain: string }) {
 }
 
 /** An unknown domain is answered like any other that is not verified: nothing to show, nothing to vouch for. */
-const unknown = (domain: string): BadgeStatusView => ({ domain, verified: false, eligible: false, grade: null, score: null, lastScan: null, reasons: [] });
+const unknown = (domain: string): BadgeStatusView => ({ domain, verified: false, eligible: false, grade: null, score: null, lastScan: null, reasons: [badgeReasons.notVerified] });
 
-type Verdict = { tone: string; title: string; text: string };
+/** The reasons in a visitor's words; a reason the page does not know is shown as the API wrote it. */
+const visitorReason = (reason: string): string => badgeReasonsForVisitors[reason] ?? reason;
 
-function verdict(status: BadgeStatusView): Verdict {
-  const product = content.productName;
-  if (status.eligible) {
-    return {
-      tone: 'border-green-300 bg-green-50 text-green-900',
-      title: 'Badge active',
-      text: `${product} has verified who owns ${status.domain}, and its latest scan meets the badge requirements.`,
-    };
-  }
-  if (!status.verified) {
-    return {
-      tone: 'border-slate-300 bg-slate-100 text-slate-900',
-      title: 'Not verified',
-      text: `${product} has not verified ${status.domain}. A ${product} badge on this site showing a grade is not genuine.`,
-    };
-  }
-  return {
-    tone: 'border-amber-300 bg-amber-50 text-amber-900',
-    title: 'Badge not active',
-    text: `${status.domain} is verified, but it does not meet the badge requirements at the moment, so its badge shows "not verified".`,
-  };
-}
-
+/**
+ * The page says what the badge image says, word for word (badgeHeadline, badgeStatusLines: the same
+ * functions the SVG is drawn from), then why. "Verified" belongs to the badge: a domain whose owner
+ * is proven but whose badge is not active is "ownership proven", never "verified".
+ */
 function StatusDetails({ status }: { status: BadgeStatusView }) {
-  const { tone, title, text } = verdict(status);
+  const product = content.productName;
+  const badge = badgeStatusOfView(status);
+  const headline = badgeHeadline(product, badge);
+  const lines = badgeStatusLines(badge).filter((line) => line !== headline);
+  const tone = badge.eligible ? 'border-green-300 bg-green-50 text-green-900' : 'border-slate-300 bg-slate-100 text-slate-900';
+  const reasons = badge.eligible ? [] : status.reasons.map(visitorReason);
   const { width, height } = badgeDimensions(BADGE_DEFAULTS.style, BADGE_DEFAULTS.size);
   const rows = [
-    { label: 'Current grade', value: status.grade === null ? 'No current grade' : `${status.grade}${status.score === null ? '' : ` (score ${status.score}/100)`}` },
-    { label: 'Last scan', value: status.lastScan === null ? 'No completed scan' : longDate(status.lastScan) },
-    { label: 'Domain ownership', value: status.verified ? 'Verified' : 'Not verified' },
-    { label: 'Badge', value: status.eligible ? 'Active' : 'Not active' },
+    { label: 'Badge', value: badge.eligible ? 'Active' : 'Not active' },
+    { label: 'Security grade', value: badge.eligible ? `${badge.grade} (score ${badge.score}/100)` : BADGE_NO_GRADE },
+    { label: 'Last scan by the owner', value: status.lastScan === null ? 'No completed scan' : longDate(status.lastScan) },
+    { label: 'Domain ownership', value: status.verified ? 'Proven by the owner' : 'Not proven' },
   ];
   return (
     <article className="mx-auto max-w-2xl space-y-6">
       <header className="text-center">
         <h1 className="text-3xl font-bold text-slate-900 dark:text-white">Security status of {status.domain}</h1>
-        <p className="mt-2 text-slate-600 dark:text-slate-400">As checked by {content.productName}</p>
+        <p className="mt-2 text-slate-600 dark:text-slate-400">As checked by {product}</p>
       </header>
       <section aria-label="Verdict" className={`rounded-xl border p-5 ${tone}`}>
-        <p className="text-lg font-bold">{title}</p>
-        <p className="mt-1">{text}</p>
-        {!status.eligible && status.reasons.length > 0 && (
+        <p className="text-lg font-bold" data-testid="badge-headline">
+          {headline}
+        </p>
+        <ul className="mt-1" aria-label="The badge says">
+          {lines.map((line) => (
+            <li key={line}>{line}</li>
+          ))}
+        </ul>
+        {badge.eligible ? (
+          <p className="mt-3">
+            The owner of {status.domain} has proven they control it, and their latest scan meets the badge requirements.
+          </p>
+        ) : (
           <>
-            <p className="mt-3 font-semibold">Why the badge is not active:</p>
-            <ul className="mt-1 list-disc pl-5">
-              {status.reasons.map((reason) => (
-                <li key={reason}>{reason}</li>
-              ))}
-            </ul>
+            {status.verified && (
+              <p className="mt-3">The owner of {status.domain} has proven they control it, but that alone does not make the badge active.</p>
+            )}
+            {!status.verified && <p className="mt-3">A {product} badge on this site showing a grade is not genuine.</p>}
+            {reasons.length > 0 && (
+              <>
+                <p className="mt-3 font-semibold">Why the badge is not active:</p>
+                <ul className="mt-1 list-disc pl-5" aria-label="Why the badge is not active">
+                  {reasons.map((reason) => (
+                    <li key={reason}>{reason}</li>
+                  ))}
+                </ul>
+              </>
+            )}
           </>
         )}
       </section>
@@ -93,7 +112,7 @@ function StatusDetails({ status }: { status: BadgeStatusView }) {
         </dl>
       </section>
       <p className="text-center text-sm text-slate-600 dark:text-slate-400">
-        The badge is active only for a domain whose owner is verified, with a security score of {BADGE_MIN_SCORE} or more from a scan in the last{' '}
+        The badge is active only for a domain whose owner has proven they control it, with a security score of {BADGE_MIN_SCORE} or more from a scan in the last{' '}
         {BADGE_MAX_SCAN_AGE_DAYS} days, under a current {content.productName} plan or paid audit.{' '}
         <Link to={paths.home.getHref()} className="font-semibold text-blue-700 hover:underline dark:text-blue-400">
           Check your own site
