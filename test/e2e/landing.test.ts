@@ -1,12 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import rangeDetection from '../../docs/measurements/range-detection.json' with { type: 'json' };
+import { headlineFigures, type PlatformStatsView, scanFigures } from '../../lambdas/domain/platform-figures.js';
 import { SITE_CSP } from '../../lib/site/security-headers.js';
 import { CHROMIUM_PATH, chromiumAvailable, collectConsoleOutput, artifactPath } from './support/browser.js';
 import { startE2eStack, type E2eStack } from './support/stack.js';
 
 const HERO = 'Find the holes in your website before attackers do';
-/** SPEC §1's claims as the content file words them. */
-const CLAIMS = ['Under 60 seconds', '10,000+', '15+', '50+', '99.8%', '3.2', '24/7', '45 s'];
+/** SPEC §1's claims, which nobody measured (DECISIONS "Marketing figures are measured"): none may show. */
+const UNMEASURED_CLAIMS = ['10,000+', '15+', '50+', '99.8%', '3.2', '24/7', '45 s'];
 const SECTIONS = [
   'See what your free report shows',
   'Four areas, checked on every scan',
@@ -67,7 +69,7 @@ describe.skipIf(!chromiumAvailable)('the landing page, pricing and legal pages i
     return { page, consoleOutput };
   }
 
-  it('shows every section and every claim, under the site CSP, with a silent console', async () => {
+  it('shows every section and only measured figures (the stats API\'s and the dated measurement), under the site CSP, with a silent console', async () => {
     // Act
     const page = await stack.browser.context.newPage();
     const consoleOutput = collectConsoleOutput(page);
@@ -85,7 +87,18 @@ describe.skipIf(!chromiumAvailable)('the landing page, pricing and legal pages i
       await expect(page.getByRole('heading', { level: 3, name }).isVisible(), name).resolves.toBe(true);
     }
     const text = (await page.locator('main').textContent()) ?? '';
-    for (const claim of CLAIMS) expect(text, claim).toContain(claim);
+    for (const claim of UNMEASURED_CLAIMS) expect(text, claim).not.toContain(claim);
+    // Every figure on the page is GET /api/stats's (with its minimum samples) or the named measurement's.
+    await page.locator('[data-figure="audits"]').waitFor();
+    const stats = (await (await page.request.get(`${appUrl}/api/stats`)).json()) as PlatformStatsView;
+    const figure = (f: { id: string; value: string; label: string }) => [f.id, f.value, f.label];
+    const shown = await page.evaluate("[...document.querySelectorAll('[data-figure]')].map((el) => [el.dataset.figure, el.querySelector('dd').textContent, el.querySelector('dt').textContent])");
+    expect(shown).toEqual([
+      ...headlineFigures(stats, rangeDetection).map(figure),
+      ['report-time', 'Under 60 seconds', 'to your free security report'],
+      ...scanFigures(stats).map(figure),
+    ]);
+    expect(shown).toContainEqual(['detection', '25/25', 'planted flaws found on our test range (27 Nov 2026)']);
     expect(text).toContain('A sample report for an example site, not a real scan');
     await expect(page.locator('#audit-form form').count()).resolves.toBe(1);
     await expect(page.getByRole('link', { name: 'Client Login' }).first().getAttribute('href')).resolves.toBe('/auth');
