@@ -1,7 +1,9 @@
 import type { Audit, AuditStatus, CheckResult, CheckStatus, CveDetail, Finding, Grade, GradeCap, IssueSeverity, RiskLevel, ScanMode, Severity } from './audit.js';
-import { type CoverageView, coverageOf, ranMode } from './coverage.js';
+import { type CoverageView, coverageOf, type NotCheckedGroup, notCheckedByReason, ranMode } from './coverage.js';
 import { cveDetailsOf, readCveDetails, softwareCveRecords } from './cve-details.js';
 import type { IssueCounts } from './emails.js';
+import { buildFindingGroups, type FindingGroupsView } from './finding-groups.js';
+import { fixAdvice, type FixAdviceView } from './fix-advice.js';
 import { num, record, records, str, strings } from './unknown-values.js';
 import { type FreeRescanView, freeRescanView } from './free-rescan.js';
 import { mxMatchesPattern } from './mta-sts-pattern.js';
@@ -34,6 +36,8 @@ export interface VulnerabilityView {
   category: string;
   description: string;
   recommendation: string;
+  /** Issue 29 item 8: the recommendation in plain words first, its technical line apart (absent in views made before it). */
+  fix?: FixAdviceView;
   evidence?: string;
   cvssScore?: number;
   cves?: string[];
@@ -52,6 +56,7 @@ export interface ObservationView {
   category: string;
   description: string;
   recommendation: string;
+  fix?: FixAdviceView;
   evidence?: string;
 }
 
@@ -62,6 +67,8 @@ export interface RecommendationView {
   severity?: IssueSeverity;
   /** The finding it comes from (immediate ones only). */
   findingId?: string;
+  /** Immediate ones: the action in plain words first, its technical line apart (issue 29 item 8). */
+  fix?: FixAdviceView;
 }
 
 export interface PortScanResultView {
@@ -283,6 +290,12 @@ export interface AuditResultView {
   dns_results: DnsResultsView;
   port_scan_results: PortScanResultView[];
   vulnerability_summary: VulnerabilitySummaryView;
+  /**
+   * Issue 29 item 7: the issues as an owner acts on them (fix now: known exploited or critical; fix
+   * this month: high and medium; good practice: low), observations apart; the counts add up to the
+   * score's inputs. Absent in views made before it.
+   */
+  finding_groups?: FindingGroupsView;
   leads?: LeadsView;
 
   host: string;
@@ -328,6 +341,8 @@ export interface AuditResultView {
    */
   scan_mode: ScanMode;
   coverage: CoverageView;
+  /** Issue 29 item 8: `coverage.notChecked` by reason, each reason once with the checks and parts under it. Absent in views made before it. */
+  not_checked_groups?: NotCheckedGroup[];
   /**
    * DECISIONS "Scan modes" [attacker]: the lead's address is at the site's domain and a code was
    * mailed to it; confirmed (POST /api/audits/{id}/confirm-address), the report is rescanned active.
@@ -420,7 +435,7 @@ export function immediateRecommendations(issues: readonly Finding[], limit: numb
     const action = finding.recommendation.trim();
     if (!action || seen.has(action)) continue;
     seen.add(action);
-    picked.push({ priority: 'immediate', title: finding.title, action, severity: finding.severity as IssueSeverity, findingId: finding.id });
+    picked.push({ priority: 'immediate', title: finding.title, action, severity: finding.severity as IssueSeverity, findingId: finding.id, fix: fixAdvice({ id: finding.id, recommendation: action }) });
     if (picked.length === limit) break;
   }
   return picked;
@@ -487,6 +502,8 @@ export function buildAuditView(audit: Audit, context: AuditViewContext = {}): Au
   const recommendations = [...immediateRecommendations(issues), ...LONG_TERM_RECOMMENDATIONS];
   const fixes = reportPlatformFixes(audit);
   const score = audit.status === 'completed' ? (audit.score ?? null) : null;
+  const vulnerabilities = issues.map((finding) => toVulnerability(finding, softwareCves, fixes));
+  const coverage = coverageOf(audit);
 
   const view: AuditResultView = {
     id: audit.id,
@@ -505,7 +522,7 @@ export function buildAuditView(audit: Audit, context: AuditViewContext = {}): Au
     },
     port_scan_results: portScanResults,
     vulnerability_summary: {
-      vulnerabilities: issues.map((finding) => toVulnerability(finding, softwareCves, fixes)),
+      vulnerabilities,
       totalIssues: issues.length,
       criticalIssues: counts.critical,
       subdomainsScanned: subdomainsFound,
@@ -513,6 +530,7 @@ export function buildAuditView(audit: Audit, context: AuditViewContext = {}): Au
       overallRisk: audit.status === 'completed' ? (audit.riskLevel ?? null) : null,
       recommendations,
     },
+    finding_groups: buildFindingGroups(vulnerabilities, findings.length - issues.length),
     host: audit.host,
     business_name: context.businessName ?? null,
     risk_score: score,
@@ -547,7 +565,8 @@ export function buildAuditView(audit: Audit, context: AuditViewContext = {}): Au
     badge_eligible_until: audit.badgeEligibleUntil ?? null,
     scan_depth: audit.depth ?? 'standard',
     scan_mode: ranMode(audit),
-    coverage: coverageOf(audit),
+    coverage,
+    not_checked_groups: notCheckedByReason(coverage.notChecked),
     ...(audit.addressProof?.pending ? { address_proof_pending: true as const } : {}),
     providers: fixes.providers,
   };
@@ -589,6 +608,7 @@ function toVulnerability(finding: Finding, softwareCves: ReadonlyMap<string, unk
     category: finding.category,
     description: finding.description,
     recommendation: finding.recommendation,
+    fix: fixAdvice(finding),
     ...(finding.evidence ? { evidence: finding.evidence } : {}),
     ...(finding.cvssScore !== undefined ? { cvssScore: finding.cvssScore } : {}),
     ...(finding.cves?.length ? { cves: finding.cves } : {}),
@@ -604,6 +624,7 @@ function toObservation(finding: Finding): ObservationView {
     category: finding.category,
     description: finding.description,
     recommendation: finding.recommendation,
+    fix: fixAdvice(finding),
     ...(finding.evidence ? { evidence: finding.evidence } : {}),
   };
 }

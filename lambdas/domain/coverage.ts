@@ -125,3 +125,22 @@ export function landingNotLoaded(checks: readonly CheckResult[]): NotCheckedItem
   if (landing.loaded) return undefined;
   return { check: 'http', title: checkTitle('http'), cause: 'error', reason: `The site's landing page did not load (${landing.reason ?? 'no answer'}).` };
 }
+
+/** Issue 29 item 8: the "not checked" list by reason — the reason said once, the checks and parts it covers under it. */
+export interface NotCheckedGroup {
+  reason: string;
+  cause: NotCheckedCause;
+  items: { check: string; title: string; part?: string }[];
+}
+
+/** Items sharing a reason (and cause) in one group, in the order the reasons first appear. */
+export function notCheckedByReason(items: readonly NotCheckedItem[]): NotCheckedGroup[] {
+  const groups = new Map<string, NotCheckedGroup>();
+  for (const item of items) {
+    const key = `${item.cause}\u0000${item.reason}`;
+    const group = groups.get(key) ?? { reason: item.reason, cause: item.cause, items: [] };
+    group.items.push({ check: item.check, title: item.title, ...(item.part !== undefined ? { part: item.part } : {}) });
+    groups.set(key, group);
+  }
+  return [...groups.values()];
+}
