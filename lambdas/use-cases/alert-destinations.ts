@@ -129,8 +129,18 @@ export async function deleteDestination(deps: Pick<Deps, 'alertDestinations'>, c
   if (!(await deps.alertDestinations.delete(caller.userId, parseId(rawId)))) throw notFound();
 }
 
-/** `POST /api/me/alert-destinations/{destinationId}/test`: one test alert, posted now; the answer is its delivery. */
-export async function sendTestAlert(deps: ManageDeps & Pick<Deps, 'rateLimits' | 'config' | 'log'>, caller: Caller, rawId: unknown): Promise<TestDelivery> {
+/** What a test alert names when the account has no verified domain yet (never a stranger's, such as example.com). */
+export const TEST_ALERT_NO_DOMAIN = 'your domain';
+
+/** The domain a test alert names: the account's first verified domain (earliest verified), else 'your domain'. */
+async function testAlertDomain(deps: Pick<Deps, 'domains'>, userId: string): Promise<string> {
+  const verified = (await deps.domains.list(userId)).filter((record) => record.verified);
+  const first = verified.sort((a, b) => (a.verifiedAt ?? a.addedAt).localeCompare(b.verifiedAt ?? b.addedAt))[0];
+  return first?.domain ?? TEST_ALERT_NO_DOMAIN;
+}
+
+/** `POST /api/me/alert-destinations/{destinationId}/test`: one test alert naming the account's own domain, posted now; the answer is its delivery. */
+export async function sendTestAlert(deps: ManageDeps & Pick<Deps, 'rateLimits' | 'config' | 'log' | 'domains'>, caller: Caller, rawId: unknown): Promise<TestDelivery> {
   const id = parseId(rawId);
   const destination = await deps.alertDestinations.get(caller.userId, id);
   if (!destination) throw notFound();
@@ -138,7 +148,8 @@ export async function sendTestAlert(deps: ManageDeps & Pick<Deps, 'rateLimits' |
   await enforceLimits(deps.rateLimits, [{ scope: 'destination-test:user', subject: caller.userId, perHour: TESTS_PER_HOUR }], 'test alerts');
   const now = deps.clock.now().toISOString();
   const siteUrl = deps.config.SITE_URL.replace(/\/+$/, '');
-  const delivery = await postToDestination(deps, destination, { id: randomUUID(), domain: 'example.com', reportUrl: `${siteUrl}/dashboard`, createdAt: now, changes: [], test: true }, 1);
+  const domain = await testAlertDomain(deps, caller.userId);
+  const delivery = await postToDestination(deps, destination, { id: randomUUID(), domain, reportUrl: `${siteUrl}/dashboard`, createdAt: now, changes: [], test: true }, 1);
   return { delivery };
 }
 

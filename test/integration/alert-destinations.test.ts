@@ -9,7 +9,7 @@ import { createDestination } from '../../lambdas/use-cases/alert-destinations.js
 import { postToDestination } from '../../lambdas/use-cases/destination-delivery.js';
 import { deliverAlert } from '../../lambdas/use-cases/monitoring.js';
 import { retryDueNotifications } from '../../lambdas/use-cases/notifications.js';
-import { api, setSubscription, signIn, type TestUser } from '../support/accounts.js';
+import { addDomain, api, setSubscription, signIn, type TestUser } from '../support/accounts.js';
 import { startTestStack, type TestStack } from '../support/local-stack.js';
 import { arrived, mailbox } from '../support/post-from.js';
 import { readmeWebhookVerifier } from '../support/readme-recipe.js';
@@ -156,6 +156,32 @@ describe('alert destinations: delivery to loopback receivers', () => {
     expect(listed.body.destinations.map((d: { name: string }) => d.name)).toEqual(['Ops channel', 'IT team', 'Ticketing', 'Only overdue']);
 
     for (const destination of [slack, teams, hook, quiet]) expect((await api(t, 'DELETE', `/api/me/alert-destinations/${destination.destination.id}`, plus.token)).status).toBe(204);
+  });
+
+  it("names the account's first verified domain in a test alert, or 'your domain' before it has one (never example.com)", { timeout: 30_000 }, async () => {
+    // Prepare
+    const owner = await signIn(t, 'destinations-named@example.test', 'Nia');
+    await setSubscription(t, owner.userId, 'monitor-plus', 'active');
+    const slack = await create(owner, { kind: 'slack', name: 'Ops', url: `${base}/named/slack/services/T1/B1/x`, events: ['issue_new'] });
+    const hook = await create(owner, { kind: 'webhook', name: 'Hook', url: `${base}/named-hook`, events: ['issue_new'] });
+    const test = async (id: string) => expect((await api(t, 'POST', `/api/me/alert-destinations/${id}/test`, owner.token)).status).toBe(200);
+
+    // Act: before any verified domain, then with one pending and two verified (the earlier one first)
+    await test(slack.destination.id);
+    await test(hook.destination.id);
+    await addDomain(t, owner.userId, 'pending-named.example.test', { verified: false, at: '2026-11-01T00:00:00.000Z' });
+    await addDomain(t, owner.userId, 'later-named.example.test', { at: '2026-11-20T00:00:00.000Z' });
+    await addDomain(t, owner.userId, 'first-named.example.test', { at: '2026-11-10T00:00:00.000Z' });
+    await test(slack.destination.id);
+    await test(hook.destination.id);
+
+    // Assess
+    const slackTexts = at('/named/slack/services/T1/B1/x').map((request) => (JSON.parse(request.body) as { text: string }).text);
+    expect(slackTexts).toEqual(['Rampart test alert for your domain', 'Rampart test alert for first-named.example.test']);
+    expect(at('/named-hook').map((request) => (JSON.parse(request.body) as { domain: string }).domain)).toEqual(['your domain', 'first-named.example.test']);
+    expect(received.map((request) => request.body).join('')).not.toContain('example.com');
+
+    for (const destination of [slack, hook]) await api(t, 'DELETE', `/api/me/alert-destinations/${destination.destination.id}`, owner.token);
   });
 
   it('sends a test alert at once and logs it; a stranger cannot test, read or change the destination', { timeout: 30_000 }, async () => {

@@ -84,7 +84,15 @@ describe('Settings → Alert destinations', () => {
     expect(screen.getByText(destinationsTabMessages.secretWarning)).toBeTruthy();
     const row = screen.getByRole('listitem', { name: 'Tickets' });
     expect(within(row).getByText('whsec_ab12…')).toBeTruthy();
+    expect(within(row).getByText(destinationsTabMessages.secretHintNote, { exact: false })).toBeTruthy();
     expect(within(row).queryByText(SECRET)).toBeNull();
+    // The whole secret, not the hint, goes to the clipboard
+    const writeText = vi.fn(() => Promise.resolve());
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    fireEvent.click(screen.getByRole('button', { name: 'Copy' }));
+    await advance();
+    expect(writeText.mock.calls).toEqual([[SECRET]]);
+    expect(screen.getByText(destinationsTabMessages.copied)).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Done' }));
     expect(screen.queryByLabelText('Signing secret of “Tickets”')).toBeNull();
   });

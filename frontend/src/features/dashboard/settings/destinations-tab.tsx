@@ -38,6 +38,7 @@ export const destinationsTabMessages = {
   secretWarning: 'Copy this signing secret now: it will not be shown again. Your receiver needs it to check each request’s X-Rampart-Signature.',
   copied: 'Copied to clipboard!',
   copyFailed: 'Copying failed: select the secret and copy it by hand.',
+  secretHintNote: '(its start only: the whole secret is shown once, with a Copy button, when the webhook is added, and is kept only for signing)',
 } as const;
 
 const URL_PLACEHOLDERS: Record<DestinationKind, string> = {
@@ -293,7 +294,9 @@ function DestinationRow({ destination, allowed }: { destination: DestinationView
         {destination.secretHint && (
           <div>
             <dt className="inline">Signing secret </dt>
-            <dd className="inline font-mono">{destination.secretHint}</dd>
+            <dd className="inline">
+              <span className="font-mono">{destination.secretHint}</span> {destinationsTabMessages.secretHintNote}
+            </dd>
           </div>
         )}
       </dl>
