@@ -1,4 +1,4 @@
-import { Suspense } from 'react';
+import { Suspense, useId, useState } from 'react';
 import { Link, NavLink, Outlet, useNavigate } from 'react-router';
 import { ThemeToggle } from '../../../components/theme/theme-toggle';
 import { ThemedLogo } from '../../../components/ui/logo';
@@ -44,19 +44,39 @@ export function DashboardLayout() {
   const navigate = useNavigate();
   const profile = me.data?.user;
   const name = profile ? `${profile.firstName} ${profile.lastName}`.trim() : '';
+  const [menuOpen, setMenuOpen] = useState(false);
+  const menuId = useId();
 
   return (
     <div className="flex min-h-screen flex-col bg-slate-50 text-slate-900 md:flex-row dark:bg-slate-950 dark:text-slate-100">
       <a href="#dashboard-main" className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded-md focus:bg-white focus:px-4 focus:py-2">
         Skip to content
       </a>
-      <aside className="flex flex-col gap-4 border-b border-slate-200 bg-white p-4 md:sticky md:top-0 md:h-screen md:w-64 md:border-r md:border-b-0 dark:border-slate-800 dark:bg-slate-900">
-        <div className="flex items-center justify-between">
+      {/* The aside stretches to the page's full height (its background with it); only its inner column sticks. */}
+      <aside
+        data-testid="dashboard-sidebar"
+        className="border-b border-slate-200 bg-white md:w-64 md:shrink-0 md:self-stretch md:border-r md:border-b-0 dark:border-slate-800 dark:bg-slate-900"
+      >
+        <div data-testid="dashboard-sidebar-column" className="flex flex-col gap-4 p-4 md:sticky md:top-0 md:max-h-screen md:min-h-screen md:overflow-y-auto">
+        <div className="flex items-center justify-between gap-2">
           <Link to={paths.home.getHref()} className={`rounded-md ${focusRing}`}>
             <ThemedLogo size="md" />
           </Link>
-          <ThemeToggle />
+          <div className="flex items-center gap-2">
+            <ThemeToggle />
+            <button
+              type="button"
+              aria-expanded={menuOpen}
+              aria-controls={menuId}
+              onClick={() => setMenuOpen((open) => !open)}
+              className={`rounded-md px-3 py-2 text-sm font-semibold text-slate-700 ring-1 ring-slate-300 ring-inset hover:bg-slate-100 md:hidden dark:text-slate-300 dark:ring-slate-600 dark:hover:bg-slate-800 ${focusRing}`}
+            >
+              {menuOpen ? 'Close menu' : 'Menu'}
+            </button>
+          </div>
         </div>
+        {/* On a phone the menu and the plan box fold behind 'Menu', so the page's content is in the first screen. */}
+        <div id={menuId} data-testid="dashboard-menu" data-open={menuOpen} className={`${menuOpen ? 'flex' : 'hidden'} flex-1 flex-col gap-4 md:flex`}>
         {profile?.isDemo && (
           <p className="rounded-md bg-amber-100 px-2 py-1 text-xs font-semibold text-amber-900 dark:bg-amber-900 dark:text-amber-100">
             Demo account — sample data
@@ -69,6 +89,7 @@ export function DashboardLayout() {
               key={section.slug}
               to={sectionHref(section.slug)}
               end
+              onClick={() => setMenuOpen(false)}
               className={({ isActive }) =>
                 `rounded-md px-3 py-2 text-sm font-semibold ${focusRing} ${
                   isActive
@@ -101,6 +122,8 @@ export function DashboardLayout() {
           >
             Logout
           </button>
+        </div>
+        </div>
         </div>
       </aside>
       <main id="dashboard-main" tabIndex={-1} className="min-w-0 flex-1 p-4 focus:outline-none sm:p-8">
