@@ -16,6 +16,7 @@ import { useReportPolicies } from './finding-policy';
 import { FreeRescanPanel } from './free-rescan';
 import { PaidAuditOffer, PremiumBanner } from './paid-audit-offer';
 import { ProtectionsSection } from './protections';
+import { ReportWayOn } from './report-way-on';
 import { RemediationPlan } from './remediation-plan';
 import { BreachesCard, OpenPortsCard, Recommendations, SubdomainsCard } from './report-cards';
 import { Counters, RiskBanner, ScoreCard } from './report-overview';
@@ -215,10 +216,7 @@ function CompletedReport({ audit, result, mode }: { audit: Audit; result: AuditR
       {!readOnly && (
         <section aria-label="Next steps" className="flex flex-wrap gap-3 border-t border-slate-200 pt-6 dark:border-slate-700">
           <ShareButton share={share} label="Share Results" />
-          <Link to={paths.dashboard.root.getHref()} className={buttonClass('secondary')}>
-            Back to Dashboard
-          </Link>
-          <StartNewAssessment />
+          <ReportWayOn />
         </section>
       )}
     </>
