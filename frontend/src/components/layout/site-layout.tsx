@@ -1,6 +1,7 @@
 import { Suspense } from 'react';
 import { Link, Outlet, useMatches } from 'react-router';
 import { content } from '../../config/content';
+import { anchors } from '../../config/anchors';
 import { paths } from '../../config/paths';
 import { useAuth } from '../../features/auth/auth-provider';
 import { ThemedLogo } from '../ui/logo';
@@ -18,6 +19,9 @@ export interface LayoutHandle {
   fullWidth?: boolean;
 }
 
+/** The header's Pricing link: the landing page's pricing section (#pricing is its alias, config/anchors.ts). */
+export const PRICING_HREF = `${paths.home.getHref()}#${anchors.pricingAlias}`;
+
 export function SiteLayout() {
   const fullWidth = useMatches().some((match) => (match.handle as LayoutHandle | undefined)?.fullWidth === true);
   return (
@@ -34,7 +38,8 @@ export function SiteLayout() {
             <ThemedLogo size="md" />
           </Link>
           <nav aria-label="Main" className="flex items-center gap-1">
-            <Link to={paths.home.getHref()} state={{ scrollToPricing: true }} className={`hidden sm:inline-flex ${navLink}`}>
+            {/* An address that says where it goes (/#pricing, the landing page's pricing section), also when opened in a new tab. */}
+            <Link to={PRICING_HREF} state={{ scrollToPricing: true }} className={`hidden sm:inline-flex ${navLink}`}>
               Pricing
             </Link>
             <AccountLink />
