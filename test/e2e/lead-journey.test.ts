@@ -135,7 +135,7 @@ describe.skipIf(!chromiumAvailable)('the free-scan journey in Chromium', () => {
     const consoleOutput = collectConsoleOutput(page);
     await page.goto(reportUrl);
     await page.getByTestId('audit-status').filter({ hasText: /^completed$/ }).waitFor();
-    const firstFinding = page.getByRole('region', { name: /Vulnerabilities/ }).getByRole('button', { expanded: false }).first();
+    const firstFinding = page.getByRole('region', { name: /^Issues to fix/ }).getByRole('button', { expanded: false }).first();
     const hasFindings = (await firstFinding.count()) > 0;
     if (hasFindings) await firstFinding.click();
 

@@ -48,7 +48,7 @@ async function call<T>(url: string, token: string, init: { method?: string; body
 /** A finding of the report: its disclosure (list item), opened. */
 async function openFinding(page: Page, title: string): Promise<Locator> {
   const item = page
-    .getByRole('region', { name: /^Vulnerabilities/ })
+    .getByRole('region', { name: /^Issues to fix/ })
     .getByRole('listitem')
     .filter({ has: page.getByRole('heading', { name: title }) });
   await item.getByRole('button', { name: title }).click();

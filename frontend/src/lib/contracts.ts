@@ -32,13 +32,17 @@ export {
   type VulnerabilityView,
 } from '../../../lambdas/domain/audit-view';
 export { gradeCapHeading } from '../../../lambdas/domain/grade-caps';
+export { buildFindingGroups, type FindingGroupId, type FindingGroupsView, type FindingGroupView, groupCountsText } from '../../../lambdas/domain/finding-groups';
+export type { FixAdviceView } from '../../../lambdas/domain/fix-advice';
 export { type SiteAccessView } from '../../../lambdas/domain/site-access-view';
 export { FACT_TONE_LABELS, protectionFacts, type FactTone, type ProtectionFact, type ProtectionGroup } from '../../../lambdas/domain/protection-facts';
 export {
   PARTIAL_SCORE_CAP,
+  notCheckedByReason,
   PASSIVE_REASON,
   type CoverageView,
   type NotCheckedCause,
+  type NotCheckedGroup,
   type NotCheckedItem,
 } from '../../../lambdas/domain/coverage';
 export { unlockMessages, type UnlockResponse } from '../../../lambdas/domain/unlock.contract';

@@ -113,16 +113,16 @@ describe('the results page', () => {
     setAccessTokenSource(async () => undefined);
   });
 
-  it('shows score and grade in their colours, the four counters and the first 5 vulnerabilities, then all', async () => {
+  it('shows score and grade in their colours, the four counters and the first 5 issues, then all', async () => {
     // Prepare
     stubApi({ [`GET /api/audits/${ID}`]: { status: 200, body: { audit, result } } });
     renderResults(<AuditResults auditId={ID} />);
     await advance();
-    const list = () => within(screen.getByRole('region', { name: /Vulnerabilities/ })).getAllByRole('listitem');
+    const list = () => within(screen.getByRole('region', { name: /^Issues to fix/ })).getAllByRole('listitem');
 
     // Act
     const before = list().length;
-    fireEvent.click(screen.getByRole('button', { name: 'Show all 7 vulnerabilities' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Show all 7 issues' }));
     const after = list().length;
 
     // Assess

@@ -26,7 +26,7 @@ import { SiteAccessPanel } from './site-access';
 import { ConfirmAddressPanel } from './confirm-address-panel';
 import { UnlockPanel } from './unlock-panel';
 import { ProvidersLine } from './platform-fix';
-import { VulnerabilitiesList } from './vulnerabilities-list';
+import { FixAdvice, VulnerabilitiesList } from './vulnerabilities-list';
 
 /**
  * Where the report is shown: `public` at /results/{id}; `dashboard` inside the signed-in area;
@@ -165,12 +165,13 @@ function CompletedReport({ audit, result, mode }: { audit: Audit; result: AuditR
       <ScoreCard result={result} />
       <ProvidersLine providers={result.providers} />
       <Counters counters={result.counters} coverage={result.coverage} />
-      <NotCheckedList coverage={result.coverage} />
+      <NotCheckedList coverage={result.coverage} groups={result.not_checked_groups} />
       {!readOnly && <ConfirmAddressPanel audit={audit} result={result} />}
       {!readOnly && <UnlockPanel audit={audit} result={result} />}
 
       <VulnerabilitiesList
         vulnerabilities={result.vulnerability_summary.vulnerabilities}
+        groups={result.finding_groups}
         technologies={result.technologies}
         limit={RESULT_LIST_LIMITS.vulnerabilities}
         policies={policies}
@@ -206,7 +207,9 @@ function CompletedReport({ audit, result, mode }: { audit: Audit; result: AuditR
             {result.observations.map((observation) => (
               <li key={observation.id} className="rounded-xl border border-slate-200 bg-white px-4 py-3 text-sm dark:border-slate-700 dark:bg-slate-900">
                 <p className="font-semibold text-slate-900 dark:text-slate-100">{observation.title}</p>
-                <p className="mt-1 text-slate-700 dark:text-slate-300">{observation.recommendation}</p>
+                <div className="mt-1">
+                  <FixAdvice fix={observation.fix} recommendation={observation.recommendation} />
+                </div>
               </li>
             ))}
           </ul>

@@ -11,6 +11,7 @@ export function FindingDisclosure({
   title,
   meta,
   prefix,
+  level = 3,
   children,
 }: {
   severity: Severity;
@@ -19,13 +20,16 @@ export function FindingDisclosure({
   meta: ReactNode;
   /** Before the severity chip (the plan's step number). */
   prefix?: ReactNode;
+  /** The finding's heading level: 4 under a group's heading (the report's issue groups). */
+  level?: 3 | 4;
   children: ReactNode;
 }) {
+  const Heading = level === 4 ? 'h4' : 'h3';
   const [open, setOpen] = useState(false);
   const panelId = useId();
   return (
     <li className="rounded-xl border border-slate-200 bg-white shadow-sm dark:border-slate-700 dark:bg-slate-900">
-      <h3>
+      <Heading>
         <button
           type="button"
           aria-expanded={open}
@@ -41,7 +45,7 @@ export function FindingDisclosure({
             ▾
           </span>
         </button>
-      </h3>
+      </Heading>
       <div id={panelId} hidden={!open} className="space-y-3 border-t border-slate-200 px-4 py-3 dark:border-slate-700">
         {children}
       </div>

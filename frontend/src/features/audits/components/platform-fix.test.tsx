@@ -117,8 +117,10 @@ describe('platform fixes under each finding', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Copy the value of the TXT record @' }));
     await advance();
 
-    // Assess: the finding is an h3, each platform's block an h4 under it.
-    expect(screen.getAllByRole('heading', { level: 4 }).map((h) => h.textContent)).toEqual(['Fix it in Google Workspace', 'Fix it in Cloudflare']);
+    // Assess: the group is an h3, the finding an h4 under it, each platform's block an h5 under that.
+    expect(screen.getByRole('heading', { level: 3 }).textContent).toBe('Fix this month (1)');
+    expect(screen.getByRole('heading', { level: 4 }).textContent).toContain('Title of email.spf.softfail');
+    expect(screen.getAllByRole('heading', { level: 5 }).map((h) => h.textContent)).toEqual(['Fix it in Google Workspace', 'Fix it in Cloudflare']);
     const cloudflare = screen.getByRole('list', { name: 'Steps in Cloudflare' });
     expect(within(cloudflare).getAllByRole('listitem').map((li) => li.textContent)).toEqual(spfGuides.guides[1]!.steps);
     expect(cloudflare.tagName).toBe('OL');
@@ -156,7 +158,7 @@ describe('platform fixes under each finding', () => {
     open('Title of tls.hsts.missing');
 
     // Assess
-    const block = screen.getByRole('heading', { level: 4, name: 'Fix it in Shopify' }).parentElement!;
+    const block = screen.getByRole('heading', { level: 5, name: 'Fix it in Shopify' }).parentElement!;
     const texts = [...block.querySelectorAll('p, li')].map((el) => el.textContent);
     expect(texts).toEqual([
       'Shopify does not let you set response headers.',
@@ -183,7 +185,7 @@ describe('platform fixes under each finding', () => {
 
     // Assess
     expect(screen.getByTestId('platform-guides-teaser').textContent).toBe('The paid audit includes step-by-step instructions for Google Workspace and Cloudflare.');
-    expect(screen.queryByRole('heading', { level: 4 })).toBeNull();
+    expect(screen.queryByRole('heading', { level: 5 })).toBeNull();
     expect(screen.queryByTestId('platform-guides')).toBeNull();
   });
 });
@@ -302,7 +304,7 @@ describe('the results page', () => {
     // Assess
     const headings = screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent ?? '');
     expect(headings.indexOf('Where your site and mail run')).toBeGreaterThanOrEqual(0);
-    expect(headings.indexOf('Where your site and mail run')).toBeLessThan(headings.findIndex((h) => h.startsWith('Vulnerabilities')));
+    expect(headings.indexOf('Where your site and mail run')).toBeLessThan(headings.findIndex((h) => h.startsWith('Issues to fix')));
     expect(screen.getByTestId('providers-summary').textContent).toBe(providers.summary);
   });
 

@@ -89,13 +89,14 @@ export function sourceLine(source: NonNullable<PlatformGuideView['source']>): { 
 export const fixHeading = (guide: Pick<PlatformGuideView, 'platform' | 'platformName'>): string =>
   guide.platform === 'dns-host' ? 'Fix it at your DNS host' : `Fix it in ${guide.platformName}`;
 
-function PlatformGuide({ guide }: { guide: PlatformGuideView }) {
+function PlatformGuide({ guide, level }: { guide: PlatformGuideView; level: 4 | 5 }) {
   const headingId = useId();
+  const Heading = level === 5 ? 'h5' : 'h4';
   return (
     <section aria-labelledby={headingId} className="rounded-lg border border-blue-200 bg-blue-50 px-4 py-3 dark:border-blue-800 dark:bg-blue-950">
-      <h4 id={headingId} className="font-semibold text-slate-900 dark:text-slate-100">
+      <Heading id={headingId} className="font-semibold text-slate-900 dark:text-slate-100">
         {fixHeading(guide)}
-      </h4>
+      </Heading>
       {guide.statement && <p className="mt-1 text-sm font-semibold text-slate-900 dark:text-slate-100">{guide.statement}</p>}
       {guide.kind === 'not-supported' && guide.steps.length > 0 && <p className={`mt-2 ${panelText}`}>What you can do instead:</p>}
       {guide.steps.length > 0 && (
@@ -144,7 +145,8 @@ function GuideSourceLine({ source }: { source: NonNullable<PlatformGuideView['so
  * A finding's fix for the platforms the scan detected: each platform's numbered steps (a paid
  * audit), or the one-line note that the paid audit has them (a free report).
  */
-export function FindingPlatformFix({ guides }: { guides: FindingPlatformGuides | undefined }) {
+/** `level`: the guides' heading level, one below the finding's (5 under the report's grouped findings). */
+export function FindingPlatformFix({ guides, level = 4 }: { guides: FindingPlatformGuides | undefined; level?: 4 | 5 }) {
   if (!guides) return null;
   if (guides.access === 'teaser') {
     return (
@@ -156,7 +158,7 @@ export function FindingPlatformFix({ guides }: { guides: FindingPlatformGuides |
   return (
     <div data-testid="platform-guides" className="space-y-3">
       {guides.guides.map((guide) => (
-        <PlatformGuide key={`${guide.platform}:${guide.role}`} guide={guide} />
+        <PlatformGuide key={`${guide.platform}:${guide.role}`} guide={guide} level={level} />
       ))}
     </div>
   );

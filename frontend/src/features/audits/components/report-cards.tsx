@@ -3,6 +3,7 @@ import { scanModeContent } from '../../../config/scan-modes';
 import type { AuditResultView, BreachesView, CoverageView, NotCheckedItem, PortScanResultView, RecommendationView } from '../../../lib/contracts';
 import { severityClass } from './format';
 import { notRun, partsNotChecked } from './scan-coverage';
+import { FixAdvice } from './vulnerabilities-list';
 
 const card = 'rounded-xl border border-slate-200 bg-white p-5 shadow-sm dark:border-slate-700 dark:bg-slate-900';
 const cardTitle = 'text-lg font-bold text-slate-900 dark:text-slate-100';
@@ -192,10 +193,10 @@ export function Recommendations({ recommendations, partial = false }: { recommen
           >
             {index + 1}
           </span>
-          <span>
+          <div className="min-w-0">
             <span className="block font-semibold text-slate-900 dark:text-slate-100">{item.title}</span>
-            <span className="text-slate-700 dark:text-slate-300">{item.action}</span>
-          </span>
+            {item.fix ? <FixAdvice fix={item.fix} recommendation={item.action} /> : <span className="text-slate-700 dark:text-slate-300">{item.action}</span>}
+          </div>
         </li>
       ))}
     </ol>

@@ -178,9 +178,12 @@ describe('a passive report on the results page', () => {
     const list = screen.getByRole('region', { name: 'Not checked' });
     const items = within(list).getAllByRole('listitem');
     expect(items.map((item) => item.getAttribute('data-check'))).toEqual(['ports', 'wordpress', 'exposure', 'subdomains']);
-    expect(items[0]!.textContent).toContain('Open ports and services');
-    expect(items[0]!.textContent).toContain('Not checked · needs the full scan');
-    expect(items[0]!.textContent).toContain(PASSIVE_REASON);
+    expect(items[0]!.textContent).toBe('Open ports and services');
+    // Issue 29 item 8: the reason they share is said once, above them.
+    const reasons = within(list).getAllByTestId('not-checked-reason');
+    expect(reasons).toHaveLength(1);
+    expect(reasons[0]!.textContent).toContain('Not checked · needs the full scan');
+    expect(list.textContent!.split(PASSIVE_REASON)).toHaveLength(2);
     expect(items[2]!.textContent).toContain('Exposed files');
     expect(items[2]!.textContent).toContain('Exposed files and folders (.git, .env');
     expect(counter('Open Ports')).toEqual(['Not checked', 'needs the full scan']);

@@ -1,5 +1,5 @@
 import { scanModeContent } from '../../../config/scan-modes';
-import type { CoverageView, NotCheckedItem } from '../../../lib/contracts';
+import { notCheckedByReason, type CoverageView, type NotCheckedGroup, type NotCheckedItem } from '../../../lib/contracts';
 
 /**
  * DECISIONS "Scan modes": what a report says about what its scan checked. The mode that ran, and
@@ -46,9 +46,14 @@ export function ScanModeNotice({ coverage }: { coverage: CoverageView }) {
   );
 }
 
-/** Every check, or part of one, the scan did not check, with why (the backend's words). */
-export function NotCheckedList({ coverage }: { coverage: CoverageView }) {
+/**
+ * Every check, or part of one, the scan did not check, by reason (the backend's words): each reason
+ * once, the checks and parts it covers under it (issue 29 item 8). `groups` is the view's
+ * `not_checked_groups`; a view from before it is grouped here the same way.
+ */
+export function NotCheckedList({ coverage, groups }: { coverage: CoverageView; groups?: NotCheckedGroup[] }) {
   if (coverage.notChecked.length === 0) return null;
+  const byReason = groups ?? notCheckedByReason(coverage.notChecked);
   return (
     <section
       aria-labelledby="not-checked-heading"
@@ -58,20 +63,24 @@ export function NotCheckedList({ coverage }: { coverage: CoverageView }) {
         {scanModeContent.notCheckedList.heading}
       </h2>
       <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{scanModeContent.notCheckedList.intro}</p>
-      <ul className="mt-3 divide-y divide-slate-100 dark:divide-slate-800">
-        {coverage.notChecked.map((item) => (
-          <li key={`${item.check}:${item.part ?? ''}`} data-check={item.check} className="py-2 text-sm">
-            <p className="flex flex-wrap items-baseline gap-x-2">
-              <span className="font-semibold text-slate-900 dark:text-slate-100">{item.title}</span>
-              {item.part && <span className="text-slate-800 dark:text-slate-200">{item.part}</span>}
-              <span className="rounded bg-slate-100 px-1.5 py-0.5 text-xs font-semibold text-slate-700 dark:bg-slate-800 dark:text-slate-300">
-                {scanModeContent.notChecked} · {scanModeContent.cause[item.cause]}
-              </span>
-            </p>
-            <p className="mt-0.5 text-slate-600 dark:text-slate-400">{item.reason}</p>
-          </li>
-        ))}
-      </ul>
+      {byReason.map((group) => (
+        <div key={`${group.cause}:${group.reason}`} data-testid="not-checked-reason" data-cause={group.cause} className="mt-3 border-t border-slate-100 pt-3 text-sm dark:border-slate-800">
+          <p className="flex flex-wrap items-baseline gap-x-2">
+            <span className="rounded bg-slate-100 px-1.5 py-0.5 text-xs font-semibold text-slate-700 dark:bg-slate-800 dark:text-slate-300">
+              {scanModeContent.notChecked} · {scanModeContent.cause[group.cause]}
+            </span>
+            <span className="text-slate-700 dark:text-slate-300">{group.reason}</span>
+          </p>
+          <ul className="mt-2 list-disc space-y-0.5 pl-5">
+            {group.items.map((item) => (
+              <li key={`${item.check}:${item.part ?? ''}`} data-check={item.check}>
+                <span className="font-semibold text-slate-900 dark:text-slate-100">{item.title}</span>
+                {item.part && <span className="text-slate-800 dark:text-slate-200">: {item.part}</span>}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ))}
     </section>
   );
 }

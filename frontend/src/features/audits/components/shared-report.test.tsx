@@ -71,7 +71,7 @@ describe('the shared report page', () => {
     expect(screen.getByTestId('expires-in').textContent).toBe('Expires in 23h 58m');
     expect(screen.getByTestId('expiry-banner').textContent).toContain('This shared report link expires on');
     expect(screen.getByTestId('risk-banner').textContent).toContain('MEDIUM RISK');
-    const vulnerabilities = screen.getByRole('region', { name: /Vulnerabilities/ });
+    const vulnerabilities = screen.getByRole('region', { name: /^Issues to fix/ });
     expect(within(vulnerabilities).getAllByRole('listitem')).toHaveLength(5);
     expect(within(vulnerabilities).getByText('and 2 more')).toBeTruthy();
     const ports = screen.getByRole('region', { name: 'Open Ports' });

@@ -150,9 +150,10 @@ function SharedAssessment({ audit, expiresAt, shareToken, canEmail }: { audit: S
       <ScoreCard result={audit} />
       <ProvidersLine providers={audit.providers} />
       <Counters counters={audit.counters} coverage={audit.coverage} />
-      <NotCheckedList coverage={audit.coverage} />
+      <NotCheckedList coverage={audit.coverage} groups={audit.not_checked_groups} />
       <VulnerabilitiesList
         vulnerabilities={audit.vulnerability_summary.vulnerabilities}
+        groups={audit.finding_groups}
         technologies={audit.technologies}
         limit={RESULT_LIST_LIMITS.vulnerabilities}
         expandable={false}
