@@ -131,6 +131,8 @@ export interface AuditHistoryEntry {
    * that badge is eligible now, for a domain the caller verified (the rule of lambdas/domain/badge.ts).
    */
   badgeEligible: boolean;
+  /** The report is partial (passive, or checks not run: audit-view's coverage.partial): its grade is shown with '· partial', as on the results page. */
+  partial?: boolean;
   findings: { totalIssues: number; criticalIssues: number; openPorts: number | null; subdomains: number | null };
   /** Seconds from start to end; null until it ends. */
   scanDuration: number | null;

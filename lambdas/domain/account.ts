@@ -131,6 +131,7 @@ export function historyEntry(audit: Audit, badgeEligible = false): AuditHistoryE
     riskLevel: view.risk_level,
     vulnerabilities: view.vulnerability_summary.vulnerabilities.map(({ id, title, severity }) => ({ id, title, severity })),
     badgeEligible,
+    partial: view.coverage.partial,
     findings: { ...view.counters },
     scanDuration: Number.isFinite(started) && Number.isFinite(ended) ? Math.max(0, Math.round((ended - started) / 1000)) : null,
     reportUrl: `/results/${audit.id}`,

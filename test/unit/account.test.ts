@@ -172,12 +172,18 @@ describe('history entry', () => {
       riskLevel: 'medium',
       vulnerabilities: [{ id: 'h1', title: 'No HSTS', severity: 'critical' }],
       badgeEligible: false,
+      partial: buildAuditView(audit).coverage.partial,
       findings: buildAuditView(audit).counters,
       scanDuration: 62,
       reportUrl: `/results/${audit.id}`,
       pdfUrl: `/reports/${audit.id}.pdf`,
     });
     expect(historyEntry(audit).findings).toMatchObject({ totalIssues: 1, criticalIssues: 1 });
+  });
+
+  it("says a passive scan's entry is partial, as its results page does (the overview shows '· partial' beside its grade)", () => {
+    const passive = { ...audit, mode: 'passive' } as Audit;
+    expect([historyEntry(passive).partial, buildAuditView(passive).coverage.partial]).toEqual([true, true]);
   });
 
   it('lists the issues worst first, without observations, as many as the issue counter says', () => {

@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { Button, buttonClass } from '../../../components/ui/button';
 import { content } from '../../../config/content';
 import { paths } from '../../../config/paths';
+import { scanModeContent } from '../../../config/scan-modes';
 import { grade, measurementFigure } from '../../../lib/catalogue';
 import { detectionMeasurement, usePlatformStats } from '../../../lib/platform-stats';
 import type { AuditHistoryEntry } from '../../../lib/contracts';
@@ -24,11 +25,28 @@ export const scoreTone = (score: number) =>
 
 const shortDate = (iso: string) => new Date(iso).toLocaleDateString('en-AU', { day: 'numeric', month: 'short', year: 'numeric' });
 
-function SummaryCards({ latest }: { latest: AuditHistoryEntry | undefined }) {
+export function SummaryCards({ latest }: { latest: AuditHistoryEntry | undefined }) {
   const score = latest?.riskScore ?? null;
+  // A partial report's grade says so, as the results page does (report-overview's grade-partial).
+  const partial =
+    score !== null && latest?.partial === true ? (
+      <span data-testid="grade-partial" className="text-base font-semibold text-slate-600 dark:text-slate-400">
+        {' '}
+        · {scanModeContent.grade.partial}
+      </span>
+    ) : null;
   const items = [
     { label: 'Security Score', value: score === null ? '—' : String(score), tone: score === null ? '' : scoreTone(score) },
-    { label: 'Grade', value: score === null ? '—' : grade(score), tone: score === null ? '' : scoreTone(score) },
+    {
+      label: 'Grade',
+      value: score === null ? '—' : (
+        <>
+          {grade(score)}
+          {partial}
+        </>
+      ),
+      tone: score === null ? '' : scoreTone(score),
+    },
     { label: 'Risk Level', value: latest?.riskLevel ?? '—', tone: 'capitalize' },
     { label: 'Last Scan', value: latest ? shortDate(latest.scanDate) : 'Never', tone: '' },
   ];
