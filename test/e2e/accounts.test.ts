@@ -170,7 +170,6 @@ describe.skipIf(!chromiumAvailable)('accounts and the dashboard in Chromium', ()
     await page.waitForURL(`${appUrl}/`);
     await page.goto(`${appUrl}/auth/login`);
     await page.getByRole('button', { name: 'Use the demo account' }).click();
-    await page.getByRole('button', { name: 'Sign In' }).click();
     await page.waitForURL(`${appUrl}/dashboard`);
     await page.getByText('Demo account — sample data').waitFor();
     await page.goto(`${appUrl}/dashboard/history`);

@@ -34,7 +34,6 @@ describe.skipIf(!chromiumAvailable)('Local Security Agents in Chromium', () => {
     const consoleOutput = collectConsoleOutput(page);
     await page.goto(`${stack.app.url}/auth/login`);
     await page.getByRole('button', { name: 'Use the demo account' }).click();
-    await page.getByRole('button', { name: 'Sign In' }).click();
     await page.waitForURL(`${stack.app.url}/dashboard`);
 
     await page.goto(`${stack.app.url}/dashboard/agents?tab=install`);

@@ -77,7 +77,6 @@ describe.skipIf(!chromiumAvailable)('Monitor Plus: custom security policies and 
     consoleOutput = collectConsoleOutput(page);
     await page.goto(`${appUrl}/auth/login`);
     await page.getByRole('button', { name: 'Use the demo account' }).click();
-    await page.getByRole('button', { name: 'Sign In' }).click();
     await page.waitForURL(`${appUrl}/dashboard`);
   }, 180_000);
 

@@ -126,7 +126,6 @@ describe.skipIf(!chromiumAvailable)('issue 21 in Chromium against npm start: the
       consoleOutput = collectConsoleOutput(page);
       await page.goto(`${appUrl}/auth/login`);
       await page.getByRole('button', { name: 'Use the demo account' }).click();
-      await page.getByRole('button', { name: 'Sign In' }).click();
       await page.waitForURL(`${appUrl}/dashboard`);
     }, 30_000);
 

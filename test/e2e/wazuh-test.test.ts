@@ -150,7 +150,6 @@ describe.skipIf(!chromiumAvailable)('the Wazuh API tester in Chromium', () => {
     const page = await stack.browser.context.newPage();
     await page.goto(`${stack.app.url}/auth/login`);
     await page.getByRole('button', { name: 'Use the demo account' }).click();
-    await page.getByRole('button', { name: 'Sign In' }).click();
     await page.waitForURL(`${stack.app.url}/dashboard`);
     await page.goto(`${stack.app.url}/wazuh-test`);
 

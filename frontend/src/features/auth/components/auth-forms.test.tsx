@@ -123,12 +123,14 @@ describe('LoginForm', () => {
     expect(refresh).toHaveBeenCalled();
   });
 
-  it('shows the demo credentials when the deployment publishes them, and fills them in', async () => {
-    renderAuth(<LoginForm />, fakeSession(), { demo: { email: 'demo@rampart.example', password: 'Demo-Password-1!' } });
+  it('shows the demo credentials when the deployment publishes them, and signs in with them at once', async () => {
+    const session = fakeSession();
+    const { refresh } = renderAuth(<LoginForm />, session, { demo: { email: 'demo@rampart.example', password: 'Demo-Password-1!' } }, '/auth/login?returnUrl=%2Fdashboard');
     expect(screen.getByText('demo@rampart.example')).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: 'Use the demo account' }));
-    expect((screen.getByLabelText('Email') as HTMLInputElement).value).toBe('demo@rampart.example');
-    expect((screen.getByLabelText('Password') as HTMLInputElement).value).toBe('Demo-Password-1!');
+    await screen.findByRole('heading', { name: 'Dashboard page' });
+    expect(session.logIn.mock.calls).toEqual([['demo@rampart.example', 'Demo-Password-1!', false]]);
+    expect(refresh).toHaveBeenCalledTimes(1);
   });
 });
 

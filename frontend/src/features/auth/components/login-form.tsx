@@ -29,10 +29,21 @@ export function LoginForm() {
     await navigate(safeReturnUrl(searchParams.get('returnUrl')), { replace: true });
   }
 
-  async function signIn() {
-    const outcome = await (await session()).logIn(email.trim(), password, remember);
+  async function signIn(credentials = { email, password }) {
+    const outcome = await (await session()).logIn(credentials.email.trim(), credentials.password, remember);
     if (outcome.step === 'done') return finish();
     setStep(outcome.step);
+  }
+
+  async function attempt(credentials: { email: string; password: string }) {
+    setBusy(true);
+    try {
+      await signIn(credentials);
+    } catch (error) {
+      setErrors({ form: authErrorMessage(error, 'Login failed. Please try again.') });
+    } finally {
+      setBusy(false);
+    }
   }
 
   async function onSubmit(event: FormEvent) {
@@ -43,14 +54,7 @@ export function LoginForm() {
     };
     setErrors(next);
     if (next.email || next.password) return;
-    setBusy(true);
-    try {
-      await signIn();
-    } catch (error) {
-      setErrors({ form: authErrorMessage(error, 'Login failed. Please try again.') });
-    } finally {
-      setBusy(false);
-    }
+    await attempt({ email, password });
   }
 
   if (step === 'new-password-required') {
@@ -117,9 +121,13 @@ export function LoginForm() {
           <button
             type="button"
             className={`mt-2 ${linkClass}`}
+            disabled={busy}
             onClick={() => {
+              // The form shows what is used, and the demo account is signed in at once (not merely filled in).
               setEmail(demo.email);
               setPassword(demo.password);
+              setErrors({});
+              void attempt(demo);
             }}
           >
             Use the demo account
