@@ -448,14 +448,11 @@ export class DynamoDbAuditRepository implements AuditRepository {
     if (!head || !belongsTo(head, 'ownerId', owner)) return undefined;
     // Checks and the owner's index item first, the head last: if this stops half-way, the head is still there to find again.
     const site = siteKey(String(head.host));
-    const index =
-      typeof head.ownerId === 'string'
-        ? [
-            keys.ownedAudit(head.ownerId, String(head.createdAt), auditId),
-            keys.badgeWindow(site, head.ownerId, auditId),
-            ...(typeof head.completedAt === 'string' ? [keys.landingScan(site, head.ownerId, head.completedAt, auditId)] : []),
-          ]
-        : [];
+    // The owner's entries of this audit for the site: its badge window and a landing entry per completion (an unlock or
+    // an address proof completes the same audit again, at another time).
+    const ownerEntries =
+      typeof head.ownerId === 'string' ? (await queryPartition(this.db, this.tableName, keys.ownerOfSite(site, head.ownerId))).filter((item) => item.auditId === auditId) : [];
+    const index = typeof head.ownerId === 'string' ? [keys.ownedAudit(head.ownerId, String(head.createdAt), auditId), ...ownerEntries] : [];
     await deleteItems(this.db, this.tableName, [...items.filter((item) => item !== head), ...index]);
     await deleteItems(this.db, this.tableName, [head]);
     return { ...(typeof head.leadId === 'string' ? { leadId: head.leadId } : {}) };

@@ -7,6 +7,7 @@ import { badgeReasons } from '../../lambdas/domain/badge.js';
 import { badgeStatusOf } from '../../lambdas/use-cases/badges.js';
 import { addDomain, api, setSubscription, signIn, type TestUser } from '../support/accounts.js';
 import { startTestStack, type TestStack } from '../support/local-stack.js';
+import { tableItems } from '../support/table.js';
 
 /**
  * DECISIONS "Who speaks for a site" (issue 28 item 10): the badge, `GET /api/badges/{domain}` (the
@@ -23,11 +24,11 @@ const DAY = 86_400_000;
 const SITE = 'victim.owner-scans.example.test';
 
 /** A completed audit of `url` with the given score and completion time: the user's, or an anonymous lead's. */
-async function completedScan(user: TestUser | undefined, url: string, score: number, grade: Grade, completedAt: Date): Promise<string> {
+async function completedScan(user: TestUser | undefined, url: string, score: number, grade: Grade, completedAt: Date, mode?: 'passive'): Promise<string> {
   const id = crypto.randomUUID();
   const host = new URL(url).hostname;
   const createdAt = new Date(completedAt.getTime() - 30_000).toISOString();
-  const audit = { id, targetUrl: url, host, status: 'queued' as const, createdAt, checks: [] };
+  const audit = { id, targetUrl: url, host, status: 'queued' as const, createdAt, checks: [], ...(mode ? { mode } : {}) };
   if (user) await t.stack.deps.audits.createAudit({ ...audit, ownerId: user.userId });
   else {
     const leadId = crypto.randomUUID();
@@ -131,5 +132,25 @@ describe('who speaks for a site', () => {
     expect(view).toMatchObject({ verified: true, eligible: true, score: 81, lastScan: ownersScan.toISOString() });
     expect(reads.requests).toBeLessThanOrEqual(3);
     expect(reads.items).toBeLessThanOrEqual(5);
+  });
+});
+
+describe('an owner scan completed twice (an unlock, an address proof)', () => {
+  it('leaves none of its owner entries behind when the audit is deleted', async () => {
+    // Prepare: the owner's passive landing scan, completed, then unlocked (rescanned active) and completed again at another time.
+    const first = new Date(Date.now() - 2 * DAY);
+    const id = await completedScan(owner, `https://${SITE}/`, 70, 'C', first, 'passive');
+    expect(await t.stack.deps.audits.requeueActive(id, new Date(first.getTime() + 60_000).toISOString())).toBe(true);
+    const again = new Date(first.getTime() + 120_000).toISOString();
+    await t.stack.deps.audits.markInProgress(id, again);
+    expect(await t.stack.deps.audits.complete(id, { score: 75, grade: 'C', riskLevel: 'medium', completedAt: new Date(first.getTime() + 180_000).toISOString() })).toBe(true);
+    const entriesOf = async () => (await tableItems(t)).filter((item) => String(item.pk).startsWith('SITEOWNER#') && item.auditId === id);
+    expect((await entriesOf()).length).toBeGreaterThanOrEqual(2);
+
+    // Act
+    expect(await t.stack.deps.audits.deleteAuditOf(id, { userId: owner.userId, email: owner.email })).toBeDefined();
+
+    // Assess
+    expect(await entriesOf()).toEqual([]);
   });
 });

@@ -87,8 +87,9 @@ describe('DELETE /api/me', () => {
   it("deletes A's account and answers 204, twice", async () => {
     // Prepare: what A has, and B's view of B before.
     const types = mentions(await tableItems(t), a.userId, a.email).map((item) => item.type);
-    // email-verification: the address proven by its code before the lead (DECISIONS "Scan modes" [attacker]).
-    expect(new Set(types)).toEqual(new Set(['profile', 'lead', 'audit', 'owned-audit', 'domain', 'verification-code', 'email-verification']));
+    // email-verification: the address proven by its code before the lead (DECISIONS "Scan modes" [attacker]);
+    // landing-scan: A's completed scan of the site's root, which the badge reads (DECISIONS "Who speaks for a site").
+    expect(new Set(types)).toEqual(new Set(['profile', 'lead', 'audit', 'owned-audit', 'landing-scan', 'domain', 'verification-code', 'email-verification']));
     expect(types.filter((type) => type === 'audit')).toHaveLength(2);
     bBefore = await snapshotOf(b);
     expect((bBefore.audits as { audits: unknown[] }).audits).toHaveLength(1);
