@@ -1,7 +1,9 @@
 import { type Color, PDFDocument, type PDFFont, type PDFImage, type PDFPage, rgb, StandardFonts } from 'pdf-lib';
 import type { CveDetail } from '../domain/audit.js';
 import type { AuditResultView, IssueSeverity, VulnerabilityView } from '../domain/audit-view.js';
-import { PARTIAL_SCORE_CAP } from '../domain/coverage.js';
+import { notCheckedByReason, PARTIAL_SCORE_CAP } from '../domain/coverage.js';
+import { buildFindingGroups, groupCountsText } from '../domain/finding-groups.js';
+import type { FixAdviceView } from '../domain/fix-advice.js';
 import { GRADE_CAP_LIMITS, gradeCapHeading } from '../domain/grade-caps.js';
 import { cleanLogo } from '../domain/it-providers.js';
 import { FACT_TONE_LABELS, protectionFacts } from '../domain/protection-facts.js';
@@ -371,6 +373,8 @@ function cover(w: Writer, view: AuditResultView, options: PdfReportOptions, logo
   const c = view.finding_counts;
   w.keyValues([
     ['Issues by severity', `${c.critical} critical, ${c.high} high, ${c.medium} medium, ${c.low} low`],
+    // Issue 29 item 7: the same issues by what to do; the counts add up to the line above.
+    ...ownerGroups(view).groups.map((g): [string, string] => [g.title, g.total === 0 ? '0' : `${g.total} (${groupCountsText(g.counts)}${g.exploited > 0 ? `; ${g.exploited} known exploited` : ''})`]),
     ['Observations', `${c.info} (informational: they do not count in the score)`],
     ['TLS grade', describeTlsGrade(view.grades.tls)],
   ]);
@@ -430,14 +434,26 @@ function notChecked(w: Writer, view: AuditResultView): void {
   if (items.length === 0) return;
   w.heading('Not checked');
   w.text('These were not checked, so this report cannot say they are fine:', { after: 4 });
+  // Issue 29 item 8: each reason once, the checks and parts it covers beside it.
   w.table(
     [
-      { title: 'Check', width: 2 },
-      { title: 'What', width: 3 },
       { title: 'Why', width: 4 },
+      { title: 'Not checked', width: 5 },
     ],
-    items.map((item) => [item.title, item.part ?? 'The whole check', item.reason]),
+    (view.not_checked_groups ?? notCheckedByReason(items)).map((group) => [group.reason, group.items.map((item) => (item.part ? `${item.title}: ${item.part}` : item.title)).join('; ')]),
   );
+}
+
+/** The view's owner groups; a view from before them is grouped the same way here. */
+function ownerGroups(view: AuditResultView) {
+  return view.finding_groups ?? buildFindingGroups(view.vulnerability_summary.vulnerabilities, view.observations.length);
+}
+
+/** Issue 29 item 8: what the change does first; the exact change after it, labelled. */
+function fixAdvice(w: Writer, fix: FixAdviceView | undefined, fallback: string, indent: number, label = 'What to do: '): void {
+  const advice = fix ?? { plain: fallback, technical: null };
+  w.text(`${label}${advice.plain}`, { size: 9.5, indent });
+  if (advice.technical) w.text(`Technical details: ${plainText(advice.technical)}`, { size: 8.5, color: muted, indent });
 }
 
 function summary(w: Writer, view: AuditResultView): void {
@@ -456,7 +472,8 @@ function summary(w: Writer, view: AuditResultView): void {
     w.text('Do now', { font: 'bold', size: 11, after: 2 });
     immediate.forEach((r, i) => {
       w.text(`${i + 1}. ${r.title}${r.severity ? ` (${r.severity})` : ''}`, { font: 'bold', indent: 10 });
-      w.text(r.action, { indent: 24, after: 4 });
+      fixAdvice(w, r.fix, r.action, 24, '');
+      w.space(4);
     });
   }
   w.text('Over the longer term', { font: 'bold', size: 11, after: 2 });
@@ -479,7 +496,7 @@ function finding(w: Writer, v: VulnerabilityView | (Omit<VulnerabilityView, 'sev
   w.text(v.title, { font: 'bold', size: 11 });
   if (v.evidence) w.text(`Evidence: ${v.evidence}`, { font: 'mono', size: 8, color: muted, indent: 8, lineGap: 0.5 });
   w.text(v.description, { size: 9.5, indent: 8 });
-  w.text(`Recommendation: ${v.recommendation}`, { size: 9.5, indent: 8 });
+  fixAdvice(w, v.fix, v.recommendation, 8);
   const details = 'cveDetails' in v ? v.cveDetails : undefined;
   const rating = [v.cvssScore !== undefined ? `CVSS ${v.cvssScore}` : '', v.cves?.length && !details ? `CVEs: ${v.cves.join(', ')}` : ''].filter(Boolean).join('  |  ');
   if (rating) w.text(rating, { size: 8.5, color: muted, indent: 8 });
@@ -551,14 +568,18 @@ function cveTable(w: Writer, details: readonly CveDetail[]): void {
 
 function findings(w: Writer, view: AuditResultView): void {
   w.newPage();
-  w.heading('Findings by severity');
-  const vulns = view.vulnerability_summary.vulnerabilities;
-  if (vulns.length === 0) w.text('No vulnerabilities detected.', { after: 6 });
-  for (const severity of ['critical', 'high', 'medium', 'low'] as const) {
-    const group = vulns.filter((v) => v.severity === severity);
-    if (group.length === 0) continue;
-    w.heading(`${SEVERITY_TITLES[severity]} (${group.length})`, 2);
-    for (const v of group) finding(w, v);
+  // Issue 29 item 7: by what to do (fix now, this month, good practice), as on the results page.
+  w.heading(`Issues to fix (${view.vulnerability_summary.vulnerabilities.length})`);
+  const vulns = new Map(view.vulnerability_summary.vulnerabilities.map((v) => [v.id, v]));
+  if (vulns.size === 0) w.text('No vulnerabilities detected.', { after: 6 });
+  for (const group of ownerGroups(view).groups) {
+    if (group.total === 0) continue;
+    w.heading(`${group.title} (${group.total})`, 2);
+    w.text(`${group.description} ${groupCountsText(group.counts)}${group.exploited > 0 ? `; ${group.exploited} known to be exploited` : ''}.`, { size: 9, color: muted, after: 4 });
+    for (const id of group.findingIds) {
+      const v = vulns.get(id);
+      if (v) finding(w, v);
+    }
   }
   if (view.observations.length > 0) {
     w.heading(`Observations (${view.observations.length})`, 2);

@@ -78,7 +78,7 @@ describe('platform fixes in the PDF report', () => {
     expect(pdf.lines.slice(0, summaryAt)).toEqual(expect.arrayContaining(['Runs on', 'Your mail: Google Workspace · DNS: Cloudflare · Site: Shopify']));
 
     // The finding, in the findings section: Google's part, then Cloudflare's numbered steps and the record.
-    const findingsAt = pdf.lines.indexOf('Findings by severity');
+    const findingsAt = pdf.lines.findIndex((line) => line.startsWith('Issues to fix ('));
     const planAt = pdf.lines.indexOf('Remediation plan');
     const findings = pdf.lines.slice(findingsAt, planAt);
     expect(findings.indexOf('Fix it in Google Workspace')).toBeGreaterThan(findings.indexOf('SPF ends in ~all (soft fail)'));

@@ -33,10 +33,11 @@ describe('the PDF report', () => {
     const counters = ['Total issues', 'Critical issues', 'Open ports', 'Subdomains'].map((label) => pdf.lines[pdf.lines.indexOf(label) - 1]);
     expect(counters).toEqual(['33', '0', '3', '8']);
     expect(pdf.lines).toContain('0 critical, 7 high, 13 medium, 13 low');
-    // Findings by severity, with evidence and recommendation.
-    expect(pdf.lines).toEqual(expect.arrayContaining(['High (7)', 'Medium (13)', 'Low (13)', 'Observations (7)', 'Database is open to the internet']));
+    // Issues by what to do (issue 29 item 7), with evidence and the fix in plain words.
+    expect(pdf.lines).toEqual(expect.arrayContaining(['Issues to fix (33)', 'Fix this month (20)', 'Good practice (13)', 'Observations (7)', 'Database is open to the internet']));
+    expect(pdf.lines).not.toContain('Fix now (0)');
     expect(pdf.lines).toContain('Evidence: 127.0.0.3: 3306/tcp mysql (MariaDB 10.11.19)');
-    expect(pdf.text).toContain('Recommendation: Let the database listen only on the server itself or a private network');
+    expect(pdf.text).toContain('What to do: Let the database listen only on the server itself or a private network');
     // → in evidence is spelled with characters the standard font has.
     expect(pdf.text).toContain('GET /server-status -> 200');
     // Ports, TLS, email security, headers, technologies and CVEs, subdomains, breaches.

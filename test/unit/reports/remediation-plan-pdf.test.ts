@@ -16,7 +16,7 @@ describe('the remediation plan in the PDF report', () => {
 
     // Assess
     const start = pdf.lines.indexOf('Remediation plan');
-    expect(start).toBeGreaterThan(pdf.lines.indexOf('Findings by severity'));
+    expect(start).toBeGreaterThan(pdf.lines.findIndex((line) => line.startsWith('Issues to fix (')));
     expect(start).toBeLessThan(pdf.lines.indexOf('Network: open ports'));
     const plan = pdf.lines.slice(start);
     expect(plan[1]).toBe('Pro Audit: what to do about each issue, worst first. Configuration examples are for Apache, the web server this scan');
