@@ -27,6 +27,19 @@ export const verificationMessages = {
   required: 'Verification required',
 } as const;
 
+/** '2 attempts remaining', '1 attempt remaining'. */
+export const attemptsRemainingText = (remaining: number): string => `${remaining} ${remaining === 1 ? 'attempt' : 'attempts'} remaining`;
+
+/**
+ * A wrong code, said so that the person knows what is left and what to do (the API's
+ * `remainingAttempts`): the spec's 'Verification failed' first, then the attempts left and the way
+ * on; none left is the locked message (a new code is the only way).
+ */
+export function wrongCodeMessage(remainingAttempts: number): string {
+  if (remainingAttempts <= 0) return verificationMessages.locked;
+  return `${verificationMessages.failed}: that is not the code we sent. ${attemptsRemainingText(remainingAttempts)}. Check the newest email from us for the ${VERIFICATION.codeLength}-digit code, or ask for a new code.`;
+}
+
 const email = z
   .string({ error: verificationMessages.email })
   .trim()

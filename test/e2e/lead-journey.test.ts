@@ -274,7 +274,8 @@ describe.skipIf(!chromiumAvailable)('the free-scan journey in Chromium', () => {
     await page.screenshot({ path: artifactPath('verification-locked.png') });
 
     // Assess
-    expect(seen).toEqual(['Verification failed', 'Verification failed', expect.stringContaining('Too many incorrect attempts. Please request a new code.')]);
+    const wrongCode = (left: string) => `Verification failed: that is not the code we sent. ${left} remaining. Check the newest email from us for the 6-digit code, or ask for a new code.`;
+    expect(seen).toEqual([wrongCode('2 attempts'), wrongCode('1 attempt'), expect.stringContaining('Too many incorrect attempts. Please request a new code.')]);
     await expect(dialog.getByRole('button', { name: 'Verify Code' }).count()).resolves.toBe(0);
     await page.close();
   }, 60_000);

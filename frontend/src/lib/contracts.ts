@@ -52,6 +52,7 @@ export type { OptOutConfirmView, OptOutRequestView, ScannerInfoView } from '../.
 export {
   VERIFICATION,
   verificationMessages,
+  wrongCodeMessage,
   type SendVerificationCodeInput,
   type SendVerificationCodeResponse,
   type VerifyCodeInput,

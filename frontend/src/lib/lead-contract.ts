@@ -12,4 +12,4 @@ export {
   summarizeLeadErrors,
   type LeadInput,
 } from '../../../lambdas/domain/lead.contract';
-export { VERIFICATION, verificationMessages } from '../../../lambdas/domain/verification.contract';
+export { attemptsRemainingText, VERIFICATION, verificationMessages, wrongCodeMessage } from '../../../lambdas/domain/verification.contract';

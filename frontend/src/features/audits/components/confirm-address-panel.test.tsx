@@ -55,7 +55,7 @@ describe('the address proof on a same-domain lead’s passive report (DECISIONS 
     await advance(50);
 
     expect(screen.getByRole('heading').textContent).toBe('We emailed a code to your address: type it to run the full scan');
-    expect(screen.getByText('Verification failed')).toBeTruthy();
+    expect(screen.getByText('Verification failed: that is not the code we sent. 2 attempts remaining. Check the newest email from us for the 6-digit code, or ask for a new code.')).toBeTruthy();
   });
 
   it.each([

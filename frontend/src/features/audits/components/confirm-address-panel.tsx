@@ -3,9 +3,17 @@ import { Button } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
 import { TextField } from '../../../components/ui/text-field';
 import { ApiError } from '../../../lib/api-client';
-import { addressProofMessages, type Audit, type AuditResultView } from '../../../lib/contracts';
+import { addressProofMessages, type Audit, type AuditResultView, wrongCodeMessage } from '../../../lib/contracts';
 import { rememberedAddressProof } from '../../lead-form/lib/session-keys';
 import { useConfirmAddress } from '../api/confirm-address';
+
+/** A wrong code says how many attempts are left and what to do (the API's remainingAttempts); other refusals as the API words them. */
+function confirmError(error: Error | null): string | undefined {
+  if (!error) return undefined;
+  if (!(error instanceof ApiError)) return 'Sorry, there was an error processing your request. Please try again.';
+  const remaining = error.body.remainingAttempts;
+  return error.body.error === 'verification_failed' && typeof remaining === 'number' ? wrongCodeMessage(remaining) : error.message;
+}
 
 /**
  * DECISIONS "Scan modes" [attacker]: a same-domain lead's passive report while its address is not
@@ -17,7 +25,7 @@ export function ConfirmAddressPanel({ audit, result }: { audit: Audit; result: A
   const confirm = useConfirmAddress(audit.id);
   if (audit.status !== 'completed' || result.address_proof_pending !== true) return null;
 
-  const error = confirm.error instanceof ApiError ? confirm.error.message : confirm.error ? 'Sorry, there was an error processing your request. Please try again.' : undefined;
+  const error = confirmError(confirm.error);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     confirm.mutate(code.trim());

@@ -129,7 +129,7 @@ describe('LoginForm', () => {
     expect(screen.getByText('demo@rampart.example')).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: 'Use the demo account' }));
     await screen.findByRole('heading', { name: 'Dashboard page' });
-    expect(session.logIn.mock.calls).toEqual([['demo@rampart.example', 'Demo-Password-1!', false]]);
+    expect(vi.mocked(session.logIn).mock.calls).toEqual([['demo@rampart.example', 'Demo-Password-1!', false]]);
     expect(refresh).toHaveBeenCalledTimes(1);
   });
 });

@@ -105,7 +105,7 @@ describe('the domain verification modal', () => {
     expect(atEight).toEqual(['123456', false]);
   });
 
-  it("shows the server's message and the attempts left under 3, then the error state with Try Again when they run out", async () => {
+  it("says a wrong code failed with the attempts left and what to do, then the error state with Try Again when they run out", async () => {
     // Prepare
     const api = stubApi({
       'POST /api/verification-codes': SENT,
@@ -132,9 +132,9 @@ describe('the domain verification modal', () => {
     await advance();
 
     // Assess
-    expect(first).toBe('Verification failed');
-    expect(firstAttempts).toBe('2 attempts remaining');
-    expect(secondAttempts).toBe('1 attempt remaining');
+    expect(first).toBe('Verification failed: that is not the code we sent. 2 attempts remaining. Check the newest email from us for the 6-digit code, or ask for a new code.');
+    expect(firstAttempts).toBe(first);
+    expect(secondAttempts).toBe('Verification failed: that is not the code we sent. 1 attempt remaining. Check the newest email from us for the 6-digit code, or ask for a new code.');
     expect(locked).toContain('Too many incorrect attempts. Please request a new code.');
     expect(api.callsTo('POST', '/api/verification-codes/verify').map((c) => c.body)).toEqual([
       { email: request.email, webUrl: request.webUrl, verificationCode: '111111' },
@@ -147,7 +147,7 @@ describe('the domain verification modal', () => {
     expect(screen.queryByText(/attempts? remaining/)).toBeNull();
   });
 
-  it("falls back to 'Verification failed' and one attempt less when the server gives neither", async () => {
+  it("falls back to the wrong-code message with one attempt less when the server gives neither", async () => {
     // Prepare
     stubApi({ 'POST /api/verification-codes': SENT, 'POST /api/verification-codes/verify': { status: 502, body: 'Bad gateway' } });
     openModal();
@@ -159,8 +159,9 @@ describe('the domain verification modal', () => {
     await advance();
 
     // Assess
-    expect(screen.getByRole('alert').textContent).toBe('Verification failed');
-    expect(screen.getByText(/attempts? remaining/).textContent).toBe('2 attempts remaining');
+    expect(screen.getByRole('alert').textContent).toBe('Verification failed: that is not the code we sent. 2 attempts remaining. Check the newest email from us for the 6-digit code, or ask for a new code.');
+    // The count is said once, in the message, not again beside it
+    expect(screen.getAllByText(/attempts? remaining/)).toHaveLength(1);
   });
 
   it('shows success for a correct code and calls back after 1.5 s, not before', async () => {

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 
 import { Button } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
 import { ApiError } from '../../../lib/api-client';
-import { VERIFICATION, verificationMessages } from '../../../lib/lead-contract';
+import { attemptsRemainingText, VERIFICATION, verificationMessages, wrongCodeMessage } from '../../../lib/lead-contract';
 import { useSendVerificationCode } from '../api/send-verification-code';
 import { useVerifyCode } from '../api/verify-code';
 import { formatMinutesSeconds, useCountdown } from '../lib/use-countdown';
@@ -132,12 +132,11 @@ export function VerificationModal({ request, onVerified, onClose, onSendResult }
         onSuccess: () => setState({ kind: 'success' }),
         onError: (error) => {
           const body = error instanceof ApiError ? error.body : {};
-          const message =
-            (typeof body.message === 'string' && body.message) ||
-            (typeof body.error === 'string' && body.error) ||
-            verificationMessages.failed;
           // SPEC §8: the server's count, or one less than before when it gives none.
           const remaining = typeof body.remainingAttempts === 'number' ? body.remainingAttempts : attemptsLeft - 1;
+          // A wrong code (or an answer that says nothing) is said with the attempts left and what to do; the server's other refusals as it words them.
+          const wrongCode = body.error === 'verification_failed' || typeof body.message !== 'string' || body.message === '';
+          const message = wrongCode ? wrongCodeMessage(remaining) : (body.message as string);
           setAttemptsLeft(Math.max(0, remaining));
           if (remaining <= 0) {
             setState({ kind: 'error', message });
@@ -220,10 +219,8 @@ export function VerificationModal({ request, onVerified, onClose, onSendResult }
                     {codeError}
                   </p>
                 )}
-                {attemptsLeft < VERIFICATION.maxAttempts && (
-                  <p className="font-medium text-orange-800 dark:text-orange-300">
-                    {attemptsLeft} {attemptsLeft === 1 ? 'attempt' : 'attempts'} remaining
-                  </p>
+                {attemptsLeft < VERIFICATION.maxAttempts && !codeError && (
+                  <p className="font-medium text-orange-800 dark:text-orange-300">{attemptsRemainingText(attemptsLeft)}</p>
                 )}
               </div>
             </div>
