@@ -1,5 +1,6 @@
 import type { AuditResultView } from './audit-view.js';
 import { type EmailBrand, escapeHtml, siteLink } from './emails.js';
+import { buildFindingGroups, groupCountsText } from './finding-groups.js';
 import { gradeCapHeading } from './grade-caps.js';
 import type { EmailMessage } from './ports.js';
 import { reportPaths } from './report.contract.js';
@@ -28,6 +29,11 @@ export function auditReportEmail(brand: EmailBrand, input: { to: string; view: A
     ...(view.grade_caps ?? []).map((cap): [string, string] => [gradeCapHeading(cap), cap.reason]),
     ['Risk level', view.risk_level ?? '-'],
     ['Issues', `${view.counters.totalIssues} (${counts})`],
+    // Issue 29 item 7: the same issues by what to do, as the report groups them (they add up to the line above).
+    ...(view.finding_groups ?? buildFindingGroups(view.vulnerability_summary.vulnerabilities, view.observations.length)).groups.map((g): [string, string] => [
+      g.title,
+      g.total === 0 ? '0' : `${g.total} (${groupCountsText(g.counts)}${g.exploited > 0 ? `; ${g.exploited} known exploited` : ''})`,
+    ]),
     ['Critical issues', String(view.counters.criticalIssues)],
     ['Open ports', view.counters.openPorts === null ? 'not measured' : String(view.counters.openPorts)],
     ['Subdomains', view.counters.subdomains === null ? 'not measured' : String(view.counters.subdomains)],
