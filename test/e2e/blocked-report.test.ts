@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loopbackServers } from '../support/loopback-servers.js';
+import { proveAddress } from './support/accounts.js';
 import { artifactPath, chromiumAvailable } from './support/browser.js';
 import { startE2eStack, type E2eStack } from './support/stack.js';
 
@@ -40,7 +41,8 @@ describe.skipIf(!chromiumAvailable)('a blocked site in Chromium: the report says
   }, 30_000);
 
   it("shows 'We could not see your site', Cloudflare's challenge, the page checks not checked, and Cloudflare's steps naming the scanner", async () => {
-    // Prepare: a free-scan lead for the walled site, as the form sends it
+    // Prepare: a free-scan lead for the walled site, as the form sends it, from the owner's address proven by its code
+    await proveAddress(stack.app.url, stack.mailboxUrl, 'owner@example.test', `http://${HOST}:${sitePort}/`);
     const response = await fetch(`${stack.app.url}/api/leads`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

@@ -34,7 +34,7 @@ describe.skipIf(!chromiumAvailable)('the results page in Chromium', () => {
   beforeAll(async () => {
     stack = await startE2eStack();
     appUrl = stack.app.url;
-    const lead = await postLead(appUrl);
+    const lead = await postLead(appUrl, stack.mailboxUrl);
     if (!lead.body.auditId) throw new Error(`POST /api/leads answered ${lead.status}: ${JSON.stringify(lead.body)}`);
     auditId = lead.body.auditId;
     await waitForCompletedAudit(appUrl, auditId);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCAN_DEPTHS } from '../../lambdas/domain/plans.js';
-import { addDomain, api, signIn, type TestUser } from '../support/accounts.js';
+import { addDomain, api, signIn, type TestUser, verifyAddressByCode } from '../support/accounts.js';
 import { postJson, startTestStack, type TestStack, validLead, waitForAudit } from '../support/local-stack.js';
 
 /**
@@ -45,6 +45,9 @@ afterAll(async () => {
 
 describe('the depth of a scan follows the plan that pays for it', () => {
   it('runs a free lead scan standard', async () => {
+    // Prepare: the address at the site's domain proven by its code (DECISIONS "Scan modes" [attacker]: until then, passive).
+    await verifyAddressByCode(t, '127.0.0.1', `owner@${SHOP}`, validLead.webUrl);
+
     // Act
     const lead = await postJson(`${t.stack.url}/api/leads`, { ...validLead, email: `owner@${SHOP}` });
     const report = await finished(String(lead.body.auditId));

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startHibpServer } from '../../support/hibp-server.js';
 import { startZoneServer, type ZoneServer } from '../../support/zone-server.js';
+import { proveAddress } from './accounts.js';
 import { launchBrowser, type TestBrowser } from './browser.js';
 import { startLocalApp, type LocalApp } from './local-app.js';
 
@@ -65,8 +66,12 @@ export async function startE2eStack(): Promise<E2eStack> {
   }
 }
 
-/** Posts a free-scan lead for TARGET_HOST straight to the API, as the lead form will. */
-export async function postLead(appUrl: string): Promise<{ status: number; body: { auditId?: string } }> {
+/**
+ * Posts a free-scan lead for TARGET_HOST straight to the API, as the lead form will. With `mailboxUrl`,
+ * the owner's address is proven by its code first, so the scan is active (a full report).
+ */
+export async function postLead(appUrl: string, mailboxUrl?: string): Promise<{ status: number; body: { auditId?: string } }> {
+  if (mailboxUrl) await proveAddress(appUrl, mailboxUrl, 'owner@example.test', `http://${TARGET_HOST}`);
   const response = await fetch(`${appUrl}/api/leads`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
