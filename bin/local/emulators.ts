@@ -138,6 +138,33 @@ export function sesMessageSender(mail: CognitoMail) {
   };
 }
 
+type TargetHandler = (ctx: unknown, request: Record<string, unknown>) => Promise<unknown>;
+interface LocalPoolUser {
+  Attributes: { Name: string; Value?: string }[];
+}
+interface PoolsByClient {
+  getUserPoolForClientId(ctx: unknown, clientId: unknown): Promise<{
+    getUserByUsername(ctx: unknown, username: unknown): Promise<LocalPoolUser | null>;
+    saveUser(ctx: unknown, user: LocalPoolUser): Promise<void>;
+  }>;
+}
+
+/**
+ * Cognito marks the address verified when the sign-up code mailed to it is confirmed (the pool's
+ * AutoVerifiedAttributes: email); cognito-local 5.3's ConfirmSignUp does not, so a self-signed-up
+ * user's tokens said `email_verified: false` and every rule that takes only a verified address
+ * (DECISIONS "Access ends with membership") ignored them locally. Done here after its own handler.
+ */
+function verifyEmailOnConfirm(confirm: TargetHandler, pools: PoolsByClient): TargetHandler {
+  return async (ctx, request) => {
+    const answer = await confirm(ctx, request);
+    const pool = await pools.getUserPoolForClientId(ctx, request.ClientId);
+    const user = await pool.getUserByUsername(ctx, request.Username);
+    if (user) await pool.saveUser(ctx, { ...user, Attributes: [...user.Attributes.filter((a) => a.Name !== 'email_verified'), { Name: 'email_verified', Value: 'true' }] });
+    return answer;
+  };
+}
+
 /**
  * Cognito: cognito-local, assembled here rather than through its default server so that its data
  * lives under `dir`, it listens on a free port, its token issuer names that port, and its emails
@@ -189,7 +216,7 @@ export async function startCognito(dir: string, mail: CognitoMail): Promise<Emul
     }
   }
   const triggers = new services.TriggersService!(clock, cognitoClient, new services.LambdaService!({}, new AWS.Lambda(local)), new CryptoService!(local));
-  const router = Router({
+  const targets = Router({
     clock,
     cognito: cognitoClient,
     config: { TokenConfig: tokenConfig },
@@ -197,7 +224,8 @@ export async function startCognito(dir: string, mail: CognitoMail): Promise<Emul
     otp,
     tokenGenerator: new JwtTokenGenerator!(clock, triggers, tokenConfig),
     triggers,
-  });
+  }) as (target: string) => TargetHandler;
+  const router = (target: string): TargetHandler => (target === 'ConfirmSignUp' ? verifyEmailOnConfirm(targets(target), cognitoClient as PoolsByClient) : targets(target));
   const server = await createCognitoServer(router, logger, { port: 0, hostname: HOST, development: false, https: false }, undefined).start();
   // Tokens name their issuer: now that the port is known, make it this server's address.
   tokenConfig.IssuerDomain = endpointOf(server);
