@@ -5,7 +5,7 @@ import type { Caller } from '../../lambdas/use-cases/account.js';
 import { updateAccount } from '../../lambdas/use-cases/account.js';
 import { createShare } from '../../lambdas/use-cases/audit-reports.js';
 import { createSupportRequest } from '../../lambdas/use-cases/support-requests.js';
-import { signIn, type TestUser } from '../support/accounts.js';
+import { signIn, type TestUser, verifyAddressByCode } from '../support/accounts.js';
 import { postJson, startTestStack, type TestStack } from '../support/local-stack.js';
 import { type Item, tableItems } from '../support/table.js';
 
@@ -195,7 +195,9 @@ describe('retention periods as item expiry', () => {
     expect(await expiryOf(`USER#${person.userId}`, supportSk)).toBe(epoch(supportAt) + CONTACT_DETAILS);
     expect([await leadExpiry(first.leadId), await leadExpiry(lapsed.leadId)]).toEqual([epoch(supportAt) + CONTACT_DETAILS, lapsedExpiry]);
 
-    // Act 2: a new lead with the same email through the API (an existing account: attached to it).
+    // Act 2: a new lead with the same email through the API (an existing account: attached to it), the
+    // address proven by its code first (DECISIONS "Scan modes" [attacker]: an unproven one attaches to nothing).
+    await verifyAddressByCode(t, '127.0.0.1', person.email, 'https://shop.example.test');
     const submitted = await postJson(`${t.stack.url}/api/leads`, {
       firstName: 'Pat',
       lastName: 'Person',
