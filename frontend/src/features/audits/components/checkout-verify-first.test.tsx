@@ -87,6 +87,8 @@ describe('checkout of a paid audit for a domain the buyer has not verified', () 
     vi.stubGlobal('location', { ...window.location, assign });
     const api = stubApi({
       [`GET ${AUDIT_PATH}`]: { status: 200, body: { audit, result } },
+      // A trial viewer: the paid audit is offered (issue 29 item 3).
+      'GET /api/me': { status: 200, body: { subscription: { tier: 'basic', status: 'trial', scansLimit: 3, scansUsed: 0, billingPeriod: 'trial' } } },
       'POST /api/checkout-sessions': { status: 403, body: { error: 'domain_not_verified', message: paymentMessages.domainNotVerified } },
     });
     renderWithProviders(
@@ -99,6 +101,7 @@ describe('checkout of a paid audit for a domain the buyer has not verified', () 
       { route: `/results/${ID}` },
     );
     await advance();
+    await advance(1_000); // the offer asks GET /api/me once the report is in
 
     // Act
     fireEvent.click(screen.getByRole('button', { name: 'Get the Pro Audit' }));

@@ -1,7 +1,7 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import { Route, Routes, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Audit, AuditResultView } from '../../../lib/contracts';
+import type { Audit, AuditResultView, SubscriptionView } from '../../../lib/contracts';
 import { advance, renderWithProviders, stubApi } from '../../../testing/api-stub';
 import { AuthTestProvider, type AuthStatus } from '../../auth/auth-provider';
 import { PENDING_CHECKOUT_KEY } from '../../payments/hooks/use-checkout';
@@ -11,6 +11,26 @@ import { AuditResults, type ResultsMode } from './audit-results';
 const ID = '0b3c5d2e-7f41-4a8b-9c1d-2e3f4a5b6c7d';
 const AUDIT_PATH = `/api/audits/${ID}`;
 const CHECKOUT_URL = 'http://localhost:3000/_local/checkout/cs_local_0123456789abcdef';
+
+/** `GET /api/me` of a signed-in viewer: a trial by default, which keeps the offer (issue 29 item 3). */
+const me = (subscription: Partial<SubscriptionView> = {}) => ({
+  status: 200,
+  body: {
+    user: { id: 'user-1', email: 'owner@shop.example.test', firstName: 'Olivia', lastName: 'Owner', company: 'Example Shop', isDemo: false, createdAt: '2026-12-01T00:00:00.000Z' },
+    subscription: {
+      tier: 'basic',
+      status: 'trial',
+      scansLimit: 3,
+      scansUsed: 1,
+      price: 0,
+      currency: 'AUD',
+      billingPeriod: 'trial',
+      startDate: '2026-12-01T00:00:00.000Z',
+      endDate: '2026-12-15T00:00:00.000Z',
+      ...subscription,
+    } satisfies SubscriptionView,
+  },
+});
 
 const audit = (extra: Partial<Audit> = {}): Audit => ({
   id: ID,
@@ -199,10 +219,12 @@ describe('the paid audit offer on the results page', () => {
     vi.stubGlobal('location', { ...window.location, assign });
     const api = stubApi({
       [`GET ${AUDIT_PATH}`]: { status: 200, body: { audit: audit(), result: result(1) } },
+      'GET /api/me': me(),
       'POST /api/checkout-sessions': { status: 201, body: { url: CHECKOUT_URL, sessionId: 'cs_local_0123456789abcdef' } },
     });
     renderResults({ status: 'signed-in' });
     await advance();
+    await advance(1_000); // the offer asks GET /api/me once the report is in
 
     // Act
     fireEvent.click(screen.getByRole('button', { name: 'Get the Basic Audit' }));
@@ -222,10 +244,12 @@ describe('the paid audit offer on the results page', () => {
     const consoleError = vi.spyOn(console, 'error').mockImplementation(() => {});
     stubApi({
       [`GET ${AUDIT_PATH}`]: { status: 200, body: { audit: audit(), result: result(1) } },
+      'GET /api/me': me(),
       'POST /api/checkout-sessions': { status: 500, body: { error: 'checkout_failed', message: 'Failed to create checkout session' } },
     });
     renderResults({ status: 'signed-in' });
     await advance();
+    await advance(1_000); // the offer asks GET /api/me once the report is in
 
     // Act
     fireEvent.click(screen.getByRole('button', { name: 'Get the Pro Audit' }));
@@ -242,10 +266,12 @@ describe('the paid audit offer on the results page', () => {
     const consoleError = vi.spyOn(console, 'error').mockImplementation(() => {});
     stubApi({
       [`GET ${AUDIT_PATH}`]: { status: 200, body: { audit: audit(), result: result(1) } },
+      'GET /api/me': me(),
       'POST /api/checkout-sessions': { status: 403, body: { error: 'audit_forbidden', message: 'This report belongs to another account.' } },
     });
     renderResults({ status: 'signed-in' });
     await advance();
+    await advance(1_000); // the offer asks GET /api/me once the report is in
 
     // Act
     fireEvent.click(screen.getByRole('button', { name: 'Get the Basic Audit' }));
@@ -350,5 +376,77 @@ describe('the paid audit offer on the results page', () => {
     expect(banner).not.toBeNull();
     expect(screen.queryByRole('heading', { name: 'Premium report' })).toBeNull();
     expect(offer()).not.toBeNull();
+  });
+});
+
+describe('the paid audit offer follows what the signed-in viewer already has (issue 29 item 3)', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it("tells a Monitor Plus subscriber what the audit adds to their plan, never 'This free report'", async () => {
+    // Prepare
+    stubApi({
+      [`GET ${AUDIT_PATH}`]: { status: 200, body: { audit: audit(), result: result(9) } },
+      'GET /api/me': me({ tier: 'monitor_plus', status: 'active', billingPeriod: 'monthly', scansLimit: 100, scansUsed: 4, price: 99 }),
+    });
+
+    // Act
+    renderResults({ status: 'signed-in' });
+    await advance();
+    await advance(1_000); // the offer asks GET /api/me once the report is in
+
+    // Assess
+    expect(within(offer()!).getByRole('heading', { level: 2 }).nextElementSibling?.textContent).toBe(
+      'This report found 9 issues. A paid audit scans this site in depth and tells you how to fix what it finds. Your Monitor Plus plan scans the 100 most common ports of the site itself; a paid audit adds the deep scan below, and your subscriber discount is applied at checkout.',
+    );
+    expect(offer()?.textContent).not.toContain('free report');
+  });
+
+  it('offers nothing to a viewer with scan-pack scans left: their own scan already goes deep', async () => {
+    // Prepare: the trial's 3 scans and a 5-Scan Pack, 2 used.
+    stubApi({
+      [`GET ${AUDIT_PATH}`]: { status: 200, body: { audit: audit(), result: result(9) } },
+      'GET /api/me': me({ scansLimit: 8, scansUsed: 2 }),
+    });
+
+    // Act
+    renderResults({ status: 'signed-in' });
+    await advance();
+    await advance(1_000); // the offer asks GET /api/me once the report is in
+
+    // Assess
+    expect(screen.getByText('Security score')).toBeTruthy();
+    expect(offer()).toBeNull();
+  });
+
+  it("offers a trial viewer the audit as 'This report', with the subscriber discount line", async () => {
+    // Prepare
+    stubApi({ [`GET ${AUDIT_PATH}`]: { status: 200, body: { audit: audit(), result: result(2) } }, 'GET /api/me': me() });
+
+    // Act
+    renderResults({ status: 'signed-in' });
+    await advance();
+    await advance(1_000); // the offer asks GET /api/me once the report is in
+
+    // Assess
+    expect(within(offer()!).getByRole('heading', { level: 2 }).nextElementSibling?.textContent).toBe(
+      'This report found 2 issues. A paid audit scans this site in depth and tells you how to fix what it finds. Subscribers get automatic discounts on audits, applied at checkout.',
+    );
+  });
+
+  it("calls a monitoring re-scan what it is for a Monitor Lite subscriber", async () => {
+    // Prepare
+    stubApi({
+      [`GET ${AUDIT_PATH}`]: { status: 200, body: { audit: audit({ origin: 'monitoring' }), result: result(3) } },
+      'GET /api/me': me({ tier: 'monitor_lite', status: 'active', billingPeriod: 'monthly', scansLimit: 30, price: 49 }),
+    });
+
+    // Act
+    renderResults({ status: 'signed-in' });
+    await advance();
+    await advance(1_000); // the offer asks GET /api/me once the report is in
+
+    // Assess
+    expect(offer()?.textContent).toContain('This monitoring re-scan found 3 issues.');
   });
 });

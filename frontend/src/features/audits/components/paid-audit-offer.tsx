@@ -1,3 +1,4 @@
+import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { buttonClass } from '../../../components/ui/button';
 import { CheckIcon } from '../../../components/ui/check-icon';
@@ -7,6 +8,9 @@ import { paths } from '../../../config/paths';
 import { scanModeContent } from '../../../config/scan-modes';
 import { formatPlanPrice, getPlan } from '../../../lib/catalogue';
 import { siteKey, type Audit, type AuditResultView } from '../../../lib/contracts';
+import { paidAuditOfferFor, type OfferViewer } from '../../../lib/paid-audit-offer';
+import { meQueryOptions } from '../../account/api/account';
+import { useAuth } from '../../auth/auth-provider';
 import { CheckoutAlert } from '../../payments/components/checkout-alert';
 import { useCheckout } from '../../payments/hooks/use-checkout';
 import { isAuditRunning, isPremiumReport } from '../api/get-audit';
@@ -42,15 +46,27 @@ export function PremiumBanner({ audit, result }: { audit: Audit; result?: AuditR
 }
 
 /**
- * DECISIONS "What paid audits add": on a finished free report that found issues, the Basic and Pro
+ * DECISIONS "What paid audits add": on a finished report that found issues, the Basic and Pro
  * Audits with what each adds, each starting checkout for this audit. Not on premium (as stored),
- * sample or shared (read-only) reports.
+ * sample, blocked or shared (read-only) reports, nor to a viewer who can already run the deep scan
+ * (paidAuditOfferFor decides).
  */
 export function PaidAuditOffer({ audit, result }: { audit: Audit; result: AuditResultView }) {
-  // A site that kept the scanner out would keep the paid audit out too: no audit is sold that cannot see the site.
-  const eligible = audit.status === 'completed' && !result.sample && !result.site_access && result.counters.totalIssues > 0 && !isPremiumReport(audit, result);
-  if (!eligible) return null;
-  return <Offer auditId={audit.id} domain={siteKey(audit.host)} issues={result.counters.totalIssues} />;
+  const viewer = useOfferViewer();
+  const decision = paidAuditOfferFor(audit, result, viewer);
+  if (!decision.show) return null;
+  return <Offer auditId={audit.id} domain={siteKey(audit.host)} lead={decision.lead} planNote={decision.planNote} />;
+}
+
+/** Issue 29 item 3: what the viewer already has (their subscription, from `GET /api/me`) decides the offer. */
+function useOfferViewer(): OfferViewer {
+  const { status } = useAuth();
+  const signedIn = status === 'signed-in';
+  const me = useQuery({ ...meQueryOptions(), enabled: signedIn });
+  if (!signedIn) return status === 'loading' ? { kind: 'loading' } : { kind: 'anonymous' };
+  // An account the API cannot read keeps the offer a free viewer has, without calling the report free.
+  if (me.isError) return { kind: 'signed-in' };
+  return me.data ? { kind: 'signed-in', subscription: me.data.subscription } : { kind: 'loading' };
 }
 
 /**
@@ -70,7 +86,7 @@ function VerifyFirst({ auditId, domain, message }: { auditId: string; domain: st
   );
 }
 
-function Offer({ auditId, domain, issues }: { auditId: string; domain: string; issues: number }) {
+function Offer({ auditId, domain, lead, planNote }: { auditId: string; domain: string; lead: string; planNote?: string }) {
   const { processingPlanId, error, errorCode, startCheckout } = useCheckout();
   return (
     <section
@@ -82,8 +98,7 @@ function Offer({ auditId, domain, issues }: { auditId: string; domain: string; i
         Go deeper with a paid audit
       </h2>
       <p className="mt-1 text-sm text-slate-700 dark:text-slate-300">
-        This free report found {issues} {issues === 1 ? 'issue' : 'issues'}. A paid audit scans this site in depth and tells you how to
-        fix what it finds. {content.pricing.subscriberDiscount}
+        {lead} {planNote ?? content.pricing.subscriberDiscount}
       </p>
       {errorCode === 'domain_not_verified' && error ? (
         <VerifyFirst auditId={auditId} domain={domain} message={error} />
