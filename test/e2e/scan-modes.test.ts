@@ -72,8 +72,8 @@ describe.skipIf(!chromiumAvailable)('scan modes in Chromium: the partial report 
     await dialog.getByLabel('Verification code').fill(await codeMailedTo(stack.mailboxUrl, EMAIL, /verification code/i));
     await dialog.getByRole('button', { name: 'Verify Code' }).click();
     await dialog.waitFor({ state: 'detached', timeout: 10_000 });
-    await form.getByRole('heading', { name: /audit completed/ }).waitFor({ timeout: 30_000 });
-    await form.getByRole('link', { name: 'View Security Report' }).click();
+    // Issue 29 item 9: the finished scan opens its report.
+    await page.waitForURL(new RegExp(`/results/${UUID}$`), { timeout: 30_000 });
     await page.getByTestId('audit-status').filter({ hasText: /^completed$/ }).waitFor({ timeout: 15_000 });
     auditId = new URL(page.url()).pathname.split('/').at(-1)!;
     await page.screenshot({ path: artifactPath('scan-modes-passive-report.png'), fullPage: true });

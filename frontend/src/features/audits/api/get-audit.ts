@@ -1,6 +1,8 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiGet } from '../../../lib/api-client';
-import { routePath, type Audit, type AuditResultView, type AuditStatus } from '../../../lib/contracts';
+import type { Audit, AuditResultView, AuditStatus } from '../../../lib/contracts';
+// Zod-free: the landing page's lead form follows the scan with this same query.
+import { routePath } from '../../../lib/route-path';
 import type { QueryConfig } from '../../../lib/react-query';
 
 /** How often the results page asks again while the scan is still running. */

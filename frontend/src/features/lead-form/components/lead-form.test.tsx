@@ -1,4 +1,5 @@
 import { fireEvent, screen, within } from '@testing-library/react';
+import { Route, Routes, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { HONEYPOT_FIELD } from '../../../lib/lead-contract';
 import { advance, renderWithProviders, stubApi } from '../../../testing/api-stub';
@@ -45,6 +46,20 @@ const owner = {
   email: 'owner@shop.example.test',
   mobileNumber: '0412 345 678',
 };
+
+/** Where the form sent the visitor (issue 29 item 9: the report, once the scan has finished). */
+function Where() {
+  const location = useLocation();
+  return <p data-testid="where">{location.pathname}</p>;
+}
+const renderFormWithReport = () =>
+  renderWithProviders(
+    <Routes>
+      <Route path="/" element={<LeadForm />} />
+      <Route path="*" element={<Where />} />
+    </Routes>,
+  );
+const where = () => screen.queryByTestId('where')?.textContent;
 
 const tickBoth = () => {
   fireEvent.click(screen.getByRole('checkbox', { name: /authorise a security scan/ }));
@@ -160,52 +175,88 @@ describe('the lead form', () => {
     ]);
   });
 
-  it('follows the real checks of a same-domain scan, then shows the success panel and remembers the audit', async () => {
+  it('shows each check live (queued → waiting, running, finished) and opens the report when the scan completes', async () => {
     // Prepare
     stubApi({
       'POST /api/leads': { status: 201, body: LEAD },
       [`GET /api/audits/${AUDIT_ID}`]: [
         audit('queued'),
-        audit('in_progress', [{ name: 'dns', status: 'ok' }]),
+        audit('in_progress', [
+          { name: 'dns', status: 'ok' },
+          { name: 'tls', status: 'running' },
+          { name: 'http', status: 'pending' },
+        ]),
         audit('in_progress', [
           { name: 'dns', status: 'ok' },
           { name: 'tls', status: 'ok', findings: [{ severity: 'high' }, { severity: 'info' }] },
+          { name: 'http', status: 'running' },
         ]),
         audit('completed', [
           { name: 'dns', status: 'ok' },
           { name: 'tls', status: 'ok', findings: [{ severity: 'high' }] },
+          { name: 'http', status: 'timeout' },
         ]),
       ],
     });
-    renderWithProviders(<LeadForm />);
+    renderFormWithReport();
+    fill(owner);
+    tickBoth();
+    const rows = () => within(screen.getByRole('list', { name: 'Checks' })).getAllByRole('listitem').map((item) => item.textContent);
+
+    // Act
+    fireEvent.click(submitButton());
+    await advance();
+    const queued = [screen.getByTestId('progress-message').textContent, screen.getByTestId('checks-finished').textContent];
+    const accountNotice = screen.getByText(/Your account has been created/).textContent;
+    // The page asks once a second; each answer is rendered a moment after it is asked for.
+    await advance(1_100);
+    const running = [screen.getByTestId('progress-message').textContent, screen.getByTestId('checks-finished').textContent, rows()];
+    await advance(1_000);
+    const later = [screen.getByTestId('progress-message').textContent, screen.getByTestId('checks-finished').textContent, rows()];
+    const beforeCompletion = where();
+    await advance(1_000);
+
+    // Assess
+    expect(queued).toEqual(['Starting security audit...', 'Waiting for the scanner to start…']);
+    expect(accountNotice).toContain('owner@shop.example.test');
+    expect(running).toEqual([
+      'DNS records: no issues',
+      '1 of 3 checks finished',
+      ['✓DNS recordsno issues', '…SSL/TLS certificate and protocolschecking…', '…Security headers and HTTPSwaiting'],
+    ]);
+    expect(later).toEqual([
+      'SSL/TLS certificate and protocols: 1 issue',
+      '2 of 3 checks finished',
+      ['✓DNS recordsno issues', '✓SSL/TLS certificate and protocols1 issue', '…Security headers and HTTPSchecking…'],
+    ]);
+    expect(beforeCompletion).toBeUndefined();
+    expect(where()).toBe(`/results/${AUDIT_ID}`);
+    expect([sessionStorage.getItem('submittedWebUrl'), sessionStorage.getItem('currentAuditId')]).toEqual([owner.webUrl, AUDIT_ID]);
+  });
+
+  it("keeps a passive same-domain lead on the form to read where its code went, with the report's link; the form starts empty again", async () => {
+    // Prepare
+    stubApi({
+      'POST /api/leads': { status: 201, body: { ...LEAD, accountCreated: false, confirmAddress: { email: 'owner@shop.example.test' } } },
+      [`GET /api/audits/${AUDIT_ID}`]: audit('completed', [{ name: 'dns', status: 'ok' }]),
+    });
+    renderFormWithReport();
     fill(owner);
     tickBoth();
 
     // Act
     fireEvent.click(submitButton());
     await advance();
-    const queuedMessage = screen.getByTestId('progress-message').textContent;
-    const accountNotice = screen.getByText(/Your account has been created/).textContent;
-    // The page asks once a second; each answer is rendered a moment after it is asked for.
-    await advance(1_100);
-    const afterDns = screen.getByTestId('progress-message').textContent;
-    await advance(1_000);
-    const afterTls = screen.getByTestId('progress-message').textContent;
-    const finishedList = within(screen.getByRole('list', { name: 'Finished checks' })).getAllByRole('listitem').map((item) => item.textContent);
-    await advance(1_000);
+    await advance();
 
     // Assess
-    expect(queuedMessage).toBe('Starting security audit...');
-    expect(accountNotice).toContain('owner@shop.example.test');
-    expect(afterDns).toBe('DNS records: no issues');
-    expect(afterTls).toBe('SSL/TLS certificate and protocols: 1 issue');
-    expect(finishedList.slice(0, 2)).toEqual(['✓DNS recordsno issues', '✓SSL/TLS certificate and protocols1 issue']);
+    expect(where()).toBeUndefined();
     expect(screen.getByRole('heading', { level: 3 }).textContent).toBe(
-      'Account created and audit completed! Check your email for login credentials.',
+      'Passive scan completed. We emailed a code to owner@shop.example.test: type it on the report to run the full scan.',
     );
-    expect(screen.getByText('Audit completed! Click below to view your security report.')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'View Security Report' }).getAttribute('href')).toBe(`/results/${AUDIT_ID}`);
-    expect([sessionStorage.getItem('submittedWebUrl'), sessionStorage.getItem('currentAuditId')]).toEqual([owner.webUrl, AUDIT_ID]);
+    fireEvent.click(screen.getByRole('button', { name: 'Scan another website' }));
+    expect((screen.getByLabelText('Business Email') as HTMLInputElement).value).toBe('');
   });
 
   it("cycles the spec's messages every 1.2 s while checks run and nothing newer is known", async () => {
@@ -237,13 +288,13 @@ describe('the lead form', () => {
     expect(screen.queryByText(/Your account has been created/)).toBeNull();
   });
 
-  it("says 'Audit completed and assigned to your existing account!' when no account was created", async () => {
+  it('opens the report of an existing account\'s lead as soon as its scan has completed', async () => {
     // Prepare
     stubApi({
       'POST /api/leads': { status: 201, body: { ...LEAD, accountCreated: false } },
       [`GET /api/audits/${AUDIT_ID}`]: audit('completed', [{ name: 'dns', status: 'ok' }]),
     });
-    renderWithProviders(<LeadForm />);
+    renderFormWithReport();
     fill(owner);
     tickBoth();
 
@@ -253,10 +304,10 @@ describe('the lead form', () => {
     await advance();
 
     // Assess
-    expect(screen.getByRole('heading', { level: 3 }).textContent).toBe('Audit completed and assigned to your existing account!');
+    expect(where()).toBe(`/results/${AUDIT_ID}`);
   });
 
-  it('opens the verification modal for an email at another domain, then submits again as verified and clears the form', async () => {
+  it('opens the verification modal for an email at another domain, then submits again as verified and opens the report', async () => {
     // Prepare
     const consultant = { ...owner, email: 'ada@gmail.test' };
     const api = stubApi({
@@ -268,7 +319,7 @@ describe('the lead form', () => {
       'POST /api/verification-codes/verify': { status: 200, body: { verified: true } },
       [`GET /api/audits/${AUDIT_ID}`]: [audit('queued'), audit('completed')],
     });
-    renderWithProviders(<LeadForm />);
+    renderFormWithReport();
     fill(consultant);
     tickBoth();
 
@@ -294,8 +345,7 @@ describe('the lead form', () => {
     expect(screen.getByTestId('progress-message').textContent).toBe('Starting security audit...');
     expect(sessionStorage.getItem('currentAuditId')).toBe(AUDIT_ID);
     await advance(1_100);
-    fireEvent.click(screen.getByRole('button', { name: 'Scan another website' }));
-    expect((screen.getByLabelText('Business Email') as HTMLInputElement).value).toBe('');
+    expect(where()).toBe(`/results/${AUDIT_ID}`);
   });
 
   it("shows the error panel with 'HTTP {status}' when the API fails without a message, and Try Again keeps the details", async () => {
@@ -317,7 +367,7 @@ describe('the lead form', () => {
     expect((screen.getByLabelText('Business Email') as HTMLInputElement).value).toBe(owner.email);
   });
 
-  it("shows the server's message when it refuses for too many requests, and the scan's own reason when it fails", async () => {
+  it("shows the server's message when it refuses for too many requests, and opens the report of a scan that failed", async () => {
     // Prepare
     stubApi({
       'POST /api/leads': [
@@ -326,7 +376,7 @@ describe('the lead form', () => {
       ],
       [`GET /api/audits/${AUDIT_ID}`]: { status: 200, body: { audit: { ...audit('failed').body.audit, errorMessage: 'The site could not be resolved.' } } },
     });
-    renderWithProviders(<LeadForm />);
+    renderFormWithReport();
     fill(owner);
     tickBoth();
 
@@ -338,12 +388,11 @@ describe('the lead form', () => {
     fireEvent.click(submitButton());
     await advance();
     await advance();
-    const failed = screen.getByRole('alert').textContent;
 
     // Assess
     expect(limited).toContain('Too many scan requests. Please try again in 40 minutes.');
-    expect(failed).toContain('Sorry, there was an error processing your request. Please try again.');
-    expect(failed).toContain('The site could not be resolved.');
+    // The failed scan's reason is shown on its report (issue 29 item 9).
+    expect(where()).toBe(`/results/${AUDIT_ID}`);
   });
 
   it("shows 'An unexpected error occurred' in the error panel when the request never gets an answer", async () => {

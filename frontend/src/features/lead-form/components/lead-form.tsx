@@ -1,9 +1,10 @@
 import { lazy, Suspense, useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { Link } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { Button, buttonClass } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-client';
+import type { Audit } from '../../../lib/contracts';
 import { addressProofMessages } from '../../../lib/address-proof';
 import { formatPlanPrice, lowestPrice } from '../../../lib/catalogue';
 import { useCreateLead, type CreateLeadPayload, type CreateLeadResponse } from '../api/create-lead';
@@ -203,9 +204,16 @@ export function LeadForm() {
   }, [submitLead]);
   const onCloseModal = useCallback(() => setVerification(undefined), []);
   const onSendResult = useCallback((sent: boolean) => setFormError(sent ? undefined : VERIFICATION_EMAIL_FAILED), []);
-  const onCompleted = useCallback(
-    () => setStage((current) => (current.kind === 'progress' ? { kind: 'success', lead: current.lead } : current)),
-    [],
+  const navigate = useNavigate();
+  // Issue 29 item 9: a finished scan opens its report (a failed one shows its error there). A passive
+  // same-domain lead stays here to read where its code went (addressProofMessages.leadCompleted).
+  const onFinished = useCallback(
+    (audit: Audit) => {
+      if (stage.kind !== 'progress') return;
+      if (audit.status === 'completed' && stage.lead.confirmAddress) setStage({ kind: 'success', lead: stage.lead });
+      else navigate(paths.results.getHref(stage.lead.auditId));
+    },
+    [stage, navigate],
   );
   const onFailed = useCallback((detail: string) => setStage({ kind: 'error', detail }), []);
 
@@ -368,7 +376,7 @@ export function LeadForm() {
             host={stage.host}
             accountCreated={stage.lead.accountCreated}
             email={stage.email}
-            onCompleted={onCompleted}
+            onFinished={onFinished}
             onFailed={onFailed}
           />
         </div>

@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { Spinner } from '../../../components/ui/spinner';
-import type { Audit } from '../../../lib/contracts';
-import { useAuditProgress } from '../api/get-audit-progress';
+import type { Audit, CheckResult } from '../../../lib/contracts';
+// The results page's own query and polling (once a second while the scan runs): one poller for both.
+import { useAudit } from '../../audits/api/get-audit';
 import {
   checkLabel,
   checkOutcome,
@@ -16,17 +17,33 @@ interface ProgressPanelProps {
   host: string;
   accountCreated: boolean;
   email: string;
-  onCompleted: (audit: Audit) => void;
+  /** The scan finished, completed or failed: the report (or its error) is ready to open. */
+  onFinished: (audit: Audit) => void;
+  /** The progress could not be read at all. */
   onFailed: (detail: string) => void;
 }
 
+/** Each check's state as the worker last saved it: waiting, being checked, or how it went. */
+function checkState(check: CheckResult): string {
+  if (check.status === 'pending') return 'waiting';
+  if (check.status === 'running') return 'checking…';
+  return checkOutcome(check);
+}
+
+const checkMark = (check: CheckResult): string => {
+  if (!isCheckFinished(check)) return '…';
+  return check.status === 'ok' ? '✓' : '!';
+};
+
 /**
- * The scan as it happens: each check as the worker saves it, newest first in the headline; the
- * spec's messages cycle every 1.2 s only while nothing newer has come in.
+ * The scan as it happens (issue 29 item 9): every check with its state as the worker saves it, the
+ * newest finished one in the headline; the spec's messages cycle every 1.2 s only while nothing
+ * newer has come in. Once the scan has finished, `onFinished` opens the report.
  */
-export function ProgressPanel({ auditId, host, accountCreated, email, onCompleted, onFailed }: ProgressPanelProps) {
-  const progress = useAuditProgress(auditId);
-  const audit = progress.data;
+export function ProgressPanel({ auditId, host, accountCreated, email, onFinished, onFailed }: ProgressPanelProps) {
+  const progress = useAudit(auditId);
+  const audit = progress.data?.audit;
+  const checks = audit?.checks ?? [];
   const finished = audit?.checks.filter(isCheckFinished) ?? [];
   const range = progressMessageRange(audit);
   const rangeKey = range.join(',');
@@ -54,9 +71,8 @@ export function ProgressPanel({ auditId, host, accountCreated, email, onComplete
   useEffect(() => setCycle(0), [rangeKey]);
 
   useEffect(() => {
-    if (audit?.status === 'completed') onCompleted(audit);
-    else if (audit?.status === 'failed') onFailed(audit.errorMessage ?? 'The scan could not finish.');
-  }, [audit, onCompleted, onFailed]);
+    if (audit?.status === 'completed' || audit?.status === 'failed') onFinished(audit);
+  }, [audit, onFinished]);
 
   useEffect(() => {
     if (progress.isError && !audit) onFailed(progress.error.message);
@@ -86,27 +102,29 @@ export function ProgressPanel({ auditId, host, accountCreated, email, onComplete
       )}
 
       <div>
-        <p className="text-sm font-semibold text-slate-700 dark:text-slate-300">
-          {finished.length === 0
-            ? 'Waiting for the first check to finish…'
-            : `${finished.length} ${finished.length === 1 ? 'check' : 'checks'} finished`}
+        <p data-testid="checks-finished" className="text-sm font-semibold text-slate-700 dark:text-slate-300">
+          {checks.length === 0
+            ? 'Waiting for the scanner to start…'
+            : `${finished.length} of ${checks.length} ${checks.length === 1 ? 'check' : 'checks'} finished`}
         </p>
-        <ul aria-live="polite" aria-label="Finished checks" className="mt-2 divide-y divide-slate-100 rounded-md border border-slate-200 dark:divide-slate-800 dark:border-slate-700">
-          {finished.map((check) => (
-            <li key={check.name} className="flex items-center justify-between gap-3 px-3 py-2 text-sm">
+        <ul aria-live="polite" aria-label="Checks" className="mt-2 divide-y divide-slate-100 rounded-md border border-slate-200 dark:divide-slate-800 dark:border-slate-700">
+          {checks.map((check) => (
+            <li key={check.name} data-state={check.status} className="flex items-center justify-between gap-3 px-3 py-2 text-sm">
               <span className="flex items-center gap-2 text-slate-800 dark:text-slate-200">
-                <span aria-hidden="true" className={check.status === 'ok' ? 'text-green-700' : 'text-orange-700'}>
-                  {check.status === 'ok' ? '✓' : '!'}
+                <span aria-hidden="true" className={check.status === 'ok' ? 'text-green-700' : isCheckFinished(check) ? 'text-orange-700' : 'text-slate-500'}>
+                  {checkMark(check)}
                 </span>
                 {checkLabel(check.name)}
               </span>
-              <span className="shrink-0 text-slate-600 dark:text-slate-400">{checkOutcome(check)}</span>
+              <span className="shrink-0 text-slate-600 dark:text-slate-400">{checkState(check)}</span>
             </li>
           ))}
-          <li className="flex items-center gap-2 px-3 py-2 text-sm text-slate-600 dark:text-slate-400">
-            <Spinner className="size-3" />
-            Still scanning…
-          </li>
+          {checks.length === 0 && (
+            <li className="flex items-center gap-2 px-3 py-2 text-sm text-slate-600 dark:text-slate-400">
+              <Spinner className="size-3" />
+              Still scanning…
+            </li>
+          )}
         </ul>
       </div>
     </section>
