@@ -1,10 +1,11 @@
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RouteDefinition } from '../../lambdas/routes.js';
 import { API_PATH_PREFIXES } from '../../lib/site/viewer-request-function.js';
-import { signIn, type TestUser } from '../support/accounts.js';
+import { signIn, type TestUser, verifyAddressByCode } from '../support/accounts.js';
 import { startHibpServer, type HibpServer } from '../support/hibp-server.js';
 import { startTestStack, type TestStack, validLead, waitForAudit, postJson } from '../support/local-stack.js';
 import { mailbox } from '../support/post-from.js';
@@ -51,6 +52,10 @@ const seeds: Record<string, Seed> = {
   'send-verification-code': { body: { email: 'owner@gmail.test', webUrl: 'https://shop.example.test', firstName: 'Ada' }, required: ['email', 'webUrl'], formatted: ['email', 'webUrl'] },
   'verify-email-code': { body: { email: 'owner@gmail.test', webUrl: 'https://shop.example.test', verificationCode: '123456' }, required: ['email', 'webUrl', 'verificationCode'], formatted: ['email', 'webUrl', 'verificationCode'] },
   'email-audit': { body: { email: 'someone@example.test' }, required: ['email'], formatted: ['email'], realParams: true },
+  // A same-domain lead's address proof (issue 28 item 1): the code, six digits.
+  'confirm-address': { body: { verificationCode: '123456' }, required: ['verificationCode'], formatted: ['verificationCode'] },
+  // The shared report's email (issue 28 item 9): a real share link, so that the body is what is refused.
+  'email-shared-audit': { body: { email: 'someone@example.test' }, required: ['email'], formatted: ['email'], realParams: true },
   'update-me': { body: { firstName: 'Fuzz', lastName: 'Tester', company: 'Fuzz Pty Ltd', mobileNumber: '0412 345 678' }, required: ['firstName', 'lastName'], formatted: [] },
   'update-notification-preferences': {
     body: { emailAlerts: true, scanCompletions: true, securityUpdates: true, marketingEmails: false },
@@ -130,7 +135,9 @@ beforeAll(async () => {
   forged = await forgedAuthorizations(t, fuzzer.token);
 
   // Real reports in both scan modes (DECISIONS "Scan modes"), so that routes which look an audit up first can be
-  // reached with a bad body: a same-domain lead's (active), and the fuzzer's own from a foreign address proved by code (passive).
+  // reached with a bad body: a same-domain lead's whose address is proven by its code first (active), and the
+  // fuzzer's own from a foreign address proved by code (passive).
+  await verifyAddressByCode(t, '127.0.0.1', validLead.email, validLead.webUrl);
   const lead = await postJson(`${t.stack.url}/api/leads`, validLead);
   expect(lead.status).toBe(201);
   const foreign = { email: 'fuzzer@gmail.test', webUrl: validLead.webUrl };
@@ -140,7 +147,20 @@ beforeAll(async () => {
   const passiveLead = await postJson(`${t.stack.url}/api/leads`, { ...validLead, email: foreign.email }, { authorization: `Bearer ${fuzzer.token}` });
   expect(passiveLead.status).toBe(201);
   const auditIds = [String(lead.body.auditId), String(passiveLead.body.auditId)];
-  realIds = { auditId: auditIds };
+  // A share link of the fuzzer's own report that may be emailed, stored as its owner's Share button stores one (the
+  // reports here end failed, which the button does not share), so the email route reads its body.
+  const shareToken = randomBytes(16).toString('base64url');
+  const sharedAt = new Date();
+  await t.stack.deps.shares.create({
+    tokenHash: createHash('sha256').update(shareToken).digest('base64url'),
+    auditId: auditIds[1]!,
+    createdAt: sharedAt.toISOString(),
+    expiresAt: new Date(sharedAt.getTime() + 86_400_000).toISOString(),
+    maxUses: 100,
+    uses: 0,
+    emailable: true,
+  });
+  realIds = { auditId: auditIds, shareToken: [shareToken] };
   for (const auditId of auditIds) expect((await waitForAudit(t.stack.url, auditId)).status).toBe('failed');
   expect(await Promise.all(auditIds.map(async (id) => (await t.stack.deps.audits.getAudit(id))?.mode))).toEqual(['active', 'passive']);
 
