@@ -266,24 +266,74 @@ export class DynamoDbAuditRepository implements AuditRepository {
     });
   }
 
-  async requeueActive(auditId: string, queuedAt: string): Promise<boolean> {
-    return this.conditionalUpdate({
-      Key: keys.audit(auditId),
-      // Active from now: an address proof the audit waited for is no longer pending.
-      UpdateExpression: 'SET #status = :queued, #mode = :active, gsi2pk = :unfinished, gsi2sk = :order REMOVE errorMessage, addressProof',
-      // Passive by proof, or active by proof but run passive under the per-target limit (ranPassiveBecause).
-      ConditionExpression: 'attribute_exists(pk) AND #status IN (:done, :failed) AND (#mode = :passive OR attribute_exists(ranPassiveBecause))',
-      ExpressionAttributeNames: { '#status': 'status', '#mode': 'mode' },
-      ExpressionAttributeValues: {
-        ':queued': 'queued',
-        ':active': 'active',
-        ':passive': 'passive',
-        ':done': 'completed',
-        ':failed': 'failed',
-        ':unfinished': keys.unfinished,
-        ':order': `${queuedAt}#${auditId}`,
-      },
-    });
+  async supersedeWithActive(auditId: string, next: { id: string; createdAt: string; ownerId?: string }): Promise<Audit | undefined> {
+    const supersededBy = { auditId: next.id, createdAt: next.createdAt };
+    let old: Record<string, unknown> | undefined;
+    try {
+      const marked = await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.audit(auditId),
+          // The old report stays as it was: only the link to its successor, and its address proof is no longer pending.
+          UpdateExpression: 'SET supersededBy = :by REMOVE addressProof',
+          // Passive by proof, or active by proof but run passive under the per-target limit (ranPassiveBecause); once.
+          ConditionExpression:
+            'attribute_exists(pk) AND #status IN (:done, :failed) AND (#mode = :passive OR attribute_exists(ranPassiveBecause)) AND attribute_not_exists(supersededBy)',
+          ExpressionAttributeNames: { '#status': 'status', '#mode': 'mode' },
+          ExpressionAttributeValues: { ':by': supersededBy, ':done': 'completed', ':failed': 'failed', ':passive': 'passive' },
+          ReturnValues: 'ALL_OLD',
+        }),
+      );
+      old = marked.Attributes;
+    } catch (error) {
+      if (isConditionFailure(error)) return undefined;
+      throw error;
+    }
+    if (!old) return undefined;
+    const text = (field: string) => (typeof old[field] === 'string' ? (old[field] as string) : undefined);
+    const ownerId = next.ownerId ?? text('ownerId');
+    const audit: Audit = {
+      id: next.id,
+      ...(text('leadId') ? { leadId: text('leadId') } : {}),
+      ...(ownerId ? { ownerId } : {}),
+      ...(text('businessName') ? { businessName: text('businessName') } : {}),
+      targetUrl: String(old.targetUrl),
+      host: String(old.host),
+      status: 'queued',
+      createdAt: next.createdAt,
+      checks: [],
+      mode: 'active',
+      supersedes: { auditId, ...(text('completedAt') ? { completedAt: text('completedAt') } : {}) },
+      // What a paid audit bought stays with its report's full scan (depth, plan, badge window, the Pro Audit's re-scan used or not).
+      ...(old.depth ? { depth: old.depth as Audit['depth'] } : {}),
+      ...(old.isPremium
+        ? {
+            isPremium: true,
+            planType: old.planType as Audit['planType'],
+            ...(text('paymentSessionId') ? { paymentSessionId: text('paymentSessionId') } : {}),
+            ...(text('badgeEligibleUntil') ? { badgeEligibleUntil: text('badgeEligibleUntil') } : {}),
+            ...(text('updatedAt') ? { updatedAt: text('updatedAt') } : {}),
+          }
+        : {}),
+    };
+    const email = text('email');
+    const extra: Record<string, string> = {
+      ...(email ? { email, gsi1pk: keys.byEmail(email), gsi1sk: `AUDIT#${next.createdAt}` } : {}),
+      ...(text('freeRescanUsedAt') && text('freeRescanSessionId') ? { freeRescanUsedAt: text('freeRescanUsedAt')!, freeRescanSessionId: text('freeRescanSessionId')! } : {}),
+    };
+    try {
+      await this.putNewAudit(audit, extra);
+    } catch (error) {
+      // Not made: the old report is as it was again (unlockable), unless another request has replaced our mark since.
+      await this.conditionalUpdate({
+        Key: keys.audit(auditId),
+        UpdateExpression: old.addressProof ? 'SET addressProof = :proof REMOVE supersededBy' : 'REMOVE supersededBy',
+        ConditionExpression: 'supersededBy.auditId = :id',
+        ExpressionAttributeValues: { ':id': next.id, ...(old.addressProof ? { ':proof': old.addressProof } : {}) },
+      });
+      throw error;
+    }
+    return audit;
   }
 
   async attachOwner(auditId: string, ownerId: string): Promise<boolean> {
@@ -448,8 +498,8 @@ export class DynamoDbAuditRepository implements AuditRepository {
     if (!head || !belongsTo(head, 'ownerId', owner)) return undefined;
     // Checks and the owner's index item first, the head last: if this stops half-way, the head is still there to find again.
     const site = siteKey(String(head.host));
-    // The owner's entries of this audit for the site: its badge window and a landing entry per completion (an unlock or
-    // an address proof completes the same audit again, at another time).
+    // The owner's entries of this audit for the site: its badge window and a landing entry per completion (a paid audit's
+    // deep re-run or free re-scan completes the same audit again, at another time; an unlock makes a new audit).
     const ownerEntries =
       typeof head.ownerId === 'string' ? (await queryPartition(this.db, this.tableName, keys.ownerOfSite(site, head.ownerId))).filter((item) => item.auditId === auditId) : [];
     const index = typeof head.ownerId === 'string' ? [keys.ownedAudit(head.ownerId, String(head.createdAt), auditId), ...ownerEntries] : [];
@@ -506,6 +556,8 @@ function toAudit(item: AuditItem, checks: CheckResult[]): Audit {
     ...(item.mode ? { mode: item.mode } : {}),
     ...(item.ranPassiveBecause ? { ranPassiveBecause: item.ranPassiveBecause } : {}),
     ...(item.addressProof?.pending ? { addressProof: { pending: true, createAccount: item.addressProof.createAccount === true } } : {}),
+    ...(item.supersedes?.auditId ? { supersedes: item.supersedes } : {}),
+    ...(item.supersededBy?.auditId ? { supersededBy: item.supersededBy } : {}),
     ...(Array.isArray(item.gradeCaps) && item.gradeCaps.length > 0 ? { gradeCaps: item.gradeCaps } : {}),
     ...(item.origin ? { origin: item.origin } : {}),
     ...(item.isPremium ? { isPremium: true, planType: item.planType, paymentSessionId: item.paymentSessionId, badgeEligibleUntil: item.badgeEligibleUntil } : {}),

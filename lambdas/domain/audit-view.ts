@@ -350,6 +350,13 @@ export interface AuditResultView {
    */
   address_proof_pending?: true;
   /**
+   * Issue 29 item 6: the full scan that replaced this partial report (an unlock, a confirmed address),
+   * and when it was asked for. Each scan is its own report; the share link's view leaves it out (an audit id).
+   */
+  superseded_by?: { audit_id: string; created_at: string };
+  /** The partial report this full scan replaced, and when that one finished. Left out of the share link's view too. */
+  supersedes?: { audit_id: string; completed_at: string | null };
+  /**
    * The Pro Audit's step-by-step remediation plan (DECISIONS "What paid audits add"): completed Pro
    * Audits only. Public like the rest of the report: anyone with the report's id may read it.
    */
@@ -568,6 +575,8 @@ export function buildAuditView(audit: Audit, context: AuditViewContext = {}): Au
     coverage,
     not_checked_groups: notCheckedByReason(coverage.notChecked),
     ...(audit.addressProof?.pending ? { address_proof_pending: true as const } : {}),
+    ...(audit.supersededBy ? { superseded_by: { audit_id: audit.supersededBy.auditId, created_at: audit.supersededBy.createdAt } } : {}),
+    ...(audit.supersedes ? { supersedes: { audit_id: audit.supersedes.auditId, completed_at: audit.supersedes.completedAt ?? null } } : {}),
     providers: fixes.providers,
   };
   // What the paid audit bought (the plan catalogue's grants): the Pro Audit's re-scan and remediation plan.

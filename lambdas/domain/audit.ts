@@ -131,6 +131,14 @@ export interface Audit {
    */
   addressProof?: { pending: true; createAccount: boolean };
   /**
+   * Issue 29 item 6 (DECISIONS "Scan modes": each scan is its own history entry): the partial
+   * (passive) report an unlock or a confirmed address replaced by this full scan, and when that one
+   * had finished. Set on the new audit; the old one keeps its own checks, mode and times.
+   */
+  supersedes?: { auditId: string; completedAt?: string };
+  /** The full scan that replaced this partial report (its audit id, and when it was asked for). */
+  supersededBy?: { auditId: string; createdAt: string };
+  /**
    * Why the audit exists when nobody asked for it: `monitoring` for a subscriber's scheduled rescan
    * (issue 8 "Monitoring"; it alerts on changes and never counts against the plan's scans). Absent for
    * a lead's free scan and a user's own quick scan.

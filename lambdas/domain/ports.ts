@@ -81,8 +81,14 @@ export interface AuditRepository {
   markPremium(auditId: string, premium: { planType: 'basic' | 'pro'; paymentSessionId: string; badgeEligibleUntil: string; updatedAt: string }): Promise<boolean>;
   /** A completed audit queued again for its paid deep scan (DECISIONS "What paid audits add"); false when it is not completed. */
   requeueDeep(auditId: string, queuedAt: string): Promise<boolean>;
-  /** DECISIONS "Scan modes": a passive audit whose requester has since proved control is queued again as active; false unless it was a finished audit that ran passive. */
-  requeueActive(auditId: string, queuedAt: string): Promise<boolean>;
+  /**
+   * DECISIONS "Scan modes", issue 29 item 6: a passive audit whose requester has since proved control
+   * is replaced by a new audit, queued active (same lead, owner, business and target; `next.ownerId`
+   * when an account was attached just now). The old one stays as it was, marked `supersededBy` (its
+   * pending address proof removed), in one conditional write: of two requests at once only one makes
+   * the new audit. Undefined unless it was a finished audit that ran passive and not superseded yet.
+   */
+  supersedeWithActive(auditId: string, next: { id: string; createdAt: string; ownerId?: string }): Promise<Audit | undefined>;
   /** Attaches an unowned audit to an account (its history lists it from then on); false when it had an owner already (or is gone). */
   attachOwner(auditId: string, ownerId: string): Promise<boolean>;
   /**

@@ -50,10 +50,10 @@ export interface SharedAuditResponse {
 }
 
 /**
- * The report as a share link shows it: without the audit's id, which opens the report, its PDF and
+ * The report as a share link shows it: without the audit's id (nor the ids of the reports it replaced or was replaced by), which opens the report, its PDF and
  * new links with no expiry or use limit (issue 28 finding 11: the link must be the only key it gives).
  */
-export type SharedAuditView = Omit<AuditResultView, 'id'>;
+export type SharedAuditView = Omit<AuditResultView, 'id' | 'superseded_by' | 'supersedes'>;
 
 /** Share links live 24 hours (SPEC §9 "Sharing and payment"; the retention table). */
 export const SHARE_LIFETIME_SECONDS = RETENTION_SECONDS.shareLinks;

@@ -136,7 +136,7 @@ export async function openShare(deps: Pick<Deps, 'audits' | 'shares' | 'config'>
   }
   // The audit's id opens the report, its PDF and new links with no expiry or use limit: the link
   // must be the only key it hands out (issue 28 finding 11).
-  const { id: _auditId, ...audit } = view;
+  const { id: _auditId, superseded_by: _next, supersedes: _previous, ...audit } = view;
   return {
     audit,
     expiresAt: share.expiresAt,
@@ -157,8 +157,7 @@ export async function pdfReportUrl(deps: Pick<Deps, 'audits' | 'agents' | 'repor
   // A paid audit's deep scan replaces the free report, and a Pro Audit's free re-scan (or a later Pro
   // purchase, which adds the remediation plan) replaces that: each is a new object, never a stale one.
   const deepKey = () => `reports/${audit.id}-deep-${audit.planType ?? 'basic'}-${Date.parse(audit.completedAt ?? audit.createdAt)}.pdf`;
-  // A passive report unlocked into a full scan (DECISIONS "Scan modes") is the same audit: a new object too. So is
-  // each passive completion: an unlocked rescan past the site's hourly budget of active scans runs passive again, for another reason.
+  // Each passive completion is a new object (a report from before issue 29 item 6 may have been unlocked under its own id).
   const standardKey = () =>
     view.scan_mode === 'passive' ? `reports/${audit.id}-passive-${Date.parse(audit.completedAt ?? audit.createdAt)}.pdf` : `reports/${audit.id}.pdf`;
   // IT providers: a client's report carries its provider's branding; the key names the branding's version, so a change renders anew.

@@ -16,7 +16,7 @@ type ConfirmAddressDeps = Pick<Deps, 'audits' | 'scanJobs' | 'verifications' | '
 /**
  * `POST /api/audits/{auditId}/confirm-address` (DECISIONS "Scan modes" [attacker]): a same-domain
  * lead's report, passive while its address is unproven, is rescanned active once the code mailed to
- * that address is confirmed — as an unlock is (queueActiveRescan). The code is the one bound to the
+ * that address is confirmed — as an unlock is (queueActiveRescan: a new audit superseding the partial one). The code is the one bound to the
  * lead's own email and the audit's site, checked with POST /api/verification-codes/verify's limits
  * and attempts: the audit id alone proves nothing. Only then, when the lead asked for an account,
  * the account is created for the (now proven) address and the audit attached to it.
@@ -37,11 +37,14 @@ export async function confirmAddress(deps: ConfirmAddressDeps, rawId: unknown, i
   await refuseOptedOutScan(deps, audit.host);
   // The address is proven now: the account the lead asked for, attached to the report (an existing one is found).
   let accountCreated = false;
+  let ownerId: string | undefined;
   if (audit.addressProof.createAccount && audit.ownerId === undefined) {
     const account = await ensureAccount(deps, lead);
     accountCreated = account.accountCreated;
+    ownerId = account.userId;
     await deps.audits.attachOwner(audit.id, account.userId);
   }
-  await queueActiveRescan(deps, audit.id, 'Same-domain address proven: active scan queued');
-  return { auditId: audit.id, status: 'queued', mode: 'active', accountCreated, message: addressProofMessages.started };
+  // The full scan is a new report (issue 29 item 6), the account's too; the partial one stays, linked to it.
+  const next = await queueActiveRescan(deps, audit.id, 'Same-domain address proven: active scan queued as a new report', ownerId);
+  return { auditId: next.id, status: 'queued', mode: 'active', accountCreated, message: addressProofMessages.started };
 }

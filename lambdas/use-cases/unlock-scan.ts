@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import type { Deps } from '../composition.js';
+import type { Audit } from '../domain/audit.js';
 import { ConflictError } from '../domain/errors.js';
 import { ranMode } from '../domain/coverage.js';
 import { siteKey } from '../domain/target.js';
@@ -12,9 +14,10 @@ type UnlockDeps = Pick<Deps, 'audits' | 'domains' | 'scanJobs' | 'clock' | 'log'
 
 /**
  * `POST /api/audits/{auditId}/unlock` (DECISIONS "Scan modes"): a passive report's requester, once
- * signed in and holding the site's domain verified by DNS TXT or file, re-runs the same report as an
- * active scan. The caller's own report only (owned, or a lead under the account's email), once (it
- * is active from then on), never while it runs, and counted against the plan as one scan, as Quick
+ * signed in and holding the site's domain verified by DNS TXT or file, runs the active scan as a new
+ * report (issue 29 item 6: each scan its own history entry; the partial one stays, linked to it).
+ * The caller's own report only (owned, or a lead under the account's email), once (409
+ * audit_superseded after), never while it runs, and counted against the plan as one scan, as Quick
  * Scan is (issue 28 finding 14: the plan's scans, a free account's trial grants; none left: 403
  * scan_limit_reached and nothing is rescanned). The per-target active budget applies in the worker like for every active scan; a
  * report whose scan ran passive under it may be unlocked again.
@@ -24,28 +27,44 @@ export async function unlockScan(deps: UnlockDeps, caller: Caller, rawId: unknow
   // A report whose active scan ran passive under the per-target limit may be unlocked again (later).
   if (ranMode(audit) === 'active') throw new ConflictError('already_active', unlockMessages.alreadyActive);
   if (audit.status === 'queued' || audit.status === 'in_progress') throw new ConflictError('audit_scan_running', unlockMessages.running);
+  if (audit.supersededBy) throw superseded();
   await refuseOptedOutScan(deps, audit.host);
   // The proof is looked for again when it was last seen more than DOMAIN_PROOF_RECHECK_DAYS ago.
   await requireProvenDomain(deps, scannerProbes(deps.scanSettings), caller.userId, audit.host, unlockMessages.notVerified(siteKey(audit.host)));
   // An active scan: counted against the plan as Quick Scan is (issue 28 finding 14), given back if it does not start.
   const counted = await countScanAgainstPlan(deps, caller.userId);
+  let next: Audit;
   try {
-    await queueActiveRescan(deps, audit.id, 'Passive report unlocked: active scan queued');
-    await counted.record({ auditId: audit.id, domain: audit.host, createdAt: deps.clock.now().toISOString() });
+    next = await queueActiveRescan(deps, audit.id, 'Passive report unlocked: active scan queued as a new report');
+    await counted.record({ auditId: next.id, domain: audit.host, createdAt: deps.clock.now().toISOString() });
   } catch (error) {
     await counted.giveBack();
     throw error;
   }
-  return { auditId: audit.id, status: 'queued', mode: 'active', message: unlockMessages.started };
+  return { auditId: next.id, status: 'queued', mode: 'active', message: unlockMessages.started };
 }
 
+const superseded = () => new ConflictError('audit_superseded', unlockMessages.superseded);
+
 /**
- * The same report queued again as an active scan, once its requester proved control (an unlock, or
- * the address proof of a same-domain lead): 409 when another request did it a moment ago, or a scan started.
+ * The active scan of a passive report whose requester proved control (an unlock, or the address
+ * proof of a same-domain lead), queued as a new audit that supersedes it (issue 29 item 6). `ownerId`:
+ * the account attached to the report just now. 409 when another request did it a moment ago
+ * (audit_superseded), or a scan of it started (audit_scan_running).
  */
-export async function queueActiveRescan(deps: Pick<Deps, 'audits' | 'scanJobs' | 'clock' | 'log'>, auditId: string, logMessage: string): Promise<void> {
-  const queuedAt = deps.clock.now().toISOString();
-  if (!(await deps.audits.requeueActive(auditId, queuedAt))) throw new ConflictError('audit_scan_running', unlockMessages.running);
-  await deps.scanJobs.enqueue({ auditId, kind: 'scan' });
-  deps.log.info(logMessage, { auditId });
+export async function queueActiveRescan(
+  deps: Pick<Deps, 'audits' | 'scanJobs' | 'clock' | 'log'>,
+  auditId: string,
+  logMessage: string,
+  ownerId?: string,
+): Promise<Audit> {
+  const createdAt = deps.clock.now().toISOString();
+  const next = await deps.audits.supersedeWithActive(auditId, { id: randomUUID(), createdAt, ...(ownerId ? { ownerId } : {}) });
+  if (!next) {
+    const now = await deps.audits.getAudit(auditId);
+    throw now?.supersededBy ? superseded() : new ConflictError('audit_scan_running', unlockMessages.running);
+  }
+  await deps.scanJobs.enqueue({ auditId: next.id, kind: 'scan' });
+  deps.log.info(logMessage, { auditId: next.id, supersedes: auditId });
+  return next;
 }

@@ -21,7 +21,14 @@ const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12
 const HUMAN_FILL_MS = 3_200;
 
 interface ReportView {
-  result?: { scan_mode?: string; coverage?: { partial?: boolean; notChecked?: { check: string }[] }; network?: { status?: string }; grade?: string | null };
+  result?: {
+    scan_mode?: string;
+    coverage?: { partial?: boolean; notChecked?: { check: string }[] };
+    network?: { status?: string };
+    grade?: string | null;
+    superseded_by?: { audit_id: string };
+    supersedes?: { audit_id: string };
+  };
 }
 
 /** The value under a summary counter ('Open Ports' …). */
@@ -36,7 +43,7 @@ describe.skipIf(!chromiumAvailable)('scan modes in Chromium: the partial report 
   let consoleOutput: string[];
   let auditId = '';
 
-  const view = async (): Promise<ReportView> => (await fetch(`${appUrl}/api/audits/${auditId}`)).json() as Promise<ReportView>;
+  const view = async (id = auditId): Promise<ReportView> => (await fetch(`${appUrl}/api/audits/${id}`)).json() as Promise<ReportView>;
 
   beforeAll(async () => {
     stack = await startE2eStack();
@@ -97,7 +104,7 @@ describe.skipIf(!chromiumAvailable)('scan modes in Chromium: the partial report 
     expect(stored.result?.coverage?.notChecked?.map((item) => item.check)).toEqual(expect.arrayContaining(['ports', 'exposure', 'wordpress']));
   }, 60_000);
 
-  it('signs in to the account made with the lead, verifies the domain by DNS TXT, unlocks, and the report becomes a full scan', async () => {
+  it('signs in to the account made with the lead, verifies the domain by DNS TXT, unlocks, and the full scan is a new report linked both ways with the partial one', async () => {
     // Prepare
     const temporary = await temporaryPasswordOf(stack.mailboxUrl, EMAIL);
 
@@ -126,7 +133,9 @@ describe.skipIf(!chromiumAvailable)('scan modes in Chromium: the partial report 
     await run.waitFor({ timeout: 15_000 });
     await page.screenshot({ path: artifactPath('scan-modes-verified.png'), fullPage: true });
     await run.click();
-    await page.waitForURL(`${appUrl}/results/${auditId}`);
+    // Issue 29 item 6: the full scan is a new report; the partial one stays.
+    await page.waitForURL(new RegExp(`/results/${UUID}$`));
+    const fullId = new URL(page.url()).pathname.split('/').at(-1)!;
     // The stack's target serves no web pages (nothing listens on 80 or 443), so its web checks end in
     // errors: the full scan's report is 'Full scan — partial report', with the port scan run.
     await page.locator('[data-testid="scan-mode"][data-mode="active"]').waitFor({ timeout: 45_000 });
@@ -139,10 +148,22 @@ describe.skipIf(!chromiumAvailable)('scan modes in Chromium: the partial report 
     await expect(counterValue(page, 'Open Ports').textContent()).resolves.toMatch(/^\d+$/);
     await expect(page.getByTestId('unlock-panel').count()).resolves.toBe(0);
     await expect(page.getByRole('region', { name: 'Open Ports' }).getByText(/Not checked/).count()).resolves.toBe(0);
-    const stored = await view();
+    const back = page.getByTestId('supersede-links').getByRole('link', { name: /^Replaces the partial report of / });
+    await expect(back.getAttribute('href')).resolves.toBe(`/results/${auditId}`);
+    const stored = await view(fullId);
+    expect(fullId).not.toBe(auditId);
     expect(stored.result?.scan_mode).toBe('active');
+    expect(stored.result?.supersedes?.audit_id).toBe(auditId);
     expect(stored.result?.network?.status).toBe('completed');
     expect(stored.result?.coverage?.notChecked?.map((item) => item.check) ?? []).not.toContain('ports');
+    const partial = await view();
+    expect([partial.result?.scan_mode, partial.result?.superseded_by?.audit_id]).toEqual(['passive', fullId]);
+    // The partial report, opened again: still partial, and it leads to the full scan.
+    await back.click();
+    await page.waitForURL(`${appUrl}/results/${auditId}`);
+    await page.getByTestId('supersede-links').getByRole('link', { name: 'A full scan of this site replaced this partial report — view it' }).waitFor();
+    await expect(page.getByTestId('scan-mode').getByRole('heading').textContent()).resolves.toBe('Passive scan — partial report');
+    await expect(page.getByTestId('unlock-panel').count()).resolves.toBe(0);
     // The lead form answers 403 (a code is needed) before the modal: that is the only console line.
     expect(consoleOutput.filter((line) => !line.includes('403'))).toEqual([]);
   }, 60_000);

@@ -63,7 +63,7 @@ export interface Fixtures {
   ownerAudit: string;
   /** A completed audit of the owner's with a Pro grant: the free re-scan is open. */
   proAudit: string;
-  /** A passive report of the owner's verified domain (a foreign-address lead's, say) that ended: unlock-scan re-runs it active. */
+  /** A passive report of the owner's verified domain (a foreign-address lead's, say) that ended: unlock-scan runs it active as a new report (issue 29 item 6). */
   passiveAudit: string;
   /** A same-domain lead's passive report whose address proof is pending, ended; `addressCode` is the code mailed to its address. */
   pendingAudit: string;
@@ -153,7 +153,7 @@ export function routeCases(f: Fixtures): Record<RouteName, RouteCase> {
     'confirm-address': {
       good: async () => ({ params: { auditId: f.pendingAudit }, body: { verificationCode: await f.addressCode() } }),
       goodStatus: 202,
-      checkGood: ({ json }) => expectThat(json.mode === 'active' && json.status === 'queued' && json.auditId === f.pendingAudit, `confirm-address: ${JSON.stringify(json)}`),
+      checkGood: ({ json }) => expectThat(json.mode === 'active' && json.status === 'queued' && typeof json.auditId === 'string' && json.auditId !== f.pendingAudit, `confirm-address: ${JSON.stringify(json)}`),
       // An audit with no address proof pending: the id alone is never enough.
       bad: () => ({ params: { auditId: f.ownerAudit }, body: { verificationCode: '123456' } }),
       badStatus: 404,

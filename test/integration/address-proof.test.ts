@@ -98,20 +98,30 @@ describe('an anonymous lead at the site’s own domain', () => {
     expect(await t.stack.deps.users.findUserIdByEmail('it@example.test')).toBeUndefined();
   });
 
-  it('with the right code: 202, the same audit rescanned active, and only then the account created and the audit attached to it', async () => {
+  it('with the right code: 202, a new audit scans active (the partial one stays, linked to it), and only then the account is created and owns both', async () => {
+    const before = await t.stack.deps.audits.getAudit(auditId);
+
     const reply = await confirm('127.0.28.1', auditId, await mailedCode(email));
 
     expect(reply.status, JSON.stringify(reply.body)).toBe(202);
-    expect(reply.body).toMatchObject({ auditId, status: 'queued', mode: 'active', accountCreated: true });
-    const audit = await waitForAudit(t.stack.url, auditId, 60_000);
+    const newId = String(reply.body.auditId);
+    expect(newId).not.toBe(auditId);
+    expect(reply.body).toMatchObject({ auditId: newId, status: 'queued', mode: 'active', accountCreated: true });
+    const audit = await waitForAudit(t.stack.url, newId, 60_000);
     expect(audit.status).toBe('completed');
     const userId = await t.stack.deps.users.findUserIdByEmail(email);
     expect(userId).toEqual(expect.any(String));
-    const stored = await t.stack.deps.audits.getAudit(auditId);
-    expect(stored).toMatchObject({ mode: 'active', ownerId: userId });
+    const stored = await t.stack.deps.audits.getAudit(newId);
+    expect(stored).toMatchObject({ mode: 'active', ownerId: userId, leadId: before!.leadId, host: before!.host, supersedes: { auditId, completedAt: before!.completedAt } });
     expect(stored?.addressProof).toBeUndefined();
     expect(stored?.checks.find((c) => c.name === 'ports')?.data).toMatchObject({ scanned: 100 });
+    // The partial report as it was (checks, mode, times), owned by the new account too, its proof no longer pending.
+    const { addressProof: _proof, ...unchanged } = before!;
+    expect(await t.stack.deps.audits.getAudit(auditId)).toEqual({ ...unchanged, ownerId: userId, supersededBy: { auditId: newId, createdAt: stored!.createdAt } });
     expect((await mailbox(t.stack.mailboxUrl, email)).map((m) => m.subject)).toContain('Your Rampart account: login details');
+    // The account's history lists both (account deletion deletes what it lists).
+    const owned = await t.stack.deps.accounts.listOwnedAudits(userId!, 10);
+    expect(owned.audits.map((a) => a.auditId).sort()).toEqual([auditId, newId].sort());
   });
 
   it('refuses the code a second time: the proof is no longer pending', async () => {

@@ -135,12 +135,12 @@ describe('who speaks for a site', () => {
   });
 });
 
-describe('an owner scan completed twice (an unlock, an address proof)', () => {
+describe('an owner scan completed twice (a paid audit\'s deep re-run; an unlock makes a new audit since issue 29 item 6)', () => {
   it('leaves none of its owner entries behind when the audit is deleted', async () => {
-    // Prepare: the owner's passive landing scan, completed, then unlocked (rescanned active) and completed again at another time.
+    // Prepare: the owner's landing scan, completed, then re-run deep (a paid audit) and completed again at another time.
     const first = new Date(Date.now() - 2 * DAY);
     const id = await completedScan(owner, `https://${SITE}/`, 70, 'C', first, 'passive');
-    expect(await t.stack.deps.audits.requeueActive(id, new Date(first.getTime() + 60_000).toISOString())).toBe(true);
+    expect(await t.stack.deps.audits.requeueDeep(id, new Date(first.getTime() + 60_000).toISOString())).toBe(true);
     const again = new Date(first.getTime() + 120_000).toISOString();
     await t.stack.deps.audits.markInProgress(id, again);
     expect(await t.stack.deps.audits.complete(id, { score: 75, grade: 'C', riskLevel: 'medium', completedAt: new Date(first.getTime() + 180_000).toISOString() })).toBe(true);

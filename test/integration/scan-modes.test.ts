@@ -195,15 +195,18 @@ describe('a same-domain lead', () => {
     expect(await report(activeAudit)).toMatchObject({ scan_mode: 'passive', address_proof_pending: true });
   });
 
-  it('once the code mailed to the address is confirmed, the same report is rescanned active: the port sweep reaches every listening port, the exposure catalogue and TRACE are sent, the zone transfer is tried', async () => {
+  it('once the code mailed to the address is confirmed, a new report is scanned active (the partial one stays, linked to it): the port sweep reaches every listening port, the exposure catalogue and TRACE are sent, the zone transfer is tried', async () => {
     // Act: the code from SES local, typed for the report.
     const mail = (await mailbox(t.stack.mailboxUrl, 'owner@alpha.test')).filter((m) => m.subject === 'Your Rampart verification code').at(-1);
     const code = /is: (\d{6})/.exec(mail?.body.text ?? '')?.[1];
-    await scanned(async () => {
-      const reply = await postJsonFrom('127.0.18.2', url(`/api/audits/${activeAudit}/confirm-address`), { verificationCode: code });
+    const partial = activeAudit;
+    activeAudit = await scanned(async () => {
+      const reply = await postJsonFrom('127.0.18.2', url(`/api/audits/${partial}/confirm-address`), { verificationCode: code });
       expect(reply.status, JSON.stringify(reply.body)).toBe(202);
-      return activeAudit;
+      return String(reply.body.auditId);
     });
+    expect(activeAudit).not.toBe(partial);
+    expect(await report(partial)).toMatchObject({ scan_mode: 'passive', superseded_by: { audit_id: activeAudit } });
 
     // Assess
     expect(connectedServicePorts()).toEqual([...target.servicePorts].sort((a, b) => a - b));
@@ -247,32 +250,44 @@ describe('unlocking a passive report', () => {
     expect(await t.stack.deps.audits.getAudit(passiveAudit)).toMatchObject({ status: 'completed', mode: 'passive' });
   });
 
-  it('after the TXT record is published and verified: 202, and an active rescan of the same report follows', async () => {
+  it('after the TXT record is published and verified: 202, and an active scan follows as a new report; the partial one stays as it was, linked to it', async () => {
     // Prepare
     await verifyDomainByDns(t, zone, visitorUser, 'beta.test');
 
     // Act
+    const partialBefore = await report(passiveAudit);
     let reply: Awaited<ReturnType<typeof api>> | undefined;
-    await scanned(async () => {
+    const fullAudit = await scanned(async () => {
       reply = await api(t, 'POST', `/api/audits/${passiveAudit}/unlock`, visitorUser.token);
-      return passiveAudit;
+      return String(reply.body.auditId);
     });
 
     // Assess
-    expect([reply!.status, reply!.body]).toEqual([202, { auditId: passiveAudit, status: 'queued', mode: 'active', message: unlockMessages.started }]);
+    expect(fullAudit).not.toBe(passiveAudit);
+    expect([reply!.status, reply!.body]).toEqual([202, { auditId: fullAudit, status: 'queued', mode: 'active', message: unlockMessages.started }]);
     expect(connectedServicePorts()).toEqual([...target.servicePorts].sort((a, b) => a - b));
     expect(target.requests.some((r) => r.method === 'TRACE')).toBe(true);
     expect(axfrs('beta.test').map((q) => q.transport)).toEqual(['tcp']);
-    const view = await report(passiveAudit);
+    const view = await report(fullAudit);
     expect([view.scan_mode, view.coverage.mode, view.coverage.allowedMode]).toEqual(['active', 'active', 'active']);
     expect((view.coverage.notChecked as NotCheckedItem[]).filter((item) => item.cause === 'passive')).toEqual([]);
     expect(view.counters.openPorts).toBeGreaterThanOrEqual(target.servicePorts.length);
-    expect(modeLine(await pdfText(passiveAudit))).toEqual(['active']);
+    expect(view.supersedes).toEqual({ audit_id: passiveAudit, completed_at: partialBefore.completed_at });
+    expect(modeLine(await pdfText(fullAudit))).toEqual(['active']);
+    // The partial report: as it was (its mode, findings, times and score), and linked to the full one.
+    const { superseded_by: supersededBy, ...partialAfter } = await report(passiveAudit);
+    expect(partialAfter).toEqual(partialBefore);
+    expect(supersededBy).toEqual({ audit_id: fullAudit, created_at: expect.any(String) });
+    expect(modeLine(await pdfText(passiveAudit))).toEqual(['passive']);
   });
 
-  it('refuses a second unlock with 409 already_active', async () => {
-    const reply = await api(t, 'POST', `/api/audits/${passiveAudit}/unlock`, visitorUser.token);
-    expect([reply.status, reply.body]).toEqual([409, { error: 'already_active', message: unlockMessages.alreadyActive }]);
+  it('refuses a second unlock of the partial report with 409 audit_superseded, and of the full one with 409 already_active', async () => {
+    const again = await api(t, 'POST', `/api/audits/${passiveAudit}/unlock`, visitorUser.token);
+    const full = String((await report(passiveAudit)).superseded_by.audit_id);
+    const ofFull = await api(t, 'POST', `/api/audits/${full}/unlock`, visitorUser.token);
+
+    expect([again.status, again.body]).toEqual([409, { error: 'audit_superseded', message: unlockMessages.superseded }]);
+    expect([ofFull.status, ofFull.body]).toEqual([409, { error: 'already_active', message: unlockMessages.alreadyActive }]);
   });
 });
 
@@ -317,28 +332,31 @@ describe('the other abuse paths', () => {
 
     // Act
     let reply: Awaited<ReturnType<typeof api>> | undefined;
-    await scanned(async () => {
+    const unlocked = await scanned(async () => {
       reply = await api(t, 'POST', `/api/audits/${auditId}/unlock`, owner.token);
-      return auditId;
+      return String(reply.body.auditId);
     });
 
     // Assess
     expect(reply!.status).toBe(202);
     expect(nonPassiveTraffic(siteOf('shop.gamma.test'))).toEqual([]);
-    const view = await report(auditId);
+    const view = await report(unlocked);
     expect(view.coverage).toMatchObject({ mode: 'passive', allowedMode: 'active', partial: true });
     expect(causes(view.coverage.notChecked as NotCheckedItem[])).toEqual(['limit']);
-    expect(modeLine(await pdfText(auditId))).toEqual(['limited']);
+    expect(modeLine(await pdfText(unlocked))).toEqual(['limited']);
+    expect(modeLine(await pdfText(auditId))).toEqual(['passive']);
 
     // A report that ran passive under the limit may be unlocked again (later): not 409 already_active.
     let again: Awaited<ReturnType<typeof api>> | undefined;
-    await scanned(async () => {
-      again = await api(t, 'POST', `/api/audits/${auditId}/unlock`, owner.token);
-      return auditId;
+    const third = await scanned(async () => {
+      again = await api(t, 'POST', `/api/audits/${unlocked}/unlock`, owner.token);
+      return String(again.body.auditId);
     });
     expect(again!.status).toBe(202);
+    expect(new Set([auditId, unlocked, third]).size).toBe(3);
+    expect((await report(unlocked)).superseded_by.audit_id).toBe(third);
     // Still within the hour: passive again, and it says why.
-    expect(causes((await report(auditId)).coverage.notChecked as NotCheckedItem[])).toEqual(['limit']);
+    expect(causes((await report(third)).coverage.notChecked as NotCheckedItem[])).toEqual(['limit']);
   });
 
   it('reads ?premium=true on a report address as nothing: the stored premium state answers', async () => {

@@ -81,6 +81,12 @@ export const scanModeContent = {
     viewReport: 'View the report',
   },
 
+  /** Issue 29 item 6: each scan is its own report; a partial one and the full scan that replaced it link to each other. */
+  supersede: {
+    replacedBy: 'A full scan of this site replaced this partial report — view it',
+    replaces: (date: string) => `Replaces the partial report of ${date}`,
+  },
+
   /** Settings → Domains, opened to verify a domain for something (`?add=…&unlock=…` or `&offer=…`). */
   verifyFor: {
     unlockHeading: (domain: string) => `Unlock the full scan of ${domain}`,

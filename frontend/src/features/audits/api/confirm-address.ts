@@ -6,7 +6,7 @@ import { type ConfirmAddressResponse, routePath } from '../../../lib/contracts';
 export const confirmAddress = (auditId: string, verificationCode: string): Promise<ConfirmAddressResponse> =>
   apiPost<ConfirmAddressResponse>(routePath('confirm-address', { auditId }), { verificationCode });
 
-/** As the unlock: once queued, the report is read afresh, so the page follows the full scan's progress. */
+/** As the unlock: once queued, the partial report is read afresh (it links to the new one the full scan makes). */
 export function useConfirmAddress(auditId: string) {
   const queryClient = useQueryClient();
   return useMutation({

@@ -8,7 +8,7 @@ export const unlockScan = (auditId: string): Promise<UnlockResponse> => apiPost<
 
 /** Why an unlock was refused, by the API's stable code; `other` is anything else (a network failure, a 5xx). */
 export type UnlockRefusal =
-  | { code: 'signed_out' | 'domain_not_verified' | 'audit_forbidden' | 'already_active' | 'audit_scan_running'; message: string }
+  | { code: 'signed_out' | 'domain_not_verified' | 'audit_forbidden' | 'already_active' | 'audit_scan_running' | 'audit_superseded'; message: string }
   | { code: 'other'; message: string };
 
 /** The contract's words for each refusal (the API sends the same), so both pages say the same thing. */
@@ -27,6 +27,8 @@ export function unlockRefusal(error: unknown, domain: string): UnlockRefusal {
       return { code: error.code, message: unlockMessages.alreadyActive };
     case 'audit_scan_running':
       return { code: error.code, message: unlockMessages.running };
+    case 'audit_superseded':
+      return { code: error.code, message: unlockMessages.superseded };
     default:
       if (error.status === 401) return { code: 'signed_out', message: error.message };
       return { code: 'other', message: error.status < 500 ? error.message : scanModeContent.unlock.failed };
@@ -34,9 +36,9 @@ export function unlockRefusal(error: unknown, domain: string): UnlockRefusal {
 }
 
 /**
- * Once queued, the report is read afresh (its cached copy is the passive one): the results page
- * then shows the scan's progress and the full report. A refusal that means the report changed
- * (already active, a scan running) reads it again too.
+ * Once queued, the full scan is a new report (issue 29 item 6; the caller goes there) and the partial
+ * one is read afresh (it now links to it). A refusal that means the report changed (already active,
+ * a scan running, replaced by a full scan) reads it again too.
  */
 export function useUnlockScan(auditId: string) {
   const queryClient = useQueryClient();
@@ -44,10 +46,10 @@ export function useUnlockScan(auditId: string) {
   return useMutation({
     mutationKey: ['audits', auditId, 'unlock'],
     mutationFn: () => unlockScan(auditId),
-    // Reset, not invalidated: a page opened later must not show the passive copy while it reads the new state.
+    // Reset, not invalidated: a page opened later must not show the copy without the link while it reads the new state.
     onSuccess: () => queryClient.resetQueries({ queryKey: ['audits', auditId], exact: true }),
     onError: (error) => {
-      if (error instanceof ApiError && (error.code === 'already_active' || error.code === 'audit_scan_running')) void reread();
+      if (error instanceof ApiError && (error.code === 'already_active' || error.code === 'audit_scan_running' || error.code === 'audit_superseded')) void reread();
     },
   });
 }

@@ -23,6 +23,7 @@ import { Counters, RiskBanner, ScoreCard } from './report-overview';
 import { NotCheckedList, notRun, ScanModeNotice } from './scan-coverage';
 import { ShareButton, ShareLinkPanel } from './share-report';
 import { SiteAccessPanel } from './site-access';
+import { SupersedeLinks } from './supersede-links';
 import { ConfirmAddressPanel } from './confirm-address-panel';
 import { UnlockPanel } from './unlock-panel';
 import { ProvidersLine } from './platform-fix';
@@ -240,6 +241,7 @@ function AuditReport({
   return (
     <article className="space-y-8">
       <ReportHeader audit={audit} result={result} />
+      {mode !== 'shared' && <SupersedeLinks audit={audit} result={result} mode={mode} />}
       <PremiumBanner audit={audit} result={result} />
 
       {refreshError && (

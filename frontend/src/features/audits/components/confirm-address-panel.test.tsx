@@ -1,4 +1,5 @@
 import { fireEvent, screen } from '@testing-library/react';
+import { useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { addressProofMessages, type Audit, type AuditResultView } from '../../../lib/contracts';
 import { advance, renderWithProviders, stubApi } from '../../../testing/api-stub';
@@ -7,6 +8,12 @@ import { ConfirmAddressPanel } from './confirm-address-panel';
 
 const ID = '0b3c5d2e-7f41-4a8b-9c1d-2e3f4a5b6c7d';
 const CONFIRM_PATH = `/api/audits/${ID}/confirm-address`;
+/** The full scan the confirmed code starts: a new report (issue 29 item 6). */
+const NEW_ID = '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d';
+
+function Where() {
+  return <p data-testid="where">{useLocation().pathname}</p>;
+}
 const audit = (status: Audit['status'] = 'completed'): Audit => ({
   id: ID,
   targetUrl: 'https://shop.example.test/',
@@ -29,11 +36,17 @@ afterEach(() => {
 });
 
 describe('the address proof on a same-domain lead’s passive report (DECISIONS "Scan modes" [attacker])', () => {
-  it('names the address the lead form remembered, and sends the typed code for this report', async () => {
+  it('names the address the lead form remembered, sends the typed code for this report, and goes to the new report of the full scan', async () => {
     // Prepare
     rememberAddressProof(ID, 'owner@example.test');
-    const api = stubApi({ [`POST ${CONFIRM_PATH}`]: { status: 202, body: { auditId: ID, status: 'queued', mode: 'active', accountCreated: true, message: addressProofMessages.started } } });
-    renderWithProviders(<ConfirmAddressPanel audit={audit()} result={view(true)} />);
+    const api = stubApi({ [`POST ${CONFIRM_PATH}`]: { status: 202, body: { auditId: NEW_ID, status: 'queued', mode: 'active', accountCreated: true, message: addressProofMessages.started } } });
+    renderWithProviders(
+      <>
+        <ConfirmAddressPanel audit={audit()} result={view(true)} />
+        <Where />
+      </>,
+      { route: `/results/${ID}` },
+    );
 
     // Act
     fireEvent.change(screen.getByLabelText('Verification code'), { target: { value: ' 123456 ' } });
@@ -44,6 +57,7 @@ describe('the address proof on a same-domain lead’s passive report (DECISIONS 
     expect(screen.getByRole('heading').textContent).toBe('We emailed a code to owner@example.test: type it to run the full scan');
     expect(api.callsTo('POST', CONFIRM_PATH).map((call) => call.body)).toEqual([{ verificationCode: '123456' }]);
     expect(screen.queryByRole('alert')).toBeNull();
+    expect(screen.getByTestId('where').textContent).toBe(`/results/${NEW_ID}`);
   });
 
   it('says "your address" in another browser, and shows the API’s refusal of a wrong code', async () => {

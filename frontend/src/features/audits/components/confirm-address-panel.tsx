@@ -1,7 +1,9 @@
 import { useState, type FormEvent } from 'react';
+import { useNavigate } from 'react-router';
 import { Button } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
 import { TextField } from '../../../components/ui/text-field';
+import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-client';
 import { addressProofMessages, type Audit, type AuditResultView, wrongCodeMessage } from '../../../lib/contracts';
 import { rememberedAddressProof } from '../../lead-form/lib/session-keys';
@@ -17,18 +19,20 @@ function confirmError(error: Error | null): string | undefined {
 
 /**
  * DECISIONS "Scan modes" [attacker]: a same-domain lead's passive report while its address is not
- * proven. The code mailed to the address, typed here, reruns the same report as the full scan (the
- * page then follows its progress). The address is named only in the browser that sent the lead.
+ * proven. The code mailed to the address, typed here, runs the full scan as a new report (the page
+ * then goes there and follows its progress; this one stays, linked to it). The address is named only in the browser that sent the lead.
  */
 export function ConfirmAddressPanel({ audit, result }: { audit: Audit; result: AuditResultView }) {
   const [code, setCode] = useState('');
   const confirm = useConfirmAddress(audit.id);
+  const navigate = useNavigate();
   if (audit.status !== 'completed' || result.address_proof_pending !== true) return null;
 
   const error = confirmError(confirm.error);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    confirm.mutate(code.trim());
+    // The full scan is a new report (issue 29 item 6): the page follows it there.
+    confirm.mutate(code.trim(), { onSuccess: (queued) => void navigate(paths.results.getHref(queued.auditId)) });
   };
   return (
     <section

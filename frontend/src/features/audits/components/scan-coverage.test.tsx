@@ -1,16 +1,20 @@
 import { fireEvent, screen, within } from '@testing-library/react';
-import { Route, Routes, useLocation } from 'react-router';
+import { Route, Routes, useLocation, useParams } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { scanModeContent } from '../../../config/scan-modes';
 import { PASSIVE_REASON, unlockMessages, type Audit, type AuditResultView, type CoverageView } from '../../../lib/contracts';
 import { advance, renderWithProviders, stubApi } from '../../../testing/api-stub';
 import { AuthTestProvider, type AuthStatus } from '../../auth/auth-provider';
 import { AuditResults, type ResultsMode } from './audit-results';
+import { formatDate } from './format';
 import { SharedReport } from './shared-report';
 
 const ID = '0b3c5d2e-7f41-4a8b-9c1d-2e3f4a5b6c7d';
 const AUDIT_PATH = `/api/audits/${ID}`;
 const UNLOCK_PATH = `/api/audits/${ID}/unlock`;
+/** The full scan an unlock makes: a new report (issue 29 item 6). */
+const NEW_ID = '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d';
+const NEW_PATH = `/api/audits/${NEW_ID}`;
 const TOKEN = 'AbCdEfGhIjKlMnOpQrStUv';
 const VERIFY_HREF = `/dashboard/settings?tab=domains&add=shop.example.test&unlock=${ID}`;
 
@@ -118,11 +122,22 @@ function Where() {
   return <p data-testid="where">{`${location.pathname}${location.search}`}</p>;
 }
 
+/** The results route as the router mounts it: the report of the id in the address. */
+function ResultsRoute({ mode }: { mode: ResultsMode }) {
+  const { auditId } = useParams();
+  return (
+    <>
+      <AuditResults auditId={auditId!} mode={mode} />
+      <Where />
+    </>
+  );
+}
+
 function renderResults({ mode = 'public', status = 'signed-out' }: { mode?: ResultsMode; status?: AuthStatus } = {}) {
   return renderWithProviders(
     <AuthTestProvider value={{ status }}>
       <Routes>
-        <Route path="/results/:auditId" element={<AuditResults auditId={ID} mode={mode} />} />
+        <Route path="/results/:auditId" element={<ResultsRoute mode={mode} />} />
         <Route path="*" element={<Where />} />
       </Routes>
     </AuthTestProvider>,
@@ -302,17 +317,19 @@ describe('the unlock panel', () => {
     expect(panel.queryByRole('button', { name: 'Run the full scan' })).toBeNull();
   });
 
-  it('runs the full scan for a signed-in user with a verified parent domain, then shows its progress and the full report', async () => {
+  it('runs the full scan for a signed-in user with a verified parent domain, then goes to its new report: its progress, the full report and the link back', async () => {
     // Prepare
-    const running = audit({ status: 'in_progress', mode: 'active', completedAt: undefined, score: undefined, grade: undefined, riskLevel: undefined, checks: [{ name: 'dns', status: 'ok', findings: [] }] });
+    const supersedes = { auditId: ID, completedAt: '2026-01-01T00:00:20.000Z' };
+    const fresh = { id: NEW_ID, createdAt: '2026-01-02T00:00:00.000Z', supersedes };
+    const running = audit({ ...fresh, status: 'in_progress', mode: 'active', completedAt: undefined, score: undefined, grade: undefined, riskLevel: undefined, checks: [{ name: 'dns', status: 'ok', findings: [] }] });
     const api = stubApi({
-      [`GET ${AUDIT_PATH}`]: [
-        { status: 200, body: { audit: audit(), result: result(PASSIVE) } },
+      [`GET ${AUDIT_PATH}`]: { status: 200, body: { audit: audit(), result: result(PASSIVE) } },
+      [`GET ${NEW_PATH}`]: [
         { status: 200, body: { audit: running } },
-        { status: 200, body: { audit: audit({ mode: 'active', checks: [] }), result: result(FULL) } },
+        { status: 200, body: { audit: audit({ ...fresh, mode: 'active', checks: [] }), result: result(FULL, { id: NEW_ID, supersedes: { audit_id: ID, completed_at: supersedes.completedAt } }) } },
       ],
       'GET /api/me/domains': domainsAnswer({ domain: 'example.test', verified: true }),
-      [`POST ${UNLOCK_PATH}`]: { status: 202, body: { auditId: ID, status: 'queued', mode: 'active', message: unlockMessages.started } },
+      [`POST ${UNLOCK_PATH}`]: { status: 202, body: { auditId: NEW_ID, status: 'queued', mode: 'active', message: unlockMessages.started } },
     });
     renderResults({ status: 'signed-in' });
     await settle();
@@ -327,7 +344,9 @@ describe('the unlock panel', () => {
 
     // Assess
     expect(api.callsTo('POST', UNLOCK_PATH)).toHaveLength(1);
+    expect(screen.getByTestId('where').textContent).toBe(`/results/${NEW_ID}`);
     expect(progress).toContain('Full scan');
+    expect(screen.getByRole('link', { name: /^Replaces the partial report of / }).getAttribute('href')).toBe(`/results/${ID}`);
     expect(within(screen.getByTestId('scan-mode')).getByRole('heading').textContent).toBe('Full scan');
     expect(counter('Open Ports')[0]).toBe('0');
     expect(unlockPanel()).toBeNull();
@@ -347,6 +366,7 @@ describe('the unlock panel', () => {
     ['audit_forbidden', 403, unlockMessages.notYours, 'Go to your dashboard', '/dashboard'],
     ['audit_scan_running', 409, unlockMessages.running, undefined, undefined],
     ['already_active', 409, unlockMessages.alreadyActive, undefined, undefined],
+    ['audit_superseded', 409, unlockMessages.superseded, undefined, undefined],
   ] as const)('answers %s with its message and the way on', async (code, status, message, linkName, href) => {
     // Prepare
     const api = stubApi({
@@ -367,7 +387,7 @@ describe('the unlock panel', () => {
     if (linkName) expect(within(alert).getByRole('link', { name: linkName }).getAttribute('href')).toBe(href);
     else expect(within(alert).queryByRole('link')).toBeNull();
     // A refusal that means the report changed reads it again; the others do not.
-    expect(api.callsTo('GET', AUDIT_PATH)).toHaveLength(code === 'already_active' || code === 'audit_scan_running' ? 2 : 1);
+    expect(api.callsTo('GET', AUDIT_PATH)).toHaveLength(code === 'already_active' || code === 'audit_scan_running' || code === 'audit_superseded' ? 2 : 1);
   });
 
   it('sends a user whose session ran out to sign in again, back to this report', async () => {
@@ -448,5 +468,72 @@ describe('a passive report on the shared page', () => {
     expect(counter('Open Ports')).toEqual(['Not checked', 'needs the full scan']);
     expect(screen.getByRole('region', { name: 'Open Ports' }).textContent).toContain('Not checked');
     expect(unlockPanel()).toBeNull();
+  });
+});
+
+describe('a partial report and the full scan that replaced it (issue 29 item 6)', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
+
+  it('the partial report links to the full scan, and offers no unlock any more', async () => {
+    // Prepare
+    stubApi({
+      [`GET ${AUDIT_PATH}`]: {
+        status: 200,
+        body: { audit: audit({ supersededBy: { auditId: NEW_ID, createdAt: '2026-01-02T00:00:00.000Z' } }), result: result(PASSIVE, { superseded_by: { audit_id: NEW_ID, created_at: '2026-01-02T00:00:00.000Z' } }) },
+      },
+      'GET /api/me/domains': domainsAnswer({ domain: 'shop.example.test', verified: true }),
+    });
+
+    // Act
+    renderResults({ status: 'signed-in' });
+    await advance(50);
+
+    // Assess
+    const links = within(screen.getByTestId('supersede-links')).getAllByRole('link');
+    expect(links.map((link) => [link.textContent, link.getAttribute('href')])).toEqual([[scanModeContent.supersede.replacedBy, `/results/${NEW_ID}`]]);
+    expect(scanModeContent.supersede.replacedBy).toBe('A full scan of this site replaced this partial report — view it');
+    expect(within(screen.getByTestId('scan-mode')).getByRole('heading').textContent).toBe('Passive scan — partial report');
+    expect(unlockPanel()).toBeNull();
+  });
+
+  it('the full scan links back to the partial report, with its date', async () => {
+    // Prepare
+    const completedAt = '2026-01-01T00:00:20.000Z';
+    stubApi({
+      [`GET ${NEW_PATH}`]: {
+        status: 200,
+        body: { audit: audit({ id: NEW_ID, mode: 'active', supersedes: { auditId: ID, completedAt } }), result: result(FULL, { id: NEW_ID, supersedes: { audit_id: ID, completed_at: completedAt } }) },
+      },
+    });
+
+    // Act
+    renderWithProviders(
+      <AuthTestProvider value={{ status: 'signed-out' }}>
+        <Routes>
+          <Route path="/dashboard/audits/:auditId" element={<AuditResults auditId={NEW_ID} mode="dashboard" />} />
+        </Routes>
+      </AuthTestProvider>,
+      { route: `/dashboard/audits/${NEW_ID}` },
+    );
+    await advance(50);
+
+    // Assess: in the dashboard, the dashboard's report page.
+    const links = within(screen.getByTestId('supersede-links')).getAllByRole('link');
+    expect(links.map((link) => [link.textContent, link.getAttribute('href')])).toEqual([[`Replaces the partial report of ${formatDate(completedAt)}`, `/dashboard/audits/${ID}`]]);
+    expect(formatDate(completedAt)).toMatch(/2026/);
+  });
+
+  it('shows neither link on a report nothing replaced, nor on the share link’s view', async () => {
+    stubApi({ [`GET ${AUDIT_PATH}`]: { status: 200, body: { audit: audit({ supersededBy: { auditId: NEW_ID, createdAt: '2026-01-02T00:00:00.000Z' } }), result: result(PASSIVE) } } });
+    renderResults({ mode: 'shared' });
+    await advance(50);
+    expect(screen.getByTestId('scan-mode')).toBeTruthy();
+    expect(screen.queryByTestId('supersede-links')).toBeNull();
   });
 });

@@ -17,9 +17,9 @@ export function coversDomain(domains: readonly DomainView[], domain: string): bo
 }
 
 /**
- * 'Run the full scan' (DECISIONS "Scan modes"): `POST /api/audits/{id}/unlock`, then the report.
- * `reportHref` set (Settings → Domains): goes there once queued; unset (the report itself): the
- * report reads itself again and shows the scan's progress. Each refusal says why, in the
+ * 'Run the full scan' (DECISIONS "Scan modes"): `POST /api/audits/{id}/unlock`, then the new
+ * report the full scan makes (issue 29 item 6), where its progress shows. `reportHref` (Settings →
+ * Domains): the partial report, linked from a refusal. Each refusal says why, in the
  * contract's words, with the way on that fits it.
  */
 export function RunFullScanButton({ auditId, domain, reportHref, onDomainsPage = false }: { auditId: string; domain: string; reportHref?: string; onDomainsPage?: boolean }) {
@@ -30,8 +30,9 @@ export function RunFullScanButton({ auditId, domain, reportHref, onDomainsPage =
 
   const run = () =>
     unlock.mutate(undefined, {
-      onSuccess: () => {
-        if (reportHref) void navigate(reportHref);
+      // The full scan is a new report (issue 29 item 6): follow it, on the results page or in the dashboard.
+      onSuccess: (queued) => {
+        void navigate(location.pathname.startsWith('/dashboard/audits/') ? paths.dashboard.audit.getHref(queued.auditId) : paths.results.getHref(queued.auditId));
       },
       onError: (error) => {
         // The session ran out since the page loaded: sign in again and come back here.
@@ -54,7 +55,7 @@ export function RunFullScanButton({ auditId, domain, reportHref, onDomainsPage =
               {text.toDashboard}
             </Link>
           )}
-          {(refusal.code === 'already_active' || refusal.code === 'audit_scan_running') && reportHref && (
+          {(refusal.code === 'already_active' || refusal.code === 'audit_scan_running' || refusal.code === 'audit_superseded') && reportHref && (
             <Link to={reportHref} className="mt-1 inline-block font-semibold underline">
               {text.viewReport}
             </Link>
@@ -84,7 +85,8 @@ export function RunFullScanButton({ auditId, domain, reportHref, onDomainsPage =
 export function UnlockPanel({ audit, result }: { audit: Audit; result: AuditResultView }) {
   const { status } = useAuth();
   // Also when a full scan ran passive under the hourly per-target limit: it may be unlocked again later.
-  const offered = audit.status === 'completed' && !result.sample && result.coverage.mode === 'passive';
+  // Not once a full scan replaced it (issue 29 item 6): the report links to that one instead.
+  const offered = audit.status === 'completed' && !result.sample && result.coverage.mode === 'passive' && !result.superseded_by;
   const domains = useQuery({ ...domainsQueryOptions(), enabled: offered && status === 'signed-in' });
   if (!offered) return null;
 

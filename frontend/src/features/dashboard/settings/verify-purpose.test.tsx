@@ -74,12 +74,13 @@ describe('Settings → Domains opened to verify a domain for something', () => {
     expect(screen.queryByRole('button', { name: 'Run the full scan' })).toBeNull();
   });
 
-  it('runs the full scan once the domain is verified and goes back to the report', async () => {
+  it('runs the full scan once the domain is verified and goes to its report (a new one, issue 29 item 6)', async () => {
     // Prepare
+    const fullScan = '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d';
     const api = stubApi({
       'GET /api/me/domains': domainsAnswer(domainView(HOST, true)),
       'GET /api/me/audits': auditsAnswer(),
-      [`POST ${UNLOCK_PATH}`]: { status: 202, body: { auditId: ID, status: 'queued', mode: 'active', message: unlockMessages.started } },
+      [`POST ${UNLOCK_PATH}`]: { status: 202, body: { auditId: fullScan, status: 'queued', mode: 'active', message: unlockMessages.started } },
     });
     renderTab(paths.dashboard.verifyDomain.getHref(HOST, { unlock: ID }));
     const run = await screen.findByRole('button', { name: 'Run the full scan' });
@@ -90,7 +91,7 @@ describe('Settings → Domains opened to verify a domain for something', () => {
 
     // Assess
     expect(api.callsTo('POST', UNLOCK_PATH)).toHaveLength(1);
-    expect(where.textContent).toBe(`/results/${ID}`);
+    expect(where.textContent).toBe(`/results/${fullScan}`);
   });
 
   it("shows the API's refusal and stays, linking where it helps", async () => {
