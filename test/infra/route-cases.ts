@@ -687,6 +687,7 @@ export function routeCases(f: Fixtures): Record<RouteName, RouteCase> {
       bad: () => ({ as: f.member, headers: { 'x-rampart-org': '00000000-0000-4000-8000-000000000000' } }),
       badStatus: 403,
       badError: 'organisation_forbidden',
+    },
     'get-two-step-status': {
       good: () => ({}),
       goodStatus: 200,
@@ -694,7 +695,6 @@ export function routeCases(f: Fixtures): Record<RouteName, RouteCase> {
       bad: () => nobody,
       badStatus: 401,
       badError: 'unauthorized',
-    },
     },
     'update-org-member': {
       good: () => ({ params: { memberId: f.stranger.userId }, body: { role: 'admin' } }),
