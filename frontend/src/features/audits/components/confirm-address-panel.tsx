@@ -31,8 +31,13 @@ export function ConfirmAddressPanel({ audit, result }: { audit: Audit; result: A
   const error = confirmError(confirm.error);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    // The full scan is a new report (issue 29 item 6): the page follows it there.
-    confirm.mutate(code.trim(), { onSuccess: (queued) => void navigate(paths.results.getHref(queued.auditId)) });
+    // The full scan is a new report (issue 29 item 6): the page follows it there. Through the promise, not mutate's
+    // onSuccess: reading this report afresh unmounts the panel (no proof pending any more), and React Query skips the
+    // callbacks of an unmounted caller, so the page stayed on the partial report.
+    confirm
+      .mutateAsync(code.trim())
+      .then((queued) => navigate(paths.results.getHref(queued.auditId)))
+      .catch(() => undefined); // shown from confirm.error
   };
   return (
     <section
