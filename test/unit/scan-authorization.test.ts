@@ -30,4 +30,15 @@ describe('who may scan a site at once (DECISIONS "Who may scan at once")', () =>
   it('reads the domain after the last @', () => {
     expect(emailDomain('"a@b"@Example.com')).toBe('example.com');
   });
+
+  it('reads the domain in lower case, without spaces around it or a trailing dot', () => {
+    expect(emailDomain('owner@Example.COM')).toBe('example.com');
+    expect(emailDomain('owner@example.com ')).toBe('example.com');
+    expect(emailDomain('owner@example.com.')).toBe('example.com');
+  });
+
+  it('takes a fully qualified host (trailing dot) for the same site', () => {
+    expect(mayScanAtOnce('owner@example.com', 'shop.example.com.')).toBe(true);
+    expect(mayScanAtOnce('owner@example.com.', 'shop.example.com')).toBe(true);
+  });
 });

@@ -228,6 +228,30 @@ describe('soft 404s', () => {
     expect(matchesBaseline(halfSame, baseline)).toBe(false);
   });
 
+  it('reads past what a not-found page varies on: the path (with or without its slash, encoded), nonces, numbers and case', () => {
+    const page404 = (path: string, nonce: string, n: number, title = 'Not Found') =>
+      `<html><h1>${title}</h1><p>The page ${path} is gone. Ref ${nonce} at ${n}.</p></html>`;
+    const a = { path: '/rampart-1a2b.txt', status: 200, body: page404('/rampart-1a2b.txt', 'a'.repeat(16), 11) };
+    // The path without its leading slash, a different 32-hex nonce, another number, upper case.
+    const b = { path: '/.env', status: 200, body: page404('.env', '0123456789abcdef0123456789abcdef', 93217, 'NOT FOUND') };
+    const c = { path: '/a b.txt', status: 200, body: page404(encodeURI('/a b.txt'), 'f'.repeat(20), 5) };
+
+    expect(bodySimilarity(b, a)).toBe(1);
+    expect(bodySimilarity(c, a)).toBe(1);
+  });
+
+  it('takes two empty bodies for one page, and an empty one for no match of a page with words', () => {
+    const empty = { path: '/x', status: 200, body: '' };
+    const blank = { path: '/y', status: 200, body: '  \n ' };
+    const words = { path: '/z', status: 200, body: 'hello' };
+
+    expect(bodySimilarity(empty, blank)).toBe(1);
+    expect(bodySimilarity(empty, words)).toBe(0);
+    expect(bodySimilarity(words, empty)).toBe(0);
+    // Only punctuation: no words on either side, but not empty either: not the same page.
+    expect(bodySimilarity({ path: '/p', status: 200, body: '<>' }, { path: '/q', status: 200, body: '' })).toBe(0);
+  });
+
   it('tells pages apart by length beyond 10% (or 64 bytes), even with the same words', () => {
     const words = vocabulary(0, 60);
     const baseline = { path: '/rampart-b.txt', status: 200, body: page(words) };
