@@ -691,7 +691,8 @@ export function routeCases(f: Fixtures): Record<RouteName, RouteCase> {
     'get-two-step-status': {
       good: () => ({}),
       goodStatus: 200,
-      checkGood: ({ json }) => expectThat(json.enabled === false && typeof json.required === 'boolean', `two-step: ${JSON.stringify(json)}`),
+      // The fixture's owner has TOTP on and a member: required, and on.
+      checkGood: ({ json }) => expectThat(json.enabled === true && json.required === true, `two-step: ${JSON.stringify(json)}`),
       bad: () => nobody,
       badStatus: 401,
       badError: 'unauthorized',

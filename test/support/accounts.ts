@@ -1,5 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { AdminSetUserPasswordCommand, CognitoIdentityProviderClient, InitiateAuthCommand } from '@aws-sdk/client-cognito-identity-provider';
+import {
+  AdminSetUserPasswordCommand,
+  AssociateSoftwareTokenCommand,
+  CognitoIdentityProviderClient,
+  InitiateAuthCommand,
+  SetUserMFAPreferenceCommand,
+  VerifySoftwareTokenCommand,
+} from '@aws-sdk/client-cognito-identity-provider';
+import { generateSync } from 'otplib';
 import Stripe from 'stripe';
 import { LOCAL_CREDENTIALS } from '../../lambdas/composition.js';
 import { LOCAL_WEBHOOK_SECRET } from '../../lambdas/config.js';
@@ -30,6 +38,26 @@ export async function signIn(t: TestStack, email: string, givenName = 'Ada'): Pr
     new InitiateAuthCommand({ AuthFlow: 'USER_PASSWORD_AUTH', ClientId: t.stack.userPool.userPoolClientId, AuthParameters: { USERNAME: email, PASSWORD: password } }),
   );
   return { userId, email, token: auth.AuthenticationResult!.IdToken! };
+}
+
+/**
+ * Turns on two-step sign-in (TOTP) for a user made by `signIn`, as Settings → Security does: the
+ * access token of a password sign-in associates an authenticator, a code computed from its secret
+ * verifies it, and TOTP becomes the preferred second step. For routes the shipped rule guards
+ * (TWO_STEP_FOR_TEAMS=required). Returns the secret.
+ */
+export async function enrolTwoStep(t: TestStack, email: string): Promise<string> {
+  const cognito = new CognitoIdentityProviderClient({ endpoint: t.stack.endpoints.cognito, region: 'ap-southeast-2', credentials: LOCAL_CREDENTIALS });
+  const auth = await cognito.send(
+    new InitiateAuthCommand({ AuthFlow: 'USER_PASSWORD_AUTH', ClientId: t.stack.userPool.userPoolClientId, AuthParameters: { USERNAME: email, PASSWORD: 'Correct-Horse-42' } }),
+  );
+  const accessToken = auth.AuthenticationResult!.AccessToken!;
+  const { SecretCode } = await cognito.send(new AssociateSoftwareTokenCommand({ AccessToken: accessToken }));
+  const code = generateSync({ secret: SecretCode!, algorithm: 'sha1', digits: 6, period: 30, epoch: Math.floor(Date.now() / 1000) });
+  const verified = await cognito.send(new VerifySoftwareTokenCommand({ AccessToken: accessToken, UserCode: code, FriendlyDeviceName: 'Authenticator' }));
+  expect(verified.Status).toBe('SUCCESS');
+  await cognito.send(new SetUserMFAPreferenceCommand({ AccessToken: accessToken, SoftwareTokenMfaSettings: { Enabled: true, PreferredMfa: true } }));
+  return SecretCode!;
 }
 
 export interface ApiReply {
