@@ -5,6 +5,7 @@ import type { Deps } from '../../lambdas/composition.js';
 import type { Metrics } from '../../lambdas/domain/metrics.port.js';
 import { make as makeScanWorker } from '../../lambdas/workers/scan-worker.js';
 import { make as makeSweeper } from '../../lambdas/workers/sweeper.js';
+import { verifyAddressByCode } from '../support/accounts.js';
 import { postJson, startTestStack, type TestStack, validLead, waitForAudit } from '../support/local-stack.js';
 import { type Item, tableItems } from '../support/table.js';
 
@@ -23,9 +24,10 @@ interface MailboxEmail {
   destination: { to: string[] };
 }
 
+/** The mail the address got besides the code that proved it (sent before any fault is injected). */
 async function mailTo(address: string): Promise<MailboxEmail[]> {
   const store = (await fetch(`${t.stack.mailboxUrl}/store`).then((r) => r.json())) as { emails: MailboxEmail[] };
-  return store.emails.filter((e) => e.destination.to.includes(address));
+  return store.emails.filter((e) => e.destination.to.includes(address) && !/verification code/.test(e.subject));
 }
 
 /** SES in its sandbox refusing an address nobody verified (MessageRejected). */
@@ -71,6 +73,8 @@ afterAll(async () => {
 describe('SES failing', () => {
   it('completes the audit at once; the outbox sends the refused completion email on a later sweep, exactly once', { timeout: 60_000 }, async () => {
     const email = 'ses-fault@example.test';
+    // The address proven by its code first (DECISIONS "Scan modes" [attacker]), so the lead mails no code: the report email is the only send.
+    await verifyAddressByCode(t, '127.0.0.1', email, validLead.webUrl);
     const fault = failFirst(t.stack.deps.mailer, 'send', 1, sandboxRefusal(email));
     try {
       const lead = await postJson(api('/api/leads'), { ...validLead, email });
@@ -105,6 +109,8 @@ describe('SES failing', () => {
 
   it('gives a notification up after 5 refused attempts: abandoned, counted, and logged at ERROR for the alarm', { timeout: 60_000 }, async () => {
     const email = 'ses-never@example.test';
+    // The address proven by its code first (DECISIONS "Scan modes" [attacker]), so the lead mails no code: the report email is the only send.
+    await verifyAddressByCode(t, '127.0.0.1', email, validLead.webUrl);
     const fault = failFirst(t.stack.deps.mailer, 'send', Number.POSITIVE_INFINITY, sandboxRefusal(email));
     const errors = vi.spyOn(t.stack.deps.log, 'error');
     try {
