@@ -243,7 +243,9 @@ describe('the PDF report', () => {
     expect(Buffer.from(bytes.subarray(0, 5)).toString()).toBe('%PDF-');
     expect(pdf.pages).toBeGreaterThanOrEqual(2);
     expect(pdf.lines.slice(0, 3)).toEqual(['Rampart', 'Website Security Report', 'shop.example.test']);
-    expect(pdf.lines).toEqual(expect.arrayContaining(['Analytical Engines', `${t.stack.url}/results/${auditId}`, 'Findings by severity', 'Network: open ports']));
+    expect(pdf.lines).toEqual(expect.arrayContaining(['Analytical Engines', `${t.stack.url}/results/${auditId}`, 'Network: open ports']));
+    // Issues grouped by what to do (issue 29 item 7), under one heading with their number.
+    expect(pdf.lines.filter((line) => /^Issues to fix \(\d+\)$/.test(line))).toHaveLength(1);
     expect(pdf.text).not.toContain('owner@example.test');
     // The Essential Eight readiness section is the Pro Audit's (payments.test.ts), not the free report's.
     expect(pdf.lines).not.toContain('Essential Eight readiness (Maturity Level One)');
