@@ -258,7 +258,8 @@ describe.skipIf(!chromiumAvailable)('Monitor Plus: custom security policies and 
     expect(await page.content()).not.toContain(secret);
     const listed = await call<ApiTokenList>(`${appUrl}/api/me/api-tokens`, idToken);
     expect(listed.body.tokens).toEqual([
-      { id: expect.any(String), name: 'ci', prefix: secret.slice(0, 8), createdAt: expect.any(String), lastUsedAt: null, expiresAt: expect.any(String) },
+      // Who made it (issue 28: access ends with membership): the demo user, signed in here.
+      { id: expect.any(String), name: 'ci', prefix: secret.slice(0, 8), createdAt: expect.any(String), lastUsedAt: null, expiresAt: expect.any(String), createdBy: { id: expect.any(String), email: DEMO.email } },
     ]);
     const daysValid = (Date.parse(listed.body.tokens[0]!.expiresAt!) - Date.parse(listed.body.tokens[0]!.createdAt)) / 86_400_000;
     expect(daysValid).toBeCloseTo(90, 4); // the expiry is kept to the second
