@@ -152,7 +152,8 @@ describe.skipIf(!chromiumAvailable)('accounts and the dashboard in Chromium', ()
 
     await page.getByRole('button', { name: 'Logout' }).click();
     await page.waitForURL(`${appUrl}/`);
-    await other.waitForURL(/\/auth\/login\?returnUrl=%2Fdashboard/, { timeout: 30_000 });
+    // The other tab follows in the app (a history change, no page load): its address is polled rather than waited on as a navigation.
+    await expect.poll(() => other.url(), { timeout: 30_000 }).toMatch(/\/auth\/login\?returnUrl=%2Fdashboard/);
 
     await logIn(page, appUrl, FIRST.email, PASSWORD);
     await page.getByRole('alert').waitFor();
