@@ -133,7 +133,16 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       channel.current = new BroadcastChannel(CHANNEL);
       channel.current.onmessage = () => void readUser().catch(() => setStatus('signed-out'));
     }
+    // A second way to hear another tab sign out: Amplify's keys leaving localStorage (a "remember me"
+    // session) fire a storage event here even when the channel's message is missed.
+    const onStorage = (event: StorageEvent) => {
+      if (event.storageArea === window.localStorage && event.newValue === null && (event.key === null || event.key.startsWith('CognitoIdentityServiceProvider.'))) {
+        void readUser().catch(() => setStatus('signed-out'));
+      }
+    };
+    window.addEventListener('storage', onStorage);
     return () => {
+      window.removeEventListener('storage', onStorage);
       channel.current?.close();
       channel.current = undefined;
     };
