@@ -107,11 +107,11 @@ export async function submitLead(deps: SubmitLeadDeps, input: unknown, context: 
         : { userId: undefined, accountCreated: false };
     // A scan-pack scan runs as the pack grants (deep); a free lead scan is standard.
     const depth = counted?.depth ?? FREE_REPORT_GRANTS.scanDepth;
-    await store(deps, lead, answer, account.userId, context, mode, depth, proofPending ? { pending: true, createAccount: lead.createAccount } : undefined);
+    const storedAt = await store(deps, lead, answer, account.userId, context, mode, depth, proofPending ? { pending: true, createAccount: lead.createAccount } : undefined);
     await counted?.record({ auditId: answer.auditId, domain: site, createdAt: deps.clock.now().toISOString() });
     await deps.scanJobs.enqueue({ auditId: answer.auditId, kind: 'scan', ...deepOnly(depth) });
     // A new lead is an interaction: the person's contact details are kept 3 years from it.
-    await recordContactInteraction(deps, { email: lead.email, userId: account.userId });
+    await recordContactInteraction(deps, { email: lead.email, userId: account.userId }, storedAt);
     const confirmAddress = proofPending ? await mailAddressCode(deps, lead, site, context) : undefined;
     if (account.accountCreated || confirmAddress) await deps.idempotency.update(key, { ...answer, accountCreated: account.accountCreated, ...(confirmAddress ? { confirmAddress } : {}) });
     return { ...answer, accountCreated: account.accountCreated, scanned: true, ...(confirmAddress ? { confirmAddress } : {}) };
@@ -179,7 +179,7 @@ async function store(
   mode: ScanMode,
   depth: ScanDepth,
   addressProof: Audit['addressProof'],
-) {
+): Promise<Date> {
   const now = deps.clock.now().toISOString();
   const audit: Audit = {
     id: answer.auditId,
@@ -211,6 +211,7 @@ async function store(
     },
     audit,
   );
+  return new Date(now);
 }
 
 /**
