@@ -1,7 +1,7 @@
 import type { Node } from 'constructs';
 import * as z from 'zod';
 import { productSlug } from '../lambdas/config.js';
-import { readDeploySettings } from './deploy-settings.js';
+import { deployDecisions, readDeploySettings } from './deploy-settings.js';
 
 /**
  * Domains that can never be a real sender: RFC 2606 / 6761 reserved names (example.com, .test,
@@ -26,7 +26,18 @@ const stackConfigSchema = z.object({
     .string()
     .regex(/^(?!-)[a-z0-9-]+(\.[a-z0-9-]+)+$/i, 'a host name such as app.example.com')
     .optional(),
-  certificateArn: z.string().startsWith('arn:').optional(),
+  /**
+   * CloudFront takes only a certificate in us-east-1, whatever the stack's region: one elsewhere would
+   * pass synth and fail halfway through the deploy, so synth refuses it naming its region.
+   */
+  certificateArn: z
+    .string()
+    .regex(/^arn:aws[a-z-]*:acm:[a-z0-9-]+:\d{12}:certificate\/[A-Za-z0-9-]+$/, 'an ACM certificate ARN (arn:aws:acm:us-east-1:<account>:certificate/<id>)')
+    .refine((arn) => arn.split(':')[3] === 'us-east-1', {
+      error: (issue) =>
+        `CloudFront takes only an ACM certificate in us-east-1; this one is in ${String(issue.input).split(':')[3]} (request it with aws acm request-certificate --region us-east-1)`,
+    })
+    .optional(),
   mailFrom: z
     .email()
     .refine((address) => !PLACEHOLDER_MAIL_DOMAIN.test(address.split('@')[1] ?? ''), {
@@ -84,7 +95,42 @@ const sources = {
   scannerNatGateways: 'SCANNER_NAT_GATEWAYS',
 } as const satisfies Record<keyof z.input<typeof stackConfigSchema>, string>;
 
-/** Reads the settings once; fails naming every missing, placeholder, bad or refused key. */
+/** Each stack setting and the variable it is also read from (the schema's keys: `satisfies` holds them to it). */
+export const stackSettingSources: Readonly<Record<string, string>> = sources;
+
+/**
+ * Context keys CDK and its CLI own besides the feature flags and lookups (which all hold a `:`):
+ * cdk.json's telemetry switch and the issues `cdk acknowledge` records.
+ */
+const CDK_CONTEXT_KEYS = new Set(['cli-telemetry', 'acknowledged-issue-numbers']);
+
+/**
+ * Every context key a deploy may give: each stack setting under its own name and its variable's
+ * (derived from the schema through `sources`, so a setting added there is known here), and each key
+ * of the README configuration table (lib/deploy-settings.ts, whose refusals say why).
+ */
+export function knownContextKeys(): Set<string> {
+  return new Set([...Object.keys(stackSettingSources), ...Object.values(stackSettingSources), ...Object.keys(deployDecisions)]);
+}
+
+/**
+ * A misspelt key (`-c alarmemail=…`) would be ignored and the deploy would go on without the
+ * setting: each context key that is neither a setting nor CDK's own is a problem, naming the
+ * setting it most likely meant.
+ */
+function unknownContextKeys(node: Node): string[] {
+  const known = knownContextKeys();
+  const given = Object.keys(node.getAllContext() as Record<string, unknown>);
+  return given
+    .filter((key) => !key.includes(':') && !CDK_CONTEXT_KEYS.has(key) && !known.has(key))
+    .map((key) => {
+      const folded = key.replace(/[-_]/g, '').toLowerCase();
+      const meant = [...known].find((k) => k.replace(/[-_]/g, '').toLowerCase() === folded);
+      return `${key}: not a setting${meant ? ` (did you mean ${meant}?)` : ''}; the settings are in bin/app.ts and README "Configuration"`;
+    });
+}
+
+/** Reads the settings once; fails naming every missing, placeholder, bad, refused or unknown key. */
 export function readStackConfig(node: Node, env: Record<string, string | undefined> = process.env): StackConfig {
   const raw: Record<string, string> = {};
   for (const [key, envKey] of Object.entries(sources)) {
@@ -101,6 +147,7 @@ export function readStackConfig(node: Node, env: Record<string, string | undefin
           ? `${key}: required (-c ${key}=… or ${source})`
           : `${key}: ${i.message}`;
       });
+  problems.push(...unknownContextKeys(node));
   const deploy = readDeploySettings(node, env);
   problems.push(...deploy.problems);
   if (!result.success || problems.length > 0) throw new Error(`Invalid stack configuration: ${problems.join('; ')}`);

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { createApp } from '../../lib/app.js';
 import { type DeployKey, deployDecisions } from '../../lib/deploy-settings.js';
 import { fromRoot } from '../../lib/paths.js';
-import { readStackConfig } from '../../lib/stack-config.js';
+import { knownContextKeys, readStackConfig, stackSettingSources } from '../../lib/stack-config.js';
 import { cdkJsonContext, TEST_DEPLOY_ENV } from './synth.js';
 
 /** The keys of the README's configuration table, one entry per row (a row may name several keys). */
@@ -186,6 +186,52 @@ describe('deploy settings: every key of the README configuration table', () => {
     const unset = keysOfKind('stack').filter((key) => !functions.some((f) => key in f.env));
     expect(unset).toEqual([]);
     expect(Stack.of(functions[0]!.fn).region).toBe('ap-southeast-2');
+  });
+});
+
+describe('deploy settings: context keys and the certificate, refused at synth', () => {
+  const problemsOf = (context: Record<string, unknown>, env: Record<string, string> = TEST_DEPLOY_ENV) => {
+    try {
+      readStackConfig(new App({ context }).node, env);
+      return '';
+    } catch (error) {
+      return (error as Error).message;
+    }
+  };
+
+  it('refuses a misspelt or unknown context key, naming the setting it meant', () => {
+    expect(problemsOf({ alarmemail: 'ops@rampart-test.com' })).toContain('alarmemail: not a setting (did you mean alarmEmail?)');
+    expect(problemsOf({ 'site-domain': 'app.rampart-test.com' })).toContain('site-domain: not a setting (did you mean siteDomain?)');
+    expect(problemsOf({ scan_top_ports: '100' })).toContain('scan_top_ports: not a setting (did you mean SCAN_TOP_PORTS?)');
+    expect(problemsOf({ wafEnabledd: 'true' })).toMatch(/wafEnabledd: not a setting; the settings are in bin\/app\.ts/);
+  });
+
+  it('knows every stack setting of the schema (under its name and its variable\'s) and every README key, so settings added there are accepted', () => {
+    const known = [...Object.entries(stackSettingSources).flat(), ...Object.keys(deployDecisions)];
+    expect(known).toEqual(expect.arrayContaining(['region', 'AWS_REGION', 'alarmEmail', 'ALARM_EMAIL', 'certificateArn', 'SCAN_TOP_PORTS']));
+    expect([...knownContextKeys()].sort()).toEqual([...new Set(known)].sort());
+    for (const key of known) expect(problemsOf({ [key]: 'x' }), key).not.toContain(`${key}: not a setting`);
+  });
+
+  it("accepts CDK's own context: cdk.json's feature flags and telemetry switch, the CLI's keys, cached lookups", () => {
+    const context = {
+      ...cdkJsonContext(),
+      'aws:cdk:bundling-stacks': [],
+      'aws:cdk:enable-path-metadata': true,
+      'availability-zones:account=123456789012:region=ap-southeast-2': ['ap-southeast-2a', 'ap-southeast-2b'],
+      'acknowledged-issue-numbers': [32775],
+    };
+    expect(problemsOf(context)).toBe('');
+  });
+
+  it('refuses a certificate outside us-east-1 (CloudFront takes only those), naming its region', () => {
+    const site = { siteDomain: 'app.rampart-test.com' };
+    expect(problemsOf({ ...site, certificateArn: 'arn:aws:acm:ap-southeast-2:123456789012:certificate/0f0e0d0c-0000-4000-8000-000000000000' })).toContain(
+      'certificateArn: CloudFront takes only an ACM certificate in us-east-1; this one is in ap-southeast-2',
+    );
+    expect(problemsOf({ ...site }, { ...TEST_DEPLOY_ENV, SITE_CERTIFICATE_ARN: 'arn:aws:acm:eu-west-1:123456789012:certificate/abc' })).toContain('this one is in eu-west-1');
+    expect(problemsOf({ ...site, certificateArn: 'arn:aws:iam::123456789012:server-certificate/site' })).toContain('certificateArn: an ACM certificate ARN');
+    expect(problemsOf({ ...site, certificateArn: 'arn:aws:acm:us-east-1:123456789012:certificate/0f0e0d0c-0000-4000-8000-000000000000' })).toBe('');
   });
 });
 
