@@ -110,6 +110,12 @@ export interface RouteDefinition {
    * the route uses `userPool` to ask Cognito.
    */
   readonly twoStep?: true;
+  /**
+   * `read`: the route only reads the table (no counters, idempotency keys, lazy expiry or audit
+   * trail). A function whose every table route says so is granted read-only table access
+   * (lib/constructs/bindings.ts); one route without it makes the function read-write.
+   */
+  readonly tableAccess?: 'read';
 }
 
 export const routes = [
@@ -153,8 +159,8 @@ export const routes = [
   { name: 'rescan-paid-audit', fn: 'account', method: 'POST', path: '/api/audits/{auditId}/rescans', auth: 'user', role: 'admin', uses: ['table', 'scanQueue'] },
   { name: 'unlock-scan', fn: 'account', method: 'POST', path: '/api/audits/{auditId}/unlock', auth: 'user', role: 'admin', uses: ['table', 'scanQueue'] },
   // API Gateway path variables are whole segments: the handler requires `{domain}.svg` (badgeUrl in lambdas/domain/badge.ts).
-  { name: 'get-badge', fn: 'badge', method: 'GET', path: '/badge/{badgeFile}', auth: 'public', uses: ['table'] },
-  { name: 'get-badge-status', fn: 'badge', method: 'GET', path: '/api/badges/{domain}', auth: 'public', uses: ['table'] },
+  { name: 'get-badge', fn: 'badge', method: 'GET', path: '/badge/{badgeFile}', auth: 'public', uses: ['table'], tableAccess: 'read' },
+  { name: 'get-badge-status', fn: 'badge', method: 'GET', path: '/api/badges/{domain}', auth: 'public', uses: ['table'], tableAccess: 'read' },
   { name: 'list-my-badges', fn: 'account', method: 'GET', path: '/api/me/badges', auth: 'user', role: 'viewer', uses: ['table'] },
   { name: 'list-my-alerts', fn: 'account', method: 'GET', path: '/api/me/alerts', auth: 'user', role: 'viewer', uses: ['table'] },
   // Time-to-fix (issue 21): the caller's domains' issue histories summed up (open by age, fixed on time, mean time to fix).
@@ -235,6 +241,16 @@ export function routesOf(fn: ApiFunctionName): readonly RouteDefinition[] {
 /** What a function is granted and configured with: the union of its routes' `uses`. */
 export function usesOf(fn: ApiFunctionName): readonly Resource[] {
   return [...new Set(routesOf(fn).flatMap((route) => route.uses))];
+}
+
+/**
+ * How a function may use the table: `read` when every route of it that uses the table only reads
+ * it (`tableAccess: 'read'`), `readWrite` otherwise; undefined when none of its routes uses it.
+ */
+export function tableAccessOf(fn: ApiFunctionName, served: readonly RouteDefinition[] = routesOf(fn)): 'read' | 'readWrite' | undefined {
+  const tableRoutes = served.filter((route) => route.fn === fn && route.uses.includes('table'));
+  if (tableRoutes.length === 0) return undefined;
+  return tableRoutes.every((route) => route.tableAccess === 'read') ? 'read' : 'readWrite';
 }
 
 /** Fills a route's path parameters: routePath('get-audit', { auditId }) → /api/audits/abc */

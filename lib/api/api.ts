@@ -17,7 +17,7 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import type { Config } from '../../lambdas/config.js';
 import { LOG_RETENTION_DAYS } from '../../lambdas/domain/retention.js';
-import { type ApiFunctionName, apiFunctions, type RouteAuth, type RouteDefinition } from '../../lambdas/routes.js';
+import { type ApiFunctionName, apiFunctions, type RouteAuth, type RouteDefinition, tableAccessOf } from '../../lambdas/routes.js';
 import type { Bindings } from '../constructs/bindings.js';
 import { type FunctionDefaults, ProjectFunction } from '../constructs/project-function.js';
 
@@ -127,7 +127,8 @@ export class Api extends Construct {
       const served = props.routes.filter((route) => route.fn === name);
       if (served.length === 0) continue;
       const fn = new ProjectFunction(this, `${pascal(name)}Fn`, { bundle: name, defaults: props.defaults });
-      props.bindings.bindAll(fn, [...new Set(served.flatMap((route) => route.uses))]);
+      // Read-only table access when every table route of the function only reads (lambdas/routes.ts tableAccess).
+      props.bindings.bindAll(fn, [...new Set(served.flatMap((route) => route.uses))], { tableAccess: tableAccessOf(name, served) });
       fn.addEnvironment(ORIGIN_VERIFY_KEY, originVerifyValue);
       if (served.some((route) => route.optionalAuth)) props.bindings.bindTokenVerification(fn);
       functions.set(name, fn);

@@ -1,7 +1,7 @@
 import { type CfnElement, Stack, Validations } from 'aws-cdk-lib';
 import type { UserPool, UserPoolClient } from 'aws-cdk-lib/aws-cognito';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
-import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { Effect, Policy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Bucket } from 'aws-cdk-lib/aws-s3';
 import type { ConfigurationSet, EmailIdentity } from 'aws-cdk-lib/aws-ses';
@@ -35,6 +35,9 @@ export interface BindableResources {
   readonly payments?: StripeParameters;
 }
 
+/** How a function may use the table (lambdas/routes.ts `tableAccess`). */
+export type TableAccess = 'read' | 'readWrite';
+
 /** The Cognito admin calls the identity adapter makes (lambdas/adapters/cognito-users.adapter.ts). */
 export const USER_POOL_ACTIONS = [
   'cognito-idp:AdminCreateUser',
@@ -57,15 +60,18 @@ function arnToken(resource: IConstruct): string {
 export class Bindings {
   constructor(private readonly resources: BindableResources) {}
 
-  /** Binds every resource a manifest entry `uses`. */
-  bindAll(fn: LambdaFunction, uses: readonly Resource[]): void {
-    for (const resource of uses) this.bind(fn, resource);
+  /**
+   * Binds every resource a manifest entry `uses`; the table read-only when `tableAccess` is `read`
+   * (lambdas/routes.ts tableAccessOf: every table route of the function only reads).
+   */
+  bindAll(fn: LambdaFunction, uses: readonly Resource[], options: { tableAccess?: TableAccess } = {}): void {
+    for (const resource of uses) this.bind(fn, resource, options);
   }
 
-  bind(fn: LambdaFunction, resource: Resource): void {
+  bind(fn: LambdaFunction, resource: Resource, options: { tableAccess?: TableAccess } = {}): void {
     switch (resource) {
       case 'table':
-        return this.bindTable(fn);
+        return this.bindTable(fn, options.tableAccess);
       case 'scanQueue':
         return this.bindQueue(fn);
       case 'mailer':
@@ -85,9 +91,11 @@ export class Bindings {
     }
   }
 
-  bindTable(fn: LambdaFunction): void {
+  /** `read`: get, query, scan (and their batch forms) only; `readWrite` (the default) adds put, update, delete. */
+  bindTable(fn: LambdaFunction, access: TableAccess = 'readWrite'): void {
     const { table } = this.resources;
-    table.grantReadWriteData(fn);
+    if (access === 'read') table.grantReadData(fn);
+    else table.grantReadWriteData(fn);
     setEnvironment(fn, 'table', { TABLE_NAME: table.tableName });
     Validations.of(fn).acknowledge({
       id: `AwsSolutions-IAM5[Resource::${arnToken(table)}/index/*]`,
@@ -126,13 +134,17 @@ export class Bindings {
    * explicit Deny on every SNS ARN (topics, platform endpoints) leaves phone numbers as the only target.
    */
   bindSms(fn: LambdaFunction): void {
-    fn.addToRolePolicy(new PolicyStatement({ actions: ['sns:Publish'], resources: ['*'] }));
-    fn.addToRolePolicy(
-      new PolicyStatement({ effect: Effect.DENY, actions: ['sns:Publish'], resources: [`arn:${Stack.of(fn).partition}:sns:*:*:*`] }),
-    );
+    // A policy of its own, so that the acknowledgement of its Resource "*" covers sns:Publish and nothing else.
+    const sms = new Policy(fn, 'SmsPublish', {
+      statements: [
+        new PolicyStatement({ actions: ['sns:Publish'], resources: ['*'] }),
+        new PolicyStatement({ effect: Effect.DENY, actions: ['sns:Publish'], resources: [`arn:${Stack.of(fn).partition}:sns:*:*:*`] }),
+      ],
+    });
+    fn.role!.attachInlinePolicy(sms);
     setEnvironment(fn, 'sms', {});
     fn.addEnvironment('SMS_MODE', 'sns');
-    Validations.of(fn).acknowledge({
+    Validations.of(sms).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
       reason: 'SMS: sns:Publish to a phone number has no resource ARN to scope to; an explicit Deny on every SNS topic and endpoint ARN keeps it to phone numbers.',
     });

@@ -1,5 +1,10 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- a synthesized template is untyped JSON; the assertions below check its shape */
+import { App, Stack } from 'aws-cdk-lib';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { AwsSolutionsChecks } from 'cdk-nag';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ApiFunctionName, apiFunctions, type RouteDefinition, routes, tableAccessOf } from '../../lambdas/routes.js';
+import { ProjectFunction, XRAY_ACTIONS } from '../../lib/constructs/project-function.js';
 import { removeTempDirs, synthProduct } from './synth.js';
 
 type Resource = { Type: string; Properties: Record<string, any>; DependsOn?: string[] };
@@ -68,5 +73,89 @@ describe('alarm delivery (issue 30 item 1)', () => {
     const sesDestinations = ofType('AWS::SES::ConfigurationSetEventDestination').map(([, d]) => d.Properties.EventDestination);
     expect(sesDestinations.length).toBeGreaterThan(0);
     for (const destination of sesDestinations) expect(destination.SnsDestination).toBeUndefined();
+  });
+});
+
+describe('least privilege (issue 30 item 5)', () => {
+  const READ = ['dynamodb:BatchGetItem', 'dynamodb:ConditionCheckItem', 'dynamodb:DescribeTable', 'dynamodb:GetItem', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:Query', 'dynamodb:Scan'];
+  const WRITE = ['dynamodb:BatchWriteItem', 'dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'];
+
+  /** Every Allow statement of the policies attached to a function's role, with the policy's logical id. */
+  const allowsOf = (fnId: string) => {
+    const roleId = resources[fnId]!.Properties.Role['Fn::GetAtt'][0] as string;
+    return ofType('AWS::IAM::Policy')
+      .filter(([, p]) => (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === roleId))
+      .flatMap(([policyId, p]) => (p.Properties.PolicyDocument.Statement as Statement[]).map((st) => ({ policyId, st })))
+      .filter(({ st }) => st.Effect === 'Allow');
+  };
+  const functionIdOf = (prefix: string) => {
+    const ids = ofType('AWS::Lambda::Function').map(([id]) => id).filter((id) => new RegExp(`^${prefix}[0-9A-F]{8}$`).test(id));
+    expect(ids, prefix).toHaveLength(1);
+    return ids[0]!;
+  };
+  const pascal = (name: string) => name.replace(/(^|-)([a-z0-9])/g, (_, __, c: string) => c.toUpperCase());
+  const tableActionsOf = (fnId: string) => [...new Set(allowsOf(fnId).flatMap(({ st }) => actionsOf(st)).filter((a) => a.startsWith('dynamodb:')))].sort();
+
+  it("grants each API function the table read-only exactly when the manifest says all its table routes only read", () => {
+    const readOnly: string[] = [];
+    for (const fn of Object.keys(apiFunctions) as ApiFunctionName[]) {
+      const access = tableAccessOf(fn);
+      const granted = tableActionsOf(functionIdOf(`Api${pascal(fn)}Fn`));
+      if (access === undefined) expect(granted, fn).toEqual([]);
+      else if (access === 'read') {
+        readOnly.push(fn);
+        expect(granted, fn).toEqual(READ);
+      } else expect(granted, fn).toEqual([...READ, ...WRITE].sort());
+    }
+    // The badge alone serves only reads (its two routes); every other function has a route that writes.
+    expect(readOnly).toEqual(['badge']);
+    expect((routes as readonly RouteDefinition[]).filter((r) => r.tableAccess === 'read').map((r) => r.name).sort()).toEqual(['get-badge', 'get-badge-status']);
+  });
+
+  it('keeps the workers read-write (they record scans, alerts and notifications)', () => {
+    for (const prefix of ['ScanningScanWorker', 'ScheduleSweeper', 'ScheduleMonitoringScheduler']) {
+      expect(tableActionsOf(functionIdOf(prefix)), prefix).toEqual([...READ, ...WRITE].sort());
+    }
+  });
+
+  it('gives "*" only to X-Ray (its own policy, its two actions) and SMS (its own policy, sns:Publish)', () => {
+    const projectFunctions = ofType('AWS::Lambda::Function').filter(([, f]) => f.Properties.TracingConfig?.Mode === 'Active');
+    expect(projectFunctions.length).toBeGreaterThanOrEqual(9);
+    for (const [fnId, fn] of projectFunctions) {
+      const wildcards = allowsOf(fnId).filter(({ st }) => st.Resource === '*');
+      const byPolicy = new Map<string, string[]>();
+      for (const { policyId, st } of wildcards) byPolicy.set(policyId, [...(byPolicy.get(policyId) ?? []), ...actionsOf(st)]);
+      const xray = [...byPolicy].filter(([id]) => id.includes('XRayTracing'));
+      expect(xray.map(([, actions]) => actions.sort()), fnId).toEqual([[...XRAY_ACTIONS].sort()]);
+      // The function waits for its X-Ray policy (Lambda refuses active tracing without it).
+      expect(fn.DependsOn, fnId).toContain(xray[0]![0]);
+      const rest = [...byPolicy].filter(([id]) => !id.includes('XRayTracing'));
+      for (const [policyId, actions] of rest) {
+        expect(policyId, fnId).toMatch(/SmsPublish/);
+        expect(actions, fnId).toEqual(['sns:Publish']);
+      }
+    }
+  });
+});
+
+describe('the X-Ray acknowledgement covers X-Ray only (cdk-nag)', () => {
+  /** A stack with one project function (no bundling), optionally with another wildcard statement. */
+  const nagOf = (extra?: PolicyStatement) => {
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+    const stack = new Stack(app, 'Probe', { env: { region: 'ap-southeast-2' } });
+    const fn = new ProjectFunction(stack, 'Probe', {
+      bundle: 'badge',
+      defaults: { productName: 'Rampart', siteUrl: 'https://example.org', logLevel: 'INFO', serviceName: 'rampart' },
+    });
+    if (extra) fn.addToRolePolicy(extra);
+    const report = new AwsSolutionsChecks().validateScope(app);
+    return report.violations.filter((v) => v.ruleName.startsWith('AwsSolutions-IAM5')).flatMap((v) => v.violatingResources.map((r) => `${r.constructPath}`));
+  };
+
+  it('has no finding for the X-Ray policy, and one for any other Resource "*" on the function', () => {
+    expect(nagOf()).toEqual([]);
+    const findings = nagOf(new PolicyStatement({ actions: ['s3:ListAllMyBuckets'], resources: ['*'] }));
+    expect(findings).toHaveLength(1);
+    expect(findings[0]).toBe('Probe/Probe/ServiceRole/DefaultPolicy/Resource');
   });
 });
