@@ -122,6 +122,7 @@ export const routes = [
   { name: 'health', fn: 'public-api', method: 'GET', path: '/api/health', auth: 'public', uses: [] },
   { name: 'create-lead', fn: 'public-api', method: 'POST', path: '/api/leads', auth: 'public', uses: ['table', 'scanQueue', 'mailer', 'userPool'], optionalAuth: true },
   { name: 'send-verification-code', fn: 'public-api', method: 'POST', path: '/api/verification-codes', auth: 'public', uses: ['table', 'mailer'] },
+  { name: 'set-password', fn: 'public-api', method: 'POST', path: '/api/account/password', auth: 'public', uses: ['table', 'userPool'], maxBodyBytes: 1_024 },
   { name: 'verify-email-code', fn: 'public-api', method: 'POST', path: '/api/verification-codes/verify', auth: 'public', uses: ['table'] },
   // DECISIONS "Scan modes" [attacker]: the code mailed to a same-domain lead's address, confirmed for its audit; creates the account the lead asked for.
   { name: 'confirm-address', fn: 'public-api', method: 'POST', path: '/api/audits/{auditId}/confirm-address', auth: 'public', uses: ['table', 'scanQueue', 'mailer', 'userPool'], maxBodyBytes: 1_024 },

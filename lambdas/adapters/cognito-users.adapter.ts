@@ -59,7 +59,7 @@ export class CognitoUsers implements UserDirectory {
     return user?.Attributes?.find((a) => a.Name === 'sub')?.Value ?? user?.Username;
   }
 
-  /** Local provisioning only (the demo account): the Lambdas are not granted AdminSetUserPassword. */
+  /** A password for good (no change asked at sign-in): a set-password link's, a new account's unknown one, the demo account's. */
   async setPermanentPassword(userId: string, password: string): Promise<void> {
     await this.cognito.send(new AdminSetUserPasswordCommand({ UserPoolId: this.userPoolId, Username: userId, Password: password, Permanent: true }));
   }

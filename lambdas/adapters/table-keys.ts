@@ -141,6 +141,8 @@ export const keys = {
 export function activeSubscriptionIndex(userId: string, status: string): { gsi2pk?: string; gsi2sk?: string } {
   return status === 'active' ? { gsi2pk: keys.activeSubscriptions, gsi2sk: userId } : {};
 }
+  /** A one-time link to set a new account's password (issue 29 item 4), by the SHA-256 of its token. */
+  setPasswordLink: (tokenHash: string) => ({ pk: `PWLINK#${tokenHash}`, sk: '#PWLINK' }),
 
 export const GSI1 = 'gsi1';
 export const GSI2 = 'gsi2';

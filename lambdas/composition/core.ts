@@ -12,6 +12,7 @@ import type { MonthlyReportLog } from '../domain/monthly-report.js';
 import type { OrganisationRepository } from '../domain/organisations.js';
 import type { AccessLogRepository } from '../domain/access-ends.js';
 import type { ScannerOptOutRepository } from '../domain/scanner-opt-out.js';
+import type { SetPasswordLinks } from '../domain/set-password-link.js';
 import type { NotificationOutbox } from '../domain/notifications.js';
 import type { SupportRequests } from '../domain/support.js';
 import type { SecurityPolicyRepository } from '../domain/security-policy.js';
@@ -103,6 +104,8 @@ export interface Deps {
   readonly accessLog: AccessLogRepository;
   /** Domains whose owners opted out of every scan, and their requests waiting for proof (DECISIONS "Scanner identity"). */
   readonly scannerOptOuts: ScannerOptOutRepository;
+  /** One-time links to set a lead-created account's password (issue 29 item 4). */
+  readonly setPasswordLinks: SetPasswordLinks;
   readonly scanSettings: ScanSettings;
   /** The checks every scan runs, bound to this deployment's breach lookup. */
   readonly scanChecks: readonly CheckDefinition[];
@@ -161,6 +164,7 @@ export const providerOf = {
   organisations: 'table',
   accessLog: 'table',
   scannerOptOuts: 'table',
+  setPasswordLinks: 'table',
   scanJobs: 'scanQueue',
   mailer: 'mailer',
   sms: 'sms',

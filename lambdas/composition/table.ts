@@ -18,6 +18,7 @@ import { DynamoDbScannerOptOuts } from '../adapters/dynamodb-scanner-opt-outs.ad
 import { DynamoDbShareLinks } from '../adapters/dynamodb-shares.adapter.js';
 import { DynamoDbSigningKeys } from '../adapters/dynamodb-signing-keys.adapter.js';
 import { DynamoDbSecurityPolicies } from '../adapters/dynamodb-policies.adapter.js';
+import { DynamoDbSetPasswordLinks } from '../adapters/dynamodb-set-password-links.adapter.js';
 import { DynamoDbPlatformStats } from '../adapters/dynamodb-stats.adapter.js';
 import { DynamoDbSupportRequests } from '../adapters/dynamodb-support-requests.adapter.js';
 import { DynamoDbEmailVerifications } from '../adapters/dynamodb-verifications.adapter.js';
@@ -53,5 +54,6 @@ export const provide: Provider = ({ config, clock }) => {
     organisations: () => new DynamoDbOrganisations(client(), table()),
     accessLog: () => new DynamoDbAccessLog(client(), table(), clock),
     scannerOptOuts: () => new DynamoDbScannerOptOuts(client(), table(), clock),
+    setPasswordLinks: () => new DynamoDbSetPasswordLinks(client(), table()),
   };
 };

@@ -64,28 +64,30 @@ export function verificationCodeEmail(
 
 export function accountCreatedEmail(
   brand: EmailBrand,
-  input: { to: string; firstName?: string; temporaryPassword: string },
+  input: { to: string; firstName?: string; setPasswordUrl: string; validHours: number },
 ): EmailMessage {
   const loginUrl = siteLink(brand, '/auth/login');
-  const subject = `Your ${brand.productName} account: login details`;
+  const subject = `Your ${brand.productName} account: choose your password`;
+  const validFor = `This link works once, for ${input.validHours} hours. After that, use "Forgot password" at ${loginUrl}`;
   const text = [
     greeting(input.firstName),
     '',
-    `We created a ${brand.productName} account for you, so you can find your security reports in your dashboard.`,
+    `We keep your security reports in a ${brand.productName} account for you, under ${input.to}.`,
     '',
-    `Sign in at: ${loginUrl}`,
-    `Email: ${input.to}`,
-    `Temporary password: ${input.temporaryPassword}`,
+    `Choose your password: ${input.setPasswordUrl}`,
     '',
-    'When you first sign in, you will be asked to choose a new password. The temporary password expires after a few days.',
+    `${validFor}.`,
+    '',
+    `Did not ask for a report? Ignore this email: nobody can sign in without choosing a password through this link or "Forgot password".`,
     '',
     `— ${brand.productName}`,
   ].join('\n');
   const body = html(brand, [
     escapeHtml(greeting(input.firstName)),
-    `We created a ${escapeHtml(brand.productName)} account for you, so you can find your security reports in your dashboard.`,
-    `Sign in at: <a href="${escapeHtml(loginUrl)}">${escapeHtml(loginUrl)}</a><br>Email: ${escapeHtml(input.to)}<br>Temporary password: <code>${escapeHtml(input.temporaryPassword)}</code>`,
-    'When you first sign in, you will be asked to choose a new password. The temporary password expires after a few days.',
+    `We keep your security reports in a ${escapeHtml(brand.productName)} account for you, under ${escapeHtml(input.to)}.`,
+    `<a href="${escapeHtml(input.setPasswordUrl)}">Choose your password</a>`,
+    `${escapeHtml(validFor)}.`,
+    'Did not ask for a report? Ignore this email: nobody can sign in without choosing a password through this link or &quot;Forgot password&quot;.',
   ]);
   return { to: input.to, subject, text, html: body };
 }

@@ -218,7 +218,7 @@ export interface UserDirectory {
   /** Creates a user who must set a new password at first sign-in. */
   createUser(user: NewUser, temporaryPassword: string): Promise<{ userId: string }>;
   findUserIdByEmail(email: string): Promise<string | undefined>;
-  /** Sets a user's password for good (no change asked at sign-in); the demo account's fixed password. */
+  /** Sets a user's password for good (no change asked at sign-in): a set-password link's, a new account's unknown one, the demo account's. */
   setPermanentPassword(userId: string, password: string): Promise<void>;
   /** Deletes the user; nothing happens when there is no such user (deleting twice is fine). */
   deleteUser(userId: string): Promise<void>;

@@ -11,7 +11,7 @@ import { ensureAccount } from './submit-lead.js';
 import { queueActiveRescan } from './unlock-scan.js';
 import { checkVerificationCode, type RequestContext } from './verification-codes.js';
 
-type ConfirmAddressDeps = Pick<Deps, 'audits' | 'scanJobs' | 'verifications' | 'rateLimits' | 'users' | 'scannerOptOuts'> & NotifyDeps;
+type ConfirmAddressDeps = Pick<Deps, 'audits' | 'scanJobs' | 'verifications' | 'rateLimits' | 'users' | 'scannerOptOuts' | 'setPasswordLinks'> & NotifyDeps;
 
 /**
  * `POST /api/audits/{auditId}/confirm-address` (DECISIONS "Scan modes" [attacker]): a same-domain

@@ -10,6 +10,7 @@ import { type Lead, leadInputSchema, looksAutomated, summarizeLeadErrors } from 
 import { FREE_REPORT_GRANTS } from '../domain/plans.js';
 import { mayScanAtOnce, refuseRestrictedPassiveScan } from '../domain/scan-authorization.js';
 import { siteKey } from '../domain/target.js';
+import { hashSetPasswordToken, newSetPasswordToken, SET_PASSWORD_LINK_HOURS, setPasswordUrl } from '../domain/set-password-link.js';
 import { generateTemporaryPassword } from '../domain/temporary-password.js';
 import { recordContactInteraction } from './contact-retention.js';
 import { countScanAgainstPlan, type CountedScan, deepOnly, isVerifiedDomainOf } from './domains.js';
@@ -46,7 +47,7 @@ export const VERIFICATION_REQUIRED_MESSAGE =
 
 type SubmitLeadDeps = Pick<
   Deps,
-  'audits' | 'scanJobs' | 'clock' | 'config' | 'log' | 'rateLimits' | 'verifications' | 'idempotency' | 'users' | 'mailer' | 'domains' | 'supportRequests' | 'accounts' | 'billing' | 'scannerOptOuts' | 'metrics'
+  'audits' | 'scanJobs' | 'clock' | 'config' | 'log' | 'rateLimits' | 'verifications' | 'idempotency' | 'users' | 'mailer' | 'domains' | 'supportRequests' | 'accounts' | 'billing' | 'scannerOptOuts' | 'metrics' | 'setPasswordLinks'
 > &
   NotifyDeps;
 
@@ -220,17 +221,16 @@ async function store(
  * the account could not be used, whatever `sendLoginCredentials` says).
  */
 export async function ensureAccount(
-  deps: Pick<SubmitLeadDeps, 'users' | 'accounts' | 'config' | 'log'> & NotifyDeps,
+  deps: Pick<SubmitLeadDeps, 'users' | 'accounts' | 'setPasswordLinks' | 'config' | 'clock' | 'log'> & NotifyDeps,
   lead: Pick<Lead, 'email' | 'firstName' | 'lastName' | 'businessName'>,
 ): Promise<{ userId: string; accountCreated: boolean }> {
   const existing = await deps.users.findUserIdByEmail(lead.email);
   if (existing) return { userId: existing, accountCreated: false };
-  const temporaryPassword = generateTemporaryPassword();
   let userId: string;
   try {
     ({ userId } = await deps.users.createUser(
       { email: lead.email, givenName: lead.firstName, familyName: lead.lastName, company: lead.businessName },
-      temporaryPassword,
+      generateTemporaryPassword(),
     ));
   } catch (error) {
     // Another request created it a moment ago: attach to that one.
@@ -240,15 +240,28 @@ export async function ensureAccount(
     return { userId: raced, accountCreated: false };
   }
   // The profile starts with what the lead told us, so the organisation has its company's name from the first sign-in on.
+  // Issue 29 item 4: no password travels by email. The account is confirmed with a password nobody
+  // knows (so "Forgot password" reaches it once the link has expired), and its owner gets a one-time
+  // link to choose their own.
+  await deps.users.setPermanentPassword(userId, generateTemporaryPassword());
   await deps.accounts.getOrCreateProfile({ userId, email: lead.email, firstName: lead.firstName, lastName: lead.lastName, company: lead.businessName });
-  const brand = { productName: deps.config.PRODUCT_NAME, siteUrl: deps.config.SITE_URL };
-  const email = accountCreatedEmail(brand, { to: lead.email, firstName: lead.firstName, temporaryPassword });
   try {
     // Refused now, the notification outbox retries it; the answer does not wait for it either way.
+    const token = newSetPasswordToken();
+    const now = deps.clock.now();
+    await deps.setPasswordLinks.put({
+      tokenHash: hashSetPasswordToken(token),
+      userId,
+      email: lead.email,
+      createdAt: now.toISOString(),
+      expiresAt: Math.floor(now.getTime() / 1000) + SET_PASSWORD_LINK_HOURS * 3600,
+    });
+    const brand = { productName: deps.config.PRODUCT_NAME, siteUrl: deps.config.SITE_URL };
+    const email = accountCreatedEmail(brand, { to: lead.email, firstName: lead.firstName, setPasswordUrl: setPasswordUrl(deps.config.SITE_URL, token), validHours: SET_PASSWORD_LINK_HOURS });
     await notify(deps, { id: randomUUID(), kind: 'account-created', message: { channel: 'email', email }, about: { userId } });
   } catch (error) {
-    // Not even stored (the table failing): the account exists either way; its owner can still reset the password from the login page.
-    deps.log.error('Could not store the login details of a new account', { userId, error: String(error) });
+    // Not even stored (the table failing): the account exists either way; its owner can still choose a password with "Forgot password".
+    deps.log.error('Could not store the set-password link of a new account', { userId, error: String(error) });
   }
   return { userId, accountCreated: true };
 }

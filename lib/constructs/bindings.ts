@@ -45,6 +45,7 @@ export const USER_POOL_ACTIONS = [
   'cognito-idp:AdminGetUser',
   'cognito-idp:AdminUpdateUserAttributes',
   'cognito-idp:ListUsers',
+  'cognito-idp:AdminSetUserPassword',
 ] as const;
 
 /** Logical-ID form cdk-nag uses in IAM5 findings: `<LogicalId.Arn>`. */

@@ -5,7 +5,6 @@ import { mailbox } from '../support/post-from.js';
 import { firstSignIn, leadWithAccount, signUp } from './support/accounts.js';
 import { accessibilityViolations } from './support/axe.js';
 import { chromiumAvailable, collectConsoleOutput, launchBrowser, type TestBrowser } from './support/browser.js';
-import { temporaryPasswordOf } from './support/login-details.js';
 import { startE2eStack, TARGET_HOST, type E2eStack } from './support/stack.js';
 
 /**
@@ -59,7 +58,7 @@ describe.skipIf(!chromiumAvailable)('an IT provider in Chromium: linked by its c
   }, 30_000);
 
   it('the client signs in and invites its IT provider from Settings → Team', async () => {
-    await firstSignIn(client, appUrl, await temporaryPasswordOf(stack.mailboxUrl, CLIENT_EMAIL), CLIENT_EMAIL, CLIENT_PASSWORD);
+    await firstSignIn(client, stack.mailboxUrl, CLIENT_EMAIL, CLIENT_PASSWORD);
 
     // A domain of the client's, for the provider's overview.
     await client.goto(`${appUrl}/dashboard/settings?tab=domains`);

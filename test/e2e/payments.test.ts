@@ -1,14 +1,14 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { leadWithAccount } from './support/accounts.js';
-import { temporaryPasswordOf } from './support/login-details.js';
+import { choosePasswordByLink, setPasswordLinkOf } from './support/login-details.js';
 import { artifactPath, chromiumAvailable, collectConsoleOutput } from './support/browser.js';
 import { startE2eStack, TARGET_HOST, type E2eStack } from './support/stack.js';
 
 /**
  * Issue 8's journeys in Chromium with the local test checkout (no Stripe key): the same webhook
  * handler as production receives signed events. A lead-created account signs in with its emailed
- * temporary password, is led to verify its site's domain by DNS TXT before a paid audit (DECISIONS
+ * emailed set-password link, is led to verify its site's domain by DNS TXT before a paid audit (DECISIONS
  * "Scan modes"), buys a Pro Audit for its free report (premium report, deep scan), subscribes to
  * Monitor Lite (plan box and limits follow), then cancels in the local customer portal.
  */
@@ -27,7 +27,7 @@ describe.skipIf(!chromiumAvailable)('payments in Chromium with the local test ch
   beforeAll(async () => {
     stack = await startE2eStack();
     appUrl = stack.app.url;
-    // The lead form's 'create an account' choice: the account gets its temporary password by email once the address is proven by its code (DECISIONS "Scan modes" [attacker]).
+    // The lead form's 'create an account' choice: the account gets its one-time set-password link by email once the address is proven by its code (DECISIONS "Scan modes" [attacker]).
     auditId = await leadWithAccount(appUrl, stack.mailboxUrl, TARGET_HOST, EMAIL, 'Example Shop');
     page = await stack.browser.context.newPage();
     consoleOutput = collectConsoleOutput(page);
@@ -37,18 +37,8 @@ describe.skipIf(!chromiumAvailable)('payments in Chromium with the local test ch
     await stack?.stop();
   }, 30_000);
 
-  it('a lead-created account signs in with its temporary password and must choose its own', async () => {
-    const temporary = await temporaryPasswordOf(stack.mailboxUrl, EMAIL);
-    await page.goto(`${appUrl}/auth/login`);
-    await page.getByLabel('Email', { exact: true }).fill(EMAIL);
-    await page.getByLabel('Password', { exact: true }).fill(temporary);
-    await page.getByLabel('Remember me', { exact: true }).check();
-    await page.getByRole('button', { name: 'Sign In' }).click();
-    await page.getByRole('heading', { name: 'Set your password' }).waitFor();
-    await page.getByLabel('New password', { exact: true }).fill(NEW_PASSWORD);
-    await page.getByLabel('Confirm new password', { exact: true }).fill(NEW_PASSWORD);
-    await page.getByRole('button', { name: 'Set Password' }).click();
-    await page.waitForURL(`${appUrl}/dashboard`);
+  it('a lead-created account chooses its password with the emailed one-time link and lands signed in on its dashboard', async () => {
+    await choosePasswordByLink(page, await setPasswordLinkOf(stack.mailboxUrl, EMAIL), NEW_PASSWORD);
     await page.getByText('0 / 3 scans used').waitFor();
   }, 60_000);
 

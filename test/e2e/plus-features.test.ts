@@ -5,7 +5,7 @@ import { API_TOKEN_PATTERN, apiTokenMessages, type ApiTokenList } from '../../la
 import type { AuditResultView } from '../../lambdas/domain/audit-view.js';
 import { demoCredentials } from '../../lambdas/domain/demo-account.js';
 import { type PoliciesPage, policyMessages } from '../../lambdas/domain/security-policy.contract.js';
-import { temporaryPasswordOf } from './support/login-details.js';
+import { choosePasswordByLink, setPasswordLinkOf } from './support/login-details.js';
 import { leadWithAccount } from './support/accounts.js';
 import { artifactPath, chromiumAvailable, collectConsoleOutput, launchBrowser, type TestBrowser } from './support/browser.js';
 import { startE2eStack, TARGET_HOST, type E2eStack } from './support/stack.js';
@@ -177,20 +177,12 @@ describe.skipIf(!chromiumAvailable)('Monitor Plus: custom security policies and 
   }, 90_000);
 
   it('shows a trial account the upgrade notes instead of the policy and token controls', async () => {
-    // Prepare: the lead form's 'create an account' choice; the account signs in with its emailed password.
+    // Prepare: the lead form's 'create an account' choice; the account chooses its password with the emailed link.
     // The address at the site's domain is proven by the code mailed to it first (DECISIONS "Scan modes" [attacker]).
     const auditId = await leadWithAccount(appUrl, stack.mailboxUrl, TARGET_HOST, TRIAL_EMAIL, 'Example Shop');
     const trial = await trialBrowser.context.newPage();
     const trialConsole = collectConsoleOutput(trial);
-    await trial.goto(`${appUrl}/auth/login`);
-    await trial.getByLabel('Email', { exact: true }).fill(TRIAL_EMAIL);
-    await trial.getByLabel('Password', { exact: true }).fill(await temporaryPasswordOf(stack.mailboxUrl, TRIAL_EMAIL));
-    await trial.getByRole('button', { name: 'Sign In' }).click();
-    await trial.getByRole('heading', { name: 'Set your password' }).waitFor();
-    await trial.getByLabel('New password', { exact: true }).fill(TRIAL_PASSWORD);
-    await trial.getByLabel('Confirm new password', { exact: true }).fill(TRIAL_PASSWORD);
-    await trial.getByRole('button', { name: 'Set Password' }).click();
-    await trial.waitForURL(`${appUrl}/dashboard`);
+    await choosePasswordByLink(trial, await setPasswordLinkOf(stack.mailboxUrl, TRIAL_EMAIL), TRIAL_PASSWORD);
     await trial.getByText('0 / 3 scans used').waitFor();
     const idToken = await idTokenOf(trial);
 

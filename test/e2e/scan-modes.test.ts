@@ -1,6 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { temporaryPasswordOf } from './support/login-details.js';
+import { choosePasswordByLink, setPasswordLinkOf } from './support/login-details.js';
 import { codeMailedTo } from './support/accounts.js';
 import { artifactPath, chromiumAvailable, collectConsoleOutput } from './support/browser.js';
 import { startE2eStack, TARGET_HOST, type E2eStack } from './support/stack.js';
@@ -107,18 +107,16 @@ describe.skipIf(!chromiumAvailable)('scan modes in Chromium: the partial report 
   }, 60_000);
 
   it('signs in to the account made with the lead, verifies the domain by DNS TXT, unlocks, and the full scan is a new report linked both ways with the partial one', async () => {
-    // Prepare
-    const temporary = await temporaryPasswordOf(stack.mailboxUrl, EMAIL);
+    // Prepare: the account's password, chosen with the emailed link in another tab (its session stays there: this tab is signed out).
+    const linkTab = await page.context().newPage();
+    await choosePasswordByLink(linkTab, await setPasswordLinkOf(stack.mailboxUrl, EMAIL), NEW_PASSWORD);
+    await linkTab.close();
 
     // Act: from the panel to sign-in, which leads on to Settings → Domains with the domain filled in
     await page.getByTestId('unlock-panel').getByRole('link', { name: 'Sign in to unlock' }).click();
     await page.getByLabel('Email', { exact: true }).fill(EMAIL);
-    await page.getByLabel('Password', { exact: true }).fill(temporary);
+    await page.getByLabel('Password', { exact: true }).fill(NEW_PASSWORD);
     await page.getByRole('button', { name: 'Sign In' }).click();
-    await page.getByRole('heading', { name: 'Set your password' }).waitFor();
-    await page.getByLabel('New password', { exact: true }).fill(NEW_PASSWORD);
-    await page.getByLabel('Confirm new password', { exact: true }).fill(NEW_PASSWORD);
-    await page.getByRole('button', { name: 'Set Password' }).click();
     await page.waitForURL(`${appUrl}/dashboard/settings?tab=domains&add=${TARGET_HOST}&unlock=${auditId}`);
     const purpose = page.getByTestId('verify-purpose');
     await purpose.getByRole('heading', { name: `Unlock the full scan of ${TARGET_HOST}` }).waitFor();

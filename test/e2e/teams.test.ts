@@ -4,12 +4,11 @@ import { mailbox } from '../support/post-from.js';
 import { codeMailedTo, firstSignIn, leadWithAccount } from './support/accounts.js';
 import { accessibilityViolations } from './support/axe.js';
 import { chromiumAvailable, collectConsoleOutput, launchBrowser, type TestBrowser } from './support/browser.js';
-import { temporaryPasswordOf } from './support/login-details.js';
 import { startE2eStack, TARGET_HOST, type E2eStack } from './support/stack.js';
 
 /**
  * Issue 22 item 2 (Teams) in Chromium against `npm start`: a lead-created account (its free scan
- * completed) signs in with its emailed temporary password, opens Settings → Team and invites a
+ * completed) chooses its password with the emailed one-time link, opens Settings → Team and invites a
  * second address as a viewer; the invitation arrives in the SES local mailbox; the invitee opens its
  * link signed out, creates an account with the mailed code, comes back and accepts; with the
  * sidebar's organisation switcher they move between their own organisation and the owner's, where
@@ -58,7 +57,7 @@ describe.skipIf(!chromiumAvailable)('teams in Chromium: invite, accept, a viewer
     stack = await startE2eStack();
     appUrl = stack.app.url;
     inviteeBrowser = await launchBrowser();
-    // The lead form's 'create an account' choice: an account with a completed free scan, its temporary password mailed.
+    // The lead form's 'create an account' choice: an account with a completed free scan, its set-password link mailed.
     await leadWithAccount(appUrl, stack.mailboxUrl, TARGET_HOST, OWNER_EMAIL, 'Example Shop');
     owner = await stack.browser.context.newPage();
     ownerConsole = collectConsoleOutput(owner);
@@ -72,7 +71,7 @@ describe.skipIf(!chromiumAvailable)('teams in Chromium: invite, accept, a viewer
   }, 30_000);
 
   it('the owner signs in, names the organisation, adds a domain, and invites a viewer from Settings → Team (axe: no violation)', async () => {
-    await firstSignIn(owner, appUrl, await temporaryPasswordOf(stack.mailboxUrl, OWNER_EMAIL), OWNER_EMAIL, OWNER_PASSWORD);
+    await firstSignIn(owner, stack.mailboxUrl, OWNER_EMAIL, OWNER_PASSWORD);
 
     // The company names the organisation (in the invitation and the invitee's switcher); a
     // lead-created profile starts with the lead's names and business, renamed here.

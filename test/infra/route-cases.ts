@@ -82,6 +82,8 @@ export interface Fixtures {
   wazuhEndpoint: string;
   /** The code the verification email carried (read from SES local after send-verification-code). */
   mailedCode: () => Promise<string>;
+  /** A lead-created account's one-time set-password token (its link stored as the lead form stores it). */
+  setPasswordToken: () => Promise<string>;
   /** The checkout session as the local test checkout stored it (what Stripe would put in its event). */
   checkoutOf: (checkoutSessionId: string) => Promise<{ customerId: string; amountCents: number; currency: string }>;
   // Kept from earlier answers.
@@ -139,6 +141,15 @@ export function routeCases(f: Fixtures): Record<RouteName, RouteCase> {
       good: () => ({ body: { email: CODE_EMAIL, firstName: 'Ada', webUrl: `https://${SHOP}`, businessName: 'Analytical Engines' } }),
       goodStatus: 201,
       bad: () => ({ body: { email: CODE_EMAIL, webUrl: 'not a url' } }),
+      badStatus: 400,
+      badError: 'validation_failed',
+    },
+    'set-password': {
+      good: async () => ({ body: { token: await f.setPasswordToken(), password: 'Chosen-by-its-Owner-42!' } }),
+      goodStatus: 200,
+      checkGood: ({ json }) => expectThat(typeof json.email === 'string' && json.email.startsWith('link-'), `set-password: ${JSON.stringify(json)}`),
+      // A token nobody was given: nothing is set.
+      bad: () => ({ body: { token: 'A'.repeat(43), password: 'Chosen-by-its-Owner-42!' } }),
       badStatus: 400,
       badError: 'validation_failed',
     },

@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 import { DeleteMessageCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_REGION } from '../../bin/local/provision.js';
+import { hashSetPasswordToken, newSetPasswordToken } from '../../lambdas/domain/set-password-link.js';
 import { LocalPayments } from '../../lambdas/adapters/local-payments.adapter.js';
 import type { ApiEvent, ApiResult } from '../../lambdas/api/http.js';
 import { buildDeps, LOCAL_CREDENTIALS } from '../../lambdas/composition.js';
@@ -234,6 +235,14 @@ beforeAll(async () => {
       const code = /is: (\d{6})/.exec(mails.at(-1)?.body.text ?? '')?.[1];
       if (!code) throw new Error('No verification code was mailed');
       return code;
+    },
+    setPasswordToken: async () => {
+      // A lead-created account and its link, as ensureAccount stores them (the token is what the email carries).
+      const email = `link-${randomUUID()}@example.test`;
+      const { userId } = await t.stack.deps.users.createUser({ email, givenName: 'Link', familyName: 'Holder' }, 'Temporary-Pass-123');
+      const token = newSetPasswordToken();
+      await t.stack.deps.setPasswordLinks.put({ tokenHash: hashSetPasswordToken(token), userId, email, createdAt: new Date().toISOString(), expiresAt: Math.floor(Date.now() / 1000) + 3600 });
+      return token;
     },
     checkoutOf: async (id) => {
       const session = await payments.get('session', id);

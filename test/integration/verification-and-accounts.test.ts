@@ -10,6 +10,7 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_CREDENTIALS } from '../../lambdas/composition.js';
 import { singleLineTextMessages } from '../../lambdas/domain/single-line-text.js';
+import { hashSetPasswordToken, newSetPasswordToken } from '../../lambdas/domain/set-password-link.js';
 import { hashVerificationCode } from '../../lambdas/domain/verification-code.js';
 import { retryDueNotifications } from '../../lambdas/use-cases/notifications.js';
 import { runScan } from '../../lambdas/use-cases/run-scan.js';
@@ -206,32 +207,79 @@ describe('verification codes', () => {
 describe('accounts', () => {
   const cognito = () => new CognitoIdentityProviderClient({ endpoint: t.stack.endpoints.cognito, region, credentials: LOCAL_CREDENTIALS });
 
-  it('creates a Cognito user for a new email, emails the login details, and the temporary password signs in (new password required)', async () => {
+  it('creates a Cognito user for a new email and emails a one-time link to choose a password, never a password (issue 29 item 4)', async () => {
+    // Prepare: DECISIONS "Scan modes" [attacker]: an account only for a proven address (address-proof.test.ts: none before).
     const email = 'newcomer@newcomer.test';
-    // DECISIONS "Scan modes" [attacker]: an account only for a proven address (address-proof.test.ts: none before).
     await verifyAddressByCode(t, '127.0.2.1', email, 'newcomer.test');
+
+    // Act: the lead form's "keep my report in an account".
     const reply = await postJsonFrom('127.0.2.1', url('/api/leads'), { ...validLead, email, webUrl: 'newcomer.test', createAccount: true, sendLoginCredentials: true });
 
+    // Assess: the user, the profile and the audit; the mail carries a link, and no password.
     const userId = await t.stack.deps.users.findUserIdByEmail(email);
-    const mail = (await mailbox(t.stack.mailboxUrl, email)).find((m) => m.subject === 'Your Rampart account: login details');
-    const password = /Temporary password: (\S+)/.exec(mail?.body.text ?? '')?.[1];
-    const auth = await cognito().send(
-      new InitiateAuthCommand({ AuthFlow: 'USER_PASSWORD_AUTH', ClientId: t.stack.userPool.userPoolClientId, AuthParameters: { USERNAME: email, PASSWORD: password! } }),
-    );
-    const audit = await t.stack.deps.audits.getAudit(String(reply.body.auditId));
-
+    const mail = (await mailbox(t.stack.mailboxUrl, email)).find((m) => m.subject === 'Your Rampart account: choose your password');
+    const link = /Choose your password: (\S+)/.exec(mail?.body.text ?? '')?.[1] ?? '';
     expect(reply.status).toBe(201);
     expect(reply.body).toMatchObject({ accountCreated: true, leadId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
     expect(userId).toMatch(/^[0-9a-f-]{36}$/);
-    expect(mail?.body.text).toContain(`Sign in at: ${t.stack.url}/auth/login`);
-    expect(mail?.body.text).toContain(`Email: ${email}`);
-    expect(mail?.body.text).toContain('you will be asked to choose a new password');
-    expect(password).toMatch(/^(?=.*[A-Z])(?=.*[a-z])(?=.*\d)(?=.*[^A-Za-z0-9]).{12,}$/);
-    expect(auth.ChallengeName).toBe('NEW_PASSWORD_REQUIRED');
-    expect(audit?.ownerId).toBe(userId);
-    const { UserAttributes = [] } = await cognito().send(new AdminGetUserCommand({ UserPoolId: t.stack.userPool.userPoolId, Username: email }));
+    expect(link).toMatch(new RegExp(`^${t.stack.url.replace(/[.]/g, '\\.')}/auth/set-password#token=[A-Za-z0-9_-]{43}$`));
+    expect(mail?.body.text).toContain('This link works once, for 72 hours.');
+    expect(mail?.body.text).not.toMatch(/temporary password/i);
+    expect((await t.stack.deps.audits.getAudit(String(reply.body.auditId)))?.ownerId).toBe(userId);
+    const { UserAttributes = [], UserStatus } = await cognito().send(new AdminGetUserCommand({ UserPoolId: t.stack.userPool.userPoolId, Username: email }));
     expect(Object.fromEntries(UserAttributes.map((a) => [a.Name, a.Value]))).toMatchObject({ email, given_name: 'Ada', family_name: 'Lovelace' });
+    // Confirmed, with a password nobody knows: "Forgot password" reaches it once the link has expired.
+    expect(UserStatus).toBe('CONFIRMED');
     expect(await t.stack.deps.accounts.getProfile(userId!)).toMatchObject({ email, firstName: 'Ada', lastName: 'Lovelace', company: validLead.businessName });
+  });
+
+  it('sets the password once through the link: a weak password does not spend it, a second use and an expired link are refused', async () => {
+    // Prepare: a lead-created account and its link.
+    const email = 'chooser@chooser.test';
+    await verifyAddressByCode(t, '127.0.2.4', email, 'chooser.test');
+    await postJsonFrom('127.0.2.4', url('/api/leads'), { ...validLead, email, webUrl: 'chooser.test', createAccount: true });
+    const mail = (await mailbox(t.stack.mailboxUrl, email)).find((m) => m.subject === 'Your Rampart account: choose your password');
+    const token = /#token=([A-Za-z0-9_-]{43})/.exec(mail?.body.text ?? '')?.[1];
+    const setPassword = (body: unknown, ip = '127.0.2.4') => postJsonFrom(ip, url('/api/account/password'), body);
+    const signIn = (password: string) =>
+      cognito().send(new InitiateAuthCommand({ AuthFlow: 'USER_PASSWORD_AUTH', ClientId: t.stack.userPool.userPoolClientId, AuthParameters: { USERNAME: email, PASSWORD: password } }));
+
+    // Act
+    const weak = await setPassword({ token, password: 'password' });
+    const chosen = await setPassword({ token, password: 'Chosen-by-Me-42!' });
+    const again = await setPassword({ token, password: 'Someone-Else-42!' });
+    const auth = await signIn('Chosen-by-Me-42!');
+
+    // Assess
+    expect([weak.status, weak.body.error]).toEqual([400, 'validation_failed']);
+    expect(weak.body.message).toContain('Use at least 12 characters');
+    expect([chosen.status, chosen.body]).toEqual([200, { email, message: 'Your password is set. You are signing in now.' }]);
+    expect([again.status, again.body.error, again.body.message]).toEqual([400, 'validation_failed', expect.stringContaining('used already or is not valid')]);
+    expect(auth.ChallengeName).toBeUndefined();
+    expect(auth.AuthenticationResult?.IdToken).toEqual(expect.any(String));
+    await expect(signIn('Someone-Else-42!')).rejects.toThrow();
+
+    // An expired link (stored as ensureAccount stores one, 72 hours and a second ago) is refused, and gone.
+    const userId = (await t.stack.deps.users.findUserIdByEmail(email))!;
+    const old = newSetPasswordToken();
+    const longAgo = Math.floor(Date.now() / 1000) - 1;
+    await t.stack.deps.setPasswordLinks.put({ tokenHash: hashSetPasswordToken(old), userId, email, createdAt: new Date((longAgo - 72 * 3600) * 1000).toISOString(), expiresAt: longAgo });
+    const expired = await setPassword({ token: old, password: 'Too-Late-Now-42!' });
+    expect([expired.status, expired.body.error, expired.body.message]).toEqual([410, 'link_expired', expect.stringContaining('Forgot password')]);
+    await expect(signIn('Too-Late-Now-42!')).rejects.toThrow();
+    expect(await t.stack.deps.setPasswordLinks.take(hashSetPasswordToken(old))).toBeUndefined();
+  });
+
+  it('refuses malformed bodies with 400 and limits attempts per address (no link is guessable, none is spent)', async () => {
+    const statuses = [];
+    for (const body of [{}, { token: 'short', password: 'Chosen-by-Me-42!' }, { token: 'A'.repeat(43) }, 'not json']) {
+      const answer = await postJsonFrom('127.0.2.5', url('/api/account/password'), body);
+      statuses.push([answer.status, answer.body.error]);
+    }
+    for (let i = 0; i < 20; i += 1) await postJsonFrom('127.0.2.6', url('/api/account/password'), { token: 'B'.repeat(43), password: 'Chosen-by-Me-42!' });
+    const limited = await postJsonFrom('127.0.2.6', url('/api/account/password'), { token: 'B'.repeat(43), password: 'Chosen-by-Me-42!' });
+    expect(statuses).toEqual(Array(4).fill([400, 'validation_failed']));
+    expect([limited.status, limited.body.error]).toEqual([429, 'rate_limited']);
   });
 
   it('attaches the audit to an existing account, with no new password and no email', async () => {
@@ -251,7 +299,7 @@ describe('accounts', () => {
     expect((await t.stack.deps.audits.getAudit(auditId))?.ownerId).toBe(userId);
     expect(owned.Items?.map((i) => i.auditId?.S)).toEqual([auditId]);
     expect((await t.stack.deps.audits.getLead(String(reply.body.leadId)))?.userId).toBe(userId);
-    expect((await mailbox(t.stack.mailboxUrl, email)).filter((m) => m.subject.includes('login details'))).toEqual([]);
+    expect((await mailbox(t.stack.mailboxUrl, email)).filter((m) => m.subject.includes('choose your password'))).toEqual([]);
   });
 
   it('creates no account without createAccount', async () => {
@@ -272,7 +320,7 @@ describe('the completion email', () => {
     // The email follows completion in the same job: allow the worker a moment.
     for (let i = 0; i < 20 && (await mailsFor()).length === 0; i += 1) await new Promise((r) => setTimeout(r, 100));
 
-    await t.stack.deps.scanJobs.enqueue({ auditId, kind: 'scan' });
+    await t.stack.deps.scanJobs.enqueue({ auditId, kind: 'scan' }, 'free');
     await new Promise((r) => setTimeout(r, 2500));
     const mails = await mailsFor();
 

@@ -14,13 +14,15 @@ describe('emails', () => {
     expect(mail.html).toContain('042917');
   });
 
-  it('send login details with the login page, the email, the temporary password and the new-password notice', () => {
-    const mail = accountCreatedEmail(brand, { to: 'ada@example.com', firstName: 'Ada', temporaryPassword: 'Ab3#<x>Yz9kLmnop' });
-    expect(mail.text).toContain('Sign in at: https://rampart.example/auth/login');
-    expect(mail.text).toContain('Email: ada@example.com');
-    expect(mail.text).toContain('Temporary password: Ab3#<x>Yz9kLmnop');
-    expect(mail.text).toContain('you will be asked to choose a new password');
-    expect(mail.html).toContain('Ab3#&lt;x&gt;Yz9kLmnop');
+  it('send a one-time link to choose a password, never a password, with how long it works and what to do after (issue 29 item 4)', () => {
+    const link = 'https://rampart.example/auth/set-password#token=abc<x>';
+    const mail = accountCreatedEmail(brand, { to: 'ada@example.com', firstName: 'Ada', setPasswordUrl: link, validHours: 72 });
+    expect(mail.subject).toBe('Your Rampart account: choose your password');
+    expect(mail.text).toContain('We keep your security reports in a Rampart account for you, under ada@example.com.');
+    expect(mail.text).toContain(`Choose your password: ${link}`);
+    expect(mail.text).toContain('This link works once, for 72 hours. After that, use "Forgot password" at https://rampart.example/auth/login.');
+    expect(mail.text).not.toMatch(/temporary password/i);
+    expect(mail.html).toContain('href="https://rampart.example/auth/set-password#token=abc&lt;x&gt;"');
   });
 
   it('report a completed audit with grade, score, issues by severity (info not counted) and the report link', () => {
@@ -50,7 +52,7 @@ describe('emails', () => {
   });
 
   it('escape what people typed in the HTML version', () => {
-    const mail = accountCreatedEmail(brand, { to: 'a@b.test', firstName: '<script>x</script>', temporaryPassword: 'Ab3#xYz9kLmnop' });
+    const mail = accountCreatedEmail(brand, { to: 'a@b.test', firstName: '<script>x</script>', setPasswordUrl: 'https://rampart.example/auth/set-password#token=t', validHours: 72 });
     expect(mail.html).not.toContain('<script>');
     expect(mail.html).toContain('&lt;script&gt;');
   });

@@ -10,6 +10,7 @@ import { RouteError } from './routes/route-error';
 const LoginRoute = lazy(() => import('./routes/auth').then((module) => ({ default: module.LoginRoute })));
 const SignupRoute = lazy(() => import('./routes/auth').then((module) => ({ default: module.SignupRoute })));
 const ResetPasswordRoute = lazy(() => import('./routes/auth').then((module) => ({ default: module.ResetPasswordRoute })));
+const SetPasswordRoute = lazy(() => import('./routes/auth').then((module) => ({ default: module.SetPasswordRoute })));
 const DashboardRoute = lazy(() => import('./routes/dashboard').then((module) => ({ default: module.DashboardRoute })));
 const DashboardSectionRoute = lazy(() => import('./routes/dashboard').then((module) => ({ default: module.DashboardSectionRoute })));
 const DashboardAuditRoute = lazy(() => import('./routes/dashboard').then((module) => ({ default: module.DashboardAuditRoute })));
@@ -57,6 +58,7 @@ export const appRoutes: RouteObject[] = [
       { path: paths.auth.login.path, Component: LoginRoute },
       { path: paths.auth.signup.path, Component: SignupRoute },
       { path: paths.auth.resetPassword.path, Component: ResetPasswordRoute },
+      { path: paths.auth.setPassword.path, Component: SetPasswordRoute },
       { path: paths.results.path, Component: ResultsRoute },
       { path: paths.results.missingIdPath, Component: ResultsRoute },
       { path: paths.reports.path, Component: ReportRedirect },

@@ -35,7 +35,7 @@ export const content = {
   pitch: 'A free, real security report for your small-business website, in under 60 seconds.',
 
   hero: {
-    eyebrow: 'Free website security report · no signup, no card',
+    eyebrow: 'Free website security report · no card, no password to make up',
     title: 'Find the holes in your website before attackers do',
     lead: `${productName} scans your business website for known vulnerabilities, exposed services, leaked passwords and weak email and TLS settings, and explains each problem in plain English — in under 60 seconds.`,
     primaryCta: 'Start Your Free Security Assessment',
@@ -86,7 +86,7 @@ export const content = {
 
   leadForm: {
     eyebrow: 'Free security report',
-    lead: 'Find out where your website stands — free, with no signup and no card.',
+    lead: 'Find out where your website stands — free, with no card. We keep your report in an account for you and email you a link to choose a password.',
   },
 
   commandCentre: {
@@ -118,7 +118,7 @@ export const content = {
       {
         title: 'Free discovery',
         body: () =>
-          'Start with a free report in under 60 seconds — no signup, no card. It shows the issues that matter most and what to do about each one.',
+          'Start with a free report in under 60 seconds — no card; we keep it in an account for you. It shows the issues that matter most and what to do about each one.',
       },
       {
         title: 'Complete analysis',

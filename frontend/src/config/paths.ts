@@ -18,6 +18,8 @@ export const paths = {
     login: { path: '/auth/login', getHref: (returnUrl?: string) => withQuery('/auth/login', { returnUrl }) },
     signup: { path: '/auth/signup', getHref: (returnUrl?: string) => withQuery('/auth/signup', { returnUrl }) },
     resetPassword: { path: '/auth/reset-password', getHref: () => '/auth/reset-password' },
+    /** The emailed one-time link of a lead-created account: the token is in the fragment (never sent to a server by the browser). */
+    setPassword: { path: '/auth/set-password', getHref: () => '/auth/set-password' },
   },
   dashboard: {
     root: { path: '/dashboard', getHref: () => '/dashboard' },

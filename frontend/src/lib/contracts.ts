@@ -92,6 +92,7 @@ export {
   type UserView,
 } from '../../../lambdas/domain/account.contract';
 export { PASSWORD_POLICY, passwordMessages, passwordPolicyProblems } from '../../../lambdas/domain/password-policy';
+export { setPasswordMessages, type SetPasswordInput, type SetPasswordResponse } from '../../../lambdas/domain/set-password.contract';
 export {
   checkoutRequestSchema,
   paymentMessages,

@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { mailbox } from '../../support/post-from.js';
+import { choosePasswordByLink, setPasswordLinkOf } from './login-details.js';
 
 /** Browser steps the account journeys share: sign up with the mailed code, sign in. */
 
@@ -74,8 +75,8 @@ export async function waitForCompletedAudit(appUrl: string, auditId: string): Pr
 
 /**
  * The lead form's 'create an account' choice, as the API takes it: an account for `email` whose
- * business is `businessName`, with a completed free scan of the stack's target and its temporary
- * password mailed. An address at the site's domain is proven first (DECISIONS "Scan modes"
+ * business is `businessName`, with a completed free scan of the stack's target and its one-time
+ * set-password link mailed. An address at the site's domain is proven first (DECISIONS "Scan modes"
  * [attacker]): the passive scan completes, the code mailed to it is confirmed for the report, and
  * the account is made then. Resolves once the (full) scan completed, with its audit id (a new report
  * when the address was proven by code: issue 29 item 6; the account owns the partial one too).
@@ -119,12 +120,7 @@ export async function leadWithAccount(appUrl: string, mailboxUrl: string, target
   return lead.auditId;
 }
 
-/** The first sign-in of a lead-created account: the mailed temporary password, then a password of its own. */
-export async function firstSignIn(page: Page, appUrl: string, temporaryPassword: string, email: string, password: string) {
-  await logIn(page, appUrl, email, temporaryPassword);
-  await page.getByRole('heading', { name: 'Set your password' }).waitFor();
-  await page.getByLabel('New password', { exact: true }).fill(password);
-  await page.getByLabel('Confirm new password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Set Password' }).click();
-  await page.waitForURL(`${appUrl}/dashboard`);
+/** The first sign-in of a lead-created account: the emailed one-time link, where it chooses its password and is signed in. */
+export async function firstSignIn(page: Page, mailboxUrl: string, email: string, password: string) {
+  await choosePasswordByLink(page, await setPasswordLinkOf(mailboxUrl, email), password);
 }

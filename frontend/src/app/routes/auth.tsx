@@ -6,6 +6,7 @@ import { content } from '../../config/content';
 import { useAuth } from '../../features/auth/auth-provider';
 import { LoginForm } from '../../features/auth/components/login-form';
 import { ResetPasswordForm } from '../../features/auth/components/reset-password-form';
+import { SetPasswordForm } from '../../features/auth/components/set-password-form';
 import { SignupForm } from '../../features/auth/components/signup-form';
 import { safeReturnUrl } from '../../features/auth/return-url';
 
@@ -57,6 +58,14 @@ export function ResetPasswordRoute() {
   return (
     <AuthPage title="Reset your password">
       <ResetPasswordForm />
+    </AuthPage>
+  );
+}
+
+export function SetPasswordRoute() {
+  return (
+    <AuthPage title="Choose your password">
+      <SetPasswordForm />
     </AuthPage>
   );
 }

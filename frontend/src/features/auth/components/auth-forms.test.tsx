@@ -6,6 +6,7 @@ import { renderWithProviders, stubApi } from '../../../testing/api-stub';
 import { AuthTestProvider, type AuthContextValue } from '../auth-provider';
 import { LoginForm, totpMessages } from './login-form';
 import { ResetPasswordForm } from './reset-password-form';
+import { SetPasswordForm } from './set-password-form';
 import { SignupForm } from './signup-form';
 
 type SessionModule = Awaited<ReturnType<AuthContextValue['session']>>;
@@ -260,5 +261,55 @@ describe('ResetPasswordForm', () => {
     await userEvent.type(screen.getByLabelText('Email'), 'owner@example.com');
     await userEvent.click(screen.getByRole('button', { name: 'Send Reset Code' }));
     expect((await screen.findByRole('alert')).textContent).toBe('An unexpected error occurred. Please try again.');
+  });
+});
+
+describe('SetPasswordForm (issue 29 item 4)', () => {
+  const TOKEN = 'T'.repeat(43);
+  const openLink = (fragment: string) => window.history.replaceState(null, '', `/auth/set-password${fragment}`);
+
+  it('sets the password with the link, takes the token out of the address, signs in with it and opens the dashboard', async () => {
+    openLink(`#token=${TOKEN}`);
+    const api = stubApi({
+      'GET /api/pwned-passwords/F057C': { status: 200, body: { suffixes: [] } },
+      'POST /api/account/password': { status: 200, body: { email: 'owner@example.com', message: 'Your password is set. You are signing in now.' } },
+    });
+    const session = fakeSession();
+    const { refresh } = renderAuth(<SetPasswordForm />, session, {}, '/auth/set-password');
+    await screen.findByRole('heading', { name: 'Choose your password' });
+    expect(window.location.hash).toBe('');
+    await userEvent.type(screen.getByLabelText('New password'), GOOD_PASSWORD);
+    await userEvent.type(screen.getByLabelText('Confirm new password'), GOOD_PASSWORD);
+    await userEvent.click(screen.getByRole('button', { name: 'Set Password' }));
+    await screen.findByRole('heading', { name: 'Dashboard page' });
+    expect(api.callsTo('POST', '/api/account/password').map((c) => c.body)).toEqual([{ token: TOKEN, password: GOOD_PASSWORD }]);
+    expect(session.logIn).toHaveBeenCalledWith('owner@example.com', GOOD_PASSWORD, false);
+    expect(refresh).toHaveBeenCalled();
+  });
+
+  it('says a used or expired link cannot be used, with the ways in that remain, and signs nobody in', async () => {
+    openLink(`#token=${TOKEN}`);
+    stubApi({
+      'GET /api/pwned-passwords/F057C': { status: 200, body: { suffixes: [] } },
+      'POST /api/account/password': { status: 410, body: { error: 'link_expired', message: 'This link has expired. Choose a password with "Forgot password" on the sign-in page: we email you a code.' } },
+    });
+    const session = fakeSession();
+    renderAuth(<SetPasswordForm />, session, {}, '/auth/set-password');
+    await userEvent.type(await screen.findByLabelText('New password'), GOOD_PASSWORD);
+    await userEvent.type(screen.getByLabelText('Confirm new password'), GOOD_PASSWORD);
+    await userEvent.click(screen.getByRole('button', { name: 'Set Password' }));
+    expect((await screen.findByRole('alert')).textContent).toContain('This link has expired.');
+    expect(screen.getByRole('link', { name: 'Forgot password' }).getAttribute('href')).toBe('/auth/reset-password');
+    expect(screen.queryByLabelText('New password')).toBeNull();
+    expect(session.logIn).not.toHaveBeenCalled();
+  });
+
+  it('without a token in the address, asks for the whole link and offers Forgot password', async () => {
+    openLink('');
+    const api = stubApi({});
+    renderAuth(<SetPasswordForm />, fakeSession(), {}, '/auth/set-password');
+    expect((await screen.findByRole('alert')).textContent).toContain('This link is not complete.');
+    expect(screen.getByRole('link', { name: 'Forgot password' })).toBeTruthy();
+    expect(api.calls).toEqual([]);
   });
 });

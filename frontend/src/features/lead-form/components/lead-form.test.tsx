@@ -77,6 +77,15 @@ describe('the lead form', () => {
     vi.unstubAllGlobals();
   });
 
+  it('says on the form that the report is kept in an account, with a link to choose a password (issue 29 item 4)', () => {
+    stubApi({});
+    renderWithProviders(<LeadForm />);
+    expect(screen.getByTestId('account-notice').textContent).toBe(
+      'We keep your report in an account for you, under this email. We email you a link to choose a password; no password is sent by email.',
+    );
+    expect(screen.queryByText(/no signup/i)).toBeNull();
+  });
+
   it('keeps the submit button disabled until both consents are ticked, and opens the legal pages in a new tab', () => {
     // Prepare
     stubApi({});

@@ -64,7 +64,7 @@ function ConsentError({ id, message }: { id: string; message?: string }) {
 /** SPEC §2: the form's marketing blocks, prices from the plan catalogue. */
 function OfferBlocks() {
   const offers = [
-    { title: 'Free security report', text: 'A real scan and a clear report. No signup fee and no card.' },
+    { title: 'Free security report', text: 'A real scan and a clear report. No fee and no card; kept in an account for you.' },
     {
       title: `Premium audit from ${formatPlanPrice(lowestPrice('audit'))}`,
       text: 'A deep dive with a remediation plan, offered only if issues are found.',
@@ -358,6 +358,9 @@ export function LeadForm() {
           {!bothAgreed && (
             <p className="text-center text-xs text-slate-500 dark:text-slate-400">Tick both boxes above to start the scan.</p>
           )}
+          <p data-testid="account-notice" className="text-center text-xs text-slate-600 dark:text-slate-400">
+            We keep your report in an account for you, under this email. We email you a link to choose a password; no password is sent by email.
+          </p>
           {createLead.isPending && (
             <p role="status" className="text-center text-sm text-blue-800 dark:text-blue-300">
               Starting security audit...
