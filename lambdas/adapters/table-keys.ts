@@ -133,6 +133,8 @@ export const keys = {
   scannerOptOut: (domain: string) => ({ pk: `OPTOUT#${domain}`, sk: '#OPTOUT' }),
   /** An opt-out request waiting for its proof (the token is published by its requester anyway: not hashed). */
   pendingOptOut: (domain: string, token: string) => ({ pk: `OPTOUT#${domain}`, sk: `PENDING#${token}` }),
+  /** A one-time link to set a new account's password (issue 29 item 4), by the SHA-256 of its token. */
+  setPasswordLink: (tokenHash: string) => ({ pk: `PWLINK#${tokenHash}`, sk: '#PWLINK' }),
   /** Rampart's own totals for GET /api/stats, one item of atomic counters. */
   platformStats: { pk: 'STATS#PLATFORM', sk: '#STATS' },
 } as const;
@@ -141,8 +143,6 @@ export const keys = {
 export function activeSubscriptionIndex(userId: string, status: string): { gsi2pk?: string; gsi2sk?: string } {
   return status === 'active' ? { gsi2pk: keys.activeSubscriptions, gsi2sk: userId } : {};
 }
-  /** A one-time link to set a new account's password (issue 29 item 4), by the SHA-256 of its token. */
-  setPasswordLink: (tokenHash: string) => ({ pk: `PWLINK#${tokenHash}`, sk: '#PWLINK' }),
 
 export const GSI1 = 'gsi1';
 export const GSI2 = 'gsi2';
