@@ -25,7 +25,10 @@ export const configSchema = z.object({
   LOG_LEVEL: z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR']).default('INFO'),
 
   TABLE_NAME: z.string().min(3).optional(),
+  /** The three scan queues (ScanLane): SCAN_QUEUE_URL takes free scans, PAID_ paid scans, MONITORING_ monitoring rescans. */
   SCAN_QUEUE_URL: z.url().optional(),
+  PAID_SCAN_QUEUE_URL: z.url().optional(),
+  MONITORING_SCAN_QUEUE_URL: z.url().optional(),
   MAIL_FROM: z.email().optional(),
   /** The support mailbox the support form writes to; default support@ the MAIL_FROM domain (supportMailbox). */
   SUPPORT_EMAIL: z.email().optional(),
@@ -204,7 +207,7 @@ export function scannerAbuseMailbox(config: Config): string {
 /** The keys each resource needs; the CDK stack's bind helpers set exactly these. */
 export const resourceKeys = {
   table: ['TABLE_NAME'],
-  scanQueue: ['SCAN_QUEUE_URL'],
+  scanQueue: ['SCAN_QUEUE_URL', 'PAID_SCAN_QUEUE_URL', 'MONITORING_SCAN_QUEUE_URL'],
   mailer: ['MAIL_FROM'],
   sms: [],
   reports: ['REPORTS_BUCKET'],

@@ -12,7 +12,7 @@ import type { FunctionDefaults } from './constructs/project-function.js';
 import { Data } from './data/data.js';
 import { Notify } from './notify/notify.js';
 import { ScannerEgress } from './scanning/scanner-egress.js';
-import { Scanning } from './scanning/scanning.js';
+import { SCAN_WORKER_TIMEOUT, Scanning } from './scanning/scanning.js';
 import { Schedule } from './schedule/schedule.js';
 import { Site } from './site/site.js';
 import type { StackConfig } from './stack-config.js';
@@ -76,11 +76,16 @@ export class ProductStack extends Stack {
     if (config.scannerEgress === 'fixed') {
       this.scannerEgress = new ScannerEgress(this, 'ScannerEgress', { natGateways: config.scannerNatGateways });
     }
-    this.scanning = new Scanning(this, 'Scanning', { defaults, egress: this.scannerEgress });
+    this.scanning = new Scanning(this, 'Scanning', {
+      defaults,
+      egress: this.scannerEgress,
+      concurrency: { free: config.scanConcurrencyFree, paid: config.scanConcurrencyPaid, monitoring: config.scanConcurrencyMonitoring },
+      memorySize: config.scanWorkerMemory,
+    });
 
     const bindings = new Bindings({
       table: this.data.table,
-      scanQueue: this.scanning.queue,
+      scanQueues: this.scanning.queues,
       mailer: this.notify.mailer,
       reports: this.storage.reports,
       userPool: { pool: this.auth.userPool, client: this.auth.client },
@@ -126,8 +131,9 @@ export class ProductStack extends Stack {
     this.alarms = new Alarms(this, 'Alarms', {
       serviceName: config.slug,
       httpApi: this.api.httpApi,
-      scanQueue: this.scanning.queue,
-      deadLetterQueues: [this.scanning.deadLetters],
+      scanQueues: Object.values(this.scanning.queues),
+      deadLetterQueues: Object.values(this.scanning.deadLetterQueues),
+      scanWorker: { fn: scanWorker, timeout: SCAN_WORKER_TIMEOUT },
       scheduledRules: this.schedule.rules,
       alarmEmail: config.alarmEmail,
     });
@@ -135,7 +141,7 @@ export class ProductStack extends Stack {
       serviceName: config.slug,
       httpApi: this.api.httpApi,
       scanQueue: this.scanning.queue,
-      deadLetterQueues: [this.scanning.deadLetters],
+      deadLetterQueues: Object.values(this.scanning.deadLetterQueues),
       configurationSetName: this.notify.mailer.configurationSet.configurationSetName,
       alarms: this.alarms.all,
     });
@@ -145,6 +151,8 @@ export class ProductStack extends Stack {
     new CfnOutput(this, 'UserPoolClientId', { value: this.auth.client.userPoolClientId });
     new CfnOutput(this, 'TableName', { value: this.data.table.tableName });
     new CfnOutput(this, 'ScanQueueUrl', { value: this.scanning.queue.queueUrl });
+    new CfnOutput(this, 'PaidScanQueueUrl', { value: this.scanning.queues.paid.queueUrl });
+    new CfnOutput(this, 'MonitoringScanQueueUrl', { value: this.scanning.queues.monitoring.queueUrl });
     new CfnOutput(this, 'ReportsBucketName', { value: this.storage.reports.bucketName });
     new CfnOutput(this, 'DistributionDomainName', {
       description: "CloudFront's domain: the CNAME target for siteDomain (README: a custom domain for the site)",

@@ -10,6 +10,9 @@ import { deployDecisions, readDeploySettings } from './deploy-settings.js';
  */
 const PLACEHOLDER_MAIL_DOMAIN = /(^|\.)(example\.(com|org|net)|example|test|invalid|localhost|local)$/i;
 
+/** An SQS event source's maximum concurrency: 2 to 1000 (AWS's bounds). */
+const scanConcurrency = z.coerce.number<string>().int().min(2, 'at least 2 (SQS event sources take 2 to 1000)').max(1000, 'at most 1000');
+
 const parameterName = (example: string) =>
   z.string().regex(/^(\/[A-Za-z0-9_.-]+)+$/, `an SSM parameter name such as ${example}`);
 
@@ -63,6 +66,16 @@ const stackConfigSchema = z.object({
   scannerEgress: z.enum(['fixed']).optional(),
   /** With `scannerEgress=fixed`: NAT gateways, each one address: 2 (the default, one per AZ) or 1 (half the cost). */
   scannerNatGateways: z.coerce.number<string>().int().min(1).max(2, 'at most 2 (the VPC spans two Availability Zones)').optional(),
+  /**
+   * Scan capacity (issue 30 item 4): how many scans of each queue run at once (each the SQS event
+   * source's maximum concurrency, at least 2 as SQS requires); the worker reserves their sum. Defaults:
+   * lib/scanning/scanning.ts SCAN_CONCURRENCY_DEFAULTS.
+   */
+  scanConcurrencyFree: scanConcurrency.optional(),
+  scanConcurrencyPaid: scanConcurrency.optional(),
+  scanConcurrencyMonitoring: scanConcurrency.optional(),
+  /** The scan worker's memory in MB (Lambda's CPU share grows with it: 1,769 MB is one vCPU); default SCAN_WORKER_MEMORY_MB, measured by `npm run bench:scan-capacity`. */
+  scanWorkerMemory: z.coerce.number<string>().int().min(1024, 'at least 1024 MB (a deep scan needs it)').max(10_240, 'at most 10240 MB (Lambda\'s maximum)').optional(),
 });
 
 export type StackConfig = z.output<typeof stackConfigSchema> & {
@@ -93,6 +106,10 @@ const sources = {
   hibpParameter: 'HIBP_PARAMETER',
   scannerEgress: 'SCANNER_EGRESS',
   scannerNatGateways: 'SCANNER_NAT_GATEWAYS',
+  scanConcurrencyFree: 'SCAN_CONCURRENCY_FREE',
+  scanConcurrencyPaid: 'SCAN_CONCURRENCY_PAID',
+  scanConcurrencyMonitoring: 'SCAN_CONCURRENCY_MONITORING',
+  scanWorkerMemory: 'SCAN_WORKER_MEMORY',
 } as const satisfies Record<keyof z.input<typeof stackConfigSchema>, string>;
 
 /** Each stack setting and the variable it is also read from (the schema's keys: `satisfies` holds them to it). */

@@ -1,6 +1,6 @@
 import type { NotificationPreferences, ProfileUpdate, SubscriptionStatus } from './account.contract.js';
 import type { UserProfile } from './account.js';
-import type { Audit, AuditStatus, CheckResult, Grade, GradeCap, RiskLevel, ScanJob } from './audit.js';
+import type { Audit, AuditStatus, CheckResult, Grade, GradeCap, RiskLevel, ScanJob, ScanLane } from './audit.js';
 import type { MonitoringChange } from './monitoring-diff.js';
 import type { AlertChannel } from './monitoring.contract.js';
 import type { StoredInvoice, StoredOrder } from './payments.js';
@@ -132,7 +132,8 @@ export interface DataOwner {
 }
 
 export interface ScanJobs {
-  enqueue(job: ScanJob): Promise<void>;
+  /** Queues the job on its lane's queue (ScanLane: who pays decides). */
+  enqueue(job: ScanJob, lane: ScanLane): Promise<void>;
 }
 
 export interface EmailMessage {

@@ -45,6 +45,6 @@ export async function confirmAddress(deps: ConfirmAddressDeps, rawId: unknown, i
     await deps.audits.attachOwner(audit.id, account.userId);
   }
   // The full scan is a new report (issue 29 item 6), the account's too; the partial one stays, linked to it.
-  const next = await queueActiveRescan(deps, audit.id, 'Same-domain address proven: active scan queued as a new report', ownerId);
+  const next = await queueActiveRescan(deps, audit.id, 'Same-domain address proven: active scan queued as a new report', 'free', ownerId);
   return { auditId: next.id, status: 'queued', mode: 'active', accountCreated, message: addressProofMessages.started };
 }

@@ -108,7 +108,7 @@ export async function scheduleMonitoringRescans(deps: ScheduleDeps, now: Date): 
           // Only verified domains are monitored: active (DECISIONS "Scan modes").
           mode: 'active',
         });
-        await deps.scanJobs.enqueue({ auditId, kind: 'scan' });
+        await deps.scanJobs.enqueue({ auditId, kind: 'scan' }, 'monitoring');
       } catch (error) {
         await deps.monitoring.releaseRescan(userId, domain, slot).catch(() => undefined);
         throw error;

@@ -258,7 +258,7 @@ async function checkoutCompleted(deps: PaymentDeps, event: PaymentEvent): Promis
     });
     // DECISIONS "What paid audits add": the scan the audit grants (deep, lambdas/domain/plans.ts), on the same report.
     if (await deps.audits.requeueDeep(auditId, deps.clock.now().toISOString())) {
-      await deps.scanJobs.enqueue({ auditId, kind: 'scan', depth: plan.grants.scanDepth });
+      await deps.scanJobs.enqueue({ auditId, kind: 'scan', depth: plan.grants.scanDepth }, 'paid');
     } else {
       deps.log.warn('Paid audit is not completed; its deep scan was not queued', { auditId });
     }

@@ -110,7 +110,8 @@ export async function submitLead(deps: SubmitLeadDeps, input: unknown, context: 
     const depth = counted?.depth ?? FREE_REPORT_GRANTS.scanDepth;
     const storedAt = await store(deps, lead, answer, account.userId, context, mode, depth, proofPending ? { pending: true, createAccount: lead.createAccount } : undefined);
     await counted?.record({ auditId: answer.auditId, domain: site, createdAt: deps.clock.now().toISOString() });
-    await deps.scanJobs.enqueue({ auditId: answer.auditId, kind: 'scan', ...deepOnly(depth) });
+    // A free lead's scan goes to the free queue; a signed-in user's counted scan where its plan says.
+    await deps.scanJobs.enqueue({ auditId: answer.auditId, kind: 'scan', ...deepOnly(depth) }, counted?.lane ?? 'free');
     // A new lead is an interaction: the person's contact details are kept 3 years from it.
     await recordContactInteraction(deps, { email: lead.email, userId: account.userId }, storedAt);
     const confirmAddress = proofPending ? await mailAddressCode(deps, lead, site, context) : undefined;

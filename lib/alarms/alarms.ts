@@ -10,7 +10,7 @@ import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { BUSINESS_METRICS, METRICS_NAMESPACE } from '../../lambdas/domain/metrics.port.js';
-import { SCAN_QUEUE_VISIBILITY_TIMEOUT } from '../scanning/scanning.js';
+import { SCAN_DURATION_ALARM_SHARE, SCAN_QUEUE_VISIBILITY_TIMEOUT } from '../scanning/scanning.js';
 import { functionKey, projectFunctions } from './project-functions.js';
 
 const FIVE_MINUTES = Duration.minutes(5);
@@ -37,7 +37,10 @@ export interface AlarmsProps {
   /** The product slug: the `service` dimension of the business metrics (POWERTOOLS_SERVICE_NAME). */
   readonly serviceName: string;
   readonly httpApi: IHttpApi;
-  readonly scanQueue: Queue;
+  /** The scan queues (one per lane): each one's oldest message alarms. */
+  readonly scanQueues: readonly Queue[];
+  /** The scan worker and its timeout: its p99 duration near the timeout alarms (scans about to be cut off). */
+  readonly scanWorker?: { readonly fn: LambdaFunction; readonly timeout: Duration };
   /** Every dead-letter queue: a message in any of them gave up after all its retries. */
   readonly deadLetterQueues: readonly Queue[];
   /** EventBridge schedules whose failed deliveries alarm (their functions' errors alarm as every function's do). */
@@ -122,12 +125,26 @@ export class Alarms extends Construct {
       2,
     );
 
-    this.alarm(
-      'ScanQueueAge',
-      `A scan job has waited ${SCAN_QUEUE_AGE_LIMIT.toMinutes()} minutes or more (a backlog, or a job failing its retries)`,
-      props.scanQueue.metricApproximateAgeOfOldestMessage({ period: FIVE_MINUTES, statistic: 'Maximum' }),
-      SCAN_QUEUE_AGE_LIMIT.toSeconds(),
-    );
+    for (const [index, queue] of props.scanQueues.entries()) {
+      // The first queue keeps the alarm's original id (a deployed stack's alarm is not replaced).
+      this.alarm(
+        index === 0 ? 'ScanQueueAge' : `${queue.node.id}Age`,
+        `${queue.node.path}: a scan job has waited ${SCAN_QUEUE_AGE_LIMIT.toMinutes()} minutes or more (a backlog, or a job failing its retries)`,
+        queue.metricApproximateAgeOfOldestMessage({ period: FIVE_MINUTES, statistic: 'Maximum' }),
+        SCAN_QUEUE_AGE_LIMIT.toSeconds(),
+      );
+    }
+
+    if (props.scanWorker) {
+      const { fn, timeout } = props.scanWorker;
+      const limitMs = Math.round(timeout.toMilliseconds() * SCAN_DURATION_ALARM_SHARE);
+      this.alarm(
+        'ScanDurationNearTimeout',
+        `${fn.node.path}: the slowest 1% of scans took ${limitMs / 1000} s or more, ${SCAN_DURATION_ALARM_SHARE * 100}% of the ${timeout.toSeconds()} s timeout (scans are close to being cut off: more memory, or fewer checks per scan)`,
+        fn.metricDuration({ period: FIVE_MINUTES, statistic: 'p99' }),
+        limitMs,
+      );
+    }
 
     const deadLetterAlarms = props.deadLetterQueues.map((queue) =>
       this.alarm(

@@ -8,6 +8,7 @@ import type { ConfigurationSet, EmailIdentity } from 'aws-cdk-lib/aws-ses';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { IConstruct } from 'constructs';
 import { resourceKeys, tokenVerificationKeys } from '../../lambdas/config.js';
+import type { ScanLane } from '../../lambdas/domain/audit.js';
 import type { Resource } from '../../lambdas/routes.js';
 
 /** The environment a resource gives a function: exactly the keys `lambdas/config.ts` asks for. */
@@ -27,7 +28,8 @@ export interface StripeParameters {
 
 export interface BindableResources {
   readonly table: Table;
-  readonly scanQueue: Queue;
+  /** The scan queues by lane (lambdas/domain/audit.ts ScanLane): a producer may send to each. */
+  readonly scanQueues: Readonly<Record<ScanLane, Queue>>;
   readonly mailer: MailerResources;
   readonly reports: Bucket;
   readonly userPool: { readonly pool: UserPool; readonly client: UserPoolClient };
@@ -105,9 +107,9 @@ export class Bindings {
   }
 
   bindQueue(fn: LambdaFunction): void {
-    const { scanQueue } = this.resources;
-    scanQueue.grantSendMessages(fn);
-    setEnvironment(fn, 'scanQueue', { SCAN_QUEUE_URL: scanQueue.queueUrl });
+    const { free, paid, monitoring } = this.resources.scanQueues;
+    for (const queue of [free, paid, monitoring]) queue.grantSendMessages(fn);
+    setEnvironment(fn, 'scanQueue', { SCAN_QUEUE_URL: free.queueUrl, PAID_SCAN_QUEUE_URL: paid.queueUrl, MONITORING_SCAN_QUEUE_URL: monitoring.queueUrl });
   }
 
   bindMailer(fn: LambdaFunction): void {
