@@ -1,6 +1,6 @@
 /**
  * Creates what the CDK stack creates on AWS, on the emulators, idempotently: the table and its
- * indexes, the user pool and its client, the scan queue with its dead-letter queue, the buckets.
+ * indexes, the user pool and its client, the scan queues (free, paid, monitoring) with their dead-letter queues, the buckets.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,6 +15,7 @@ import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { tableSchema } from '../../lambdas/adapters/table-keys.js';
 import { LOCAL_CREDENTIALS } from '../../lambdas/composition.js';
+import { type ScanLane, scanLanes } from '../../lambdas/domain/audit.js';
 import { PASSWORD_POLICY } from '../../lambdas/domain/password-policy.js';
 
 export const LOCAL_REGION = 'ap-southeast-2';
@@ -23,8 +24,13 @@ const clientFor = (endpoint: string) => ({ endpoint, region: LOCAL_REGION, crede
 
 export const localNames = {
   table: 'rampart-local',
+  /** The free lane's queue keeps the name every scan used before there were lanes. */
   scanQueue: 'rampart-scan-jobs',
   scanDlq: 'rampart-scan-jobs-dlq',
+  paidScanQueue: 'rampart-paid-scan-jobs',
+  paidScanDlq: 'rampart-paid-scan-jobs-dlq',
+  monitoringScanQueue: 'rampart-monitoring-scan-jobs',
+  monitoringScanDlq: 'rampart-monitoring-scan-jobs-dlq',
   reportsBucket: 'rampart-reports',
   userPool: 'rampart-users',
   userPoolClient: 'rampart-web',
@@ -86,20 +92,39 @@ async function tableActive(db: DynamoDBClient, TableName: string): Promise<strin
   }
 }
 
-export async function ensureQueues(endpoint: string): Promise<{ scanQueueUrl: string; scanDlqUrl: string }> {
+/** The scan queues by lane (ScanLane), each with its dead-letter queue, as the stack makes them on AWS. */
+export interface LocalScanQueues {
+  /** The free lane's queue and dead letters (the names kept from before the lanes). */
+  scanQueueUrl: string;
+  scanDlqUrl: string;
+  byLane: Record<ScanLane, { queueUrl: string; dlqUrl: string }>;
+}
+
+const laneQueueNames: Record<ScanLane, { queue: string; dlq: string }> = {
+  free: { queue: localNames.scanQueue, dlq: localNames.scanDlq },
+  paid: { queue: localNames.paidScanQueue, dlq: localNames.paidScanDlq },
+  monitoring: { queue: localNames.monitoringScanQueue, dlq: localNames.monitoringScanDlq },
+};
+
+export async function ensureQueues(endpoint: string): Promise<LocalScanQueues> {
   const sqs = new SQSClient(clientFor(endpoint));
-  const dlq = await sqs.send(new CreateQueueCommand({ QueueName: localNames.scanDlq, Attributes: { MessageRetentionPeriod: '1209600' } }));
-  const { Attributes } = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: dlq.QueueUrl, AttributeNames: ['QueueArn'] }));
-  const main = await sqs.send(
-    new CreateQueueCommand({
-      QueueName: localNames.scanQueue,
-      Attributes: {
-        VisibilityTimeout: String(LOCAL_VISIBILITY_TIMEOUT_SECONDS),
-        RedrivePolicy: JSON.stringify({ deadLetterTargetArn: Attributes?.QueueArn, maxReceiveCount: MAX_RECEIVE_COUNT }),
-      },
-    }),
-  );
-  return { scanQueueUrl: main.QueueUrl!, scanDlqUrl: dlq.QueueUrl! };
+  const byLane = {} as LocalScanQueues['byLane'];
+  for (const lane of scanLanes) {
+    const names = laneQueueNames[lane];
+    const dlq = await sqs.send(new CreateQueueCommand({ QueueName: names.dlq, Attributes: { MessageRetentionPeriod: '1209600' } }));
+    const { Attributes } = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: dlq.QueueUrl, AttributeNames: ['QueueArn'] }));
+    const main = await sqs.send(
+      new CreateQueueCommand({
+        QueueName: names.queue,
+        Attributes: {
+          VisibilityTimeout: String(LOCAL_VISIBILITY_TIMEOUT_SECONDS),
+          RedrivePolicy: JSON.stringify({ deadLetterTargetArn: Attributes?.QueueArn, maxReceiveCount: MAX_RECEIVE_COUNT }),
+        },
+      }),
+    );
+    byLane[lane] = { queueUrl: main.QueueUrl!, dlqUrl: dlq.QueueUrl! };
+  }
+  return { scanQueueUrl: byLane.free.queueUrl, scanDlqUrl: byLane.free.dlqUrl, byLane };
 }
 
 export async function ensureBuckets(endpoint: string): Promise<{ reportsBucket: string }> {

@@ -10,13 +10,31 @@ import {
   type SQSClient,
 } from '@aws-sdk/client-sqs';
 import type { SQSEvent } from 'aws-lambda';
+import { type ScanLane, scanLanes } from '../../lambdas/domain/audit.js';
 import type { ScanWorker } from '../../lambdas/workers/scan-worker.js';
+
+/** lib/scanning/scanning.ts SCAN_BATCH_SIZE (not imported: the local stack does not load aws-cdk-lib). */
+const SCAN_BATCH_SIZE = 1;
 
 export interface QueuePoller {
   stop(): Promise<void>;
 }
 
 const RETRY_DELAY_SECONDS = 5;
+
+/**
+ * One poller per scan queue (free, paid, monitoring), as the stack gives each queue its own event
+ * source on AWS: a burst on one queue never holds up another's jobs. One job a receive, as on AWS
+ * (SCAN_BATCH_SIZE).
+ */
+export function startScanConsumers(sqs: SQSClient, queueUrls: Readonly<Record<ScanLane, string>>, worker: ScanWorker, options: { onError?: (error: unknown) => void } = {}): QueuePoller {
+  const pollers = scanLanes.map((lane) => startQueuePoller(sqs, queueUrls[lane], worker, { batchSize: SCAN_BATCH_SIZE, onError: options.onError }));
+  return {
+    async stop() {
+      await Promise.all(pollers.map((poller) => poller.stop()));
+    },
+  };
+}
 
 export function startQueuePoller(sqs: SQSClient, queueUrl: string, worker: ScanWorker, options: { batchSize?: number; onError?: (error: unknown) => void } = {}): QueuePoller {
   const controller = new AbortController();

@@ -11,13 +11,14 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { OutboxSms } from '../../lambdas/adapters/sms.adapter.js';
 import { buildDeps, type Deps, LOCAL_CREDENTIALS } from '../../lambdas/composition.js';
 import { type Config, loadConfig, productSlug, required } from '../../lambdas/config.js';
+import type { Audit, ScanLane } from '../../lambdas/domain/audit.js';
 import { make as makeScanWorker } from '../../lambdas/workers/scan-worker.js';
 import { seedDemoAccount } from '../../lambdas/use-cases/seed-demo.js';
 import { make as makeSweeper } from '../../lambdas/workers/sweeper.js';
 import { make as makeMonitoringScheduler } from '../../lambdas/workers/monitoring-scheduler.js';
 import { type Emulator, freePort, startCognito, startDynamoDb, startS3, startSes, startSqs } from './emulators.js';
-import { ensureBuckets, ensureQueues, ensureTable, ensureUserPool, LOCAL_REGION } from './provision.js';
-import { type QueuePoller, startQueuePoller } from './queue-poller.js';
+import { ensureBuckets, ensureQueues, ensureTable, ensureUserPool, LOCAL_REGION, type LocalScanQueues } from './provision.js';
+import { type QueuePoller, startScanConsumers } from './queue-poller.js';
 import { demoCredentials } from '../../lambdas/domain/demo-account.js';
 import type { Metrics } from '../../lambdas/domain/metrics.port.js';
 import { startLocalServer } from './server.js';
@@ -52,7 +53,7 @@ export interface LocalStack {
   deps: Deps;
   endpoints: { dynamodb: string; sqs: string; ses: string; s3: string; cognito: string };
   userPool: { userPoolId: string; userPoolClientId: string };
-  queues: { scanQueueUrl: string; scanDlqUrl: string };
+  queues: LocalScanQueues;
   /** Stops consuming the scan queue (the API keeps serving): on AWS the worker is a separate Lambda. */
   stopWorker(): Promise<void>;
   stop(): Promise<void>;
@@ -118,7 +119,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         ...localEnv,
         SITE_URL: env.SITE_URL ?? url,
         TABLE_NAME: tableName,
-        SCAN_QUEUE_URL: queues.scanQueueUrl,
+        SCAN_QUEUE_URL: queues.byLane.free.queueUrl,
+        PAID_SCAN_QUEUE_URL: queues.byLane.paid.queueUrl,
+        MONITORING_SCAN_QUEUE_URL: queues.byLane.monitoring.queueUrl,
         REPORTS_BUCKET: buckets.reportsBucket,
         USER_POOL_ID: userPool.userPoolId,
         USER_POOL_CLIENT_ID: userPool.userPoolClientId,
@@ -155,10 +158,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 
     // The local queue lives in memory: audits left unfinished by the last run are queued again.
     const unfinished = await deps.audits.listUnfinished(new Date(Date.now() + 1000).toISOString(), 1000);
-    for (const audit of unfinished) await deps.scanJobs.enqueue({ auditId: audit.id, kind: 'scan' });
+    for (const { id } of unfinished) await deps.scanJobs.enqueue({ auditId: id, kind: 'scan' }, localLaneOf(await deps.audits.getAudit(id)));
 
     const sqsClient = new SQSClient({ endpoint: sqs.endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
-    poller = startQueuePoller(sqsClient, queues.scanQueueUrl, makeScanWorker(deps), {
+    poller = startScanConsumers(sqsClient, { free: queues.byLane.free.queueUrl, paid: queues.byLane.paid.queueUrl, monitoring: queues.byLane.monitoring.queueUrl }, makeScanWorker(deps), {
       onError: (error) => deps.log.error('Local queue poller error', error as Error),
     });
     const sweep = makeSweeper(deps);
@@ -205,4 +208,13 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 /** `KEY=` in the environment means "not set" (loadConfig drops it too), so it must not hide a local default. */
 function withoutUnset(env: Record<string, string | undefined>): Record<string, string> {
   return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== ''));
+}
+
+/**
+ * The lane of an audit left unfinished by the last local run, queued again at start: the producer
+ * that chose its lane is gone, so it is read from the audit (a monitoring rescan's origin, a deep scan paid).
+ */
+function localLaneOf(audit: Pick<Audit, 'origin' | 'depth'> | undefined): ScanLane {
+  if (audit?.origin === 'monitoring') return 'monitoring';
+  return audit?.depth === 'deep' ? 'paid' : 'free';
 }

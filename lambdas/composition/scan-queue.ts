@@ -5,5 +5,10 @@ import { clientConfig } from './aws.js';
 import type { Provider } from './core.js';
 
 export const provide: Provider = ({ config }) => ({
-  scanJobs: () => new SqsScanJobs(new SQSClient(clientConfig(config, config.SQS_ENDPOINT)), required(config, 'SCAN_QUEUE_URL')),
+  scanJobs: () =>
+    new SqsScanJobs(new SQSClient(clientConfig(config, config.SQS_ENDPOINT)), {
+      free: required(config, 'SCAN_QUEUE_URL'),
+      paid: required(config, 'PAID_SCAN_QUEUE_URL'),
+      monitoring: required(config, 'MONITORING_SCAN_QUEUE_URL'),
+    }),
 });

@@ -183,5 +183,14 @@ export const scanJobSchema = z.object({
 });
 export type ScanJob = z.output<typeof scanJobSchema>;
 
+/**
+ * Which scan queue a job goes to (issue 30 item 4): each queue has its own consumer capacity, so a
+ * burst of free scans never delays a paying customer's scan or a monitoring rescan. The producer
+ * decides from who pays: free = lead scans and a free (trial) account's scans; paid = paid audits,
+ * unlocks, scan-pack scans, a paying plan's scans and Pro rescans; monitoring = the scheduler's rescans.
+ */
+export const scanLanes = ['free', 'paid', 'monitoring'] as const;
+export type ScanLane = (typeof scanLanes)[number];
+
 /** Audit ids are random UUIDs: 122 bits, not guessable. */
 export const auditIdSchema = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/, 'Invalid audit ID');

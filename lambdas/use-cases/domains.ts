@@ -5,7 +5,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Deps } from '../composition.js';
 import { productSlug } from '../config.js';
 import { allowancePlanOf, baseScansLimit, scansLimitOf } from '../domain/account.js';
-import type { Audit, ScanDepth } from '../domain/audit.js';
+import type { Audit, ScanDepth, ScanLane } from '../domain/audit.js';
 import {
   type DomainRecord,
   fileProves,
@@ -365,6 +365,8 @@ export async function requireProvenDomain(deps: DomainDeps, probes: OwnershipPro
 export interface CountedScan {
   /** How deep the scan goes: deep when it came out of a scan pack (the plan's grants, startedScanDepth). */
   depth: ScanDepth;
+  /** The queue the scan goes to: paid when a paying plan's scans or a scan pack pay for it, free for a trial's. */
+  lane: Extract<ScanLane, 'free' | 'paid'>;
   /** The started scan (`SCAN#` item), for history and usage. */
   record(scan: { auditId: string; domain: string; createdAt: string }): Promise<void>;
   /** The scan could not be started: the plan gets it back. */
@@ -383,8 +385,11 @@ export async function countScanAgainstPlan(deps: Pick<Deps, 'domains' | 'account
   const limit = scansLimitOf(subscription, usage.extraScans);
   const number = await deps.domains.claimScan(userId, limit);
   if (number === undefined) throw new ForbiddenError('scan_limit_reached', SCAN_LIMIT_MESSAGE);
+  const plan = allowancePlanOf(subscription);
+  const drawnFromPack = number > baseScansLimit(subscription);
   return {
-    depth: startedScanDepth(allowancePlanOf(subscription), number > baseScansLimit(subscription)),
+    depth: startedScanDepth(plan, drawnFromPack),
+    lane: drawnFromPack || plan !== 'trial' ? 'paid' : 'free',
     record: (scan) => deps.domains.recordScan(userId, scan),
     giveBack: () => deps.domains.uncountScan(userId).catch(() => undefined),
   };
@@ -440,7 +445,7 @@ export async function startQuickScan(deps: QuickScanDeps, user: QuickScanUser, i
       audit,
     );
     await counted.record({ auditId, domain, createdAt: now });
-    await deps.scanJobs.enqueue({ auditId, kind: 'scan', ...deepOnly(counted.depth) });
+    await deps.scanJobs.enqueue({ auditId, kind: 'scan', ...deepOnly(counted.depth) }, counted.lane);
   } catch (error) {
     await counted.giveBack();
     throw error;

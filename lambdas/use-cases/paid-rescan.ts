@@ -37,7 +37,7 @@ export async function rescanPaidAudit(deps: RescanDeps, caller: Caller, rawId: u
     if (!current) throw auditNotFound();
     throw refusalError(freeRescanRefusal(current, now) ?? 'free_rescan_used');
   }
-  await deps.scanJobs.enqueue({ auditId: audit.id, kind: 'scan', depth: 'deep' });
+  await deps.scanJobs.enqueue({ auditId: audit.id, kind: 'scan', depth: 'deep' }, 'paid');
   deps.log.info('Pro Audit free re-scan queued', { auditId: audit.id });
   return { auditId: audit.id, status: 'queued', scanDepth: 'deep', freeRescanUsedAt: claimedAt, message: freeRescanMessages.started };
 }

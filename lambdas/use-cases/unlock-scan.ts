@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Deps } from '../composition.js';
-import type { Audit } from '../domain/audit.js';
+import type { Audit, ScanLane } from '../domain/audit.js';
 import { ConflictError } from '../domain/errors.js';
 import { ranMode } from '../domain/coverage.js';
 import { siteKey } from '../domain/target.js';
@@ -35,7 +35,7 @@ export async function unlockScan(deps: UnlockDeps, caller: Caller, rawId: unknow
   const counted = await countScanAgainstPlan(deps, caller.userId);
   let next: Audit;
   try {
-    next = await queueActiveRescan(deps, audit.id, 'Passive report unlocked: active scan queued as a new report');
+    next = await queueActiveRescan(deps, audit.id, 'Passive report unlocked: active scan queued as a new report', counted.lane);
     await counted.record({ auditId: next.id, domain: audit.host, createdAt: deps.clock.now().toISOString() });
   } catch (error) {
     await counted.giveBack();
@@ -48,7 +48,7 @@ const superseded = () => new ConflictError('audit_superseded', unlockMessages.su
 
 /**
  * The active scan of a passive report whose requester proved control (an unlock, or the address
- * proof of a same-domain lead), queued as a new audit that supersedes it (issue 29 item 6). `ownerId`:
+ * proof of a same-domain lead), queued as a new audit that supersedes it (issue 29 item 6), on `lane`'s queue. `ownerId`:
  * the account attached to the report just now. 409 when another request did it a moment ago
  * (audit_superseded), or a scan of it started (audit_scan_running).
  */
@@ -56,6 +56,7 @@ export async function queueActiveRescan(
   deps: Pick<Deps, 'audits' | 'scanJobs' | 'clock' | 'log'>,
   auditId: string,
   logMessage: string,
+  lane: ScanLane,
   ownerId?: string,
 ): Promise<Audit> {
   const createdAt = deps.clock.now().toISOString();
@@ -64,7 +65,7 @@ export async function queueActiveRescan(
     const now = await deps.audits.getAudit(auditId);
     throw now?.supersededBy ? superseded() : new ConflictError('audit_scan_running', unlockMessages.running);
   }
-  await deps.scanJobs.enqueue({ auditId: next.id, kind: 'scan' });
+  await deps.scanJobs.enqueue({ auditId: next.id, kind: 'scan' }, lane);
   deps.log.info(logMessage, { auditId: next.id, supersedes: auditId });
   return next;
 }

@@ -20,7 +20,7 @@ function bindProbe(uses: readonly Resource[], payments?: StripeParameters, also?
   const pool = new UserPool(stack, 'Pool');
   const bindings = new Bindings({
     table: new Table(stack, 'Table', { partitionKey: { name: 'pk', type: AttributeType.STRING } }),
-    scanQueue: new Queue(stack, 'Queue'),
+    scanQueues: { free: new Queue(stack, 'Queue'), paid: new Queue(stack, 'PaidQueue'), monitoring: new Queue(stack, 'MonitoringQueue') },
     mailer: {
       identity: new EmailIdentity(stack, 'Identity', { identity: Identity.domain('example.com') }),
       configurationSet,

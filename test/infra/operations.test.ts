@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUSINESS_METRICS } from '../../lambdas/domain/metrics.port.js';
 import { API_5XX_RATE_PERCENT, Alarms, SCAN_QUEUE_AGE_LIMIT, SES_BOUNCE_RATE_LIMIT, SES_COMPLAINT_RATE_LIMIT } from '../../lib/alarms/alarms.js';
 import { projectFunctions } from '../../lib/alarms/project-functions.js';
-import { SCAN_MAX_CONCURRENCY, SCAN_RESERVED_CONCURRENCY } from '../../lib/scanning/scanning.js';
+import { SCAN_CONCURRENCY_DEFAULTS, SCAN_RESERVED_CONCURRENCY } from '../../lib/scanning/scanning.js';
 import { SCHEDULED_RESERVED_CONCURRENCY } from '../../lib/schedule/schedule.js';
 import { fakeFrontendBuild, removeTempDirs, synthProduct, type Synthesized } from './synth.js';
 
@@ -93,15 +93,16 @@ describe('alarms', () => {
     }
   });
 
-  it("watch the scan queue's oldest message and the dead-letter queue", () => {
-    const [mainId, main] = ofType('AWS::SQS::Queue').find(([, q]) => q.Properties.RedrivePolicy)!;
-    const [dlqId] = main.Properties.RedrivePolicy.deadLetterTargetArn['Fn::GetAtt'] as [string, string];
-    const age = alarmOn((p) => p.MetricName === 'ApproximateAgeOfOldestMessage', 'the queue age alarm');
-    expect(age).toMatchObject({ Namespace: 'AWS/SQS', Statistic: 'Maximum', Threshold: SCAN_QUEUE_AGE_LIMIT.toSeconds() });
-    expect(dimension(age, 'QueueName')).toEqual({ 'Fn::GetAtt': [mainId, 'QueueName'] });
-    const dlq = alarmOn((p) => p.MetricName === 'ApproximateNumberOfMessagesVisible', 'the dead-letter alarm');
-    expect(dlq).toMatchObject({ Namespace: 'AWS/SQS', Threshold: 1 });
-    expect(dimension(dlq, 'QueueName')).toEqual({ 'Fn::GetAtt': [dlqId, 'QueueName'] });
+  it("watch each scan queue's oldest message and each dead-letter queue", () => {
+    const mains = ofType('AWS::SQS::Queue').filter(([, q]) => q.Properties.RedrivePolicy);
+    expect(mains).toHaveLength(3);
+    for (const [mainId, main] of mains) {
+      const [dlqId] = main.Properties.RedrivePolicy.deadLetterTargetArn['Fn::GetAtt'] as [string, string];
+      const age = alarmOn((p) => p.MetricName === 'ApproximateAgeOfOldestMessage' && dimension(p, 'QueueName')?.['Fn::GetAtt']?.[0] === mainId, `${mainId}'s age alarm`);
+      expect(age).toMatchObject({ Namespace: 'AWS/SQS', Statistic: 'Maximum', Threshold: SCAN_QUEUE_AGE_LIMIT.toSeconds() });
+      const dlq = alarmOn((p) => p.MetricName === 'ApproximateNumberOfMessagesVisible' && dimension(p, 'QueueName')?.['Fn::GetAtt']?.[0] === dlqId, `${dlqId}'s dead-letter alarm`);
+      expect(dlq).toMatchObject({ Namespace: 'AWS/SQS', Threshold: 1 });
+    }
   });
 
   it('watch SES bounce and complaint rates well below the suspension rates (10%, 0.5%)', () => {
@@ -142,7 +143,7 @@ describe('alarms', () => {
     new Alarms(stack, 'Alarms', {
       serviceName: 'late',
       httpApi: new HttpApi(stack, 'Api'),
-      scanQueue: new Queue(stack, 'Queue'),
+      scanQueues: [new Queue(stack, 'Queue')],
       deadLetterQueues: [new Queue(stack, 'Dlq')],
       scheduledRules: [],
     });
@@ -235,9 +236,9 @@ describe('operations settings', () => {
       ScheduleSweeper: SCHEDULED_RESERVED_CONCURRENCY,
       ScheduleMonitoringScheduler: SCHEDULED_RESERVED_CONCURRENCY,
     });
-    // The SQS poller never invokes more than the reservation, so it is never throttled by it.
-    const [, mapping] = ofType('AWS::Lambda::EventSourceMapping')[0]!;
-    expect(mapping.Properties.ScalingConfig).toEqual({ MaximumConcurrency: SCAN_MAX_CONCURRENCY });
-    expect(SCAN_RESERVED_CONCURRENCY).toBeGreaterThanOrEqual(SCAN_MAX_CONCURRENCY);
+    // The SQS pollers together never invoke more than the reservation, so they are never throttled by it.
+    const maxima = ofType('AWS::Lambda::EventSourceMapping').map(([, mapping]) => (mapping.Properties.ScalingConfig as { MaximumConcurrency: number }).MaximumConcurrency);
+    expect(maxima.sort()).toEqual(Object.values(SCAN_CONCURRENCY_DEFAULTS).sort());
+    expect(SCAN_RESERVED_CONCURRENCY).toBe(maxima.reduce((a, b) => a + b, 0));
   });
 });

@@ -389,15 +389,18 @@ describe('scanning', () => {
     expect(main.Properties.VisibilityTimeout).toBeGreaterThanOrEqual(6 * timeout);
   });
 
-  it('feeds the worker small batches and takes partial batch failures', () => {
+  it('feeds the worker one scan at a time from each queue and takes partial batch failures', () => {
     const workerId = functionId('ScanningScanWorker');
-    const [, mapping] = only('AWS::Lambda::EventSourceMapping');
-    expect(mapping.Properties).toMatchObject({
-      FunctionName: { Ref: workerId },
-      BatchSize: SCAN_BATCH_SIZE,
-      FunctionResponseTypes: ['ReportBatchItemFailures'],
-    });
-    expect(SCAN_BATCH_SIZE).toBeLessThanOrEqual(2);
+    const mappings = ofType('AWS::Lambda::EventSourceMapping');
+    expect(mappings).toHaveLength(3);
+    for (const [, mapping] of mappings) {
+      expect(mapping.Properties).toMatchObject({
+        FunctionName: { Ref: workerId },
+        BatchSize: 1,
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+      });
+    }
+    expect(SCAN_BATCH_SIZE).toBe(1);
   });
 
   it('binds the worker to the table, the mailer and SMS (a monitoring rescan alerts)', () => {
@@ -431,19 +434,25 @@ describe('schedule and alarms', () => {
     expect(env.SMS_MODE).toBe('sns');
   });
 
-  it('alarms as soon as one scan job is in the dead-letter queue', () => {
-    const [dlqId] = ofType('AWS::SQS::Queue').find(([, q]) => !q.Properties.RedrivePolicy)!;
+  it('alarms as soon as one scan job is in any of the dead-letter queues (one per scan queue)', () => {
+    const dlqIds = ofType('AWS::SQS::Queue')
+      .filter(([, q]) => !q.Properties.RedrivePolicy)
+      .map(([id]) => id);
+    expect(dlqIds).toHaveLength(3);
     const alarms = ofType('AWS::CloudWatch::Alarm').filter(([, a]) => a.Properties.MetricName === 'ApproximateNumberOfMessagesVisible');
-    expect(alarms).toHaveLength(1);
-    const [, alarm] = alarms[0]!;
-    expect(alarm.Properties).toMatchObject({
-      MetricName: 'ApproximateNumberOfMessagesVisible',
-      Namespace: 'AWS/SQS',
-      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [dlqId, 'QueueName'] } }],
-      Threshold: 1,
-      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
-      AlarmActions: [{ Ref: expect.any(String) }],
-    });
+    expect(alarms).toHaveLength(3);
+    for (const dlqId of dlqIds) {
+      const found = alarms.filter(([, a]) => a.Properties.Dimensions?.[0]?.Value?.['Fn::GetAtt']?.[0] === dlqId);
+      expect(found, dlqId).toHaveLength(1);
+      expect(found[0]![1].Properties).toMatchObject({
+        MetricName: 'ApproximateNumberOfMessagesVisible',
+        Namespace: 'AWS/SQS',
+        Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [dlqId, 'QueueName'] } }],
+        Threshold: 1,
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+        AlarmActions: [{ Ref: expect.any(String) }],
+      });
+    }
   });
 });
 

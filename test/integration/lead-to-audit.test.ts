@@ -119,7 +119,7 @@ describe('the scan worker', () => {
     const created = await postJson(`${api()}/api/leads`, validLead);
     const first = await waitForAudit(api(), String(created.body.auditId));
 
-    await open.stack.deps.scanJobs.enqueue({ auditId: String(created.body.auditId), kind: 'scan' });
+    await open.stack.deps.scanJobs.enqueue({ auditId: String(created.body.auditId), kind: 'scan' }, 'free');
     await new Promise((resolve) => setTimeout(resolve, 2500));
     const second = await getAudit(api(), created.body.auditId);
 

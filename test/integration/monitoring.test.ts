@@ -183,7 +183,7 @@ describe('alerts after a monitoring rescan', () => {
     const smsBefore = (await outbox()).length;
 
     const again = await afterMonitoringRescan(t.stack.deps, second.id);
-    await t.stack.deps.scanJobs.enqueue({ auditId: second.id, kind: 'scan' });
+    await t.stack.deps.scanJobs.enqueue({ auditId: second.id, kind: 'scan' }, 'monitoring');
     await new Promise((resolve) => setTimeout(resolve, 3_000));
 
     expect(again).toMatchObject({ alert: 'duplicate', scanCompletedEmail: false });

@@ -123,7 +123,7 @@ describe('the notification outbox', () => {
     try {
       const auditId = crypto.randomUUID();
       await t.stack.deps.audits.createAudit({ id: auditId, ownerId: user.userId, targetUrl: 'https://shop.example.test/', host: 'shop.example.test', status: 'queued', createdAt: new Date().toISOString(), checks: [], origin: 'monitoring' });
-      await t.stack.deps.scanJobs.enqueue({ auditId, kind: 'scan' });
+      await t.stack.deps.scanJobs.enqueue({ auditId, kind: 'scan' }, 'free');
       expect((await waitForAudit(t.stack.url, auditId)).status).toBe('completed');
       const waiting = await waitForOutbox((about) => about.auditId === auditId, 1);
 

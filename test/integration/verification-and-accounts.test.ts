@@ -320,7 +320,7 @@ describe('the completion email', () => {
     // The email follows completion in the same job: allow the worker a moment.
     for (let i = 0; i < 20 && (await mailsFor()).length === 0; i += 1) await new Promise((r) => setTimeout(r, 100));
 
-    await t.stack.deps.scanJobs.enqueue({ auditId, kind: 'scan' });
+    await t.stack.deps.scanJobs.enqueue({ auditId, kind: 'scan' }, 'free');
     await new Promise((r) => setTimeout(r, 2500));
     const mails = await mailsFor();
 
