@@ -73,15 +73,15 @@ describe('paginate', () => {
 });
 
 describe('historyCsv', () => {
-  it('writes the spec columns, ISO dates, the shown status, empty cells for missing values and seconds', () => {
+  it('writes the spec columns, ISO dates, the product names the table shows, the shown status, empty cells for missing values and seconds', () => {
     // Act
     const csv = historyCsv([audits[1]!, historyEntry({ id: 'q', domain: 'evil,"quoted".test', scanDate: '2025-03-05T10:15:00+10:00', scanDuration: 61 })]);
 
     // Assess
     expect(csv.split('\r\n')).toEqual([
       'Date,Domain,Tier,Status,Risk Score,Issues,Duration',
-      '2025-03-03T00:00:00.000Z,blog.test,pro,in progress,,2,42',
-      '2025-03-05T00:15:00.000Z,"evil,""quoted"".test",basic,completed,85,2,61',
+      '2025-03-03T00:00:00.000Z,blog.test,Pro Audit,in progress,,2,42',
+      '2025-03-05T00:15:00.000Z,"evil,""quoted"".test",Free report,completed,85,2,61',
       '',
     ]);
   });

@@ -1,3 +1,4 @@
+import { reportProductName } from '../../../lib/catalogue';
 import { toCsv } from '../../../lib/csv';
 import type { AuditHistoryEntry } from '../../../lib/contracts';
 
@@ -107,14 +108,15 @@ const isoDateTime = (iso: string): string => {
   return Number.isNaN(date.getTime()) ? iso : date.toISOString();
 };
 
-/** The export of the rows given (already filtered and sorted): Date as ISO 8601, Duration in seconds. */
+/** The export of the rows given (already filtered and sorted): Date as ISO 8601, Tier as the table names it, Duration in seconds. */
 export function historyCsv(audits: readonly AuditHistoryEntry[]): string {
   return toCsv(
     HISTORY_CSV_HEADER,
     audits.map((audit) => [
       isoDateTime(audit.scanDate),
       audit.domain,
-      audit.tier,
+      // The catalogue's name, as the table's Tier column shows it (issue 29 item 2), not the stored tier.
+      reportProductName(audit.product),
       statusText(audit.status),
       audit.riskScore,
       audit.findings.totalIssues,
