@@ -217,8 +217,9 @@ describe('the lead form', () => {
     await advance();
     const queued = [screen.getByTestId('progress-message').textContent, screen.getByTestId('checks-finished').textContent];
     const accountNotice = screen.getByText(/Your account has been created/).textContent;
-    // The page asks once a second; each answer is rendered a moment after it is asked for.
-    await advance(1_100);
+    // A queued audit is asked again after 2 s, a running one every second at first (get-audit.ts auditPollDelay);
+    // each answer is rendered a moment after it is asked for.
+    await advance(2_100);
     const running = [screen.getByTestId('progress-message').textContent, screen.getByTestId('checks-finished').textContent, rows()];
     await advance(1_000);
     const later = [screen.getByTestId('progress-message').textContent, screen.getByTestId('checks-finished').textContent, rows()];
@@ -353,7 +354,8 @@ describe('the lead form', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(screen.getByTestId('progress-message').textContent).toBe('Starting security audit...');
     expect(sessionStorage.getItem('currentAuditId')).toBe(AUDIT_ID);
-    await advance(1_100);
+    // Queued: asked again after 2 s (get-audit.ts auditPollDelay).
+    await advance(2_100);
     expect(where()).toBe(`/results/${AUDIT_ID}`);
   });
 
