@@ -53,14 +53,14 @@ describe('scan queues', () => {
     const [workerId] = workerOf(defaults);
     const mappings = ofType(defaults, 'AWS::Lambda::EventSourceMapping');
     expect(mappings).toHaveLength(3);
-    const byQueue = Object.fromEntries(mappings.map(([, m]) => [queueIdOf(m).replace(/[0-9A-F]{8}$/, ''), m.Properties]));
+    const byQueue: Record<string, Record<string, any>> = Object.fromEntries(mappings.map(([, m]) => [queueIdOf(m).replace(/[0-9A-F]{8}$/, ''), m.Properties]));
     expect(Object.keys(byQueue).sort()).toEqual(['ScanningMonitoringScanQueue', 'ScanningPaidScanQueue', 'ScanningScanQueue']);
     for (const properties of Object.values(byQueue)) {
       expect(properties).toMatchObject({ FunctionName: { Ref: workerId }, BatchSize: 1, FunctionResponseTypes: ['ReportBatchItemFailures'] });
     }
-    expect(byQueue.ScanningScanQueue.ScalingConfig).toEqual({ MaximumConcurrency: SCAN_CONCURRENCY_DEFAULTS.free });
-    expect(byQueue.ScanningPaidScanQueue.ScalingConfig).toEqual({ MaximumConcurrency: SCAN_CONCURRENCY_DEFAULTS.paid });
-    expect(byQueue.ScanningMonitoringScanQueue.ScalingConfig).toEqual({ MaximumConcurrency: SCAN_CONCURRENCY_DEFAULTS.monitoring });
+    expect(byQueue.ScanningScanQueue!.ScalingConfig).toEqual({ MaximumConcurrency: SCAN_CONCURRENCY_DEFAULTS.free });
+    expect(byQueue.ScanningPaidScanQueue!.ScalingConfig).toEqual({ MaximumConcurrency: SCAN_CONCURRENCY_DEFAULTS.paid });
+    expect(byQueue.ScanningMonitoringScanQueue!.ScalingConfig).toEqual({ MaximumConcurrency: SCAN_CONCURRENCY_DEFAULTS.monitoring });
   });
 
   it('take their concurrency and the worker its memory from the deploy settings; the worker reserves their sum', () => {
