@@ -1,4 +1,5 @@
 import type { Grade, GradeCap, ScanMode, Severity } from './audit.js';
+import { type FindingGroupsView, groupSummaryText } from './finding-groups.js';
 import { gradeCapHeading } from './grade-caps.js';
 import type { EmailMessage } from './ports.js';
 
@@ -105,6 +106,8 @@ export function auditCompletedEmail(
     grade: Grade;
     score: number;
     issues: IssueCounts;
+    /** Issue 29 item 7: the same issues by what to do (Fix now, this month, good practice), as the report groups them. */
+    groups?: FindingGroupsView;
     /** DECISIONS "Scan modes": the mode that ran, and how many checks (or parts) were not checked. */
     coverage: { mode: ScanMode; partial: boolean; notChecked: number };
     /** DECISIONS "Grade caps": the caps that held the grade down. */
@@ -122,6 +125,7 @@ export function auditCompletedEmail(
   const modeLine = scanModeLine(input.coverage);
   const capLines = (input.caps ?? []).map((cap) => `${gradeCapHeading(cap)}: ${cap.reason}`);
   const blocked = input.blocked ? `${input.blocked} The report shows how to let the scanner in; then run the scan again.` : null;
+  const groupLines = (input.groups?.groups ?? []).map((group) => `${group.title}: ${groupSummaryText(group)}`);
   const text = [
     greeting(input.firstName),
     '',
@@ -132,6 +136,7 @@ export function auditCompletedEmail(
     `Score: ${input.score}/100`,
     ...capLines,
     `Issues found: ${total} (${counts})`,
+    ...groupLines.map((line) => `- ${line}`),
     modeLine,
     '',
     `View the full report: ${reportUrl}`,
@@ -142,7 +147,7 @@ export function auditCompletedEmail(
     escapeHtml(greeting(input.firstName)),
     `Your security report for <strong>${escapeHtml(input.host)}</strong> is ready.`,
     ...(blocked ? [`<strong>${escapeHtml(blocked)}</strong>`] : []),
-    `Grade: <strong>${escapeHtml(input.grade)}${partial}</strong><br>Score: <strong>${input.score}/100</strong><br>${capLines.map((line) => `${escapeHtml(line)}<br>`).join('')}Issues found: ${total} (${escapeHtml(counts)})`,
+    `Grade: <strong>${escapeHtml(input.grade)}${partial}</strong><br>Score: <strong>${input.score}/100</strong><br>${capLines.map((line) => `${escapeHtml(line)}<br>`).join('')}Issues found: ${total} (${escapeHtml(counts)})${groupLines.map((line) => `<br>${escapeHtml(line)}`).join('')}`,
     escapeHtml(modeLine),
     `<a href="${escapeHtml(reportUrl)}">View the full report</a>`,
   ]);

@@ -86,3 +86,15 @@ export function groupCountsText(counts: Readonly<Record<IssueSeverity, number>>)
     .map((severity) => `${counts[severity]} ${severity}`)
     .join(', ');
 }
+
+/** A group's count as the emails write it: "2 (1 critical, 1 high; 1 known exploited)", or "0". */
+export function groupSummaryText(group: Pick<FindingGroupView, 'total' | 'counts' | 'exploited'>): string {
+  if (group.total === 0) return '0';
+  return `${group.total} (${groupCountsText(group.counts)}${group.exploited > 0 ? `; ${group.exploited} known exploited` : ''})`;
+}
+
+/** The groups of a scan's findings (info ones are observations), as the report builds them. */
+export function findingGroupsOf(findings: readonly (GroupedIssue | { id: string; severity: 'info' })[]): FindingGroupsView {
+  const issues = findings.filter((finding): finding is GroupedIssue => finding.severity !== 'info');
+  return buildFindingGroups(issues, findings.length - issues.length);
+}

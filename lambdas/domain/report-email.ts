@@ -1,6 +1,6 @@
 import type { AuditResultView } from './audit-view.js';
 import { type EmailBrand, escapeHtml, siteLink } from './emails.js';
-import { buildFindingGroups, groupCountsText } from './finding-groups.js';
+import { buildFindingGroups, groupSummaryText } from './finding-groups.js';
 import { gradeCapHeading } from './grade-caps.js';
 import type { EmailMessage } from './ports.js';
 import { reportPaths } from './report.contract.js';
@@ -30,10 +30,7 @@ export function auditReportEmail(brand: EmailBrand, input: { to: string; view: A
     ['Risk level', view.risk_level ?? '-'],
     ['Issues', `${view.counters.totalIssues} (${counts})`],
     // Issue 29 item 7: the same issues by what to do, as the report groups them (they add up to the line above).
-    ...(view.finding_groups ?? buildFindingGroups(view.vulnerability_summary.vulnerabilities, view.observations.length)).groups.map((g): [string, string] => [
-      g.title,
-      g.total === 0 ? '0' : `${g.total} (${groupCountsText(g.counts)}${g.exploited > 0 ? `; ${g.exploited} known exploited` : ''})`,
-    ]),
+    ...(view.finding_groups ?? buildFindingGroups(view.vulnerability_summary.vulnerabilities, view.observations.length)).groups.map((g): [string, string] => [g.title, groupSummaryText(g)]),
     ['Critical issues', String(view.counters.criticalIssues)],
     ['Open ports', view.counters.openPorts === null ? 'not measured' : String(view.counters.openPorts)],
     ['Subdomains', view.counters.subdomains === null ? 'not measured' : String(view.counters.subdomains)],

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { accountCodeEmail, accountCreatedEmail, auditCompletedEmail, verificationCodeEmail } from '../../lambdas/domain/emails.js';
 import { issueCounts } from '../../lambdas/domain/audit-view.js';
 import type { Finding } from '../../lambdas/domain/audit.js';
+import { findingGroupsOf } from '../../lambdas/domain/finding-groups.js';
 
 const brand = { productName: 'Rampart', siteUrl: 'https://rampart.example/' };
 
@@ -36,6 +37,22 @@ describe('emails', () => {
     expect(mail.text).toContain('Issues found: 4 (Critical: 1, High: 2, Medium: 0, Low: 1)');
     expect(mail.text).toContain('View the full report: https://rampart.example/results/abc-123');
     expect(mail.text).toContain('Full scan: every check ran.');
+  });
+
+  it('give the same issues by what to do, as the report groups them, adding up to the issue count (issue 29 item 7)', () => {
+    const findings = [
+      { id: 'a', severity: 'critical' },
+      { id: 'b', severity: 'medium', cveDetails: [{ exploited: true }] },
+      { id: 'c', severity: 'high' },
+      { id: 'd', severity: 'low' },
+      { id: 'e', severity: 'info' },
+    ] as Finding[];
+    const coverage = { mode: 'active' as const, partial: false, notChecked: 0 };
+    const mail = auditCompletedEmail(brand, { to: 'a@b.test', host: 'shop.example.com', auditId: 'abc', grade: 'D', score: 60, issues: issueCounts(findings), groups: findingGroupsOf(findings), coverage });
+    expect(mail.text).toContain(
+      ['Issues found: 4 (Critical: 1, High: 1, Medium: 1, Low: 1)', '- Fix now: 2 (1 critical, 1 medium; 1 known exploited)', '- Fix this month: 1 (1 high)', '- Good practice: 1 (1 low)'].join('\n'),
+    );
+    expect(mail.html).toContain('<br>Fix now: 2 (1 critical, 1 medium; 1 known exploited)<br>Fix this month: 1 (1 high)<br>Good practice: 1 (1 low)');
   });
 
   it('say that a passive report is partial, how much was not checked, and how to unlock it (DECISIONS "Scan modes")', () => {
