@@ -100,7 +100,7 @@ export const configSchema = z.object({
   /** On AWS: the name of the SecureString parameter holding HIBP_API_KEY, read at cold start (lambdas/adapters/ssm-parameters.adapter.ts). */
   HIBP_API_KEY_PARAMETER: z.string().startsWith('/').optional(),
   HIBP_BASE_URL: z.url().default('https://haveibeenpwned.com/api/v3'),
-  /** The HIBP plan's rate (Pwned 1 = 10/min), per process. */
+  /** The HIBP plan's rate (Pwned 1 = 10/min): each process paces itself to it, and every scanner process shares it through the table (lambdas/composition/scanner.ts). */
   HIBP_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).max(12_000).default(10),
   PWNED_PASSWORDS_URL: z.url().default('https://api.pwnedpasswords.com'),
 

@@ -310,12 +310,21 @@ export interface CheckoutSessionInput {
   cancelUrl: string;
 }
 
+/**
+ * One time budget shared by the calls a request makes to a service (issue 30 item 6): each call
+ * takes what is left of it (timeouts and retries included), and none starts once it is used up.
+ */
+export interface CallBudget {
+  /** Milliseconds left; 0 or less: used up. */
+  remainingMs(): number;
+}
+
 export interface PaymentProvider {
   readonly kind: 'stripe' | 'local';
   /** Creates the provider's customer record for a user (once per user: the caller stores the id). */
-  createCustomer(user: { userId: string; email: string; name?: string }): Promise<{ customerId: string }>;
-  createCheckoutSession(input: CheckoutSessionInput): Promise<{ sessionId: string; url: string }>;
-  createBillingPortalSession(input: { customerId: string; returnUrl: string }): Promise<{ url: string }>;
+  createCustomer(user: { userId: string; email: string; name?: string }, budget?: CallBudget): Promise<{ customerId: string }>;
+  createCheckoutSession(input: CheckoutSessionInput, budget?: CallBudget): Promise<{ sessionId: string; url: string }>;
+  createBillingPortalSession(input: { customerId: string; returnUrl: string }, budget?: CallBudget): Promise<{ url: string }>;
 }
 
 /** A provider event whose signature verified: Stripe's event object, read field by field by the use case. */

@@ -11,6 +11,10 @@
  * - Client-side pacing: at most `rateLimit.requests` lookups in any `rateLimit.windowMs`, shared by
  *   every lookup of one client instance. The default (10 a minute) is the cheapest plan's rate
  *   (Pwned 1), so a scan of N addresses cannot exceed the plan whatever N is.
+ * - Across processes (issue 30 item 6): the plan's rate is the key's, not a process's, and up to ten
+ *   scan workers run at once. With `sharedLimit` (the table's counter, lambdas/composition/scanner.ts)
+ *   every request also takes a slot of the plan's rate shared by all of them, waiting for the next
+ *   window when it fits `maxRetryWaitMs`, else answering `rate-limited`.
  *
  * Results never carry the email address or the key, so they may be logged.
  */
@@ -76,6 +80,11 @@ export interface HibpClient extends BreachLookup {
   isPasswordPwned(password: string, options?: LookupOptions): Promise<PasswordCheck>;
 }
 
+/** One slot of a rate shared by every process using the key (a table counter): taken, or when the next window opens. */
+export interface SharedRateLimit {
+  take(): Promise<{ allowed: true } | { allowed: false; retryAfterMs: number }>;
+}
+
 export interface HibpClientOptions {
   apiKey: string;
   /** Default `https://haveibeenpwned.com/api/v3`. */
@@ -93,6 +102,8 @@ export interface HibpClientOptions {
   rateLimit?: { requests: number; windowMs: number };
   /** Per-request timeout when HIBP does not answer (default 8 s). */
   requestTimeoutMs?: number;
+  /** The plan's rate shared with every other process using the key; none: this process's pacing only. */
+  sharedLimit?: SharedRateLimit;
 }
 
 const breachSchema = z
@@ -205,6 +216,22 @@ export function createHibpClient(options: HibpClientOptions): HibpClient {
           };
         }
         await sleep(wait, signal);
+      }
+      // The key's rate across processes: a slot now, or a wait for the next window that fits this attempt's allowance.
+      if (options.sharedLimit) {
+        for (;;) {
+          const slot = await options.sharedLimit.take();
+          if (slot.allowed) break;
+          if (Date.now() + slot.retryAfterMs > waitUntil) {
+            const seconds = Math.max(1, Math.ceil(slot.retryAfterMs / 1000));
+            return {
+              outcome: 'rate-limited',
+              retryAfterSeconds: seconds,
+              reason: `The plan's rate (${rate.requests} lookups a minute, shared by every scanner) is used up: the next lookup may go in ${seconds} s, longer than the ${maxWaitMs} ms one lookup may wait`,
+            };
+          }
+          await sleep(slot.retryAfterMs, signal);
+        }
       }
 
       let response: Response;
