@@ -2,7 +2,7 @@ import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand, Upd
 import { type DomainRecord, type DomainRepository } from '../domain/domains.js';
 import { ConflictError, ValidationError } from '../domain/errors.js';
 import { queryPartition } from './dynamodb-partition.js';
-import { expiresAt, GSI1, keys, retention } from './table-keys.js';
+import { DUE_AT_ONCE, expiresAt, GSI1, keys, monitorDueIndex, retention } from './table-keys.js';
 import { isConditionFailure } from './dynamodb-errors.js';
 
 const DOMAIN_PREFIX = 'DOMAIN#';
@@ -55,10 +55,11 @@ export class DynamoDbDomains implements DomainRepository {
         new UpdateCommand({
           TableName: this.tableName,
           Key: keys.userDomain(userId, domain),
-          // gsi1 DOMAIN#{domain} lists who verified it (the badge's owners).
-          UpdateExpression: 'SET verified = :true, verifiedAt = :at, checkedAt = :at, verifiedBy = :method, gsi1pk = :verifiers, gsi1sk = :user REMOVE lapsedAt',
+          // gsi1 DOMAIN#{domain} lists who verified it (the badge's owners); gsi2 puts it in the
+          // monitoring due index, due at once (a claim already taken for this slot moves it on).
+          UpdateExpression: 'SET verified = :true, verifiedAt = :at, checkedAt = :at, verifiedBy = :method, gsi1pk = :verifiers, gsi1sk = :user, gsi2pk = :duePk, gsi2sk = :dueSk REMOVE lapsedAt',
           ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':true': true, ':at': verifiedAt, ':method': method, ':verifiers': keys.domainVerifiers(domain), ':user': `USER#${userId}` },
+          ExpressionAttributeValues: { ':true': true, ':at': verifiedAt, ':method': method, ':verifiers': keys.domainVerifiers(domain), ':user': `USER#${userId}`, ...dueValues(userId, domain) },
         }),
       );
     } catch (error) {
@@ -90,8 +91,8 @@ export class DynamoDbDomains implements DomainRepository {
         new UpdateCommand({
           TableName: this.tableName,
           Key: keys.userDomain(userId, domain),
-          // Off the verifiers' index too: a badge needs a domain its owner controls.
-          UpdateExpression: 'SET verified = :false, lapsedAt = :at REMOVE gsi1pk, gsi1sk',
+          // Off the verifiers' index too: a badge needs a domain its owner controls; and off the due index (not monitored).
+          UpdateExpression: 'SET verified = :false, lapsedAt = :at REMOVE gsi1pk, gsi1sk, gsi2pk, gsi2sk',
           ConditionExpression: 'attribute_exists(pk) AND verified = :true',
           ExpressionAttributeValues: { ':at': lapsedAt, ':true': true, ':false': false },
         }),
@@ -160,6 +161,11 @@ export class DynamoDbDomains implements DomainRepository {
       }),
     );
   }
+}
+
+function dueValues(userId: string, domain: string): { ':duePk': string; ':dueSk': string } {
+  const { gsi2pk, gsi2sk } = monitorDueIndex(userId, domain, DUE_AT_ONCE);
+  return { ':duePk': gsi2pk, ':dueSk': gsi2sk };
 }
 
 function toRecord(item: Record<string, unknown>): DomainRecord {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { RETENTION_SECONDS } from '../domain/retention.js';
 
 /**
@@ -29,6 +30,9 @@ import { RETENTION_SECONDS } from '../domain/retention.js';
  * - a domain's verifiers:       gsi1 DOMAIN#{siteKey} → USER#{userId} on the user's domain item (set when verified)
  * - active subscriptions:       gsi2 SUBSCRIPTIONS#ACTIVE → {userId} on the subscription item (sparse: active only)
  * - a domain's rescan slot:     pk USER#{userId}, sk MONITOR#{siteKey}
+ * - monitored domains by due time: gsi2 MONITOR#DUE#{shard} → {dueAt}#{userId}#{siteKey} on the user's domain item (sparse:
+ *                               a verified domain of an active subscriber; set at verification, moved on at each claim)
+ * - the due index's backfill:   pk MONITOR#DUEINDEX, sk #BACKFILL (done, or where it stopped)
  * - an alerted change (dedupe): pk USER#{userId}, sk ALERT#{dedupeKey}
  * - a sent alert:               pk USER#{userId}, sk ALERTLOG#{sentAt}#{id}
  * - changes waiting for an alert: pk USER#{userId}, sk ALERTWAIT#{siteKey}; gsi2 ALERTS#WAITING → {since}#{userId}#{siteKey}
@@ -97,6 +101,10 @@ export const keys = {
   domainVerifiers: (domain: string) => `DOMAIN#${domain}`,
   /** gsi2 partition of the subscriptions in status active. */
   activeSubscriptions: 'SUBSCRIPTIONS#ACTIVE',
+  /** gsi2 partition of the monitored domains by due time: one of MONITOR_DUE_SHARDS, hashed from user and domain. */
+  monitorDue: (shard: number) => `MONITOR#DUE#${shard}`,
+  /** The one-off backfill of the due index for domains stored before it existed. */
+  monitorDueBackfill: { pk: 'MONITOR#DUEINDEX', sk: '#BACKFILL' },
   /** The last rescan slot claimed for a monitored domain. */
   monitor: (userId: string, domain: string) => ({ pk: `USER#${userId}`, sk: `MONITOR#${domain}` }),
   /** A change that was alerted (or is waiting to be): the same change alerts once. */
@@ -143,6 +151,21 @@ export const keys = {
 export function activeSubscriptionIndex(userId: string, status: string): { gsi2pk?: string; gsi2sk?: string } {
   return status === 'active' ? { gsi2pk: keys.activeSubscriptions, gsi2sk: userId } : {};
 }
+
+/**
+ * The due index is spread over a few partitions so that no single partition takes every write at a
+ * quarter hour's due time (DynamoDB's per-partition limit is 1,000 writes a second); a run reads each.
+ */
+export const MONITOR_DUE_SHARDS = 4;
+
+/** A domain's place in the due index (gsi2 on its domain item): sorted by when it is due. */
+export function monitorDueIndex(userId: string, domain: string, dueAt: string): { gsi2pk: string; gsi2sk: string } {
+  const shard = createHash('sha256').update(`${userId}#${domain}`).digest().readUInt8(0) % MONITOR_DUE_SHARDS;
+  return { gsi2pk: keys.monitorDue(shard), gsi2sk: `${dueAt}#${userId}#${domain}` };
+}
+
+/** "Due at once": a newly verified domain sorts before every real time. */
+export const DUE_AT_ONCE = '1970-01-01T00:00:00.000Z';
 
 export const GSI1 = 'gsi1';
 export const GSI2 = 'gsi2';

@@ -398,6 +398,34 @@ export interface MonitoringRepository {
    * true the first time for a fingerprint (the caller then checks), false when it was already.
    */
   claimKnowledgeBaseCheck(fingerprint: string, at: string): Promise<boolean>;
+  /** One page of the active subscriptions, by user id after `after` (the due index's backfill goes through them once). */
+  activeSubscriptionsPage(after: string | undefined, limit: number): Promise<ActiveSubscription[]>;
+  /**
+   * The due index (issue 30 item 3): the monitored domains due at or before `now`, soonest first,
+   * at most `limit`. A run reads only these, so its cost follows what is due, not how many subscribe.
+   */
+  dueDomains(now: string, limit: number): Promise<DueDomain[]>;
+  /** Moves the domain's place in the due index to `dueAt`; undefined takes it out. Nothing when the domain is gone or (for a place) not verified. */
+  setDue(userId: string, domain: string, dueAt: string | undefined): Promise<void>;
+  /** The start of the slot of the domain's last claimed rescan, if any. */
+  claimedSlot(userId: string, domain: string): Promise<string | undefined>;
+  /** The backfill of the due index for domains stored before it: not started (undefined), where it stopped, or done. */
+  dueIndexBackfill(): Promise<DueIndexBackfill | undefined>;
+  saveDueIndexBackfill(progress: DueIndexBackfill): Promise<void>;
+}
+
+/** A monitored domain in the due index. */
+export interface DueDomain {
+  userId: string;
+  domain: string;
+  dueAt: string;
+}
+
+export interface DueIndexBackfill {
+  done: boolean;
+  /** The last subscriber (user id) whose domains were indexed. */
+  after?: string;
+  updatedAt: string;
 }
 
 /** An alert as it was sent on one channel (`GET /api/me/alerts`). */

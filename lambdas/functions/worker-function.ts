@@ -15,13 +15,13 @@ export function providersOfWorker(name: WorkerFunctionName): ProviderName[] {
  * validated once per cold start (secrets bound by parameter name read first), requiring what the
  * worker uses; Deps over the providers its bundle was built with (lib/constructs/bundles.ts).
  */
-export function workerFunction<E, R>(
+export function workerFunction<E, R, C = unknown>(
   name: WorkerFunctionName,
-  make: (deps: Deps) => (event: E) => Promise<R>,
+  make: (deps: Deps) => (event: E, context?: C) => Promise<R>,
   providers: Partial<Record<ProviderName, Provider>>,
   parameterSecrets?: () => Promise<ParameterSecretsModule>,
-): (event: E) => Promise<R> {
-  let ready: Promise<(event: E) => Promise<R>> | undefined;
+): (event: E, context?: C) => Promise<R> {
+  let ready: Promise<(event: E, context?: C) => Promise<R>> | undefined;
   const metrics = new PowertoolsMetrics();
   const start = async () => {
     const env = await coldStartEnvironment(parameterSecrets);
@@ -34,10 +34,11 @@ export function workerFunction<E, R>(
     }
     return make(composeDeps(config, set));
   };
-  return async (event) => {
+  // Lambda's context goes through: the scheduled jobs stop before its deadline (getRemainingTimeInMillis).
+  return async (event, context) => {
     ready ??= retryable(start(), () => (ready = undefined));
     try {
-      return await (await ready)(event);
+      return await (await ready)(event, context);
     } finally {
       // Whatever the invocation recorded goes out before Lambda may freeze the process.
       metrics.flush();

@@ -25,6 +25,7 @@ import { domainLapsedEmail } from '../domain/emails.js';
 import { mutedFindingIdsOf } from './security-policies.js';
 import { recordIssueHistory } from './time-to-fix.js';
 import { rescanTargetOf } from './rescan-target.js';
+import { budgetExhausted, dueBySubscriber, nextDueAt, type RunBudget, UNLIMITED_BUDGET } from './monitoring-due.js';
 
 /**
  * Continuous monitoring (issue 8 "Monitoring"; the rules are in lambdas/domain/monitoring.ts): the
@@ -43,81 +44,117 @@ export type MonitoringDeps = ScheduleDeps & AlertDeps & Pick<Deps, 'issueHistory
 export interface ScheduleResult {
   /** The rescans queued by this run: audit id, owner and domain. */
   queued: { auditId: string; userId: string; domain: string }[];
+  /** Due domains were left for the next run: its deadline (or MAX_RESCANS_PER_RUN) came first. */
+  leftDue: boolean;
+}
+
+/** What one run carries from subscriber to subscriber: its rescans and its bounded proof re-checks. */
+export interface RescanRun {
+  queued: ScheduleResult['queued'];
+  rechecks: number;
+  probes?: OwnershipProbes;
 }
 
 /**
- * Queues the rescans that are due at `now`: for every active subscription, each monitored domain
- * whose slot in the current period has no rescan yet (claimed first, so overlapping runs never queue
- * one twice). A rescan is a new audit owned by the subscriber with `origin: 'monitoring'`; it does
- * not count against the plan's scans (DECISIONS "Scan counting").
+ * Queues the rescans that are due at `now`: only the domains the due index lists as due (issue 30
+ * item 3: a run's cost follows what is due, not the customer base), at most MAX_RESCANS_PER_RUN,
+ * and only while the run's budget lasts; whatever is left stays due for the next run. Each due
+ * domain's slot is claimed first, so overlapping runs never queue one twice. A rescan is a new audit
+ * owned by the subscriber with `origin: 'monitoring'`; it does not count against the plan's scans
+ * (DECISIONS "Scan counting").
  */
-export async function scheduleMonitoringRescans(deps: ScheduleDeps, now: Date): Promise<ScheduleResult> {
-  const queued: ScheduleResult['queued'] = [];
-  let rechecks = 0;
-  let ownershipProbes: OwnershipProbes | undefined;
-  const probes = () => (ownershipProbes ??= scannerProbes(deps.scanSettings));
-  for (const { userId, subscription } of await deps.monitoring.activeSubscriptions()) {
-    const plan = monitoringPlanOf(subscription);
-    if (!plan) continue;
-    for (const record of monitoredDomains(await deps.domains.list(userId), plan.maxDomains)) {
-      const { domain } = record;
-      if (queued.length >= MAX_RESCANS_PER_RUN) {
-        deps.log.info('Monitoring: rescan limit per run reached; the rest stay due', { queued: queued.length });
-        return { queued };
-      }
-      // DECISIONS "Scanner identity": the domain's owner opted out; no rescan until they withdraw it (nothing claimed, so it is due again then).
-      if (await optOutRefusal(deps, domain)) {
-        deps.log.info('Monitoring: the domain is opted out of scanning; not rescanned', { userId, domain });
-        continue;
-      }
-      const slot = rescanSlotStart(domain, plan.periodMs, now).toISOString();
-      const auditId = randomUUID();
-      if (!(await deps.monitoring.claimRescan(userId, domain, slot, auditId, now.toISOString()))) continue;
-      // DECISIONS "Scan modes": an unattended active scan relies on the verification; a proof last seen
-      // over DOMAIN_PROOF_RECHECK_DAYS ago is looked for again first (a bounded number per run).
-      if (!proofIsCurrent(record, now)) {
-        if (rechecks >= MAX_PROOF_RECHECKS_PER_RUN) {
-          await deps.monitoring.releaseRescan(userId, domain, slot);
-          continue;
-        }
-        rechecks += 1;
-        const check = await confirmDomainProof(deps, probes(), record);
-        if (check === 'lapsed') {
-          deps.log.warn('Monitoring: verification no longer found; the domain lapsed and is not rescanned', { userId, domain });
-          await tellOwnerOfLapse(deps, userId, domain, now);
-          continue;
-        }
-        if (check === 'unanswered') {
-          // An outage is not an answer: nothing changes, and the rescan stays due for the next run.
-          deps.log.info('Monitoring: the verification could not be looked up; the rescan stays due', { userId, domain });
-          await deps.monitoring.releaseRescan(userId, domain, slot);
-          continue;
-        }
-      }
-      try {
-        await deps.audits.createAudit({
-          id: auditId,
-          ownerId: userId,
-          // DECISIONS "Rescan target": the site the owner's last completed scan of the domain reached (an http-only site stays http).
-          targetUrl: await rescanTargetOf(deps, userId, domain),
-          host: domain,
-          status: 'queued',
-          createdAt: now.toISOString(),
-          checks: [],
-          origin: 'monitoring',
-          // Only verified domains are monitored: active (DECISIONS "Scan modes").
-          mode: 'active',
-        });
-        await deps.scanJobs.enqueue({ auditId, kind: 'scan' }, 'monitoring');
-      } catch (error) {
-        await deps.monitoring.releaseRescan(userId, domain, slot).catch(() => undefined);
-        throw error;
-      }
-      queued.push({ auditId, userId, domain });
+export async function scheduleMonitoringRescans(deps: ScheduleDeps, now: Date, budget: RunBudget = UNLIMITED_BUDGET): Promise<ScheduleResult> {
+  const run: RescanRun = { queued: [], rechecks: 0 };
+  const due = await deps.monitoring.dueDomains(now.toISOString(), MAX_RESCANS_PER_RUN);
+  let leftDue = due.length >= MAX_RESCANS_PER_RUN;
+  for (const [userId, domains] of dueBySubscriber(due)) {
+    if (!(await rescanDueDomains(deps, run, userId, domains, now, budget))) {
+      leftDue = true;
+      deps.log.info('Monitoring: the run’s deadline is near; the rest stay due for the next run', { queued: run.queued.length });
+      break;
     }
   }
-  if (queued.length > 0) deps.log.info('Monitoring: rescans queued', { count: queued.length });
-  return { queued };
+  if (run.queued.length > 0) deps.log.info('Monitoring: rescans queued', { count: run.queued.length });
+  return { queued: run.queued, leftDue };
+}
+
+/**
+ * One subscriber's due domains (from the due index): the subscription read again (one that ended
+ * takes its domains out of the index), each still-monitored domain claimed and rescanned, and its
+ * place moved to its next slot. False when the budget ran out first (the rest stay due).
+ */
+export async function rescanDueDomains(deps: ScheduleDeps, run: RescanRun, userId: string, dueDomains: readonly string[], now: Date, budget: RunBudget = UNLIMITED_BUDGET): Promise<boolean> {
+  const plan = monitoringPlanOf(await deps.accounts.getSubscription(userId));
+  if (!plan) {
+    // No longer paid for: out of the index until a subscription starts again (reindexMonitoring).
+    for (const domain of dueDomains) await deps.monitoring.setDue(userId, domain, undefined);
+    return true;
+  }
+  const monitored = monitoredDomains(await deps.domains.list(userId), plan.maxDomains);
+  for (const domain of dueDomains) {
+    if (budgetExhausted(budget)) return false;
+    const record = monitored.find((candidate) => candidate.domain === domain);
+    if (!record) {
+      // Beyond the plan's number of domains (or deleted: then nothing is written): looked at again a period later.
+      await deps.monitoring.setDue(userId, domain, nextDueAt(domain, plan.periodMs, now));
+      continue;
+    }
+    // DECISIONS "Scanner identity": the domain's owner opted out; no rescan until they withdraw it (nothing claimed, so it is due again then).
+    if (await optOutRefusal(deps, domain)) {
+      deps.log.info('Monitoring: the domain is opted out of scanning; not rescanned', { userId, domain });
+      continue;
+    }
+    const slot = rescanSlotStart(domain, plan.periodMs, now).toISOString();
+    const auditId = randomUUID();
+    if (!(await deps.monitoring.claimRescan(userId, domain, slot, auditId, now.toISOString()))) {
+      // Claimed already (an overlapping run, or the index read before a move): its next slot is when it is due.
+      await deps.monitoring.setDue(userId, domain, nextDueAt(domain, plan.periodMs, now));
+      continue;
+    }
+    // DECISIONS "Scan modes": an unattended active scan relies on the verification; a proof last seen
+    // over DOMAIN_PROOF_RECHECK_DAYS ago is looked for again first (a bounded number per run).
+    if (!proofIsCurrent(record, now)) {
+      if (run.rechecks >= MAX_PROOF_RECHECKS_PER_RUN) {
+        await deps.monitoring.releaseRescan(userId, domain, slot);
+        continue;
+      }
+      run.rechecks += 1;
+      const check = await confirmDomainProof(deps, (run.probes ??= scannerProbes(deps.scanSettings)), record);
+      if (check === 'lapsed') {
+        deps.log.warn('Monitoring: verification no longer found; the domain lapsed and is not rescanned', { userId, domain });
+        await tellOwnerOfLapse(deps, userId, domain, now);
+        continue;
+      }
+      if (check === 'unanswered') {
+        // An outage is not an answer: nothing changes, and the rescan stays due for the next run.
+        deps.log.info('Monitoring: the verification could not be looked up; the rescan stays due', { userId, domain });
+        await deps.monitoring.releaseRescan(userId, domain, slot);
+        continue;
+      }
+    }
+    try {
+      await deps.audits.createAudit({
+        id: auditId,
+        ownerId: userId,
+        // DECISIONS "Rescan target": the site the owner's last completed scan of the domain reached (an http-only site stays http).
+        targetUrl: await rescanTargetOf(deps, userId, domain),
+        host: domain,
+        status: 'queued',
+        createdAt: now.toISOString(),
+        checks: [],
+        origin: 'monitoring',
+        // Only verified domains are monitored: active (DECISIONS "Scan modes").
+        mode: 'active',
+      });
+      await deps.scanJobs.enqueue({ auditId, kind: 'scan' }, 'monitoring');
+    } catch (error) {
+      await deps.monitoring.releaseRescan(userId, domain, slot).catch(() => undefined);
+      throw error;
+    }
+    await deps.monitoring.setDue(userId, domain, nextDueAt(domain, plan.periodMs, now));
+    run.queued.push({ auditId, userId, domain });
+  }
+  return true;
 }
 
 /** A run re-checks at most this many proofs (each waits up to OWNERSHIP_PROOF_DEADLINE_MS); the rest stay due for the next run. */

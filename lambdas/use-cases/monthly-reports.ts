@@ -25,6 +25,7 @@ import type { AlertRecord } from '../domain/ports.js';
 import { routePath } from '../routes.js';
 import { myBadges } from './badges.js';
 import { unsubscribeUrl } from './monitoring.js';
+import { budgetExhausted, type RunBudget, UNLIMITED_BUDGET } from './monitoring-due.js';
 import { colourChannels, logoBytes } from '../domain/it-providers.js';
 import { brandingOfClient } from './it-providers.js';
 
@@ -58,16 +59,17 @@ const reportsPageUrl = (deps: Pick<Deps, 'config'>) => `${siteUrl(deps)}/dashboa
  * The scheduler's part: for every active Monitor Lite or Plus subscription, the report of the month
  * before `now` unless it exists. Each is claimed first (a conditional write), so overlapping runs
  * never build or send one twice; a failure gives the claim back and the next run tries again. At
- * most MONTHLY_REPORTS.maxPerRun are built per run.
+ * most MONTHLY_REPORTS.maxPerRun are built per run, and none is started once the run's budget is
+ * near its end (the monthly reports have their own schedule: lib/schedule).
  */
-export async function sendMonthlyReports(deps: MonthlyReportDeps, now: Date = deps.clock.now()): Promise<MonthlyReportsRun> {
+export async function sendMonthlyReports(deps: MonthlyReportDeps, now: Date = deps.clock.now(), budget: RunBudget = UNLIMITED_BUDGET): Promise<MonthlyReportsRun> {
   const month = previousMonth(now);
   const run: MonthlyReportsRun = { month, built: 0, emailed: 0, failed: 0 };
   for (const { userId, subscription } of await deps.monitoring.activeSubscriptions()) {
     const plan = monthlyReportPlanOf(subscription);
     if (!plan) continue;
-    if (run.built + run.failed >= MONTHLY_REPORTS.maxPerRun) {
-      deps.log.info('Monthly reports: limit per run reached; the rest are built by the next runs', { month, built: run.built });
+    if (run.built + run.failed >= MONTHLY_REPORTS.maxPerRun || budgetExhausted(budget)) {
+      deps.log.info('Monthly reports: limit or deadline of the run reached; the rest are built by the next runs', { month, built: run.built });
       break;
     }
     if (await deps.monthlyReports.getReady(userId, month)) continue;

@@ -32,6 +32,7 @@ import { startCallBudget } from '../domain/call-budget.js';
 import type { PaymentEvent, StoredSubscription } from '../domain/ports.js';
 import type { Caller } from './account.js';
 import { refuseOptedOutScan } from './scan-opt-outs.js';
+import { reindexMonitoring } from './monitoring-due.js';
 
 /**
  * Payments (SPEC §2 payment pages, §3 order record, §6/§7 checkout; issue 8; DECISIONS "Accounts,
@@ -40,7 +41,7 @@ import { refuseOptedOutScan } from './scan-opt-outs.js';
  * runs with Stripe and with the local test checkout: only the PaymentProvider adapter differs.
  */
 
-type PaymentDeps = Pick<Deps, 'accounts' | 'audits' | 'domains' | 'billing' | 'payments' | 'paymentEvents' | 'scanJobs' | 'clock' | 'config' | 'log' | 'scannerOptOuts'>;
+type PaymentDeps = Pick<Deps, 'accounts' | 'audits' | 'domains' | 'billing' | 'payments' | 'paymentEvents' | 'scanJobs' | 'clock' | 'config' | 'log' | 'scannerOptOuts' | 'monitoring'>;
 
 const siteUrl = (deps: Pick<Deps, 'config'>) => deps.config.SITE_URL.replace(/\/+$/, '');
 
@@ -289,6 +290,7 @@ async function checkoutCompleted(deps: PaymentDeps, event: PaymentEvent): Promis
       ...(customerId ? { customerId } : {}),
       eventCreated: event.created - 1,
     });
+    await monitoringFollows(deps, userId);
   }
 }
 
@@ -365,7 +367,7 @@ async function invoiceFailed(deps: PaymentDeps, event: PaymentEvent): Promise<vo
   const stored = await deps.accounts.getSubscription(facts.invoice.userId);
   if (!stored || stored.source !== 'stripe') return;
   if (facts.invoice.subscriptionId && stored.subscriptionId && facts.invoice.subscriptionId !== stored.subscriptionId) return;
-  await deps.billing.applySubscription(facts.invoice.userId, { ...stored, status: 'expired', eventCreated: event.created });
+  if (await deps.billing.applySubscription(facts.invoice.userId, { ...stored, status: 'expired', eventCreated: event.created })) await monitoringFollows(deps, facts.invoice.userId);
 }
 
 /** customer.subscription.created|updated|deleted: the plan, its state and period, never regressing to an older event's. */
@@ -410,7 +412,15 @@ async function subscriptionChanged(deps: PaymentDeps, event: PaymentEvent): Prom
   };
   if (!(await deps.billing.applySubscription(userId, next))) {
     deps.log.info('Older subscription event ignored', { subscriptionId, eventId: event.id });
+    return;
   }
+  await monitoringFollows(deps, userId);
+}
+
+/** The monitoring due index follows the subscription at once: in when it starts, out when it ends (lambdas/use-cases/monitoring-due.ts). */
+async function monitoringFollows(deps: PaymentDeps, userId: string): Promise<void> {
+  // Not the payment's failure: a domain left out is put back by the next subscription event, one left in leaves at its due time.
+  await reindexMonitoring(deps, userId, deps.clock.now()).catch((error: unknown) => deps.log.warn('Monitoring index not updated for the subscription', { error: String(error) }));
 }
 
 function parseSessionId(raw: unknown): string {

@@ -421,14 +421,21 @@ describe('schedule and alarms', () => {
 
   it('runs the sweeper every five minutes with the table, the mailer and SMS (the notification outbox)', () => {
     const sweeperId = functionId('ScheduleSweeper');
-    expect(ofType('AWS::Events::Rule')).toHaveLength(2);
+    expect(ofType('AWS::Events::Rule')).toHaveLength(3);
     expect(ruleTargeting(sweeperId).Properties.ScheduleExpression).toBe('rate(5 minutes)');
     expect(Object.keys(envOf(sweeperId))).toEqual(expect.arrayContaining([...resourceKeys.table, ...resourceKeys.mailer, 'SMS_MODE']));
   });
 
   it('runs the monitoring scheduler every fifteen minutes with the table, the queue, the mailer, SMS and the reports bucket (monthly reports)', () => {
     const schedulerId = functionId('ScheduleMonitoringScheduler');
-    expect(ruleTargeting(schedulerId).Properties.ScheduleExpression).toBe('rate(15 minutes)');
+    // Issue 30 item 3: the quarter-hour jobs and the monthly reports on rules of their own, each naming its jobs.
+    const rules = ofType('AWS::Events::Rule').filter(([, r]) => JSON.stringify(r.Properties.Targets[0].Arn) === JSON.stringify({ 'Fn::GetAtt': [schedulerId, 'Arn'] }));
+    const byInput = Object.fromEntries(rules.map(([, r]) => [r.Properties.Targets[0].Input, r.Properties.ScheduleExpression]));
+    expect(byInput).toEqual({
+      [JSON.stringify({ jobs: ['rescans', 'alerts', 'kev'] })]: 'rate(15 minutes)',
+      [JSON.stringify({ jobs: ['monthly-reports'] })]: 'cron(0/15 * 1-3 * ? *)',
+    });
+    for (const [, rule] of rules) expect(rule.Properties.Targets[0].RetryPolicy).toMatchObject({ MaximumRetryAttempts: 0 });
     const env = envOf(schedulerId);
     expect(Object.keys(env)).toEqual(expect.arrayContaining([...resourceKeys.table, ...resourceKeys.scanQueue, ...resourceKeys.mailer, ...resourceKeys.reports, 'SES_CONFIGURATION_SET']));
     expect(env.SMS_MODE).toBe('sns');
