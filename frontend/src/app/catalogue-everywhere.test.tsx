@@ -8,7 +8,7 @@ import { AuthTestProvider } from '../features/auth/auth-provider';
 import { formatMoney, formatPlanPrice, FREE_REPORT_NAME, getPlan, plans, type PlanId } from '../lib/catalogue';
 import type { SubscriptionView } from '../lib/contracts';
 import { renderWithProviders, stubApi } from '../testing/api-stub';
-import { HomeRoute } from './routes/home';
+import { HomePage as HomeRoute } from './routes/home-page';
 
 /**
  * Issue 29 item 2, "one catalogue, one name per product, everywhere": every page's plan names and

@@ -1,5 +1,6 @@
 import { getPlan } from '../lib/catalogue';
-import { PARTIAL_SCORE_CAP, type NotCheckedCause } from '../lib/contracts';
+import type { NotCheckedCause } from '../lib/contracts';
+import { PARTIAL_SCORE_CAP } from '../lib/report-contract';
 
 /**
  * DECISIONS "Scan modes": every text the reports, the unlock and the verify-first checkout show

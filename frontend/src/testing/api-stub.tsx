@@ -76,4 +76,7 @@ export async function advance(ms = 0): Promise<void> {
   await act(() => vi.dynamicImportSettled());
   await act(() => vi.advanceTimersByTimeAsync(ms));
   for (let round = 0; round < 20; round++) await act(() => vi.advanceTimersByTimeAsync(0));
+  // And code that what settled asked for: a finished report loads its details once its score is shown.
+  await act(() => vi.dynamicImportSettled());
+  for (let round = 0; round < 5; round++) await act(() => vi.advanceTimersByTimeAsync(0));
 }

@@ -4,7 +4,7 @@ import { MemoryRouter, type InitialEntry } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AuthTestProvider } from '../../features/auth/auth-provider';
 import { createQueryClient } from '../../lib/react-query';
-import { HomeRoute } from './home';
+import { HomePage as HomeRoute } from './home-page';
 
 const scrollIntoView = vi.fn<(this: Element, options?: ScrollIntoViewOptions) => void>(function (this: Element) {});
 

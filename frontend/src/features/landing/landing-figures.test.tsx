@@ -3,7 +3,7 @@ import { render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import rangeDetection from '../../../../docs/measurements/range-detection.json';
-import { HomeRoute } from '../../app/routes/home';
+import { HomePage as HomeRoute } from '../../app/routes/home-page';
 import { AuthTestProvider } from '../auth/auth-provider';
 import type { PlatformStatsView } from '../../lib/catalogue';
 import { createQueryClient } from '../../lib/react-query';

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiPost } from '../../../lib/api-client';
-import { type ConfirmAddressResponse, routePath } from '../../../lib/contracts';
+import type { ConfirmAddressResponse } from '../../../lib/contracts';
+import { routePath } from '../../../lib/route-path';
 
 /** `POST /api/audits/{id}/confirm-address` (public): the code mailed to a same-domain lead's address; the report is rescanned active. */
 export const confirmAddress = (auditId: string, verificationCode: string): Promise<ConfirmAddressResponse> =>

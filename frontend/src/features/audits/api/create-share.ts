@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { apiPost } from '../../../lib/api-client';
-import { routePath } from '../../../lib/contracts';
+import { routePath } from '../../../lib/route-path';
 
 /** `POST /api/audits/{id}/shares`: a link that opens the report read-only for 24 hours. */
 export interface CreatedShare {

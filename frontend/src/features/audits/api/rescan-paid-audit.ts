@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiGet, apiPost } from '../../../lib/api-client';
-import { routePath, type BillingView, type FreeRescanResponse } from '../../../lib/contracts';
+import type { BillingView, FreeRescanResponse } from '../../../lib/contracts';
+import { routePath } from '../../../lib/route-path';
 
 /** `POST /api/audits/{id}/rescans`: the Pro Audit's free re-scan (owner only, once, within 30 days). */
 export const rescanPaidAudit = (auditId: string): Promise<FreeRescanResponse> =>

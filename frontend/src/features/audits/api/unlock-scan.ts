@@ -1,7 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { scanModeContent } from '../../../config/scan-modes';
 import { ApiError, apiPost } from '../../../lib/api-client';
-import { routePath, unlockMessages, type UnlockResponse } from '../../../lib/contracts';
+import type { UnlockResponse } from '../../../lib/contracts';
+import { unlockMessages } from '../../../lib/report-contract';
+import { routePath } from '../../../lib/route-path';
 
 /** `POST /api/audits/{id}/unlock` (signed in): re-runs the owner's passive report as a full scan, once they verified its domain. */
 export const unlockScan = (auditId: string): Promise<UnlockResponse> => apiPost<UnlockResponse>(routePath('unlock-scan', { auditId }), {});

@@ -303,6 +303,8 @@ describe('the results page', () => {
 
     // Act
     fireEvent.click(screen.getByRole('button', { name: 'Email Report' }));
+    // The dialog is its own chunk, loaded on this first click.
+    await advance();
     const dialog = screen.getByRole('dialog', { name: 'Email Report' });
     fireEvent.change(within(dialog).getByLabelText('Email address'), { target: { value: 'cfo@example.test' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Send Report' }));

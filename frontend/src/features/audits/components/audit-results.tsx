@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { Button, buttonClass } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
@@ -6,28 +6,36 @@ import { StatusPanel } from '../../../components/ui/status-panel';
 import { paths } from '../../../config/paths';
 import { scanModeContent } from '../../../config/scan-modes';
 import { ApiError } from '../../../lib/api-client';
-import { RESULT_LIST_LIMITS, type Audit, type AuditResultView } from '../../../lib/contracts';
+import type { Audit, AuditResultView } from '../../../lib/contracts';
 import { useCreateShare } from '../api/create-share';
 import { isAuditRunning, useAudit } from '../api/get-audit';
 import { ChecksTable } from './checks-table';
-import { EmailReportDialog } from './email-report-dialog';
 import { auditStatusClass, formatDate, isCheckFinished, statusLabel } from './format';
-import { useReportPolicies } from './finding-policy';
-import { FreeRescanPanel } from './free-rescan';
-import { PaidAuditOffer, PremiumBanner } from './paid-audit-offer';
-import { ProtectionsSection } from './protections';
-import { ReportWayOn } from './report-way-on';
-import { RemediationPlan } from './remediation-plan';
-import { BreachesCard, OpenPortsCard, Recommendations, SubdomainsCard } from './report-cards';
+import { PremiumBanner } from './premium-banner';
 import { Counters, RiskBanner, ScoreCard } from './report-overview';
-import { NotCheckedList, notRun, ScanModeNotice } from './scan-coverage';
+import { NotCheckedList, ScanModeNotice } from './scan-coverage';
 import { ShareButton, ShareLinkPanel } from './share-report';
 import { SiteAccessPanel } from './site-access';
 import { SupersedeLinks } from './supersede-links';
-import { ConfirmAddressPanel } from './confirm-address-panel';
-import { UnlockPanel } from './unlock-panel';
 import { ProvidersLine } from './platform-fix';
-import { FixAdvice, VulnerabilitiesList } from './vulnerabilities-list';
+
+/*
+ * The score first (issue 29 item 15): this module carries what a finished report shows down to its
+ * score and counters, and no schema; the rest of the report (report-details.tsx) and the email
+ * dialog are their own chunks, with the contracts (zod, libphonenumber) their forms use.
+ */
+const ReportDetails = lazy(() => import('./report-details').then((module) => ({ default: module.ReportDetails })));
+const EmailReportDialog = lazy(() => import('./email-report-dialog').then((module) => ({ default: module.EmailReportDialog })));
+
+/** While the rest of a finished report loads, below its score. */
+function DetailsLoading() {
+  return (
+    <div role="status" className="flex items-center justify-center gap-2 py-8 text-sm text-slate-600 dark:text-slate-400">
+      <Spinner className="size-5" />
+      Loading the findings…
+    </div>
+  );
+}
 
 /**
  * Where the report is shown: `public` at /results/{id}; `dashboard` inside the signed-in area;
@@ -133,9 +141,10 @@ function ReportHeader({ audit, result }: { audit: Audit; result?: AuditResultVie
 function CompletedReport({ audit, result, mode }: { audit: Audit; result: AuditResultView; mode: ResultsMode }) {
   const share = useCreateShare(audit.id);
   const [emailing, setEmailing] = useState(false);
+  // The details' chunk is asked for once the score is on screen, so it never holds the score back.
+  const [scoreShown, setScoreShown] = useState(false);
+  useEffect(() => setScoreShown(true), []);
   const readOnly = mode === 'shared';
-  // Custom security policies are the owner's: read and shown in the dashboard's report only.
-  const policies = useReportPolicies(audit.host, mode === 'dashboard');
   // The API sends a report only for its signed-in owner (or a share link's holder, on the shared
   // page); the owner is who it gives the `leads` block to. Anyone else is not offered the button.
   const mayEmail = !readOnly && result.leads !== undefined && !result.sample;
@@ -157,7 +166,11 @@ function CompletedReport({ audit, result, mode }: { audit: Audit; result: AuditR
           Download PDF Report
         </a>
       </div>
-      {emailing && <EmailReportDialog auditId={audit.id} description={audit.host} onClose={() => setEmailing(false)} />}
+      {emailing && (
+        <Suspense fallback={null}>
+          <EmailReportDialog auditId={audit.id} description={audit.host} onClose={() => setEmailing(false)} />
+        </Suspense>
+      )}
       {!readOnly && <ShareLinkPanel share={share} />}
 
       <SiteAccessPanel access={result.site_access} />
@@ -167,61 +180,12 @@ function CompletedReport({ audit, result, mode }: { audit: Audit; result: AuditR
       <ProvidersLine providers={result.providers} />
       <Counters counters={result.counters} coverage={result.coverage} />
       <NotCheckedList coverage={result.coverage} groups={result.not_checked_groups} />
-      {!readOnly && <ConfirmAddressPanel audit={audit} result={result} />}
-      {!readOnly && <UnlockPanel audit={audit} result={result} />}
-
-      <VulnerabilitiesList
-        vulnerabilities={result.vulnerability_summary.vulnerabilities}
-        groups={result.finding_groups}
-        technologies={result.technologies}
-        limit={RESULT_LIST_LIMITS.vulnerabilities}
-        policies={policies}
-        partial={result.coverage.partial}
-      />
-
-      {!readOnly && <PaidAuditOffer audit={audit} result={result} />}
-      {!readOnly && <FreeRescanPanel audit={audit} result={result} />}
-      {result.remediation_plan && <RemediationPlan plan={result.remediation_plan} />}
-
-      <div className="grid gap-4 md:grid-cols-3">
-        <OpenPortsCard
-          ports={result.port_scan_results}
-          measured={result.counters.openPorts !== null}
-          notChecked={notRun(result.coverage, 'ports')}
-          limit={RESULT_LIST_LIMITS.openPorts}
-        />
-        <SubdomainsCard dns={result.dns_results} coverage={result.coverage} />
-        <BreachesCard breaches={result.breaches} />
-      </div>
-
-      <ProtectionsSection result={result} />
-
-      <Recommendations recommendations={result.vulnerability_summary.recommendations} partial={result.coverage.partial} />
-
-      {result.observations.length > 0 && (
-        <section aria-labelledby="observations-heading" className="space-y-2">
-          <h2 id="observations-heading" className="text-xl font-bold text-slate-900 dark:text-slate-100">
-            Observations <span className="font-normal text-slate-600 dark:text-slate-400">({result.observations.length})</span>
-          </h2>
-          <p className="text-sm text-slate-600 dark:text-slate-400">Worth knowing, not counted as issues in the score.</p>
-          <ul className="space-y-2">
-            {result.observations.map((observation) => (
-              <li key={observation.id} className="rounded-xl border border-slate-200 bg-white px-4 py-3 text-sm dark:border-slate-700 dark:bg-slate-900">
-                <p className="font-semibold text-slate-900 dark:text-slate-100">{observation.title}</p>
-                <div className="mt-1">
-                  <FixAdvice fix={observation.fix} recommendation={observation.recommendation} />
-                </div>
-              </li>
-            ))}
-          </ul>
-        </section>
-      )}
-
-      {!readOnly && (
-        <section aria-label="Next steps" className="flex flex-wrap gap-3 border-t border-slate-200 pt-6 dark:border-slate-700">
-          <ShareButton share={share} label="Share Results" />
-          <ReportWayOn />
-        </section>
+      {scoreShown ? (
+        <Suspense fallback={<DetailsLoading />}>
+          <ReportDetails audit={audit} result={result} mode={mode} share={share} />
+        </Suspense>
+      ) : (
+        <DetailsLoading />
       )}
     </>
   );

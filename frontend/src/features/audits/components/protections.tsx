@@ -1,6 +1,7 @@
 import { scanModeContent } from '../../../config/scan-modes';
 import { siteAccessContent } from '../../../config/site-access';
-import { FACT_TONE_LABELS, protectionFacts, type AuditResultView, type FactTone } from '../../../lib/contracts';
+import type { AuditResultView, FactTone } from '../../../lib/contracts';
+import { FACT_TONE_LABELS, protectionFacts } from '../../../lib/report-contract';
 
 const card = 'rounded-xl border border-slate-200 bg-white p-5 shadow-sm dark:border-slate-700 dark:bg-slate-900';
 

@@ -1,5 +1,6 @@
 import { Fragment } from 'react';
-import { isServerConfigExample, REMEDIATION_EFFORT_LABELS, type RemediationItemView, type RemediationPlanView, type RemediationStepView } from '../../../lib/contracts';
+import type { RemediationItemView, RemediationPlanView, RemediationStepView } from '../../../lib/contracts';
+import { isServerConfigExample, REMEDIATION_EFFORT_LABELS } from '../../../lib/report-contract';
 import { FindingDisclosure } from './finding-disclosure';
 import { FindingPlatformFix } from './platform-fix';
 

@@ -1,6 +1,7 @@
 import { scanModeContent } from '../../../config/scan-modes';
 import { gradeCapContent } from '../../../config/site-access';
-import { gradeCapHeading, type AuditResultView, type CoverageView, type RiskLevel } from '../../../lib/contracts';
+import type { AuditResultView, CoverageView, RiskLevel } from '../../../lib/contracts';
+import { gradeCapHeading } from '../../../lib/report-contract';
 import { gradeClass, scoreClass } from './format';
 import { notRun } from './scan-coverage';
 

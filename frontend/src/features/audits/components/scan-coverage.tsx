@@ -1,5 +1,6 @@
 import { scanModeContent } from '../../../config/scan-modes';
-import { notCheckedByReason, type CoverageView, type NotCheckedGroup, type NotCheckedItem } from '../../../lib/contracts';
+import type { CoverageView, NotCheckedGroup, NotCheckedItem } from '../../../lib/contracts';
+import { notCheckedByReason } from '../../../lib/report-contract';
 
 /**
  * DECISIONS "Scan modes": what a report says about what its scan checked. The mode that ran, and

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { scanModeContent } from '../../../config/scan-modes';
-import { buildFindingGroups, groupCountsText, type CveView, type FindingGroupsView, type FixAdviceView, type TechnologyView, type VulnerabilityView } from '../../../lib/contracts';
+import type { CveView, FindingGroupsView, FixAdviceView, TechnologyView, VulnerabilityView } from '../../../lib/contracts';
+import { buildFindingGroups, groupCountsText } from '../../../lib/report-contract';
 import { CveList } from './cve-list';
 import { FindingDisclosure } from './finding-disclosure';
 import { FindingPolicyPanel, PolicyChip, type ReportPolicies } from './finding-policy';
