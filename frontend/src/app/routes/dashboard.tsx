@@ -1,21 +1,29 @@
+import { lazy, type ComponentType } from 'react';
 import { Navigate, useLocation, useParams } from 'react-router';
-import { AgentsSection } from '../../features/dashboard/agents/agents-section';
-import { BadgeSection } from '../../features/dashboard/badge/badge-section';
-import { EssentialEightSection } from '../../features/dashboard/essential-eight/essential-eight-section';
-import { HistorySection } from '../../features/dashboard/history/history-section';
 import { DashboardLayout } from '../../features/dashboard/layout/dashboard-layout';
 import { RequireAuth } from '../../features/dashboard/layout/require-auth';
-import { OverviewSection } from '../../features/dashboard/overview/overview-section';
-import { ScansSection } from '../../features/dashboard/scans/scans-section';
 import { formerSectionSlugs, sectionHref, sectionOf, type DashboardSlug } from '../../features/dashboard/sections';
-import { SettingsSection } from '../../features/dashboard/settings/settings-section';
-import { SubscriptionSection } from '../../features/dashboard/subscription/subscription-section';
-import { SupportSection } from '../../features/dashboard/support/support-section';
 import { AuditResults } from '../../features/audits/components/audit-results';
-import { auditIdSchema } from '../../lib/contracts';
+import { isAuditId } from '../../lib/report-contract';
 import { NotFoundRoute } from './not-found';
 
-const sectionComponents: Record<DashboardSlug, () => React.JSX.Element> = {
+/*
+ * Each section is its own chunk (issue 29 item 15: the dashboard split by section), loaded when it
+ * is opened; DashboardLayout's Suspense shows an accessible 'Loading…' status meanwhile. The chart
+ * library (recharts) goes with the overview, the settings' forms with settings, and so on.
+ */
+const section = <K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) => lazy(() => load().then((module) => ({ default: module[name] })));
+const AgentsSection = section(() => import('../../features/dashboard/agents/agents-section'), 'AgentsSection');
+const BadgeSection = section(() => import('../../features/dashboard/badge/badge-section'), 'BadgeSection');
+const EssentialEightSection = section(() => import('../../features/dashboard/essential-eight/essential-eight-section'), 'EssentialEightSection');
+const HistorySection = section(() => import('../../features/dashboard/history/history-section'), 'HistorySection');
+const OverviewSection = section(() => import('../../features/dashboard/overview/overview-section'), 'OverviewSection');
+const ScansSection = section(() => import('../../features/dashboard/scans/scans-section'), 'ScansSection');
+const SettingsSection = section(() => import('../../features/dashboard/settings/settings-section'), 'SettingsSection');
+const SubscriptionSection = section(() => import('../../features/dashboard/subscription/subscription-section'), 'SubscriptionSection');
+const SupportSection = section(() => import('../../features/dashboard/support/support-section'), 'SupportSection');
+
+const sectionComponents: Record<DashboardSlug, ComponentType> = {
   '': OverviewSection,
   audits: HistorySection,
   agents: AgentsSection,
@@ -50,6 +58,6 @@ export function DashboardSectionRoute() {
 /** `/dashboard/audits/{auditId}`: the report inside the dashboard shell. */
 export function DashboardAuditRoute() {
   const { auditId } = useParams();
-  if (!auditId || !auditIdSchema.safeParse(auditId).success) return <NotFoundRoute />;
+  if (!auditId || !isAuditId(auditId)) return <NotFoundRoute />;
   return <AuditResults key={auditId} auditId={auditId} mode="dashboard" />;
 }

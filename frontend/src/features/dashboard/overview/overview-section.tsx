@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Link } from 'react-router';
 import { Button, buttonClass } from '../../../components/ui/button';
 import { content } from '../../../config/content';
@@ -15,7 +15,9 @@ import { QuickScanModal } from '../quick-scan/quick-scan-modal';
 import { sectionHref } from '../sections';
 import { TimeToFixSection } from '../time-to-fix/time-to-fix-section';
 import { AlertsList } from './alerts-list';
-import { ScoreChart } from './score-chart';
+
+/** The chart library (recharts) is most of the overview's weight: its own chunk, so the figures above it come first. */
+const ScoreChart = lazy(() => import('./score-chart').then((module) => ({ default: module.ScoreChart })));
 
 const card = 'rounded-xl border border-slate-200 bg-white p-5 shadow-sm dark:border-slate-700 dark:bg-slate-900';
 
@@ -196,7 +198,15 @@ export function OverviewSection() {
               <h2 id="score-trend" className="mb-3 text-lg font-semibold">
                 Score over time
               </h2>
-              <ScoreChart audits={list} />
+              <Suspense
+                fallback={
+                  <p role="status" className="py-8 text-center text-sm text-slate-600 dark:text-slate-400">
+                    Loading the chart…
+                  </p>
+                }
+              >
+                <ScoreChart audits={list} />
+              </Suspense>
             </section>
           </div>
         </>
