@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { Audit, CheckResult, CveDetail, Finding } from '../../lambdas/domain/audit.js';
+import { auditWith, rangeWordPressAudit, testFinding } from '../support/audit-fixtures.js';
+import type { CheckResult, CveDetail } from '../../lambdas/domain/audit.js';
 import { auditFindings, buildAuditView } from '../../lambdas/domain/audit-view.js';
 import { PASSIVE_REASON } from '../../lambdas/domain/coverage.js';
 import { fixAdvice } from '../../lambdas/domain/fix-advice.js';
@@ -8,29 +8,10 @@ import { riskScore } from '../../lambdas/domain/scoring.js';
 
 /** Issue 29 items 7 and 8: the view's owner groups, plain-words fixes and not-checked reasons. */
 
-const rangeAudit = JSON.parse(readFileSync(new URL('../fixtures/audits/range-wordpress.json', import.meta.url), 'utf8')) as Audit;
+const rangeAudit = rangeWordPressAudit();
 
-const finding = (id: string, severity: Finding['severity'], extra: Partial<Finding> = {}): Finding => ({
-  id,
-  check: 'test',
-  title: `Title of ${id}`,
-  severity,
-  category: 'Web Security',
-  description: `About ${id}`,
-  recommendation: `Fix ${id}.`,
-  ...extra,
-});
+const finding = testFinding;
 
-const auditWith = (checks: CheckResult[], overrides: Partial<Audit> = {}): Audit => ({
-  id: '5b0f7a8e-2c4d-4e6f-9a1b-3c5d7e9f1a2b',
-  targetUrl: 'https://shop.example.test/',
-  host: 'shop.example.test',
-  status: 'completed',
-  createdAt: '2026-01-01T00:00:00.000Z',
-  completedAt: '2026-01-01T00:00:05.000Z',
-  checks,
-  ...overrides,
-});
 
 const kev: CveDetail = { id: 'CVE-2021-41773', cvssScore: 7.5, severity: 'high', exploited: true, kevDateAdded: '2021-11-03', fixedIn: '2.4.50' };
 

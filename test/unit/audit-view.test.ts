@@ -1,34 +1,15 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { Audit, CheckResult, CveDetail, Finding } from '../../lambdas/domain/audit.js';
+import { auditWith, rangeWordPressAudit, testFinding } from '../support/audit-fixtures.js';
+import type { CveDetail, Finding } from '../../lambdas/domain/audit.js';
 import { auditFindings, buildAuditView, immediateRecommendations, LONG_TERM_RECOMMENDATIONS } from '../../lambdas/domain/audit-view.js';
 import { isSampleAuditId, SAMPLE_BUSINESS_NAME, sampleAudit } from '../../lambdas/domain/sample-report.js';
 import { grade, riskLevel, riskScore } from '../../lambdas/domain/scoring.js';
 
 /** A completed scan of the range's WordPress site (wp.example.test), captured and trimmed of bulk (ciphers, banners, headers). */
-const rangeAudit = JSON.parse(readFileSync(new URL('../fixtures/audits/range-wordpress.json', import.meta.url), 'utf8')) as Audit;
+const rangeAudit = rangeWordPressAudit();
 
-const finding = (id: string, severity: Finding['severity'], extra: Partial<Finding> = {}): Finding => ({
-  id,
-  check: 'test',
-  title: `Title of ${id}`,
-  severity,
-  category: 'Web Security',
-  description: `About ${id}`,
-  recommendation: `Fix ${id}`,
-  ...extra,
-});
+const finding = (id: string, severity: Finding['severity'], extra: Partial<Finding> = {}): Finding => testFinding(id, severity, { recommendation: `Fix ${id}`, ...extra });
 
-const auditWith = (checks: CheckResult[], overrides: Partial<Audit> = {}): Audit => ({
-  id: '5b0f7a8e-2c4d-4e6f-9a1b-3c5d7e9f1a2b',
-  targetUrl: 'https://shop.example.test/',
-  host: 'shop.example.test',
-  status: 'completed',
-  createdAt: '2026-01-01T00:00:00.000Z',
-  completedAt: '2026-01-01T00:00:05.000Z',
-  checks,
-  ...overrides,
-});
 
 describe('the audit view of a completed scan (range WordPress site)', () => {
   const view = buildAuditView(rangeAudit, { businessName: 'Example Test Pty Ltd' });

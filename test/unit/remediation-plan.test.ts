@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { auditWith } from '../support/audit-fixtures.js';
 import type { Audit, CheckResult, Finding } from '../../lambdas/domain/audit.js';
 import { buildAuditView } from '../../lambdas/domain/audit-view.js';
 import { buildRemediationPlan, portsInEvidence, type RemediationItemView, splitIntoSteps, webServerFromName } from '../../lambdas/domain/remediation-plan.js';
@@ -20,16 +21,6 @@ const finding = (id: string, severity: Finding['severity'], extra: Partial<Findi
   ...extra,
 });
 
-const auditWith = (checks: CheckResult[], overrides: Partial<Audit> = {}): Audit => ({
-  id: '5b0f7a8e-2c4d-4e6f-9a1b-3c5d7e9f1a2b',
-  targetUrl: 'https://shop.example.test/',
-  host: 'shop.example.test',
-  status: 'completed',
-  createdAt: '2026-01-01T00:00:00.000Z',
-  completedAt: '2026-01-01T00:00:05.000Z',
-  checks,
-  ...overrides,
-});
 
 const http = (server: string | undefined, findings: Finding[]): CheckResult => ({
   name: 'http',
