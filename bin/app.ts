@@ -23,6 +23,12 @@
  *   scannerEgress   SCANNER_EGRESS        (none)                fixed: the scan worker in a VPC behind NAT gateways on Elastic IPs, published
  *                                                              on /scanner and in the ScannerEgressAddresses output (costs money: README)
  *   scannerNatGateways SCANNER_NAT_GATEWAYS 2                   with scannerEgress=fixed: 2 (one per AZ) or 1 (half the cost, one address)
+ *   secretsVersion  SECRETS_VERSION       (none)                a label given to every function as SECRETS_VERSION: a new one starts new
+ *                                                              instances, which read the SSM parameters afresh (rotation, README step 8)
+ *   originVerifyVersion ORIGIN_VERIFY_VERSION (none)           the origin secret's Secrets Manager VersionId, pinned in its reference so the
+ *                                                              distribution and the API functions re-read a rotated value
+ * Unknown context keys (a misspelt -c alarmemail=…) are refused, naming the setting meant; the region
+ * must be one of lib/stack-config.ts DEPLOY_REGIONS (the regions the template is linted for).
  * README configuration keys (README "Configuration"): each plain setting under its own name, as
  * context or environment variable (`-c SCAN_RESOLVERS=1.1.1.1,8.8.8.8`), validated like the Lambdas
  * validate it and given to every function; secrets and local-only keys are refused

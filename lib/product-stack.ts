@@ -49,7 +49,9 @@ export class ProductStack extends Stack {
   constructor(scope: Construct, id: string, props: ProductStackProps) {
     super(scope, id, props);
     const { config } = props;
-    Tags.of(this).add('product', config.slug);
+    // Not on the dashboard: CloudFormation's AWS::CloudWatch::Dashboard takes no Tags in us-east-1 (cfn-lint
+    // E3002 there; test/infra/cfn-lint.test.ts lints every deploy region), and a dashboard costs nothing to allocate.
+    Tags.of(this).add('product', config.slug, { excludeResourceTypes: ['AWS::CloudWatch::Dashboard'] });
 
     // SITE_URL is the CloudFront address, known only once the site exists (the site needs the API).
     let site: Site | undefined;
@@ -102,6 +104,7 @@ export class ProductStack extends Stack {
       userPoolClient: this.auth.client,
       bindings,
       defaults,
+      originVerifyVersion: config.originVerifyVersion,
     });
     if (this.scannerEgress) {
       const publishers = new Set(props.routes.filter((route) => route.method === 'GET' && route.path === SCANNER_INFO_PATH).map((route) => route.fn));
@@ -110,7 +113,7 @@ export class ProductStack extends Stack {
     }
     this.site = site = new Site(this, 'Site', {
       apiDomainName: this.api.domainName,
-      apiOriginVerifyValue: this.api.originVerifySecret.secretValue.unsafeUnwrap(),
+      apiOriginVerifyValue: this.api.originVerifyValue,
       logBucket: this.storage.logs,
       frontendDist: props.frontendDist,
       // On AWS the browser signs in with SRP straight to Cognito; no demo credentials are published.

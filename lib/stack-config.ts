@@ -13,6 +13,25 @@ const PLACEHOLDER_MAIL_DOMAIN = /(^|\.)(example\.(com|org|net)|example|test|inva
 /** An SQS event source's maximum concurrency: 2 to 1000 (AWS's bounds). */
 const scanConcurrency = z.coerce.number<string>().int().min(2, 'at least 2 (SQS event sources take 2 to 1000)').max(1000, 'at most 1000');
 
+/**
+ * The regions an operator may deploy to: each has every service of the stack (SES, HTTP APIs,
+ * Cognito, SNS SMS …) and test/infra/cfn-lint.test.ts lints the template for each of them (and for
+ * us-east-1, CloudFront's); README "Deploy to AWS" lists them. A region is added here with its lint.
+ */
+export const DEPLOY_REGIONS = [
+  'ap-southeast-2',
+  'ap-southeast-1',
+  'ap-northeast-1',
+  'ap-south-1',
+  'ca-central-1',
+  'eu-central-1',
+  'eu-west-1',
+  'eu-west-2',
+  'us-east-1',
+  'us-east-2',
+  'us-west-2',
+] as const;
+
 const parameterName = (example: string) =>
   z.string().regex(/^(\/[A-Za-z0-9_.-]+)+$/, `an SSM parameter name such as ${example}`);
 
@@ -22,7 +41,12 @@ const parameterName = (example: string) =>
  */
 const stackConfigSchema = z.object({
   /** The region to deploy to; explicit, never the CLI's fallback (see bin/app.ts). */
-  region: z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d+$/, 'an AWS region such as ap-southeast-2'),
+  region: z
+    .string()
+    .regex(/^[a-z]{2}(-[a-z]+)+-\d+$/, 'an AWS region such as ap-southeast-2')
+    .refine((region) => (DEPLOY_REGIONS as readonly string[]).includes(region), {
+      error: (issue) => `${String(issue.input)} is not a region this stack is checked for (cfn-lint, README "Deploy to AWS"): one of ${DEPLOY_REGIONS.join(', ')}`,
+    }),
   productName: z.string().trim().min(1).max(40).default('Rampart'),
   /** Optional custom domain for the site; needs `certificateArn` (an ACM certificate in us-east-1). */
   siteDomain: z
@@ -67,6 +91,19 @@ const stackConfigSchema = z.object({
   /** With `scannerEgress=fixed`: NAT gateways, each one address: 2 (the default, one per AZ) or 1 (half the cost). */
   scannerNatGateways: z.coerce.number<string>().int().min(1).max(2, 'at most 2 (the VPC spans two Availability Zones)').optional(),
   /**
+   * A label changed to make a secret rotation take effect (README "Deploy to AWS"): functions read their
+   * SecureString parameters once per instance, and a deploy that changes nothing replaces no instance.
+   * Given to every function as SECRETS_VERSION, so a new value is a configuration change that starts
+   * new instances, which read the parameters afresh.
+   */
+  secretsVersion: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'a label of letters, digits, ".", "_" or "-" such as 2026-12-07').optional(),
+  /**
+   * The Secrets Manager version of the origin secret (the VersionId `put-secret-value` prints): put in
+   * the `{{resolve:secretsmanager:…}}` reference, so the distribution and the API functions change and
+   * CloudFormation resolves the new value for both; none = the current version, resolved once.
+   */
+  originVerifyVersion: z.string().regex(/^[A-Za-z0-9-]{32,64}$/, 'a Secrets Manager VersionId (the one aws secretsmanager put-secret-value prints)').optional(),
+  /**
    * Scan capacity (issue 30 item 4): how many scans of each queue run at once (each the SQS event
    * source's maximum concurrency, at least 2 as SQS requires); the worker reserves their sum. Defaults:
    * lib/scanning/scanning.ts SCAN_CONCURRENCY_DEFAULTS.
@@ -106,6 +143,8 @@ const sources = {
   hibpParameter: 'HIBP_PARAMETER',
   scannerEgress: 'SCANNER_EGRESS',
   scannerNatGateways: 'SCANNER_NAT_GATEWAYS',
+  secretsVersion: 'SECRETS_VERSION',
+  originVerifyVersion: 'ORIGIN_VERIFY_VERSION',
   scanConcurrencyFree: 'SCAN_CONCURRENCY_FREE',
   scanConcurrencyPaid: 'SCAN_CONCURRENCY_PAID',
   scanConcurrencyMonitoring: 'SCAN_CONCURRENCY_MONITORING',
@@ -179,6 +218,6 @@ export function readStackConfig(node: Node, env: Record<string, string | undefin
     ...config,
     slug: productSlug(config.productName),
     mailDomain: config.mailFrom.split('@')[1]!,
-    environment: deploy.environment,
+    environment: config.secretsVersion ? { ...deploy.environment, SECRETS_VERSION: config.secretsVersion } : deploy.environment,
   };
 }

@@ -20,6 +20,28 @@ export async function withParameterSecrets(
   const answer = await client.send(new GetParametersCommand({ Names: wanted.map((w) => w.name), WithDecryption: true }));
   const values = new Map((answer.Parameters ?? []).map((p) => [p.Name, p.Value]));
   const missing = wanted.filter((w) => !values.get(w.name));
-  if (missing.length > 0) throw new ConfigError(`Missing configuration: SecureString parameter ${missing.map((m) => m.name).join(', ')}`);
-  return { ...env, ...Object.fromEntries(wanted.map((w) => [w.key, values.get(w.name)])) };
+  const missingStripe = missing.filter((m) => STRIPE_KEYS.includes(m.key));
+  const missingOther = missing.filter((m) => !STRIPE_KEYS.includes(m.key));
+  if (missingOther.length > 0) throw new ConfigError(`Missing configuration: SecureString parameter ${missingOther.map((m) => m.name).join(', ')}`);
+  const found = Object.fromEntries(wanted.filter((w) => values.get(w.name)).map((w) => [w.key, values.get(w.name)]));
+  if (missingStripe.length === 0) return { ...env, ...found };
+  // A Stripe parameter not there yet (or deleted) turns payments off for this instance instead of
+  // failing every request of the function at cold start: checkout answers as with payments off, and the
+  // error names the parameter. Once it exists, a deploy with a new secretsVersion starts new instances
+  // that read it (README "Deploy to AWS": rotating a secret).
+  console.error(
+    JSON.stringify({
+      level: 'ERROR',
+      message: `Missing configuration: SecureString parameter ${missingStripe.map((m) => m.name).join(', ')}; payments are off until it exists and the functions are redeployed with a new secretsVersion`,
+    }),
+  );
+  const rest: Record<string, string | undefined> = { ...env, ...found, PAYMENTS_MODE: 'off' };
+  for (const key of STRIPE_KEYS) {
+    delete rest[key];
+    delete rest[`${key}_PARAMETER`];
+  }
+  return rest;
 }
+
+/** The Stripe keys: both or neither (a webhook secret without its key, or the reverse, is payments off). */
+const STRIPE_KEYS: readonly string[] = ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'];

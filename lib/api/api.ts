@@ -1,4 +1,4 @@
-import { RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { RemovalPolicy, SecretValue, Stack, Validations } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import {
   HttpApi,
@@ -41,6 +41,8 @@ export interface ApiProps {
   readonly userPoolClient: UserPoolClient;
   readonly bindings: Bindings;
   readonly defaults: FunctionDefaults;
+  /** The origin secret's version to resolve (stack setting originVerifyVersion); none = its current one. */
+  readonly originVerifyVersion?: string;
 }
 
 const pascal = (name: string) => name.replace(/(^|-)([a-z0-9])/g, (_, __, c: string) => c.toUpperCase());
@@ -57,6 +59,8 @@ export class Api extends Construct {
   readonly functions: ReadonlyMap<ApiFunctionName, ProjectFunction>;
   /** Generated at deploy time; CloudFront sends it in `x-origin-verify` and every API function requires it. */
   readonly originVerifySecret: Secret;
+  /** The `{{resolve:secretsmanager:…}}` reference to its value (pinned to originVerifyVersion when given): the distribution's header and the functions' ORIGIN_VERIFY_SECRET. */
+  readonly originVerifyValue: string;
 
   constructor(scope: Construct, id: string, props: ApiProps) {
     super(scope, id);
@@ -116,7 +120,14 @@ export class Api extends Construct {
     // resolves it at deploy time. The value then sits in the functions' configuration, as it must in the
     // distribution's (CloudFront keeps origin headers in plain text); reading it at cold start instead would
     // cost a Secrets Manager call per cold start and hide nothing CloudFront does not already show.
-    const originVerifyValue = this.originVerifySecret.secretValue.unsafeUnwrap();
+    // A version in the reference changes the template when the operator rotates the value, so CloudFormation
+    // resolves it again for the distribution and every function (without one, a deploy re-reads nothing).
+    const originVerifyValue = (
+      props.originVerifyVersion
+        ? SecretValue.secretsManager(this.originVerifySecret.secretArn, { versionId: props.originVerifyVersion })
+        : this.originVerifySecret.secretValue
+    ).unsafeUnwrap();
+    this.originVerifyValue = originVerifyValue;
 
     // One function per area (lambdas/routes.ts `apiFunctions`), granted exactly the union of its routes'
     // `uses`, with one integration; API Gateway may invoke it on any of the API's routes (one permission

@@ -1,11 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { App, Stack } from 'aws-cdk-lib';
+import { CfnDistribution } from 'aws-cdk-lib/aws-cloudfront';
 import type { Policy } from 'aws-cdk-lib/aws-iam';
 import { CfnFunction, Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { IConstruct } from 'constructs';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../lib/app.js';
 import { type DeployKey, deployDecisions } from '../../lib/deploy-settings.js';
+import { TABLE_KEYS } from '../../lib/data/data.js';
 import { fromRoot } from '../../lib/paths.js';
 import { knownContextKeys, readStackConfig, stackSettingSources } from '../../lib/stack-config.js';
 import { cdkJsonContext, TEST_DEPLOY_ENV } from './synth.js';
@@ -224,6 +226,12 @@ describe('deploy settings: context keys and the certificate, refused at synth', 
     expect(problemsOf(context)).toBe('');
   });
 
+  it('refuses a region the stack is not linted for (README "Deploy to AWS" lists them), naming the ones it is', () => {
+    expect(problemsOf({}, { ...TEST_DEPLOY_ENV, AWS_REGION: 'ap-east-2' })).toContain('region: ap-east-2 is not a region this stack is checked for');
+    expect(problemsOf({ region: 'mx-central-1' })).toMatch(/one of ap-southeast-2, .*us-east-1/);
+    expect(problemsOf({ region: 'eu-west-1' })).toBe('');
+  });
+
   it('refuses a certificate outside us-east-1 (CloudFront takes only those), naming its region', () => {
     const site = { siteDomain: 'app.rampart-test.com' };
     expect(problemsOf({ ...site, certificateArn: 'arn:aws:acm:ap-southeast-2:123456789012:certificate/0f0e0d0c-0000-4000-8000-000000000000' })).toContain(
@@ -235,65 +243,248 @@ describe('deploy settings: context keys and the certificate, refused at synth', 
   });
 });
 
-/**
- * The shell of README "Deploy to AWS", read as an operator would run it: each `npx cdk deploy` with
- * the context it names and the variables exported before it (in that section, in order).
- */
-function readmeDeployCommands(): { command: string; context: Record<string, string>; env: Record<string, string> }[] {
+describe('deploy settings: a secret rotation that takes effect', () => {
+  const ORIGIN_VERSION = 'a1b2c3d4-0000-4000-8000-00000000abcd';
+  const distributionConfig = (stack: Stack) => {
+    const distribution = stack.node.findAll().find((c): c is CfnDistribution => c instanceof CfnDistribution)!;
+    return JSON.stringify(stack.resolve(distribution.distributionConfig));
+  };
+
+  it('secretsVersion reaches every function as SECRETS_VERSION, so a new label is a configuration change that starts instances reading the parameters afresh', () => {
+    const before = buildStack({ stripeParameterPath: '/rampart/stripe', hibpParameter: '/rampart/hibp-api-key' }).functions;
+    const after = buildStack({ stripeParameterPath: '/rampart/stripe', hibpParameter: '/rampart/hibp-api-key', secretsVersion: '2026-12-07' }).functions;
+    expect(before.filter((f) => 'SECRETS_VERSION' in f.env)).toEqual([]);
+    expect(after.length).toBe(before.length);
+    for (const f of after) expect(f.env.SECRETS_VERSION, f.path).toBe('2026-12-07');
+    // The parameter readers are among them: the Stripe functions and the scan worker.
+    expect(after.filter((f) => 'STRIPE_SECRET_KEY_PARAMETER' in f.env || 'HIBP_API_KEY_PARAMETER' in f.env).every((f) => f.env.SECRETS_VERSION === '2026-12-07')).toBe(true);
+    expect(() => buildStack({ secretsVersion: 'next week' })).toThrow(/secretsVersion: a label/);
+  });
+
+  it('originVerifyVersion pins the origin secret reference, in the distribution and every API function alike (a new version changes both)', () => {
+    // Prepare / Act
+    const current = buildStack({});
+    const rotated = buildStack({ originVerifyVersion: ORIGIN_VERSION });
+
+    // Assess: without a version the reference has none; with it, both the header and the functions name it
+    const originOf = (f: { env: Record<string, unknown> }) => JSON.stringify(f.env.ORIGIN_VERIFY_SECRET);
+    const apiFunctions = rotated.functions.filter((f) => 'ORIGIN_VERIFY_SECRET' in f.env);
+    expect(apiFunctions.length).toBeGreaterThanOrEqual(5);
+    for (const f of apiFunctions) expect(originOf(f), f.path).toContain(`:SecretString:::${ORIGIN_VERSION}}}`);
+    expect(distributionConfig(rotated.stack)).toContain(`:SecretString:::${ORIGIN_VERSION}}}`);
+    expect(distributionConfig(current.stack)).toContain('{{resolve:secretsmanager:');
+    expect(distributionConfig(current.stack)).not.toContain(ORIGIN_VERSION);
+    for (const f of current.functions.filter((fn) => 'ORIGIN_VERIFY_SECRET' in fn.env)) expect(originOf(f)).toContain(':SecretString:::}}');
+    expect(() => buildStack({ originVerifyVersion: 'AWSCURRENT' })).toThrow(/originVerifyVersion: a Secrets Manager VersionId/);
+  });
+});
+
+/** The section "Deploy to AWS" of the README, and its shell blocks joined (continuation lines folded). */
+function readmeDeploySection(): { section: string; shell: string[] } {
   const readme = readFileSync(fromRoot('README.md'), 'utf8');
   const section = readme.split(/^## Deploy to AWS$/m)[1]?.split(/^## /m)[0] ?? '';
   const shell = [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!).join('\n').replace(/\\\n\s*/g, ' ');
-  // Values an operator gets from a command's output in the README (not exported there).
-  const outputs: Record<string, string> = { CERT: 'arn:aws:acm:us-east-1:123456789012:certificate/00000000-0000-0000-0000-000000000000' };
-  const env: Record<string, string> = {};
-  const commands: { command: string; context: Record<string, string>; env: Record<string, string> }[] = [];
-  const expand = (value: string) =>
-    value.replace(/^"|"$/g, '').replace(/\$\{?([A-Z_]+)\}?/g, (_, name: string) => {
-      const known = env[name] ?? outputs[name];
-      if (known === undefined) throw new Error(`README "Deploy to AWS" uses $${name} before setting it`);
-      return known;
-    });
-  for (const line of shell.split('\n').map((l) => l.replace(/\s+#.*$/, '').trim())) {
-    if (line.startsWith('export ')) {
-      for (const [, name, value] of line.matchAll(/([A-Z_]+)=(\S+)/g)) env[name!] = expand(value!);
-    } else if (line.startsWith('npx cdk deploy')) {
-      const context = Object.fromEntries([...line.matchAll(/-c ([A-Za-z_]+)=("[^"]*"|\S+)/g)].map(([, key, value]) => [key!, expand(value!)]));
-      commands.push({ command: line, context, env: { ...env } });
-    }
-  }
-  return commands;
+  return { section, shell: shell.split('\n') };
 }
 
-describe('README "Deploy to AWS"', () => {
-  const commands = readmeDeployCommands();
+interface DeployCommand {
+  readonly kind: 'diff' | 'deploy';
+  readonly command: string;
+  /** The line of the joined shell it is on (its order among the README's commands). */
+  readonly line: number;
+  readonly context: Record<string, string>;
+  /** The variables set in the shell at that point: exported, or sourced from deploy.env. */
+  readonly env: Record<string, string>;
+}
 
-  it('deploys first with the region, mailFrom, alarmEmail and Cognito\'s own sender, as the issue asks', () => {
-    expect(commands.length).toBeGreaterThanOrEqual(3);
-    expect(commands[0]!.context).toMatchObject({ region: 'ap-southeast-2', mailFrom: expect.any(String), alarmEmail: expect.any(String), userPoolEmail: 'cognito' });
-  });
-
-  it('gives every deploy command settings synth accepts (no placeholder, nothing refused)', () => {
-    for (const { command, context, env } of commands) {
-      expect(() => readStackConfig(new App({ context }).node, env), command).not.toThrow();
+/**
+ * The shell of README "Deploy to AWS", run as an operator would, in order: `deploy.env` written by
+ * its heredoc and appended to by `echo "KEY=value" >> deploy.env`, loaded by `. ./deploy.env`, and
+ * each `npx cdk diff` / `npx cdk deploy` with the variables set at that point and any `-c` it names.
+ */
+function readmeDeployCommands(): { commands: DeployCommand[]; deployEnvFirst: string[]; appended: string[] } {
+  const { shell } = readmeDeploySection();
+  // Values an operator gets from a command's output in the README.
+  const outputs: Record<string, string> = {
+    CERT: 'arn:aws:acm:us-east-1:123456789012:certificate/00000000-0000-0000-0000-000000000000',
+    ORIGIN_VERSION: 'a1b2c3d4-0000-4000-8000-00000000abcd',
+  };
+  const env: Record<string, string> = {};
+  let file: [string, string][] = [];
+  let deployEnvFirst: string[] = [];
+  const appended: string[] = [];
+  const commands: DeployCommand[] = [];
+  const expand = (value: string) =>
+    value
+      .replace(/\$\(date [^)]*\)/g, '20261207T093000Z')
+      .replace(/\$\{?([A-Z_]+)\}?/g, (_, name: string) => {
+        const known = env[name] ?? outputs[name];
+        if (known === undefined) throw new Error(`README "Deploy to AWS" uses $${name} before setting it`);
+        return known;
+      });
+  for (let i = 0; i < shell.length; i++) {
+    const line = shell[i]!.replace(/\s+#.*$/, '').trim();
+    if (/^cat > deploy\.env <<'EOF'$/.test(line)) {
+      file = [];
+      for (i++; shell[i] !== 'EOF'; i++) {
+        const [, key, value] = /^([A-Z_]+)=(.*)$/.exec(shell[i]!) ?? [];
+        if (!key) throw new Error(`deploy.env line "${shell[i]}" is not KEY=value`);
+        file.push([key, value!]);
+      }
+      deployEnvFirst = file.map(([key]) => key);
+      continue;
     }
-    expect(commands.at(-1)!.env).toMatchObject({ STRIPE_PARAMETER_PATH: '/rampart/stripe', HIBP_PARAMETER: '/rampart/hibp-api-key' });
+    for (const [, key, value] of line.matchAll(/echo "([A-Z_]+)=([^"]*)" >> deploy\.env/g)) {
+      file.push([key!, expand(value!)]);
+      appended.push(key!);
+    }
+    if (line.includes('. ./deploy.env')) for (const [key, value] of file) env[key] = value;
+    if (line.startsWith('export ')) for (const [, name, value] of line.matchAll(/([A-Z_]+)=(\S+)/g)) env[name!] = expand(value!);
+    for (const segment of line.split(/&&|;|\bthen\b|\belse\b/).map((s) => s.trim())) {
+      const kind = segment.startsWith('npx cdk deploy') ? 'deploy' : segment.startsWith('npx cdk diff') ? 'diff' : undefined;
+      if (!kind) continue;
+      const context = Object.fromEntries([...segment.matchAll(/-c ([A-Za-z_]+)=("[^"]*"|\S+)/g)].map(([, key, value]) => [key!, expand(value!.replace(/^"|"$/g, ''))]));
+      commands.push({ kind, command: segment, line: i, context, env: { ...env } });
+    }
+  }
+  return { commands, deployEnvFirst, appended };
+}
+
+/** The first line of the README's shell that contains `text` (-1 when none). */
+const lineOf = (text: string | RegExp) => readmeDeploySection().shell.findIndex((line) => (typeof text === 'string' ? line.includes(text) : text.test(line)));
+
+describe('README "Deploy to AWS"', () => {
+  const { commands, deployEnvFirst, appended } = readmeDeployCommands();
+  const deploys = commands.filter((c) => c.kind === 'deploy');
+  const settingsOf = ({ context, env }: DeployCommand) => readStackConfig(new App({ context }).node, env);
+
+  it('deploys first with the region, mailFrom, alarmEmail, SUPPORT_EMAIL and Cognito\'s own sender, all from deploy.env', () => {
+    expect(deploys.length).toBeGreaterThanOrEqual(5);
+    const first = settingsOf(deploys[0]!);
+    expect(first).toMatchObject({ region: 'ap-southeast-2', mailFrom: expect.any(String), alarmEmail: expect.any(String), userPoolEmail: 'cognito' });
+    expect(first.environment.SUPPORT_EMAIL).toMatch(/^[^@]+@your-domain\.com\.au$/);
+    expect(first.environment.SUPPORT_EMAIL!.split('@')[1]).not.toBe(first.mailDomain);
   });
 
-  it('keeps every setting of an earlier deploy in the later ones (context is not remembered; a dropped one would undo a step)', () => {
-    const settingsOf = ({ context, env }: (typeof commands)[number]) => {
-      const config = readStackConfig(new App({ context }).node, env) as unknown as Record<string, unknown>;
-      return Object.fromEntries(Object.entries(config).filter(([key]) => key !== 'userPoolEmail'));
+  it('lists the whole deploy.env before the first deploy: its first lines, and every key a later step appends', () => {
+    const { section } = readmeDeploySection();
+    expect(deployEnvFirst).toEqual(['AWS_REGION', 'MAIL_FROM', 'SUPPORT_EMAIL', 'ALARM_EMAIL', 'USER_POOL_EMAIL']);
+    const listed = section.split('# Later steps append')[1]?.split('```')[0] ?? '';
+    for (const key of new Set(appended)) expect(listed, key).toMatch(new RegExp(`^#\\s+${key}=`, 'm'));
+    expect(appended).toEqual(expect.arrayContaining(['USER_POOL_EMAIL', 'SITE_DOMAIN', 'SITE_CERTIFICATE_ARN', 'STRIPE_PARAMETER_PATH', 'HIBP_PARAMETER', 'SECRETS_VERSION', 'ORIGIN_VERIFY_VERSION']));
+  });
+
+  it('gives every deploy command settings synth accepts (no placeholder, nothing refused or unknown)', () => {
+    for (const command of commands) expect(() => settingsOf(command), command.command).not.toThrow();
+    const last = deploys.at(-1)!;
+    expect(last.env).toMatchObject({ STRIPE_PARAMETER_PATH: '/rampart/stripe', HIBP_PARAMETER: '/rampart/hibp-api-key', USER_POOL_EMAIL: 'ses', SITE_DOMAIN: 'app.your-domain.com.au' });
+    expect(settingsOf(last)).toMatchObject({ secretsVersion: '20261207T093000Z', originVerifyVersion: 'a1b2c3d4-0000-4000-8000-00000000abcd' });
+  });
+
+  it('keeps every setting of an earlier deploy in the later ones (deploy.env is sourced before each)', () => {
+    const comparable = (c: DeployCommand) => {
+      const config = settingsOf(c) as unknown as Record<string, unknown>;
+      return Object.fromEntries(Object.entries(config).filter(([key]) => !['userPoolEmail', 'secretsVersion', 'originVerifyVersion', 'environment'].includes(key)));
     };
-    for (let i = 1; i < commands.length; i++) expect(settingsOf(commands[i]!), commands[i]!.command).toMatchObject(settingsOf(commands[i - 1]!));
+    for (let i = 1; i < deploys.length; i++) expect(comparable(deploys[i]!), deploys[i]!.command).toMatchObject(comparable(deploys[i - 1]!));
+    for (let i = 1; i < deploys.length; i++) expect(settingsOf(deploys[i]!).environment, deploys[i]!.command).toMatchObject(settingsOf(deploys[i - 1]!).environment);
   });
 
-  it('states the concurrency the stack reserves, and the quota that leaves Lambda its 100 unreserved', () => {
+  it('runs npx cdk diff before every deploy, with the same settings, after sourcing deploy.env', () => {
+    for (const deploy of deploys) {
+      const before = commands.filter((c) => c.line <= deploy.line && c !== deploy);
+      const previous = before.at(-1);
+      expect(previous?.kind, `a diff right before "${deploy.command}" (line ${deploy.line})`).toBe('diff');
+      expect(previous!.env).toEqual(deploy.env);
+      const sourced = readmeDeploySection().shell.slice(0, previous!.line + 1).findLastIndex((l) => l.includes('. ./deploy.env'));
+      const lastAppend = readmeDeploySection().shell.slice(0, previous!.line + 1).findLastIndex((l) => l.includes('>> deploy.env'));
+      expect(sourced, `deploy.env sourced after its last change, before line ${previous!.line}`).toBeGreaterThan(lastAppend);
+    }
+  });
+
+  it('asks on day 0, before the first deploy, for the Lambda quota and SES production access; the first deploy stops below the quota', () => {
+    const firstDeploy = deploys[0]!.line;
+    expect(lineOf('aws service-quotas request-service-quota-increase --service-code lambda --quota-code L-B99A9384')).toBeGreaterThan(-1);
+    expect(lineOf('aws service-quotas request-service-quota-increase')).toBeLessThan(firstDeploy);
+    expect(lineOf('aws sesv2 put-account-details --production-access-enabled')).toBeGreaterThan(-1);
+    expect(lineOf('aws sesv2 put-account-details --production-access-enabled')).toBeLessThan(firstDeploy);
+    const guard = readmeDeploySection().shell[firstDeploy - 1] ?? '';
+    expect(lineOf('aws lambda get-account-settings')).toBeLessThan(firstDeploy);
+    expect(guard, 'the first deploy is in the else branch of the quota check').toMatch(/^if \[ "\$LIMIT" -lt \d+ \]; then echo .*; else$/);
+  });
+
+  it("moves Cognito's mail to SES only when SES says ProductionAccessEnabled (and the domain is verified)", () => {
+    const { shell } = readmeDeploySection();
+    const switches = shell.filter((l) => l.includes('USER_POOL_EMAIL=ses') && l.includes('>> deploy.env'));
+    expect(switches).toHaveLength(1);
+    expect(switches[0]).toMatch(/^\[ "\$\(aws sesv2 get-account --query ProductionAccessEnabled --output text\)" = True \] && \[ "\$\(aws sesv2 get-email-identity .*VerifiedForSendingStatus --output text\)" = True \] && echo "USER_POOL_EMAIL=ses" >> deploy\.env$/);
+    const ses = deploys.findIndex((d) => d.env.USER_POOL_EMAIL === 'ses');
+    expect(ses).toBeGreaterThan(0);
+    expect(deploys.slice(0, ses).every((d) => d.env.USER_POOL_EMAIL === 'cognito')).toBe(true);
+  });
+
+  it("registers Stripe's webhook before storing its signing secret, and waits for the certificate before deploying with it", () => {
+    const webhook = lineOf('https://api.stripe.com/v1/webhook_endpoints');
+    const secret = lineOf('--name /rampart/stripe/webhook-secret');
+    expect(webhook).toBeGreaterThan(-1);
+    expect(webhook).toBeLessThan(secret);
+    expect(secret).toBeLessThan(deploys.find((d) => d.env.STRIPE_PARAMETER_PATH)!.line);
+    const wait = lineOf('aws acm wait certificate-validated --region us-east-1 --certificate-arn "$CERT"');
+    expect(wait).toBeGreaterThan(lineOf('aws acm request-certificate --region us-east-1'));
+    expect(wait).toBeLessThan(lineOf('SITE_CERTIFICATE_ARN=$CERT'));
+    expect(lineOf('SITE_CERTIFICATE_ARN=$CERT')).toBeLessThan(deploys.find((d) => d.env.SITE_CERTIFICATE_ARN)!.line);
+  });
+
+  it('makes a secret rotation take effect: a new SECRETS_VERSION after put-parameter --overwrite, the origin secret by its VersionId', () => {
+    const overwrite = lineOf('aws ssm put-parameter --overwrite');
+    expect(overwrite).toBeGreaterThan(-1);
+    expect(lineOf('echo "SECRETS_VERSION=')).toBeGreaterThan(overwrite);
+    expect(lineOf(/ORIGIN_VERSION=\$\(aws secretsmanager put-secret-value .* --query VersionId --output text\)/)).toBeLessThan(lineOf('ORIGIN_VERIFY_VERSION=$ORIGIN_VERSION'));
+  });
+
+  it('says what SMS needs: the spend limit raised by a support case from USD 1, the sender ID its resource policy for SNS', () => {
+    const { section } = readmeDeploySection();
+    expect(section).toMatch(/starts at USD 1 a month: `set-sms-attributes` with a higher `MonthlySpendLimit` fails\s+until the support case/);
+    expect(lineOf('aws pinpoint-sms-voice-v2 put-resource-policy --resource-arn "$SENDER_ID_ARN"')).toBeLessThan(lineOf('aws sns set-sms-attributes'));
+    expect(readmeDeploySection().shell[lineOf('aws pinpoint-sms-voice-v2 put-resource-policy')]).toContain('\\"Service\\":\\"sns.amazonaws.com\\"');
+  });
+
+  it('has day 2: roll back, restore the table (to a new table, then back), logs and dashboard, destroy and what it leaves, cost', () => {
+    const { section } = readmeDeploySection();
+    const day2 = section.split(/^### Day 2/m)[1]?.split(/^### /m)[0] ?? '';
+    expect(day2).toContain('**Roll back.**');
+    expect(day2).toContain('npx cdk rollback');
+    expect(lineOf('aws dynamodb restore-table-to-point-in-time --source-table-name "$TABLE" --target-table-name "$TABLE-restored"')).toBeGreaterThan(-1);
+    expect(lineOf('aws dynamodb restore-table-from-backup --target-table-name "$TABLE"')).toBeGreaterThan(lineOf('aws dynamodb delete-table --table-name "$TABLE"'));
+    expect(lineOf('--point-in-time-recovery-specification PointInTimeRecoveryEnabled=true')).toBeGreaterThan(lineOf('restore-table-from-backup'));
+    expect(lineOf(`AttributeName=${TABLE_KEYS.ttlAttribute}`)).toBeGreaterThan(lineOf('restore-table-from-backup'));
+    expect(day2).toContain('`DashboardName` output');
+    expect(day2).toMatch(/\*\*Tear down\.\*\* `npx cdk destroy`[\s\S]*leaves[\s\S]*the table[\s\S]*the user pool/);
+    expect(day2).toContain('**What it costs.**');
+  });
+
+  it('uses only AWS CLI commands checked against AWS documentation (a new one is checked, then added here)', () => {
+    const used = new Set(readmeDeploySection().shell.flatMap((line) => [...line.matchAll(/\baws ([a-z0-9-]+) ([a-z0-9-]+)/g)].map((m) => `${m[1]} ${m[2]}`)));
+    expect([...used].sort()).toEqual(
+      [
+        'acm describe-certificate', 'acm request-certificate', 'acm wait', 'cloudformation describe-stack-resources', 'cloudformation describe-stacks',
+        'dynamodb create-backup', 'dynamodb delete-table', 'dynamodb restore-table-from-backup', 'dynamodb restore-table-to-point-in-time', 'dynamodb scan', 'dynamodb update-continuous-backups',
+        'dynamodb update-table', 'dynamodb update-time-to-live', 'dynamodb wait', 'lambda get-account-settings', 'pinpoint-sms-voice-v2 describe-sender-ids',
+        'pinpoint-sms-voice-v2 describe-spend-limits', 'pinpoint-sms-voice-v2 put-resource-policy', 'secretsmanager put-secret-value', 'service-quotas get-service-quota',
+        'service-quotas request-service-quota-increase', 'sesv2 get-account', 'sesv2 get-email-identity', 'sesv2 put-account-details', 'sns create-sms-sandbox-phone-number',
+        'sns set-sms-attributes', 'sns subscribe', 'sns verify-sms-sandbox-phone-number', 'ssm put-parameter', 'sts get-caller-identity',
+      ].sort(),
+    );
+  });
+
+  it('states the concurrency the stack reserves, and the quota that leaves Lambda its 100 unreserved; the first deploy checks that figure', () => {
     const { stack } = buildStack({});
     const reserved = stack.node
       .findAll()
       .filter((c: IConstruct): c is CfnFunction => c instanceof CfnFunction)
       .reduce((sum, fn) => sum + ((stack.resolve(fn.reservedConcurrentExecutions) as number | undefined) ?? 0), 0);
-    const section = readFileSync(fromRoot('README.md'), 'utf8').split(/^## Deploy to AWS$/m)[1]!;
+    const { section, shell } = readmeDeploySection();
     expect(section).toContain(`The stack reserves ${reserved} concurrent executions and Lambda keeps 100 unreserved: below ${reserved + 100} the deploy`);
+    expect(shell.some((line) => line.startsWith(`if [ "$LIMIT" -lt ${reserved + 100} ]`))).toBe(true);
   });
 });

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { withParameterSecrets } from '../../lambdas/adapters/ssm-parameters.adapter.js';
 import { loadConfig } from '../../lambdas/config.js';
 
@@ -45,6 +45,32 @@ describe('secrets by parameter name', () => {
     await expect(withParameterSecrets({ HIBP_API_KEY_PARAMETER: '/rampart/hibp-api-key' }, client)).rejects.toThrow(
       'Missing configuration: SecureString parameter /rampart/hibp-api-key',
     );
+  });
+
+  it('turns payments off (not the cold start) while a Stripe parameter is missing, naming it; the other keys still come', async () => {
+    // Prepare: the webhook's secret not stored yet
+    const { client } = fakeSsm({ '/rampart/hibp-api-key': 'hibp-0123456789abcdef', '/rampart/stripe/secret-key': 'sk_live_abc' });
+    const logged: string[] = [];
+    const spy = vi.spyOn(console, 'error').mockImplementation((line: string) => void logged.push(line));
+    const env = {
+      TABLE_NAME: 'table',
+      PAYMENTS_MODE: 'stripe',
+      HIBP_API_KEY_PARAMETER: '/rampart/hibp-api-key',
+      STRIPE_SECRET_KEY_PARAMETER: '/rampart/stripe/secret-key',
+      STRIPE_WEBHOOK_SECRET_PARAMETER: '/rampart/stripe/webhook-secret',
+    };
+
+    // Act
+    const resolved = await withParameterSecrets(env, client);
+    spy.mockRestore();
+
+    // Assess: a configuration loadConfig accepts, with payments off and no half of the Stripe pair
+    const config = loadConfig(resolved, ['payments']);
+    expect(config).toMatchObject({ PAYMENTS_MODE: 'off', HIBP_API_KEY: 'hibp-0123456789abcdef' });
+    expect(resolved).not.toHaveProperty('STRIPE_SECRET_KEY');
+    expect(resolved).not.toHaveProperty('STRIPE_WEBHOOK_SECRET_PARAMETER');
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toContain('Missing configuration: SecureString parameter /rampart/stripe/webhook-secret; payments are off');
   });
 
   it('asks nothing without parameter names (locally, in tests), and keeps a key already given', async () => {
