@@ -9,7 +9,7 @@ import { MAX_RECEIVE_COUNT } from '../../bin/local/provision.js';
 import { startScanConsumers } from '../../bin/local/queue-poller.js';
 import { LOCAL_CREDENTIALS } from '../../lambdas/composition.js';
 import { scanLanes } from '../../lambdas/domain/audit.js';
-import { startTestStack, type TestStack } from '../support/local-stack.js';
+import { postJson, startTestStack, type TestStack, validLead } from '../support/local-stack.js';
 
 let t: TestStack;
 let sqs: SQSClient;
@@ -55,6 +55,22 @@ describe('scan lanes on the local stack', () => {
       expect(Messages.map((m) => (JSON.parse(m.Body!) as { auditId: string }).auditId), lane).toEqual([`lane-${lane}`]);
       for (const message of Messages) await sqs.send(new DeleteMessageCommand({ QueueUrl: urls()[lane], ReceiptHandle: message.ReceiptHandle! }));
     }
+  }, 30_000);
+
+  it('a free lead’s scan, through the API, lands on the free queue and on no other', async () => {
+    // Act: the landing form's request (the worker is stopped, so the job stays queued).
+    const created = await postJson(`${t.stack.url}/api/leads`, { ...validLead, email: 'lanes@example.test' });
+    expect(created.status).toBe(201);
+    const auditId = String(created.body.auditId);
+
+    // Assert
+    const onQueue: Record<string, string[]> = {};
+    for (const lane of scanLanes) {
+      const { Messages = [] } = await sqs.send(new ReceiveMessageCommand({ QueueUrl: urls()[lane], MaxNumberOfMessages: 10, WaitTimeSeconds: 1, VisibilityTimeout: 60 }));
+      onQueue[lane] = Messages.map((m) => (JSON.parse(m.Body!) as { auditId: string }).auditId);
+      for (const message of Messages) await sqs.send(new DeleteMessageCommand({ QueueUrl: urls()[lane], ReceiptHandle: message.ReceiptHandle! }));
+    }
+    expect(onQueue).toEqual({ free: [auditId], paid: [], monitoring: [] });
   }, 30_000);
 
   it('a burst of 20 free scans does not delay a paid one: the paid scan starts at once, on its own consumer', async () => {
