@@ -30,7 +30,7 @@ export interface SchedulerContext {
 export function make(deps: Deps) {
   return async (event?: SchedulerEvent, context?: SchedulerContext) => {
     const jobs = new Set<SchedulerJob>(event?.jobs?.length ? event.jobs.filter((job) => SCHEDULER_JOBS.includes(job)) : SCHEDULER_JOBS);
-    const budget: RunBudget = context ? budgetUntil(Date.now() + context.getRemainingTimeInMillis()) : UNLIMITED_BUDGET;
+    const budget: RunBudget = typeof context?.getRemainingTimeInMillis === 'function' ? budgetUntil(Date.now() + context.getRemainingTimeInMillis()) : UNLIMITED_BUDGET;
     const now = deps.clock.now();
     let rescansQueued = 0;
     let rescansLeftDue = false;

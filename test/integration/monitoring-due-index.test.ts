@@ -17,12 +17,22 @@ import { startTestStack, type TestStack } from '../support/local-stack.js';
 const DAY = MONITORING_CADENCE['monitor-plus'].periodMs;
 const SUBSCRIBERS = 12;
 const DOMAINS_EACH = 3;
-const T0 = new Date(Date.now() + 60_000);
 
 let t: TestStack;
 const userIds = Array.from({ length: SUBSCRIBERS }, (_, n) => `due-index-user-${String(n).padStart(2, '0')}`);
 const domainsOf = (userId: string) => Array.from({ length: DOMAINS_EACH }, (_, d) => `${userId}-${d}.example.test`);
 const allDomains = () => userIds.flatMap(domainsOf).sort();
+
+/**
+ * The runs' first moment: one with no domain's daily slot starting in the half hour of runs after
+ * it, so a domain rescanned by the first run is not due again (legitimately) by the third.
+ */
+const T0 = (() => {
+  let at = Date.now() + 60_000;
+  const boundaryWithin = (from: number) => allDomains().some((domain) => rescanSlotStart(domain, DAY, new Date(from)).getTime() !== rescanSlotStart(domain, DAY, new Date(from + 30 * 60_000)).getTime());
+  while (boundaryWithin(at)) at += 60_000;
+  return new Date(at);
+})();
 
 const depsAt = (now: Date) => buildDeps(t.stack.config, { clock: { now: () => now } });
 const plus = (): StoredSubscription => ({ planId: 'monitor-plus', status: 'active', source: 'stripe', currentPeriodStart: '2026-01-01T00:00:00.000Z', currentPeriodEnd: '2099-01-01T00:00:00.000Z' });
