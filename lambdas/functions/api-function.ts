@@ -1,3 +1,4 @@
+import type { Context } from 'aws-lambda';
 import { PowertoolsMetrics } from '../adapters/powertools-metrics.adapter.js';
 import { errorReply, requireOrigin, type ApiHandler, type HandlerFactory } from '../api/http.js';
 import { composeDeps, type Deps, type Provider, type ProviderName, ProviderSet, systemClock } from '../composition/core.js';
@@ -5,6 +6,9 @@ import { type Config, loadConfig, tokenVerificationKeys } from '../config.js';
 import { DomainError } from '../domain/errors.js';
 import { coldStartEnvironment, type ParameterSecretsModule, retryable } from './cold-start.js';
 import { type ApiFunctionName, type RouteDefinition, routesOf, usesOf } from '../routes.js';
+
+/** An API function's Lambda handler: Lambda's context (absent in local calls) names the request in every log line. */
+export type LambdaApiHandler = (event: Parameters<ApiHandler>[0], context?: Context) => ReturnType<ApiHandler>;
 
 export interface RouteModule {
   readonly make: HandlerFactory;
@@ -45,7 +49,7 @@ interface Started {
  * loaded on its first request. The origin check sits here, not in `httpHandler`: the local server
  * mounts the same handlers (`make`) and has no CloudFront before it.
  */
-export function apiFunction(fn: ApiFunctionName, modules: ApiFunctionModules): ApiHandler {
+export function apiFunction(fn: ApiFunctionName, modules: ApiFunctionModules): LambdaApiHandler {
   const served = new Map(routesOf(fn).map((route) => [`${route.method} ${route.path}`, route]));
   let started: Promise<Started> | undefined;
   const handlers = new Map<string, Promise<ApiHandler>>();
@@ -93,8 +97,10 @@ export function apiFunction(fn: ApiFunctionName, modules: ApiFunctionModules): A
     return (await handler)(event);
   };
   // Whatever the invocation recorded goes out before Lambda may freeze the process.
-  return async (event) => {
+  return async (event, context) => {
     try {
+      // Every log line of the invocation carries Lambda's request id (function_request_id), cold start and function.
+      if (context) (await ensureStarted()).deps.log.addContext(context);
       return await serve(event);
     } finally {
       metrics.flush();

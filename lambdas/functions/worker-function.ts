@@ -1,3 +1,4 @@
+import type { Context } from 'aws-lambda';
 import { PowertoolsMetrics } from '../adapters/powertools-metrics.adapter.js';
 import { composeDeps, type Deps, type Provider, type ProviderName, ProviderSet, systemClock } from '../composition/core.js';
 import { loadConfig } from '../config.js';
@@ -21,7 +22,7 @@ export function workerFunction<E, R, C = unknown>(
   providers: Partial<Record<ProviderName, Provider>>,
   parameterSecrets?: () => Promise<ParameterSecretsModule>,
 ): (event: E, context?: C) => Promise<R> {
-  let ready: Promise<(event: E, context?: C) => Promise<R>> | undefined;
+  let ready: Promise<{ run: (event: E, context?: C) => Promise<R>; log: Deps['log'] }> | undefined;
   const metrics = new PowertoolsMetrics();
   const start = async () => {
     const env = await coldStartEnvironment(parameterSecrets);
@@ -32,16 +33,25 @@ export function workerFunction<E, R, C = unknown>(
       if (!provide) throw new Error(`Worker ${name} was built without its ${provider} provider`);
       set.add(provider, provide);
     }
-    return make(composeDeps(config, set));
+    const deps = composeDeps(config, set);
+    return { run: make(deps), log: deps.log };
   };
   // Lambda's context goes through: the scheduled jobs stop before its deadline (getRemainingTimeInMillis).
   return async (event, context) => {
     ready ??= retryable(start(), () => (ready = undefined));
     try {
-      return await (await ready)(event, context);
+      const { run, log } = await ready;
+      // Every log line of the invocation carries Lambda's request id (function_request_id).
+      if (isLambdaContext(context)) log.addContext(context);
+      return await run(event, context);
     } finally {
       // Whatever the invocation recorded goes out before Lambda may freeze the process.
       metrics.flush();
     }
   };
+}
+
+/** Lambda's context, as opposed to a local caller's nothing (or its own test stand-in without a request id). */
+function isLambdaContext(context: unknown): context is Context {
+  return typeof context === 'object' && context !== null && typeof (context as Partial<Context>).awsRequestId === 'string';
 }

@@ -1,5 +1,5 @@
 import { vi } from 'vitest';
-import type { ApiHandler } from '../../lambdas/api/http.js';
+import type { LambdaApiHandler } from '../../lambdas/functions/api-function.js';
 import type { ApiFunctionModules, RouteModule } from '../../lambdas/functions/api-function.js';
 import type { ProviderName } from '../../lambdas/composition/core.js';
 import { type ApiFunctionName, routesOf } from '../../lambdas/routes.js';
@@ -9,7 +9,7 @@ import { type ApiFunctionName, routesOf } from '../../lambdas/routes.js';
  * entry from the manifest: its routes' handler modules and the providers, each loaded on first need.
  * Modules are reset first, so the handler reads the environment as it is now (a cold start).
  */
-export async function functionFromSources(fn: ApiFunctionName): Promise<ApiHandler> {
+export async function functionFromSources(fn: ApiFunctionName): Promise<LambdaApiHandler> {
   vi.resetModules();
   const { apiFunction, providersOfFunction } = await import('../../lambdas/functions/api-function.js');
   const { readsParameterSecrets } = await import('../../lambdas/functions/cold-start.js');
