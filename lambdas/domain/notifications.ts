@@ -3,7 +3,7 @@ import type { AlertRecord, EmailMessage, SmsMessage } from './ports.js';
 
 /**
  * Notifications (DECISIONS "Mail never fails a scan"): what the product sends a person on its own
- * initiative — an audit's completion email, a new account's login details, a monitoring rescan's
+ * initiative — an audit's completion email, a new account's set-password link, a monitoring rescan's
  * 'scan completed' email, alerts by email and SMS. Each goes through the outbox: stored first, tried
  * at once, and when the provider refuses it (SES in its sandbox, a throttle, an outage) tried again
  * by the sweeper with a growing delay, a bounded number of times, then given up as `abandoned` and

@@ -218,8 +218,8 @@ async function store(
 
 /**
  * `createAccount`: an existing user gets the audit attached and nothing else; a new email gets a
- * Cognito user with a temporary password and an email with the login details (always — without it
- * the account could not be used, whatever `sendLoginCredentials` says).
+ * confirmed Cognito user and an email with a one-time link to choose its password (always — without
+ * it the account could not be used, whatever `sendLoginCredentials` says).
  */
 export async function ensureAccount(
   deps: Pick<SubmitLeadDeps, 'users' | 'accounts' | 'setPasswordLinks' | 'config' | 'clock' | 'log'> & NotifyDeps,
@@ -240,14 +240,13 @@ export async function ensureAccount(
     if (!raced) throw error;
     return { userId: raced, accountCreated: false };
   }
-  // The profile starts with what the lead told us, so the organisation has its company's name from the first sign-in on.
   // Issue 29 item 4: no password travels by email. The account is confirmed with a password nobody
   // knows (so "Forgot password" reaches it once the link has expired), and its owner gets a one-time
   // link to choose their own.
   await deps.users.setPermanentPassword(userId, generateTemporaryPassword());
+  // The profile starts with what the lead told us, so the organisation has its company's name from the first sign-in on.
   await deps.accounts.getOrCreateProfile({ userId, email: lead.email, firstName: lead.firstName, lastName: lead.lastName, company: lead.businessName });
   try {
-    // Refused now, the notification outbox retries it; the answer does not wait for it either way.
     const token = newSetPasswordToken();
     const now = deps.clock.now();
     await deps.setPasswordLinks.put({
@@ -259,6 +258,7 @@ export async function ensureAccount(
     });
     const brand = { productName: deps.config.PRODUCT_NAME, siteUrl: deps.config.SITE_URL };
     const email = accountCreatedEmail(brand, { to: lead.email, firstName: lead.firstName, setPasswordUrl: setPasswordUrl(deps.config.SITE_URL, token), validHours: SET_PASSWORD_LINK_HOURS });
+    // Refused now, the notification outbox retries it; the answer does not wait for it either way.
     await notify(deps, { id: randomUUID(), kind: 'account-created', message: { channel: 'email', email }, about: { userId } });
   } catch (error) {
     // Not even stored (the table failing): the account exists either way; its owner can still choose a password with "Forgot password".

@@ -115,7 +115,7 @@ describe.skipIf(!chromiumAvailable)('the free-scan journey in Chromium', () => {
     // The code mailed to the address, typed on the report: the full scan runs as a new report (issue 29 item 6) the page goes to, and only now is the account created.
     const panel = page.getByTestId('confirm-address-panel');
     await expect(panel.getByRole('heading').textContent()).resolves.toBe(`We emailed a code to owner@${TARGET_HOST}: type it to run the full scan`);
-    expect((await mailbox(stack.mailboxUrl, `owner@${TARGET_HOST}`)).map((mail) => mail.subject)).not.toContain('Your Rampart account: login details');
+    expect((await mailbox(stack.mailboxUrl, `owner@${TARGET_HOST}`)).map((mail) => mail.subject)).not.toContain('Your Rampart account: choose your password');
     await panel.getByLabel('Verification code').fill(await codeMailedTo(stack.mailboxUrl, `owner@${TARGET_HOST}`, /verification code/));
     await panel.getByRole('button', { name: 'Confirm and run the full scan' }).click();
     await page.waitForURL((url) => url.pathname.startsWith('/results/') && url.href !== reportUrl, { timeout: 10_000 });
@@ -124,7 +124,7 @@ describe.skipIf(!chromiumAvailable)('the free-scan journey in Chromium', () => {
     await expect(page.getByTestId('scan-mode').getByRole('heading').first().textContent()).resolves.toMatch(/^Full scan/);
     await expect(page.getByTestId('confirm-address-panel').count()).resolves.toBe(0);
     const welcome = await mailbox(stack.mailboxUrl, `owner@${TARGET_HOST}`);
-    expect(welcome.map((mail) => mail.subject)).toContain('Your Rampart account: login details');
+    expect(welcome.map((mail) => mail.subject)).toContain('Your Rampart account: choose your password');
     await page.screenshot({ path: artifactPath('results-completed.png'), fullPage: true });
     expect(consoleOutput).toEqual([]);
     await page.close();

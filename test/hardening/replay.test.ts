@@ -114,7 +114,7 @@ describe(`the same lead ${ROUNDS} times at once`, () => {
     expect(stored.map((item) => item.type).sort()).toEqual(['audit', 'lead']);
   });
 
-  it('with createAccount: one Cognito user and one email with the login details', async () => {
+  it('with createAccount: one Cognito user, one set-password link and one email carrying it', async () => {
     const email = 'newcomer@shop.example.test';
     // DECISIONS "Scan modes" [attacker]: an account is made only for a proven address.
     await verifyAddressByCode(t, '127.0.3.2', email, validLead.webUrl);
@@ -125,6 +125,7 @@ describe(`the same lead ${ROUNDS} times at once`, () => {
     expect(await t.stack.deps.users.findUserIdByEmail(email)).toEqual(expect.any(String));
     const logins = (await mailbox(t.stack.mailboxUrl, email)).filter((mail) => !/verification code/i.test(mail.subject));
     expect(logins).toHaveLength(1);
+    expect((await tableItems(t)).filter((item) => item.type === 'set-password-link' && item.email === email)).toHaveLength(1);
     expect((await itemsAbout(email)).map((item) => item.type).sort()).toEqual(['audit', 'lead']);
   });
 });

@@ -118,7 +118,7 @@ describe('an anonymous lead at the site’s own domain', () => {
     // The partial report as it was (checks, mode, times), owned by the new account too, its proof no longer pending.
     const { addressProof: _proof, ...unchanged } = before!;
     expect(await t.stack.deps.audits.getAudit(auditId)).toEqual({ ...unchanged, ownerId: userId, supersededBy: { auditId: newId, createdAt: stored!.createdAt } });
-    expect((await mailbox(t.stack.mailboxUrl, email)).map((m) => m.subject)).toContain('Your Rampart account: login details');
+    expect((await mailbox(t.stack.mailboxUrl, email)).map((m) => m.subject)).toContain('Your Rampart account: choose your password');
     // The account's history lists both (account deletion deletes what it lists).
     const owned = await t.stack.deps.accounts.listOwnedAudits(userId!, 10);
     expect(owned.audits.map((a) => a.auditId).sort()).toEqual([auditId, newId].sort());

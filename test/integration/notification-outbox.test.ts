@@ -13,7 +13,7 @@ import { type Item, tableItems } from '../support/table.js';
  * DECISIONS "Mail never fails a scan", over the whole local stack: SES refusing a message (its sandbox
  * refuses addresses nobody verified) never fails the scan or the request that caused it. The message
  * waits in the notification outbox (the table) and a later sweeper run sends it, once. Covered here: a
- * new account's login details, a monitoring rescan's 'scan completed' email, an alert by email and SMS,
+ * new account's set-password link, a monitoring rescan's 'scan completed' email, an alert by email and SMS,
  * two sweeps at once, and an attempt cut off mid-send (given up, never sent twice). The refusals are
  * injected into the stack's real adapters; the sweeper runs with a clock set past each wait.
  */
@@ -71,7 +71,7 @@ const subjects = async (to: string) =>
     .sort();
 
 describe('the notification outbox', () => {
-  it('answers a lead at once when SES refuses its address; a later sweep sends the login details and the report email, once each', { timeout: 60_000 }, async () => {
+  it('answers a lead at once when SES refuses its address; a later sweep sends the set-password link and the report email, once each', { timeout: 60_000 }, async () => {
     const email = 'sandboxed-lead@example.test';
     // DECISIONS "Scan modes" [attacker]: the address proven by its code (before SES refuses it), so the lead creates the account at once.
     await verifyAddressByCode(t, '127.0.0.1', email, validLead.webUrl);
@@ -101,15 +101,15 @@ describe('the notification outbox', () => {
       expect(first.notifications.sent + second.notifications.sent).toBe(2);
       const stored = (await t.stack.deps.audits.getAudit(auditId))!;
       const partial = coverageOf(stored).partial ? ' (partial)' : '';
-      expect(await subjects(email)).toEqual(['Your Rampart account: login details', `Your Rampart security report for shop.example.test: grade ${String(stored.grade)}${partial}`]);
-      const credentials = (await mailbox(t.stack.mailboxUrl, email)).find((mail) => mail.subject.endsWith('login details'));
-      expect(credentials?.body.text).toMatch(/password/i);
+      expect(await subjects(email)).toEqual(['Your Rampart account: choose your password', `Your Rampart security report for shop.example.test: grade ${String(stored.grade)}${partial}`]);
+      const credentials = (await mailbox(t.stack.mailboxUrl, email)).find((mail) => mail.subject.endsWith('choose your password'));
+      expect(credentials?.body.text).toMatch(/\/auth\/set-password#token=[A-Za-z0-9_-]{43}/);
       const sent = await outboxItems(mine);
       expect(sent.map((item) => [item.kind, item.status, item.attempts]).sort()).toEqual([
         ['account-created', 'sent', 2],
         ['audit-completed', 'sent', 2],
       ]);
-      // Sent: the temporary password and the address are no longer stored.
+      // Sent: the link and the address are no longer stored in the outbox.
       for (const item of sent) expect(item.message).toBeUndefined();
     } finally {
       fault.restore();
