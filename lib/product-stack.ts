@@ -134,6 +134,7 @@ export class ProductStack extends Stack {
     this.alarms = new Alarms(this, 'Alarms', {
       serviceName: config.slug,
       httpApi: this.api.httpApi,
+      throttledRequests: this.api.throttledRequests,
       scanQueues: Object.values(this.scanning.queues),
       deadLetterQueues: Object.values(this.scanning.deadLetterQueues),
       scanWorker: { fn: scanWorker, timeout: SCAN_WORKER_TIMEOUT },

@@ -20,6 +20,15 @@ export const API_5XX_RATE_PERCENT = 5;
 /** Below this many requests in five minutes a rate says little (one 5xx in three requests): the alarm waits for volume. */
 export const API_5XX_MIN_REQUESTS = 20;
 /**
+ * The API's 4xx share that alarms (over five minutes, twice running, from 100 requests): the site's own
+ * traffic answers 4xx rarely (a wrong code, an expired link), so a quarter of all answers is a scraper,
+ * a flood the handlers refuse, or a release that broke a request.
+ */
+export const API_4XX_RATE_PERCENT = 25;
+export const API_4XX_MIN_REQUESTS = 100;
+/** The share of requests answered 429 (throttled or rate-limited) that alarms: customers are being turned away. */
+export const API_429_RATE_PERCENT = 2;
+/**
  * A job normally starts within seconds. One older than two visibility timeouts is waiting behind a
  * backlog the capped workers cannot clear, or has failed twice: either way someone should look
  * before the sweeper ends its audit as failed.
@@ -37,6 +46,8 @@ export interface AlarmsProps {
   /** The product slug: the `service` dimension of the business metrics (POWERTOOLS_SERVICE_NAME). */
   readonly serviceName: string;
   readonly httpApi: IHttpApi;
+  /** Requests the API answered 429, a five-minute sum (lib/api/api.ts throttledRequests). */
+  readonly throttledRequests?: IMetric;
   /** The scan queues (one per lane): each one's oldest message alarms. */
   readonly scanQueues: readonly Queue[];
   /** The scan worker and its timeout: its p99 duration near the timeout alarms (scans about to be cut off). */
@@ -124,6 +135,34 @@ export class Alarms extends Construct {
       API_5XX_RATE_PERCENT,
       2,
     );
+
+    const requests = props.httpApi.metricCount({ period: FIVE_MINUTES, statistic: 'Sum' });
+    this.alarm(
+      'Api4xxRate',
+      `The API answered ${API_4XX_RATE_PERCENT}% or more of its requests with a 4xx, ten minutes running (a flood, a scraper or a broken release)`,
+      new MathExpression({
+        expression: `IF(requests >= ${API_4XX_MIN_REQUESTS}, 100 * clientErrors / requests, 0)`,
+        usingMetrics: { clientErrors: props.httpApi.metricClientError({ period: FIVE_MINUTES, statistic: 'Sum' }), requests },
+        label: 'API 4xx (% of requests)',
+        period: FIVE_MINUTES,
+      }),
+      API_4XX_RATE_PERCENT,
+      2,
+    );
+    if (props.throttledRequests) {
+      this.alarm(
+        'Api429Rate',
+        `The API answered ${API_429_RATE_PERCENT}% or more of its requests with 429 (throttled or rate-limited), ten minutes running`,
+        new MathExpression({
+          expression: `IF(requests >= ${API_4XX_MIN_REQUESTS}, 100 * FILL(throttled, 0) / requests, 0)`,
+          usingMetrics: { throttled: props.throttledRequests, requests },
+          label: 'API 429 (% of requests)',
+          period: FIVE_MINUTES,
+        }),
+        API_429_RATE_PERCENT,
+        2,
+      );
+    }
 
     for (const [index, queue] of props.scanQueues.entries()) {
       // The first queue keeps the alarm's original id (a deployed stack's alarm is not replaced).

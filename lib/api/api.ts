@@ -1,6 +1,7 @@
-import { RemovalPolicy, SecretValue, Stack, Validations } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, SecretValue, Stack, Validations } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import {
+  type CfnStage,
   HttpApi,
   HttpMethod,
   HttpNoneAuthorizer,
@@ -12,20 +13,29 @@ import {
 import { HttpUserPoolAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { UserPool, UserPoolClient } from 'aws-cdk-lib/aws-cognito';
-import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Metric } from 'aws-cdk-lib/aws-cloudwatch';
+import { FilterPattern, LogGroup, MetricFilter, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import type { Config } from '../../lambdas/config.js';
 import { LOG_RETENTION_DAYS } from '../../lambdas/domain/retention.js';
 import { type ApiFunctionName, apiFunctions, type RouteAuth, type RouteDefinition, tableAccessOf } from '../../lambdas/routes.js';
+import { METRICS_NAMESPACE } from '../../lambdas/domain/metrics.port.js';
 import type { Bindings } from '../constructs/bindings.js';
+import { ROUTE_THROTTLES, routeSettingsOf } from './throttles.js';
 import { type FunctionDefaults, ProjectFunction } from '../constructs/project-function.js';
 
 /** The configuration key (lambdas/config.ts) every API function gets the origin secret in. */
 export const ORIGIN_VERIFY_KEY = 'ORIGIN_VERIFY_SECRET' satisfies keyof Config;
 
-/** Default route throttling for the whole API; handlers add per-IP/email/target rate limits. */
-export const API_THROTTLE = { rateLimit: 50, burstLimit: 100 } as const;
+/**
+ * The stage's default route throttling (each route its own bucket at this rate); routes with their own
+ * class (polling, agents, the webhook, public writes) get theirs as route settings (lib/api/throttles.ts).
+ */
+export const API_THROTTLE = ROUTE_THROTTLES.default;
+
+/** The access logs' metric of requests answered 429 (API Gateway's throttles and the handlers' limits). */
+export const API_THROTTLED_METRIC = 'ApiThrottledRequests';
 
 /** Why a route has no API Gateway authorizer (cdk-nag APIG4 acknowledgement reasons). */
 const UNAUTHORIZED_ROUTE_REASONS: Record<Exclude<RouteAuth, 'user'>, string> = {
@@ -59,6 +69,8 @@ export class Api extends Construct {
   readonly functions: ReadonlyMap<ApiFunctionName, ProjectFunction>;
   /** Generated at deploy time; CloudFront sends it in `x-origin-verify` and every API function requires it. */
   readonly originVerifySecret: Secret;
+  /** Requests answered 429, a five-minute sum (from the access logs). */
+  readonly throttledRequests: Metric;
   /** The `{{resolve:secretsmanager:…}}` reference to its value (pinned to originVerifyVersion when given): the distribution's header and the functions' ORIGIN_VERIFY_SECRET. */
   readonly originVerifyValue: string;
 
@@ -73,7 +85,7 @@ export class Api extends Construct {
       retention: LOG_RETENTION_DAYS.apiAccessLogs satisfies RetentionDays,
       removalPolicy: RemovalPolicy.DESTROY,
     });
-    new HttpStage(this, 'DefaultStage', {
+    const stage = new HttpStage(this, 'DefaultStage', {
       httpApi: this.httpApi,
       stageName: '$default',
       autoDeploy: true,
@@ -83,6 +95,7 @@ export class Api extends Construct {
         format: AccessLogFormat.custom(
           JSON.stringify({
             requestId: '$context.requestId',
+            apiId: '$context.apiId',
             ip: '$context.identity.sourceIp',
             requestTime: '$context.requestTime',
             routeKey: '$context.routeKey',
@@ -95,6 +108,24 @@ export class Api extends Construct {
           }),
         ),
       },
+    });
+
+    // Every 429 the API answers, counted from the access logs (HTTP APIs publish 4xx, not 429, as a metric).
+    new MetricFilter(this, 'ThrottledRequests', {
+      logGroup: accessLogs,
+      filterPattern: FilterPattern.stringValue('$.status', '=', '429'),
+      metricNamespace: METRICS_NAMESPACE,
+      metricName: API_THROTTLED_METRIC,
+      metricValue: '1',
+      // By API, as AWS/ApiGateway counts: stacks sharing an account (and a namespace) stay apart.
+      dimensions: { ApiId: '$.apiId' },
+    });
+    this.throttledRequests = new Metric({
+      namespace: METRICS_NAMESPACE,
+      metricName: API_THROTTLED_METRIC,
+      dimensionsMap: { ApiId: this.httpApi.apiId },
+      period: Duration.minutes(5),
+      statistic: 'Sum',
     });
 
     const authorizer = new HttpUserPoolAuthorizer('UserPoolAuthorizer', props.userPool, {
@@ -145,6 +176,7 @@ export class Api extends Construct {
       functions.set(name, fn);
       integrations.set(name, new HttpLambdaIntegration(`${pascal(name)}Integration`, fn, { scopePermissionToRoute: false }));
     }
+    const httpRoutes: HttpRoute[] = [];
     for (const route of props.routes) {
       const httpRoute = new HttpRoute(this, `${pascal(route.name)}Route`, {
         httpApi: this.httpApi,
@@ -155,7 +187,12 @@ export class Api extends Construct {
       if (route.auth !== 'user') {
         Validations.of(httpRoute).acknowledge({ id: 'AwsSolutions-APIG4', reason: UNAUTHORIZED_ROUTE_REASONS[route.auth] });
       }
+      httpRoutes.push(httpRoute);
     }
+    // Per-route throttles (lib/api/throttles.ts): a setting names a route key, which must exist first.
+    const cfnStage = stage.node.defaultChild as CfnStage;
+    cfnStage.routeSettings = routeSettingsOf(props.routes);
+    for (const httpRoute of httpRoutes) cfnStage.node.addDependency(httpRoute);
     this.functions = functions;
   }
 

@@ -4,6 +4,9 @@ import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiFunctionName, apiFunctions, type RouteDefinition, routes, tableAccessOf } from '../../lambdas/routes.js';
+import { API_4XX_RATE_PERCENT, API_429_RATE_PERCENT } from '../../lib/alarms/alarms.js';
+import { API_THROTTLED_METRIC } from '../../lib/api/api.js';
+import { ROUTE_THROTTLES } from '../../lib/api/throttles.js';
 import { ProjectFunction, XRAY_ACTIONS } from '../../lib/constructs/project-function.js';
 import { removeTempDirs, synthProduct } from './synth.js';
 
@@ -157,5 +160,65 @@ describe('the X-Ray acknowledgement covers X-Ray only (cdk-nag)', () => {
     const findings = nagOf(new PolicyStatement({ actions: ['s3:ListAllMyBuckets'], resources: ['*'] }));
     expect(findings).toHaveLength(1);
     expect(findings[0]).toBe('Probe/Probe/ServiceRole/DefaultPolicy/Resource');
+  });
+});
+
+describe('per-route throttles and the API alarms (issue 30 item 2)', () => {
+  const stage = () => {
+    const stages = ofType('AWS::ApiGatewayV2::Stage');
+    expect(stages).toHaveLength(1);
+    return stages[0]!;
+  };
+
+  it('gives the stage the default route throttle and every polled, agent, webhook and public-write route its own', () => {
+    const [stageId, { Properties, DependsOn }] = stage();
+    expect(Properties.DefaultRouteSettings).toMatchObject({ ThrottlingRateLimit: ROUTE_THROTTLES.default.rateLimit, ThrottlingBurstLimit: ROUTE_THROTTLES.default.burstLimit });
+    const settings = Properties.RouteSettings as Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }>;
+    const expected = (cls: keyof typeof ROUTE_THROTTLES) => ({ ThrottlingRateLimit: ROUTE_THROTTLES[cls].rateLimit, ThrottlingBurstLimit: ROUTE_THROTTLES[cls].burstLimit });
+    expect(settings['POST /api/stripe/webhook']).toEqual(expected('webhook'));
+    expect(settings['GET /api/audits/{auditId}']).toEqual(expected('poll'));
+    for (const key of ['POST /api/agents/registrations', 'POST /api/agents/reports', 'POST /api/agents/telemetry']) expect(settings[key], key).toEqual(expected('agent'));
+    expect(settings['POST /api/leads']).toEqual(expected('public-write'));
+    // Every setting names a route the API has, created before the stage (else the deploy fails on an unknown route key).
+    const routeKeys = new Map(ofType('AWS::ApiGatewayV2::Route').map(([id, r]) => [r.Properties.RouteKey as string, id]));
+    expect(Object.keys(settings).length).toBeGreaterThanOrEqual(12);
+    for (const key of Object.keys(settings)) {
+      expect(routeKeys.has(key), key).toBe(true);
+      expect(DependsOn ?? [], `${stageId} waits for ${key}`).toContain(routeKeys.get(key));
+    }
+    // Agents and the webhook are never on the default bucket, whatever the manifest adds.
+    for (const route of routes as readonly RouteDefinition[]) {
+      if (route.auth === 'agent' || route.auth === 'webhook') expect(settings[`${route.method} ${route.path}`], route.name).toBeDefined();
+    }
+  });
+
+  it('sizes the classes to the load model: the polled audit and agents above the default, the webhook on its own', () => {
+    expect(ROUTE_THROTTLES.poll.rateLimit).toBeGreaterThanOrEqual(2 * 90);
+    expect(ROUTE_THROTTLES.agent.rateLimit).toBeGreaterThanOrEqual(2 * 100);
+    expect(ROUTE_THROTTLES.default.rateLimit).toBeGreaterThanOrEqual(2 * 20);
+    for (const t of Object.values(ROUTE_THROTTLES)) expect(t.burstLimit).toBe(2 * t.rateLimit);
+  });
+
+  it('counts 429s from the access logs by API and alarms on the 4xx and 429 shares of requests', () => {
+    const [, { Properties }] = stage();
+    const format = JSON.parse(Properties.AccessLogSettings.Format as string) as Record<string, string>;
+    expect(format).toMatchObject({ apiId: '$context.apiId', status: '$context.status' });
+    const filters = ofType('AWS::Logs::MetricFilter').filter(([, f]) => f.Properties.MetricTransformations[0].MetricName === API_THROTTLED_METRIC);
+    expect(filters).toHaveLength(1);
+    expect(filters[0]![1].Properties.FilterPattern).toBe('{ $.status = "429" }');
+    expect(filters[0]![1].Properties.MetricTransformations[0].Dimensions).toEqual([{ Key: 'ApiId', Value: '$.apiId' }]);
+
+    const alarmWith = (label: string) => {
+      const found = ofType('AWS::CloudWatch::Alarm').filter(([, a]) => (a.Properties.Metrics as { Label?: string }[] | undefined)?.some((m) => m.Label === label));
+      expect(found, label).toHaveLength(1);
+      return found[0]![1].Properties;
+    };
+    const clientErrors = alarmWith('API 4xx (% of requests)');
+    expect(clientErrors.Threshold).toBe(API_4XX_RATE_PERCENT);
+    expect(clientErrors.EvaluationPeriods).toBe(2);
+    expect(JSON.stringify(clientErrors.Metrics)).toContain('"MetricName":"4xx"');
+    const throttled = alarmWith('API 429 (% of requests)');
+    expect(throttled.Threshold).toBe(API_429_RATE_PERCENT);
+    expect(JSON.stringify(throttled.Metrics)).toContain(`"MetricName":"${API_THROTTLED_METRIC}"`);
   });
 });

@@ -77,7 +77,7 @@ describe('alarms', () => {
 
   it('watch the HTTP API 5xx rate: 5xx over Count on AWS/ApiGateway by ApiId', () => {
     const [apiId] = ofType('AWS::ApiGatewayV2::Api')[0]!;
-    const rate = alarmOn((p) => Array.isArray(p.Metrics), 'the API 5xx rate alarm');
+    const rate = alarmOn((p) => Array.isArray(p.Metrics) && (p.Metrics as { Label?: string }[]).some((m) => m.Label === 'API 5xx (% of requests)'), 'the API 5xx rate alarm');
     expect(rate.Threshold).toBe(API_5XX_RATE_PERCENT);
     const queries = rate.Metrics as any[];
     const expression = queries.find((q) => q.Expression);
