@@ -122,4 +122,33 @@ describe.skipIf(!chromiumAvailable)('an IT provider in Chromium: linked by its c
     expect(pdf.text).toContain('Prepared by');
     expect(providerConsole).toEqual([]);
   }, 90_000);
+
+  it('on a 360 px phone the client report keeps its grade and score and fits the screen; the dashboard folds its menu away; axe finds nothing', async () => {
+    // Prepare: the client report as the desktop shows it (the previous step opened it).
+    const onDesktop = { grade: await provider.getByTestId('grade').textContent(), score: await provider.getByTestId('risk-score').textContent() };
+    const widest = async () => (await provider.evaluate('document.documentElement.scrollWidth')) as number;
+
+    // Act: the same page reflowed (a reload would drop the client chosen in the switcher: it is this tab's), then the dashboard.
+    await provider.setViewportSize({ width: 360, height: 780 });
+    await provider.getByTestId('grade').waitFor();
+    const onPhone = { grade: await provider.getByTestId('grade').textContent(), score: await provider.getByTestId('risk-score').textContent() };
+    const reportWidth = await widest();
+    const reportViolations = await accessibilityViolations(provider);
+    await provider.goto(`${appUrl}/dashboard`);
+    const menu = provider.getByRole('button', { name: 'Menu' });
+    await menu.waitFor();
+    const navHidden = !(await provider.getByRole('navigation', { name: 'Dashboard' }).isVisible());
+    await menu.click();
+    await provider.getByRole('navigation', { name: 'Dashboard' }).waitFor();
+    const dashboardWidth = await widest();
+
+    // Assess
+    expect(onDesktop.grade).toMatch(/^[A-F]$/);
+    expect(onPhone).toEqual(onDesktop);
+    expect([reportWidth, dashboardWidth].map((width) => width <= 360)).toEqual([true, true]);
+    expect(navHidden).toBe(true);
+    expect(reportViolations).toEqual([]);
+    expect(await accessibilityViolations(provider)).toEqual([]);
+    expect(providerConsole).toEqual([]);
+  }, 90_000);
 });

@@ -57,6 +57,9 @@ export function SetPasswordForm() {
   return (
     <AuthCard title="Choose your password" intro="Your reports are kept in your account. Choose the password you will sign in with.">
       <NewPasswordForm
+        // The address is the link's, not known before it is used: an empty username field still tells
+        // password managers (and Chromium's form check) which field is the new password's account.
+        username=""
         submitLabel="Set Password"
         onSubmit={async (password) => {
           let email: string;
