@@ -2,6 +2,7 @@ import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { choosePasswordByLink, setPasswordLinkOf } from './support/login-details.js';
 import { codeMailedTo } from './support/accounts.js';
+import { accessibilityViolations } from './support/axe.js';
 import { artifactPath, chromiumAvailable, collectConsoleOutput } from './support/browser.js';
 import { startE2eStack, TARGET_HOST, type E2eStack } from './support/stack.js';
 
@@ -166,5 +167,19 @@ describe.skipIf(!chromiumAvailable)('scan modes in Chromium: the partial report 
     await expect(page.getByTestId('unlock-panel').count()).resolves.toBe(0);
     // The lead form answers 403 (a code is needed) before the modal: that is the only console line.
     expect(consoleOutput.filter((line) => !line.includes('403'))).toEqual([]);
+  }, 60_000);
+
+  it('on a 360 px phone, Audit History lists the partial report and the full scan that replaced it, each as its own entry, and the page fits', async () => {
+    // Act
+    await page.setViewportSize({ width: 360, height: 780 });
+    await page.goto(`${appUrl}/dashboard/audits`);
+    const rows = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: TARGET_HOST }) });
+    await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(2);
+    const widest = (await page.evaluate('document.documentElement.scrollWidth')) as number;
+
+    // Assess: both finished, under the catalogue's name (issue 29 items 2 and 6).
+    expect(await rows.evaluateAll((cells) => cells.map((row) => row.querySelector('td:nth-of-type(2)')?.textContent))).toEqual(['Free report', 'Free report']);
+    expect(widest).toBeLessThanOrEqual(360);
+    expect(await accessibilityViolations(page)).toEqual([]);
   }, 60_000);
 });

@@ -79,7 +79,7 @@ export function AgentListTab({ onInstall }: { onInstall: () => void }) {
     );
   }
   return (
-    <div className={`${cardClass} overflow-x-auto p-0`}>
+    <div className={`${cardClass} relative overflow-x-auto p-0`}>
       <table className="w-full text-left text-sm">
         <caption className="sr-only">{agents.isPending ? 'Loading agents' : 'Agents'}</caption>
         <thead className="border-b border-slate-200 text-xs uppercase text-slate-500 dark:border-slate-700 dark:text-slate-400">

@@ -208,7 +208,9 @@ const columns = ['Date', 'Domain', 'Tier', 'Status', 'Risk Score', 'Issues', 'Du
 function AuditTable({ audits, sort, busy }: { audits: AuditHistoryEntry[]; sort: HistorySort; busy: boolean }) {
   const ariaSort = sort.direction === 'asc' ? 'ascending' : 'descending';
   return (
-    <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm dark:border-slate-700 dark:bg-slate-900">
+    // relative: the sr-only caption and headers are absolutely placed; without a positioned box here they
+    // escape the scroll box and widen the whole page on a phone.
+    <div className="relative overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm dark:border-slate-700 dark:bg-slate-900">
       <table aria-busy={busy} className={`min-w-full divide-y divide-slate-200 text-left text-sm dark:divide-slate-700 ${busy ? 'opacity-60' : ''}`}>
         <caption className="sr-only">
           Audit history, sorted by {sortColumn[sort.key].toLowerCase()}, {ariaSort}

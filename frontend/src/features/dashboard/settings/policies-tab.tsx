@@ -57,7 +57,7 @@ export function PoliciesTab() {
           {policies.data.policies.length === 0 ? (
             <p className="text-sm text-slate-600 dark:text-slate-400">No policies yet. Accept or mute a finding from one of your reports.</p>
           ) : (
-            <div className="overflow-x-auto">
+            <div className="relative overflow-x-auto">
               <table className="min-w-full divide-y divide-slate-200 dark:divide-slate-700">
                 <thead>
                   <tr>

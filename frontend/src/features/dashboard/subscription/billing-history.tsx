@@ -49,7 +49,7 @@ export function BillingHistory({ invoices, orders }: { invoices: InvoiceView[]; 
     return <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">No invoices yet. Invoices appear here once you buy a plan.</p>;
   }
   return (
-    <div className="mt-3 overflow-x-auto">
+    <div className="relative mt-3 overflow-x-auto">
       <table className="w-full text-left text-sm">
         <thead className="border-b border-slate-200 text-slate-600 dark:border-slate-700 dark:text-slate-400">
           <tr>
