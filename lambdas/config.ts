@@ -51,6 +51,21 @@ export const configSchema = z.object({
     }),
   SES_CONFIGURATION_SET: z.string().optional(),
   SMS_MODE: z.enum(['sns', 'outbox']).default('sns'),
+  /**
+   * The countries SMS may go to, comma-separated ISO 3166 codes (AU,NZ): a mobile number of any other
+   * country gets no SMS (domain/phone.ts smsCountryAllowed: SMS pumping; SNS has no per-country IAM condition).
+   */
+  SMS_COUNTRIES: z
+    .string()
+    .default('AU')
+    .transform((list, ctx) => {
+      const countries = list.split(',').map((c) => c.trim().toUpperCase()).filter(Boolean);
+      if (countries.length === 0 || countries.some((c) => !/^[A-Z]{2}$/.test(c))) {
+        ctx.addIssue({ code: 'custom', message: 'must be comma-separated two-letter country codes such as AU,NZ' });
+        return z.NEVER;
+      }
+      return countries;
+    }),
   REPORTS_BUCKET: z.string().min(3).optional(),
   USER_POOL_ID: z.string().min(1).optional(),
   USER_POOL_CLIENT_ID: z.string().min(1).optional(),

@@ -46,6 +46,7 @@ export const deployDecisions = {
   SCANNER_EGRESS_ADDRESSES: { kind: 'stack', from: "the fixed egress's Elastic IPs when it is on (unset without it)" },
   SES_CONFIGURATION_SET: { kind: 'stack', from: 'the mail configuration set it creates' },
   SMS_MODE: { kind: 'stack', from: 'the SMS binding (sns)' },
+  SMS_COUNTRIES: setting,
   REPORTS_BUCKET: { kind: 'stack', from: 'the reports bucket it creates' },
   USER_POOL_ID: { kind: 'stack', from: 'the user pool it creates' },
   USER_POOL_CLIENT_ID: { kind: 'stack', from: 'the user pool client it creates' },

@@ -46,6 +46,10 @@ export class PowertoolsMetrics implements Metrics {
     this.count(BUSINESS_METRICS.mailCeilingReached);
   }
 
+  smsRefused(): void {
+    this.count(BUSINESS_METRICS.smsRefused);
+  }
+
   flush(): void {
     // Most API invocations record nothing: publishing an empty set would only log Powertools' warning.
     if (this.metrics.hasStoredMetrics()) this.metrics.publishStoredMetrics();

@@ -45,6 +45,10 @@ export class RecordingMetrics implements Metrics {
     this.record(BUSINESS_METRICS.mailCeilingReached, 1);
   }
 
+  smsRefused(): void {
+    this.record(BUSINESS_METRICS.smsRefused, 1);
+  }
+
   flush(): void {
     this.flushes += 1;
   }
@@ -69,5 +73,6 @@ export const noMetrics: Metrics = {
   emailFailed: () => {},
   notificationAbandoned: () => {},
   mailCeilingReached: () => {},
+  smsRefused: () => {},
   flush: () => {},
 };

@@ -22,6 +22,8 @@ export const BUSINESS_METRICS = {
   notificationsAbandoned: 'NotificationsAbandoned',
   /** A mail route refused by the product-wide ceiling (MAIL_SENDS_PER_HOUR_LIMIT): someone is using us to send mail. */
   mailCeilingReached: 'MailCeilingReached',
+  /** An SMS not sent: its number's country is not in SMS_COUNTRIES (SMS pumping, domain/phone.ts). */
+  smsRefused: 'SmsRefused',
 } as const;
 
 export type BusinessMetric = (typeof BUSINESS_METRICS)[keyof typeof BUSINESS_METRICS];
@@ -42,6 +44,8 @@ export interface Metrics {
   notificationAbandoned(): void;
   /** A request that would send mail to an address a stranger gave, refused by the product-wide hourly ceiling. */
   mailCeilingReached(): void;
+  /** An SMS not sent because its number is outside the countries SMS may go to (SMS_COUNTRIES). */
+  smsRefused(): void;
   /** Writes what was recorded since the last flush: the end of every Lambda invocation. */
   flush(): void;
 }

@@ -21,3 +21,14 @@ export function countryOfMobile(e164: string | undefined): string | undefined {
   if (!e164) return undefined;
   return parsePhoneNumberFromString(e164, { extract: false })?.country;
 }
+
+/**
+ * Whether an SMS may go to this number: its country is one of `countries` (ISO 3166 alpha-2, the
+ * setting SMS_COUNTRIES). SNS has no IAM condition per destination country, so this is where SMS
+ * pumping (paid texts to premium numbers abroad) is stopped: a number of another country, or one
+ * that is not a number at all, gets no SMS.
+ */
+export function smsCountryAllowed(e164: string, countries: readonly string[]): boolean {
+  const country = countryOfMobile(e164);
+  return country !== undefined && countries.includes(country);
+}

@@ -9,6 +9,7 @@ import { ValidationError } from '../domain/errors.js';
 import { ALERT_RATE_LIMIT, changeTitle, MAX_RESCANS_PER_RUN, monitoredDomains, monitoringPlanOf, rescanSlotStart } from '../domain/monitoring.js';
 import { DOMAIN_PROOF_RECHECK_DAYS, proofIsCurrent } from '../domain/domains.js';
 import { alertsQuerySchema, type AlertChannel, type AlertsPage } from '../domain/monitoring.contract.js';
+import { countryOfMobile, smsCountryAllowed } from '../domain/phone.js';
 import { diffScans, type KevCatalogue, kevMatchesWithoutRescan, knownExploitedIds, type MonitoringChange, monitoredTechnologies } from '../domain/monitoring-diff.js';
 import type { AlertRecord } from '../domain/ports.js';
 import { siteKey } from '../domain/target.js';
@@ -346,9 +347,20 @@ async function emailMembers(deps: AlertDeps, request: AlertRequest, changes: rea
 }
 
 /** DECISIONS "Mobile numbers": a validated number only; SMS alerts come with Monitor Plus. */
-async function smsApplies(deps: Pick<Deps, 'accounts'>, profile: UserProfile): Promise<boolean> {
+async function smsApplies(deps: Pick<Deps, 'accounts' | 'config' | 'log' | 'metrics'>, profile: UserProfile): Promise<boolean> {
   if (!profile.mobileNumber) return false;
-  return monitoringPlanOf(await deps.accounts.getSubscription(profile.userId))?.smsAlerts === true;
+  if (monitoringPlanOf(await deps.accounts.getSubscription(profile.userId))?.smsAlerts !== true) return false;
+  // SMS pumping: only the countries the product serves get texts (the email alert still goes).
+  if (!smsCountryAllowed(profile.mobileNumber, deps.config.SMS_COUNTRIES)) {
+    deps.log.warn('SMS alert not sent: the mobile number is outside SMS_COUNTRIES', {
+      userId: profile.userId,
+      country: countryOfMobile(profile.mobileNumber) ?? 'unknown',
+      smsCountries: deps.config.SMS_COUNTRIES.join(','),
+    });
+    deps.metrics.smsRefused();
+    return false;
+  }
+  return true;
 }
 
 /** The alert as the user's alerts list will show it once its message has gone (`sentAt`: when it was first tried). */

@@ -2,6 +2,7 @@ import type { Deps } from '../composition.js';
 import { randomUUID } from 'node:crypto';
 import { attemptDestinationDelivery, settleDestination } from './destination-delivery.js';
 import { abandonedMessage, NOTIFICATION_RETRY, nextAttemptAfter, type NewNotification, type NotificationRecord } from '../domain/notifications.js';
+import { countryOfMobile, smsCountryAllowed } from '../domain/phone.js';
 
 /**
  * The notification outbox (DECISIONS "Mail never fails a scan"; the rules in lambdas/domain/notifications.ts):
@@ -71,9 +72,16 @@ async function attempt(deps: NotifyDeps, id: string, attempts: number): Promise<
   // Another run claimed this attempt first (or the notification has moved on): it is theirs.
   if (!record?.message) return 'skipped';
   const about = { notificationId: id, kind: record.kind, attempts: record.attempts, ...record.about };
+  // Checked again at send time (SMS_COUNTRIES may have changed since it was queued): nothing reaches SNS
+  // for a number outside the countries SMS may go to, and no alert is listed as texted.
+  let smsRefused = false;
   try {
     if (record.message.channel === 'email') await deps.mailer.send(record.message.email);
-    else if (record.message.channel === 'sms') await deps.sms.send(record.message.sms);
+    else if (record.message.channel === 'sms' && !smsCountryAllowed(record.message.sms.to, deps.config.SMS_COUNTRIES)) {
+      smsRefused = true;
+      deps.log.warn('SMS not sent: the number is outside SMS_COUNTRIES', { ...about, country: countryOfMobile(record.message.sms.to) ?? 'unknown' });
+      deps.metrics.smsRefused();
+    } else if (record.message.channel === 'sms') await deps.sms.send(record.message.sms);
     // A destination deleted or disabled since: nothing to send, and nothing to retry.
     else if ((await attemptDestinationDelivery(deps, record.message.webhook, record.attempts)) === 'skipped') deps.log.info('Destination gone or disabled; alert not sent', about);
   } catch (error) {
@@ -98,7 +106,7 @@ async function attempt(deps: NotifyDeps, id: string, attempts: number): Promise<
   }
   await deps.notifications.markSent(id, record.attempts, deps.clock.now().toISOString());
   if (record.message.channel === 'webhook') await afterDestinationSettled(deps, record.message.webhook, 'sent');
-  if (record.afterSent) {
+  if (record.afterSent && !smsRefused) {
     // The message went: a failure to list it must not make it look unsent (it would never be retried anyway).
     await deps.alerts.record(record.afterSent.alert).catch((error: unknown) => deps.log.error('Could not record a sent alert', { ...about, error: String(error) }));
   }

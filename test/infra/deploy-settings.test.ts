@@ -35,6 +35,7 @@ const keysOfKind = (kind: string) => readmeKeys.filter((key) => decided(key) && 
 const sampleSettings: Record<string, string> = {
   SUPPORT_EMAIL: 'help@bastion-security.com',
   SCANNER_ABUSE_EMAIL: 'abuse@bastion-security.com',
+  SMS_COUNTRIES: 'AU,NZ',
   SCAN_RESOLVERS: '1.1.1.1,[2606:4700:4700::1111]:53',
   SCAN_DNS_TIMEOUT_MS: '3000',
   SCAN_TOP_PORTS: '200',
