@@ -11,11 +11,17 @@
  * The scan worker is stopped: a queued rescan stays a queued audit (the scan itself is not measured).
  * The seeded domains carry their due-index place (as the scheduler leaves it), which the code
  * before the index ignored; `--backfill` seeds them without it and measures the migration first.
+ *
+ * `--fanout`: the scheduler sends each subscriber's due domains to the monitoring-fanout queue (as on
+ * AWS); per run the bench prints the messages and SendMessageBatch calls, then hands the messages to
+ * the monitoring-fanout worker (ten a batch, as its event source does) and prints its requests and time.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { type Message, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import type { SQSEvent } from 'aws-lambda';
 import { activeSubscriptionIndex, keys, monitorDueIndex } from '../lambdas/adapters/table-keys.js';
 import { buildDeps } from '../lambdas/composition.js';
 import { documentClient } from '../lambdas/composition/aws.js';
@@ -24,6 +30,9 @@ import { previousMonth } from '../lambdas/domain/monthly-report.js';
 import { knowledgeBaseFingerprint } from '../lambdas/scanner/vulndb/index.js';
 import { backfillDueIndex } from '../lambdas/use-cases/monitoring-due.js';
 import { make as makeScheduler } from '../lambdas/workers/monitoring-scheduler.js';
+import { make as makeFanoutWorker } from '../lambdas/workers/monitoring-fanout.js';
+import { LOCAL_CREDENTIALS } from '../lambdas/composition.js';
+import { LOCAL_REGION } from '../bin/local/provision.js';
 import { startTestStack } from '../test/support/local-stack.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -37,6 +46,8 @@ const DOMAINS_EACH = 3;
 const RUNS = Number(arg('runs') ?? 4);
 /** `--backfill`: the domains are seeded as stored before the due index, and the migration is measured first. */
 const BACKFILL = process.argv.includes('--backfill');
+/** `--fanout`: through the monitoring-fanout queue and its worker (issue 30 item 3). */
+const FANOUT = process.argv.includes('--fanout');
 const QUARTER_HOUR = 15 * 60_000;
 /** Mid-month, on a quarter hour, ahead of the real clock (the seeded claims are for this moment's slots). */
 const T0 = new Date(Date.UTC(2027, 2, 10, 9, 0, 0));
@@ -54,12 +65,15 @@ interface RunFigures {
   requestsPerDueDomain: number | null;
   msPerDueDomain: number | null;
   result: unknown;
+  /** With --fanout: what the scheduler sent, and the worker's share of the work. */
+  fanout?: { messages: number; sendMessageBatchCalls: number; workerInvocations: number; workerDynamoRequests: number; workerByCommand: Record<string, number>; workerMs: number; workerRequestsPerDueDomain: number | null };
 }
 
 async function main() {
   const t = await startTestStack({ LOG_LEVEL: 'ERROR' });
   await t.stack.stopWorker();
-  const config = t.stack.config;
+  const config = FANOUT ? { ...t.stack.config, MONITORING_FANOUT_QUEUE_URL: t.stack.queues.monitoringFanout.queueUrl } : t.stack.config;
+  const sqs = new SQSClient({ endpoint: t.stack.endpoints.sqs, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
   const db = documentClient(config);
   const counts = new Map<string, number>();
   let counting = false;
@@ -147,26 +161,66 @@ async function main() {
       counting = true;
       const started = performance.now();
       // The quarter-hour rule's jobs (lib/schedule); the code before issue 30 item 3 ignores the event and runs every job.
-      const result = (await scheduler({ jobs: ['rescans', 'alerts', 'kev'] })) as { rescansQueued?: number };
+      const result = (await scheduler({ jobs: ['rescans', 'alerts', 'kev'] })) as { rescansQueued?: number; rescansSent?: number };
       const ms = performance.now() - started;
       counting = false;
       const dynamoRequests = [...counts.values()].reduce((a, b) => a + b, 0);
+      const byCommand = Object.fromEntries([...counts.entries()].sort());
+      let fanout: RunFigures['fanout'];
+      if (FANOUT) {
+        // The run's messages, handed to the worker ten at a time (its event source's batch size).
+        const sent = Number(result.rescansSent ?? 0);
+        const messages: Message[] = [];
+        for (let empty = 0; messages.length < sent && empty < 3; ) {
+          const { Messages = [] } = await sqs.send(new ReceiveMessageCommand({ QueueUrl: config.MONITORING_FANOUT_QUEUE_URL!, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }));
+          if (Messages.length === 0) empty += 1;
+          messages.push(...Messages);
+        }
+        const worker = makeFanoutWorker(deps);
+        counts.clear();
+        counting = true;
+        const workerStarted = performance.now();
+        let invocations = 0;
+        for (let i = 0; i < messages.length; i += 10) {
+          const { batchItemFailures } = await worker(sqsEventOf(messages.slice(i, i + 10)));
+          if (batchItemFailures.length > 0) throw new Error(`The fan-out worker failed ${batchItemFailures.length} messages`);
+          invocations += 1;
+        }
+        const workerMs = Math.round(performance.now() - workerStarted);
+        counting = false;
+        const workerDynamoRequests = [...counts.values()].reduce((a, b) => a + b, 0);
+        fanout = {
+          messages: messages.length,
+          sendMessageBatchCalls: Math.ceil(sent / 10),
+          workerInvocations: invocations,
+          workerDynamoRequests,
+          workerByCommand: Object.fromEntries([...counts.entries()].sort()),
+          workerMs,
+          workerRequestsPerDueDomain: dueDomains ? Math.round((workerDynamoRequests / dueDomains) * 10) / 10 : null,
+        };
+      }
       const row: RunFigures = {
         run,
         at: now.toISOString(),
         dueDomains,
         rescansQueued: Number(result.rescansQueued ?? 0),
         dynamoRequests,
-        byCommand: Object.fromEntries([...counts.entries()].sort()),
+        byCommand,
         ms: Math.round(ms),
         requestsPerDueDomain: dueDomains ? Math.round((dynamoRequests / dueDomains) * 10) / 10 : null,
         msPerDueDomain: dueDomains ? Math.round((ms / dueDomains) * 10) / 10 : null,
         result,
+        ...(fanout ? { fanout } : {}),
       };
       figures.push(row);
       console.log(
-        `run ${run} at ${row.at}: due ${dueDomains}, queued ${row.rescansQueued}, DynamoDB requests ${dynamoRequests} (${Object.entries(row.byCommand).map(([c, k]) => `${c.replace(/Command$/, '')} ${k}`).join(', ')}), ${row.ms} ms; per due domain: ${row.requestsPerDueDomain} requests, ${row.msPerDueDomain} ms`,
+        `run ${run} at ${row.at}: due ${dueDomains}, queued ${row.rescansQueued}${FANOUT ? `, sent ${Number(result.rescansSent ?? 0)} subscribers` : ''}, DynamoDB requests ${dynamoRequests} (${Object.entries(row.byCommand).map(([c, k]) => `${c.replace(/Command$/, '')} ${k}`).join(', ')}), ${row.ms} ms; per due domain: ${row.requestsPerDueDomain} requests, ${row.msPerDueDomain} ms`,
       );
+      if (fanout) {
+        console.log(
+          `  fan-out: sent ${fanout.messages} messages in ${fanout.sendMessageBatchCalls} SendMessageBatch calls; the worker (${fanout.workerInvocations} invocations of up to 10 messages): DynamoDB requests ${fanout.workerDynamoRequests} (${Object.entries(fanout.workerByCommand).map(([c, k]) => `${c.replace(/Command$/, '')} ${k}`).join(', ')}), ${fanout.workerMs} ms; per due domain: ${fanout.workerRequestsPerDueDomain} requests`,
+        );
+      }
     }
     // The monthly reports' own rule, once, mid-month (every report built already: what a run costs when there is nothing to do).
     counts.clear();
@@ -183,6 +237,23 @@ async function main() {
   } finally {
     await t.close();
   }
+}
+
+/** Messages as Lambda's SQS event source hands them to the worker. */
+function sqsEventOf(messages: readonly Message[]): SQSEvent {
+  return {
+    Records: messages.map((m) => ({
+      messageId: m.MessageId!,
+      receiptHandle: m.ReceiptHandle!,
+      body: m.Body ?? '',
+      attributes: { ApproximateReceiveCount: '1', SentTimestamp: '0', SenderId: 'bench', ApproximateFirstReceiveTimestamp: '0' },
+      messageAttributes: {},
+      md5OfBody: m.MD5OfBody ?? '',
+      eventSource: 'aws:sqs',
+      eventSourceARN: 'arn:aws:sqs:local:000000000000:rampart-monitoring-fanout',
+      awsRegion: 'local',
+    })),
+  };
 }
 
 main().catch((error: unknown) => {

@@ -5,6 +5,7 @@
  */
 import type { Config } from './config.js';
 import { composeDeps, type Deps, type Provider, type ProviderName, ProviderSet, systemClock } from './composition/core.js';
+import { provide as fanoutQueue } from './composition/fanout-queue.js';
 import { provide as mailer } from './composition/mailer.js';
 import { provide as payments } from './composition/payments.js';
 import { provide as reports } from './composition/reports.js';
@@ -19,7 +20,7 @@ export type { Deps } from './composition/core.js';
 export { systemClock } from './composition/core.js';
 export { LOCAL_CREDENTIALS } from './composition/aws.js';
 
-export const allProviders: Record<ProviderName, Provider> = { table, scanQueue, mailer, sms, reports, userPool, payments, userTokens, scanner };
+export const allProviders: Record<ProviderName, Provider> = { table, scanQueue, fanoutQueue, mailer, sms, reports, userPool, payments, userTokens, scanner };
 
 /** Deps with every provider available; each adapter is still built on first use, once. */
 export function buildDeps(config: Config, overrides: Partial<Pick<Deps, 'clock' | 'log' | 'metrics'>> = {}): Deps {

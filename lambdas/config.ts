@@ -29,6 +29,11 @@ export const configSchema = z.object({
   SCAN_QUEUE_URL: z.url().optional(),
   PAID_SCAN_QUEUE_URL: z.url().optional(),
   MONITORING_SCAN_QUEUE_URL: z.url().optional(),
+  /**
+   * The monitoring-fanout queue (issue 30 item 3): the scheduler sends each subscriber's due domains
+   * there for the monitoring-fanout worker. Unset: the scheduler queues the rescans itself, in its run.
+   */
+  MONITORING_FANOUT_QUEUE_URL: z.url().optional(),
   MAIL_FROM: z.email().optional(),
   /** The support mailbox the support form writes to; default support@ the MAIL_FROM domain (supportMailbox). */
   SUPPORT_EMAIL: z.email().optional(),
@@ -223,6 +228,8 @@ export function scannerAbuseMailbox(config: Config): string {
 export const resourceKeys = {
   table: ['TABLE_NAME'],
   scanQueue: ['SCAN_QUEUE_URL', 'PAID_SCAN_QUEUE_URL', 'MONITORING_SCAN_QUEUE_URL'],
+  // Optional (MONITORING_FANOUT_QUEUE_URL): without the queue the scheduler queues the rescans itself.
+  fanoutQueue: [],
   mailer: ['MAIL_FROM'],
   sms: [],
   reports: ['REPORTS_BUCKET'],

@@ -33,7 +33,8 @@ export type RouteAuth = 'public' | 'user' | 'agent' | 'webhook' | 'api-token';
 export type RouteRole = 'person' | 'viewer' | 'admin' | 'owner';
 
 /** The AWS resources a handler uses: the stack grants exactly these, config requires exactly these. */
-export type Resource = 'table' | 'scanQueue' | 'mailer' | 'sms' | 'reports' | 'userPool' | 'payments';
+/** `fanoutQueue`: the monitoring-fanout queue, one message per subscriber with due rescans (issue 30 item 3). */
+export type Resource = 'table' | 'scanQueue' | 'fanoutQueue' | 'mailer' | 'sms' | 'reports' | 'userPool' | 'payments';
 
 /** A Lambda function serving a group of routes by area (DECISIONS "Production on AWS": functions by area). */
 export interface ApiFunctionDefinition {
@@ -72,9 +73,12 @@ export const workerFunctions = {
   sweeper: { description: 'Marks audits stuck past their limit as failed', uses: ['table', 'mailer', 'sms'], memorySize: 256, timeoutSeconds: 60 },
   'monitoring-scheduler': {
     description: 'Queues monitoring rescans, sends waiting alerts and monthly reports, checks a new knowledge base',
-    uses: ['table', 'scanQueue', 'mailer', 'sms', 'reports'],
+    // fanoutQueue: the due rescans go to the monitoring-fanout worker, one message per subscriber.
+    uses: ['table', 'scanQueue', 'fanoutQueue', 'mailer', 'sms', 'reports'],
     timeoutSeconds: 300,
   },
+  // mailer and sms: the owner hears of a domain whose verification lapsed (through the outbox).
+  'monitoring-fanout': { description: 'Queues one subscriber’s due monitoring rescans per message; reports partial batch failures', uses: ['table', 'scanQueue', 'mailer', 'sms'], timeoutSeconds: 60 },
 } as const satisfies Record<string, WorkerFunctionDefinition>;
 
 export type WorkerFunctionName = keyof typeof workerFunctions;

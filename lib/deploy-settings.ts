@@ -40,6 +40,7 @@ export const deployDecisions = {
   SCAN_QUEUE_URL: { kind: 'stack', from: 'the free scan queue it creates' },
   PAID_SCAN_QUEUE_URL: { kind: 'stack', from: 'the paid scan queue it creates' },
   MONITORING_SCAN_QUEUE_URL: { kind: 'stack', from: 'the monitoring scan queue it creates' },
+  MONITORING_FANOUT_QUEUE_URL: { kind: 'stack', from: 'the monitoring-fanout queue it creates' },
   MAIL_FROM: { kind: 'stack-setting', setting: 'mailFrom' },
   SUPPORT_EMAIL: setting,
   SCANNER_ABUSE_EMAIL: setting,

@@ -13,6 +13,7 @@ import { Data } from './data/data.js';
 import { Notify } from './notify/notify.js';
 import { ScannerEgress } from './scanning/scanner-egress.js';
 import { SCAN_WORKER_TIMEOUT, Scanning } from './scanning/scanning.js';
+import { MonitoringFanout } from './schedule/monitoring-fanout.js';
 import { Schedule } from './schedule/schedule.js';
 import { Site } from './site/site.js';
 import type { StackConfig } from './stack-config.js';
@@ -43,6 +44,8 @@ export class ProductStack extends Stack {
   readonly api: Api;
   readonly site: Site;
   readonly schedule: Schedule;
+  /** The monitoring-fanout queue and its worker (issue 30 item 3). */
+  readonly monitoringFanout: MonitoringFanout;
   readonly alarms: Alarms;
   readonly dashboard: OperationsDashboard;
 
@@ -85,9 +88,11 @@ export class ProductStack extends Stack {
       memorySize: config.scanWorkerMemory,
     });
 
+    this.monitoringFanout = new MonitoringFanout(this, 'MonitoringFanout', { defaults });
     const bindings = new Bindings({
       table: this.data.table,
       scanQueues: this.scanning.queues,
+      fanoutQueue: this.monitoringFanout.queue,
       mailer: this.notify.mailer,
       reports: this.storage.reports,
       userPool: { pool: this.auth.userPool, client: this.auth.client },
@@ -130,13 +135,14 @@ export class ProductStack extends Stack {
     // refuses the site's own requests.
     for (const fn of this.api.functions.values()) fn.node.addDependency(this.site.distribution);
     this.schedule = new Schedule(this, 'Schedule', { bindings, defaults });
+    this.monitoringFanout.addWorker(bindings);
     // Last: the alarms and the dashboard cover every function the stack has built by now.
     this.alarms = new Alarms(this, 'Alarms', {
       serviceName: config.slug,
       httpApi: this.api.httpApi,
       throttledRequests: this.api.throttledRequests,
       scanQueues: Object.values(this.scanning.queues),
-      deadLetterQueues: Object.values(this.scanning.deadLetterQueues),
+      deadLetterQueues: [...Object.values(this.scanning.deadLetterQueues), this.monitoringFanout.deadLetters],
       scanWorker: { fn: scanWorker, timeout: SCAN_WORKER_TIMEOUT },
       scheduledRules: this.schedule.rules,
       alarmEmail: config.alarmEmail,

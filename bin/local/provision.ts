@@ -1,6 +1,7 @@
 /**
  * Creates what the CDK stack creates on AWS, on the emulators, idempotently: the table and its
- * indexes, the user pool and its client, the scan queues (free, paid, monitoring) with their dead-letter queues, the buckets.
+ * indexes, the user pool and its client, the scan queues (free, paid, monitoring) and the monitoring-fanout
+ * queue with their dead-letter queues, the buckets.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -31,6 +32,9 @@ export const localNames = {
   paidScanDlq: 'rampart-paid-scan-jobs-dlq',
   monitoringScanQueue: 'rampart-monitoring-scan-jobs',
   monitoringScanDlq: 'rampart-monitoring-scan-jobs-dlq',
+  /** The scheduler's one message per subscriber with due rescans (lib/schedule/monitoring-fanout.ts). */
+  monitoringFanoutQueue: 'rampart-monitoring-fanout',
+  monitoringFanoutDlq: 'rampart-monitoring-fanout-dlq',
   reportsBucket: 'rampart-reports',
   userPool: 'rampart-users',
   userPoolClient: 'rampart-web',
@@ -98,6 +102,8 @@ export interface LocalScanQueues {
   scanQueueUrl: string;
   scanDlqUrl: string;
   byLane: Record<ScanLane, { queueUrl: string; dlqUrl: string }>;
+  /** The monitoring-fanout queue and its dead letters (three receives, as on AWS). */
+  monitoringFanout: { queueUrl: string; dlqUrl: string };
 }
 
 const laneQueueNames: Record<ScanLane, { queue: string; dlq: string }> = {
@@ -109,8 +115,7 @@ const laneQueueNames: Record<ScanLane, { queue: string; dlq: string }> = {
 export async function ensureQueues(endpoint: string): Promise<LocalScanQueues> {
   const sqs = new SQSClient(clientFor(endpoint));
   const byLane = {} as LocalScanQueues['byLane'];
-  for (const lane of scanLanes) {
-    const names = laneQueueNames[lane];
+  const queueWithDeadLetters = async (names: { queue: string; dlq: string }) => {
     const dlq = await sqs.send(new CreateQueueCommand({ QueueName: names.dlq, Attributes: { MessageRetentionPeriod: '1209600' } }));
     const { Attributes } = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: dlq.QueueUrl, AttributeNames: ['QueueArn'] }));
     const main = await sqs.send(
@@ -122,9 +127,11 @@ export async function ensureQueues(endpoint: string): Promise<LocalScanQueues> {
         },
       }),
     );
-    byLane[lane] = { queueUrl: main.QueueUrl!, dlqUrl: dlq.QueueUrl! };
-  }
-  return { scanQueueUrl: byLane.free.queueUrl, scanDlqUrl: byLane.free.dlqUrl, byLane };
+    return { queueUrl: main.QueueUrl!, dlqUrl: dlq.QueueUrl! };
+  };
+  for (const lane of scanLanes) byLane[lane] = await queueWithDeadLetters(laneQueueNames[lane]);
+  const monitoringFanout = await queueWithDeadLetters({ queue: localNames.monitoringFanoutQueue, dlq: localNames.monitoringFanoutDlq });
+  return { scanQueueUrl: byLane.free.queueUrl, scanDlqUrl: byLane.free.dlqUrl, byLane, monitoringFanout };
 }
 
 export async function ensureBuckets(endpoint: string): Promise<{ reportsBucket: string }> {

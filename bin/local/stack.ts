@@ -16,12 +16,16 @@ import { make as makeScanWorker } from '../../lambdas/workers/scan-worker.js';
 import { seedDemoAccount } from '../../lambdas/use-cases/seed-demo.js';
 import { make as makeSweeper } from '../../lambdas/workers/sweeper.js';
 import { make as makeMonitoringScheduler } from '../../lambdas/workers/monitoring-scheduler.js';
+import { make as makeMonitoringFanout } from '../../lambdas/workers/monitoring-fanout.js';
 import { type Emulator, freePort, startCognito, startDynamoDb, startS3, startSes, startSqs } from './emulators.js';
 import { ensureBuckets, ensureQueues, ensureTable, ensureUserPool, LOCAL_REGION, type LocalScanQueues } from './provision.js';
-import { type QueuePoller, startScanConsumers } from './queue-poller.js';
+import { type QueuePoller, startQueuePoller, startScanConsumers } from './queue-poller.js';
 import { demoCredentials } from '../../lambdas/domain/demo-account.js';
 import type { Metrics } from '../../lambdas/domain/metrics.port.js';
 import { startLocalServer } from './server.js';
+
+/** lib/schedule/monitoring-fanout.ts FANOUT_BATCH_SIZE (not imported: the local stack does not load aws-cdk-lib). */
+const LOCAL_FANOUT_BATCH_SIZE = 10;
 
 export interface LocalStackOptions {
   /** Where dynalite, s3rver and cognito-local keep their data. */
@@ -41,6 +45,12 @@ export interface LocalStackOptions {
    * a minute by default, like the sweeper; 0 turns it off (the tests drive it with their own clock).
    */
   monitoringIntervalMs?: number;
+  /**
+   * The scheduler sends due rescans through the monitoring-fanout queue to its worker, as on AWS
+   * (default). Off: the queue exists but the scheduler is not told of it (MONITORING_FANOUT_QUEUE_URL
+   * unset) and queues the rescans in its own run, as a stack without the queue does.
+   */
+  monitoringFanout?: boolean;
   /** Business metrics: none by default (no CloudWatch locally); tests pass a RecordingMetrics to read them. */
   metrics?: Metrics;
 }
@@ -54,7 +64,7 @@ export interface LocalStack {
   endpoints: { dynamodb: string; sqs: string; ses: string; s3: string; cognito: string };
   userPool: { userPoolId: string; userPoolClientId: string };
   queues: LocalScanQueues;
-  /** Stops consuming the scan queue (the API keeps serving): on AWS the worker is a separate Lambda. */
+  /** Stops consuming the scan queues and the monitoring-fanout queue (the API keeps serving): on AWS the workers are separate Lambdas. */
   stopWorker(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -71,6 +81,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   };
   let server: Server | undefined;
   let poller: QueuePoller | undefined;
+  let fanoutPoller: QueuePoller | undefined;
   let sweepTimer: NodeJS.Timeout | undefined;
   let monitorTimer: NodeJS.Timeout | undefined;
 
@@ -78,6 +89,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     clearInterval(sweepTimer);
     clearInterval(monitorTimer);
     await poller?.stop();
+    await fanoutPoller?.stop();
     if (server) {
       server.closeAllConnections();
       await new Promise<void>((done) => server!.close(() => done()));
@@ -122,6 +134,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         SCAN_QUEUE_URL: queues.byLane.free.queueUrl,
         PAID_SCAN_QUEUE_URL: queues.byLane.paid.queueUrl,
         MONITORING_SCAN_QUEUE_URL: queues.byLane.monitoring.queueUrl,
+        ...(options.monitoringFanout === false ? {} : { MONITORING_FANOUT_QUEUE_URL: queues.monitoringFanout.queueUrl }),
         REPORTS_BUCKET: buckets.reportsBucket,
         USER_POOL_ID: userPool.userPoolId,
         USER_POOL_CLIENT_ID: userPool.userPoolClientId,
@@ -164,6 +177,13 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     poller = startScanConsumers(sqsClient, { free: queues.byLane.free.queueUrl, paid: queues.byLane.paid.queueUrl, monitoring: queues.byLane.monitoring.queueUrl }, makeScanWorker(deps), {
       onError: (error) => deps.log.error('Local queue poller error', error as Error),
     });
+    if (config.MONITORING_FANOUT_QUEUE_URL) {
+      // The monitoring-fanout worker, fed as its SQS event source feeds it on AWS (lib/schedule/monitoring-fanout.ts).
+      fanoutPoller = startQueuePoller(sqsClient, config.MONITORING_FANOUT_QUEUE_URL, makeMonitoringFanout(deps), {
+        batchSize: LOCAL_FANOUT_BATCH_SIZE,
+        onError: (error) => deps.log.error('Local monitoring-fanout poller error', error as Error),
+      });
+    }
     const sweep = makeSweeper(deps);
     sweepTimer = setInterval(() => {
       sweep().catch((error: unknown) => deps.log.error('Sweeper failed', error as Error));
@@ -196,6 +216,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       stopWorker: async () => {
         await poller?.stop();
         poller = undefined;
+        await fanoutPoller?.stop();
+        fanoutPoller = undefined;
       },
       stop,
     };

@@ -37,6 +37,7 @@ import type {
   ScanJobs,
   ShareLinks,
   SigningKeys,
+  RescanFanout,
   SmsSender,
   UserDirectory,
 } from '../domain/ports.js';
@@ -54,6 +55,8 @@ export interface Deps {
   readonly audits: AuditRepository;
   readonly accounts: AccountRepository;
   readonly scanJobs: ScanJobs;
+  /** The monitoring-fanout queue: the scheduler's due rescans, one message per subscriber (only with MONITORING_FANOUT_QUEUE_URL). */
+  readonly rescanFanout: RescanFanout;
   readonly mailer: Mailer;
   readonly sms: SmsSender;
   readonly reports: BlobStore;
@@ -166,6 +169,7 @@ export const providerOf = {
   scannerOptOuts: 'table',
   setPasswordLinks: 'table',
   scanJobs: 'scanQueue',
+  rescanFanout: 'fanoutQueue',
   mailer: 'mailer',
   sms: 'sms',
   reports: 'reports',

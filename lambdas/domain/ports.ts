@@ -136,6 +136,20 @@ export interface ScanJobs {
   enqueue(job: ScanJob, lane: ScanLane): Promise<void>;
 }
 
+/** One subscriber's due monitoring rescans: what a monitoring-fanout message carries (issue 30 item 3). */
+export interface DueRescans {
+  userId: string;
+  domains: string[];
+}
+
+export interface RescanFanout {
+  /**
+   * Hands each subscriber's due rescans to the monitoring-fanout worker, one message each (ten a
+   * call). `refused`: the subscribers whose message was not taken (their domains stay due).
+   */
+  send(due: readonly DueRescans[]): Promise<{ sent: number; calls: number; refused: string[] }>;
+}
+
 export interface EmailMessage {
   to: string;
   subject: string;

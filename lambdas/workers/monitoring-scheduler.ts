@@ -2,6 +2,7 @@ import type { Deps } from '../composition/core.js';
 import { knowledgeBaseFingerprint, matchVulnerabilities } from '../scanner/vulndb/index.js';
 import { checkKevUpdatesOnce, scheduleMonitoringRescans, sendWaitingAlerts } from '../use-cases/monitoring.js';
 import { backfillDueIndex, budgetExhausted, budgetUntil, type RunBudget, UNLIMITED_BUDGET } from '../use-cases/monitoring-due.js';
+import { fanOutMonitoringRescans } from '../use-cases/monitoring-fanout.js';
 import { sendMonthlyReports } from '../use-cases/monthly-reports.js';
 
 /** The scheduler's jobs: the quarter-hour ones, and the monthly reports on their own schedule (lib/schedule). */
@@ -20,7 +21,9 @@ export interface SchedulerContext {
 
 /**
  * Scheduled (EventBridge on AWS, a timer locally). Every quarter hour: the due index's backfill
- * until it is done, the subscribers' rescans that are due (only those: lambdas/use-cases/monitoring-due.ts),
+ * until it is done, the subscribers' rescans that are due (only those: lambdas/use-cases/monitoring-due.ts;
+ * with MONITORING_FANOUT_QUEUE_URL sent one message per subscriber to the monitoring-fanout worker
+ * (`rescansSent`), else queued in this run (`rescansQueued`)),
  * alerts that waited for their domain's hourly limit, and a new knowledge base (once per bundled
  * version) checked for newly exploited CVEs in the software monitored sites run. On their own
  * schedule, once a calendar month has ended: each subscriber's monthly report of it (once each).
@@ -33,11 +36,18 @@ export function make(deps: Deps) {
     const budget: RunBudget = typeof context?.getRemainingTimeInMillis === 'function' ? budgetUntil(Date.now() + context.getRemainingTimeInMillis()) : UNLIMITED_BUDGET;
     const now = deps.clock.now();
     let rescansQueued = 0;
+    let rescansSent = 0;
     let rescansLeftDue = false;
     if (jobs.has('rescans')) {
       // The migration: domains stored before the due index get their place (a no-op read once done).
       if ((await backfillDueIndex(deps, now, budget)) === 'partial') rescansLeftDue = true;
-      else {
+      else if (deps.config.MONITORING_FANOUT_QUEUE_URL) {
+        // One message per subscriber to the monitoring-fanout worker, which queues the rescans.
+        const fanOut = await fanOutMonitoringRescans(deps, now, budget);
+        rescansSent = fanOut.subscribers;
+        rescansLeftDue = fanOut.leftDue;
+      } else {
+        // No fan-out queue (a stack or test without it): the run queues the rescans itself.
         const { queued, leftDue } = await scheduleMonitoringRescans(deps, now, budget);
         rescansQueued = queued.length;
         rescansLeftDue = leftDue;
@@ -46,7 +56,7 @@ export function make(deps: Deps) {
     const alertsSent = jobs.has('alerts') && !budgetExhausted(budget) ? await sendWaitingAlerts(deps) : 0;
     const kev = jobs.has('kev') && !budgetExhausted(budget) ? await checkKevUpdatesOnce(deps, knowledgeBaseFingerprint(), matchVulnerabilities) : undefined;
     const monthly = jobs.has('monthly-reports') && !budgetExhausted(budget) ? await sendMonthlyReports(deps, deps.clock.now(), budget) : undefined;
-    if (rescansLeftDue) deps.log.info('Monitoring scheduler: due rescans left for the next run', { rescansQueued });
-    return { rescansQueued, alertsSent, knowledgeBaseChecked: kev !== undefined, monthlyReportsSent: monthly?.emailed ?? 0 };
+    if (rescansLeftDue) deps.log.info('Monitoring scheduler: due rescans left for the next run', { rescansQueued, rescansSent });
+    return { rescansQueued, rescansSent, alertsSent, knowledgeBaseChecked: kev !== undefined, monthlyReportsSent: monthly?.emailed ?? 0 };
   };
 }

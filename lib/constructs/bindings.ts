@@ -30,6 +30,8 @@ export interface BindableResources {
   readonly table: Table;
   /** The scan queues by lane (lambdas/domain/audit.ts ScanLane): a producer may send to each. */
   readonly scanQueues: Readonly<Record<ScanLane, Queue>>;
+  /** The monitoring-fanout queue (lib/schedule/monitoring-fanout.ts). Absent: the scheduler queues rescans in its own run. */
+  readonly fanoutQueue?: Queue;
   readonly mailer: MailerResources;
   readonly reports: Bucket;
   readonly userPool: { readonly pool: UserPool; readonly client: UserPoolClient };
@@ -77,6 +79,8 @@ export class Bindings {
         return this.bindTable(fn, options.tableAccess);
       case 'scanQueue':
         return this.bindQueue(fn);
+      case 'fanoutQueue':
+        return this.bindFanoutQueue(fn);
       case 'mailer':
         return this.bindMailer(fn);
       case 'sms':
@@ -110,6 +114,15 @@ export class Bindings {
     const { free, paid, monitoring } = this.resources.scanQueues;
     for (const queue of [free, paid, monitoring]) queue.grantSendMessages(fn);
     setEnvironment(fn, 'scanQueue', { SCAN_QUEUE_URL: free.queueUrl, PAID_SCAN_QUEUE_URL: paid.queueUrl, MONITORING_SCAN_QUEUE_URL: monitoring.queueUrl });
+  }
+
+  /** Send only: the scheduler's one message per subscriber with due rescans (MONITORING_FANOUT_QUEUE_URL). */
+  bindFanoutQueue(fn: LambdaFunction): void {
+    const { fanoutQueue } = this.resources;
+    setEnvironment(fn, 'fanoutQueue', {});
+    if (!fanoutQueue) return;
+    fanoutQueue.grantSendMessages(fn);
+    fn.addEnvironment('MONITORING_FANOUT_QUEUE_URL', fanoutQueue.queueUrl);
   }
 
   bindMailer(fn: LambdaFunction): void {

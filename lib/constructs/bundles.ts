@@ -15,6 +15,7 @@ export type FunctionName = ApiFunctionName | WorkerFunctionName;
 const PROVIDER_MODULES: Record<ProviderName, string> = {
   table: 'table.ts',
   scanQueue: 'scan-queue.ts',
+  fanoutQueue: 'fanout-queue.ts',
   mailer: 'mailer.ts',
   sms: 'sms.ts',
   reports: 'reports.ts',

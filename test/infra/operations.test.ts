@@ -94,7 +94,8 @@ describe('alarms', () => {
   });
 
   it("watch each scan queue's oldest message and each dead-letter queue", () => {
-    const mains = ofType('AWS::SQS::Queue').filter(([, q]) => q.Properties.RedrivePolicy);
+    // The scan queues (the monitoring-fanout queue's dead letters alarm too: test/infra/monitoring-fanout.test.ts).
+    const mains = ofType('AWS::SQS::Queue').filter(([id, q]) => q.Properties.RedrivePolicy && !id.startsWith('MonitoringFanout'));
     expect(mains).toHaveLength(3);
     for (const [mainId, main] of mains) {
       const [dlqId] = main.Properties.RedrivePolicy.deadLetterTargetArn['Fn::GetAtt'] as [string, string];
@@ -116,8 +117,8 @@ describe('alarms', () => {
 
   it('watch every schedule for failed invocations', () => {
     const rules = ofType('AWS::Events::Rule').map(([id]) => id);
-    // The sweeper, the monitoring quarter hour and the monthly reports (issue 30 item 3).
-    expect(rules).toHaveLength(3);
+    // The sweeper, the monitoring quarter hour and the monthly reports (issue 30 item 3), and the site's daily asset cleanup (lib/site/asset-retention.ts).
+    expect(rules).toHaveLength(4);
     const watched = alarms()
       .filter(([, a]) => a.Properties.Namespace === 'AWS/Events' && a.Properties.MetricName === 'FailedInvocations')
       .map(([, a]) => (dimension(a.Properties, 'RuleName') as { Ref: string }).Ref);
@@ -238,7 +239,8 @@ describe('operations settings', () => {
       ScheduleMonitoringScheduler: SCHEDULED_RESERVED_CONCURRENCY,
     });
     // The SQS pollers together never invoke more than the reservation, so they are never throttled by it.
-    const maxima = ofType('AWS::Lambda::EventSourceMapping').map(([, mapping]) => (mapping.Properties.ScalingConfig as { MaximumConcurrency: number }).MaximumConcurrency);
+    // The scan queues' pollers (the monitoring-fanout worker reserves nothing; its maximum: test/infra/monitoring-fanout.test.ts).
+    const maxima = ofType('AWS::Lambda::EventSourceMapping').filter(([, mapping]) => !String(mapping.Properties.FunctionName.Ref).startsWith('MonitoringFanoutWorker')).map(([, mapping]) => (mapping.Properties.ScalingConfig as { MaximumConcurrency: number }).MaximumConcurrency);
     expect(maxima.sort()).toEqual(Object.values(SCAN_CONCURRENCY_DEFAULTS).sort());
     expect(SCAN_RESERVED_CONCURRENCY).toBe(maxima.reduce((a, b) => a + b, 0));
   });

@@ -40,7 +40,8 @@ afterAll(removeTempDirs);
 
 describe('scan queues', () => {
   it('are three (free, paid, monitoring), each with its own dead-letter queue after the same retries', () => {
-    const queues = ofType(defaults, 'AWS::SQS::Queue');
+    // The scan queues (the monitoring-fanout queue is the scheduler's: test/infra/monitoring-fanout.test.ts).
+    const queues = ofType(defaults, 'AWS::SQS::Queue').filter(([id]) => !id.startsWith('MonitoringFanout'));
     const main = queues.filter(([, q]) => q.Properties.RedrivePolicy);
     expect(main.map(([id]) => id.replace(/[0-9A-F]{8}$/, '')).sort()).toEqual(['ScanningMonitoringScanQueue', 'ScanningPaidScanQueue', 'ScanningScanQueue']);
     const deadLetterIds = main.map(([, q]) => q.Properties.RedrivePolicy.deadLetterTargetArn['Fn::GetAtt'][0] as string);
@@ -51,7 +52,8 @@ describe('scan queues', () => {
 
   it('each feed the worker one job at a time, with partial batch failures, at its own maximum concurrency', () => {
     const [workerId] = workerOf(defaults);
-    const mappings = ofType(defaults, 'AWS::Lambda::EventSourceMapping');
+    // The scan queues' mappings (the monitoring-fanout worker has its own: test/infra/monitoring-fanout.test.ts).
+    const mappings = ofType(defaults, 'AWS::Lambda::EventSourceMapping').filter(([, m]) => m.Properties.FunctionName.Ref === workerId);
     expect(mappings).toHaveLength(3);
     const byQueue: Record<string, Record<string, any>> = Object.fromEntries(mappings.map(([, m]) => [queueIdOf(m).replace(/[0-9A-F]{8}$/, ''), m.Properties]));
     expect(Object.keys(byQueue).sort()).toEqual(['ScanningMonitoringScanQueue', 'ScanningPaidScanQueue', 'ScanningScanQueue']);
@@ -64,9 +66,9 @@ describe('scan queues', () => {
   });
 
   it('take their concurrency and the worker its memory from the deploy settings; the worker reserves their sum', () => {
-    const [, worker] = workerOf(configured);
+    const [workerId, worker] = workerOf(configured);
     const maxima = Object.fromEntries(
-      ofType(configured, 'AWS::Lambda::EventSourceMapping').map(([, m]) => [queueIdOf(m).replace(/[0-9A-F]{8}$/, ''), m.Properties.ScalingConfig.MaximumConcurrency]),
+      ofType(configured, 'AWS::Lambda::EventSourceMapping').filter(([, m]) => m.Properties.FunctionName.Ref === workerId).map(([, m]) => [queueIdOf(m).replace(/[0-9A-F]{8}$/, ''), m.Properties.ScalingConfig.MaximumConcurrency]),
     );
     expect(maxima).toEqual({ ScanningScanQueue: 6, ScanningPaidScanQueue: 4, ScanningMonitoringScanQueue: 3 });
     expect(worker.Properties.ReservedConcurrentExecutions).toBe(13);
@@ -86,7 +88,7 @@ describe('scan queues', () => {
     const producers = ofType(defaults, 'AWS::Lambda::Function').filter(([, f]) => f.Properties.Environment?.Variables?.SCAN_QUEUE_URL);
     expect(producers.length).toBeGreaterThan(0);
     const queueIds = ofType(defaults, 'AWS::SQS::Queue')
-      .filter(([, q]) => q.Properties.RedrivePolicy)
+      .filter(([id, q]) => q.Properties.RedrivePolicy && !id.startsWith('MonitoringFanout'))
       .map(([id]) => id);
     for (const [id, fn] of producers) {
       const variables = fn.Properties.Environment.Variables as Record<string, { Ref: string }>;
@@ -97,7 +99,9 @@ describe('scan queues', () => {
         .flatMap(([, p]) => p.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: any }[]);
       const sendsTo = statements
         .filter((s) => [s.Action].flat().includes('sqs:SendMessage'))
-        .flatMap((s) => [s.Resource].flat().map((r: any) => r['Fn::GetAtt']?.[0] as string));
+        .flatMap((s) => [s.Resource].flat().map((r: any) => r['Fn::GetAtt']?.[0] as string))
+        // The scheduler also sends to the monitoring-fanout queue (test/infra/monitoring-fanout.test.ts).
+        .filter((queueId) => !queueId.startsWith('MonitoringFanout'));
       expect(new Set(sendsTo), id).toEqual(new Set(queueIds));
     }
   });

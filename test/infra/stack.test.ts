@@ -277,10 +277,13 @@ describe('api', () => {
       'scan-worker': 'ScanningScanWorker',
       sweeper: 'ScheduleSweeper',
       'monitoring-scheduler': 'ScheduleMonitoringScheduler',
+      'monitoring-fanout': 'MonitoringFanoutWorker',
     };
+    // Sending to the fan-out queue is sqs:SendMessage as to the scan queues; which queue each may send to: test/infra/monitoring-fanout.test.ts.
+    const asGranted = (uses: readonly string[]) => uses.map((use) => (use === 'fanoutQueue' ? 'scanQueue' : use));
     for (const [name, prefix] of Object.entries(workerIds) as [keyof typeof workerFunctions, string][]) {
-      const consumes = name === 'scan-worker' ? ['scanQueue:consume'] : [];
-      expect([...grantedTo(functionId(prefix))].sort(), name).toEqual([...expected([...workerFunctions[name].uses, ...consumes])].sort());
+      const consumes = name === 'scan-worker' || name === 'monitoring-fanout' ? ['scanQueue:consume'] : [];
+      expect([...grantedTo(functionId(prefix))].sort(), name).toEqual([...expected(asGranted([...workerFunctions[name].uses, ...consumes]))].sort());
     }
   });
 
@@ -391,7 +394,8 @@ describe('scanning', () => {
 
   it('feeds the worker one scan at a time from each queue and takes partial batch failures', () => {
     const workerId = functionId('ScanningScanWorker');
-    const mappings = ofType('AWS::Lambda::EventSourceMapping');
+    // The monitoring-fanout worker's mapping is its own (test/infra/monitoring-fanout.test.ts).
+    const mappings = ofType('AWS::Lambda::EventSourceMapping').filter(([, m]) => m.Properties.FunctionName.Ref !== functionId('MonitoringFanoutWorker'));
     expect(mappings).toHaveLength(3);
     for (const [, mapping] of mappings) {
       expect(mapping.Properties).toMatchObject({
@@ -441,13 +445,14 @@ describe('schedule and alarms', () => {
     expect(env.SMS_MODE).toBe('sns');
   });
 
-  it('alarms as soon as one scan job is in any of the dead-letter queues (one per scan queue)', () => {
+  it('alarms as soon as one job is in any of the dead-letter queues (one per scan queue, and the monitoring fan-out\'s)', () => {
     const dlqIds = ofType('AWS::SQS::Queue')
       .filter(([, q]) => !q.Properties.RedrivePolicy)
       .map(([id]) => id);
-    expect(dlqIds).toHaveLength(3);
+    expect(dlqIds).toHaveLength(4);
+    expect(dlqIds.filter((id) => id.startsWith('MonitoringFanout'))).toHaveLength(1);
     const alarms = ofType('AWS::CloudWatch::Alarm').filter(([, a]) => a.Properties.MetricName === 'ApproximateNumberOfMessagesVisible');
-    expect(alarms).toHaveLength(3);
+    expect(alarms).toHaveLength(4);
     for (const dlqId of dlqIds) {
       const found = alarms.filter(([, a]) => a.Properties.Dimensions?.[0]?.Value?.['Fn::GetAtt']?.[0] === dlqId);
       expect(found, dlqId).toHaveLength(1);

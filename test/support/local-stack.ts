@@ -40,7 +40,11 @@ export const TEST_RATE_LIMITS = {
 };
 
 /** `site.staticDir`: serve a built site (frontend/dist) instead of none; `site.metrics`: record the business metrics. */
-export async function startTestStack(env: LocalStackOptions['env'] = {}, site: { staticDir?: string; metrics?: Metrics } = {}): Promise<TestStack> {
+/**
+ * `monitoringFanout`: off by default, so a test's scheduler run queues its rescans before it returns
+ * (the queue exists either way: test/integration/monitoring-fanout.test.ts drives it).
+ */
+export async function startTestStack(env: LocalStackOptions['env'] = {}, site: { staticDir?: string; metrics?: Metrics; monitoringFanout?: boolean } = {}): Promise<TestStack> {
   const dataDir = mkdtempSync(join(tmpdir(), 'rampart-test-'));
   const dns = await startDnsServer(TEST_ZONE);
   const options: LocalStackOptions = {
@@ -49,6 +53,7 @@ export async function startTestStack(env: LocalStackOptions['env'] = {}, site: {
     staticDir: site.staticDir ?? join(dataDir, 'no-site'),
     // Monitoring runs when a test says so, with the test's clock (test/integration/monitoring.test.ts).
     monitoringIntervalMs: 0,
+    monitoringFanout: site.monitoringFanout ?? false,
     metrics: site.metrics,
     // No demo account unless a test asks for it (DEMO_MODE: '1'): tests count users and audits.
     env: { LOG_LEVEL: 'ERROR', SCAN_RESOLVERS: `127.0.0.1:${dns.port}`, SCAN_DNS_TIMEOUT_MS: '1000', SCAN_EXCLUDE_PORTS: '2024', DEMO_MODE: '0', TWO_STEP_FOR_TEAMS: 'off', ...TEST_RATE_LIMITS, ...env },
