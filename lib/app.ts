@@ -3,6 +3,7 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { type RouteDefinition, routes } from '../lambdas/routes.js';
 import { frontendDist, hasFrontendBuild } from './paths.js';
 import { ProductStack } from './product-stack.js';
+import { attachEdgeFirewall, type EdgeStack } from './site/edge-firewall.js';
 import { readStackConfig } from './stack-config.js';
 
 export interface CreateAppOptions extends AppProps {
@@ -17,7 +18,7 @@ export interface CreateAppOptions extends AppProps {
 }
 
 /** Builds the CDK app: bin/app.ts and the infra tests both come through here. */
-export function createApp(options: CreateAppOptions = {}): { app: App; stack: ProductStack } {
+export function createApp(options: CreateAppOptions = {}): { app: App; stack: ProductStack; edge?: EdgeStack } {
   const { nag = true, frontendDist: dist, env = process.env, routes: manifest = routes, ...appProps } = options;
   const app = new App(appProps);
   const config = readStackConfig(app.node, env);
@@ -29,7 +30,10 @@ export function createApp(options: CreateAppOptions = {}): { app: App; stack: Pr
     config,
     routes: manifest,
     frontendDist: dist === null ? undefined : (dist ?? (hasFrontendBuild() ? frontendDist : undefined)),
+    // The WAF web ACL's ARN comes from the us-east-1 edge stack (lib/site/edge-firewall.ts).
+    crossRegionReferences: config.waf === 'on' && config.region !== 'us-east-1',
   });
+  const edge = config.waf === 'on' ? attachEdgeFirewall(app, stack, stack.site.distribution, env.CDK_DEFAULT_ACCOUNT) : undefined;
   if (nag) Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
-  return { app, stack };
+  return { app, stack, edge };
 }

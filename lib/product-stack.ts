@@ -125,6 +125,7 @@ export class ProductStack extends Stack {
       runtimeConfig: {
         auth: { userPoolId: this.auth.userPool.userPoolId, userPoolClientId: this.auth.client.userPoolClientId, authFlowType: 'USER_SRP_AUTH' },
       },
+      webAcl: config.waf === 'on',
       customDomain:
         config.siteDomain && config.certificateArn
           ? { domainName: config.siteDomain, certificateArn: config.certificateArn }

@@ -113,6 +113,12 @@ const stackConfigSchema = z.object({
   scanConcurrencyMonitoring: scanConcurrency.optional(),
   /** The scan worker's memory in MB (Lambda's CPU share grows with it: 1,769 MB is one vCPU); default SCAN_WORKER_MEMORY_MB, measured by `npm run bench:scan-capacity`. */
   scanWorkerMemory: z.coerce.number<string>().int().min(1024, 'at least 1024 MB (a deep scan needs it)').max(10_240, 'at most 10240 MB (Lambda\'s maximum)').optional(),
+  /**
+   * `on` (the default): AWS WAF in front of CloudFront (lib/site/edge-firewall.ts: a rate rule per
+   * address, AWS's common and known-bad-inputs rule groups), in a `{stack}-edge` stack in us-east-1
+   * unless the stack deploys there; `off`: no web ACL (costs: README "Deploy to AWS").
+   */
+  waf: z.enum(['on', 'off']).default('on'),
 });
 
 export type StackConfig = z.output<typeof stackConfigSchema> & {
@@ -149,6 +155,7 @@ const sources = {
   scanConcurrencyPaid: 'SCAN_CONCURRENCY_PAID',
   scanConcurrencyMonitoring: 'SCAN_CONCURRENCY_MONITORING',
   scanWorkerMemory: 'SCAN_WORKER_MEMORY',
+  waf: 'WAF',
 } as const satisfies Record<keyof z.input<typeof stackConfigSchema>, string>;
 
 /** Each stack setting and the variable it is also read from (the schema's keys: `satisfies` holds them to it). */

@@ -55,6 +55,8 @@ export interface SiteProps {
   readonly customDomain?: { readonly domainName: string; readonly certificateArn: string };
   /** Written as `/runtime-config.json` beside index.html: what the browser signs in with. */
   readonly runtimeConfig: RuntimeConfig;
+  /** An AWS WAF web ACL is attached to the distribution (setting `waf`, lib/site/edge-firewall.ts). */
+  readonly webAcl: boolean;
 }
 
 /**
@@ -205,17 +207,17 @@ export class Site extends Construct {
         },
       },
     });
-    Validations.of(this.distribution).acknowledge(
-      {
-        id: 'AwsSolutions-CFR1',
-        reason: 'No geo restriction: the free scan and the reports are offered to any country.',
-      },
-      {
+    Validations.of(this.distribution).acknowledge({
+      id: 'AwsSolutions-CFR1',
+      reason: 'No geo restriction: the free scan and the reports are offered to any country.',
+    });
+    if (!props.webAcl) {
+      Validations.of(this.distribution).acknowledge({
         id: 'AwsSolutions-CFR2',
         reason:
-          'No WAF web ACL yet: a CloudFront web ACL must live in us-east-1 and costs per rule; the API throttles and the handlers rate-limit per IP, email and target.',
-      },
-    );
+          'waf=off: the operator chose no web ACL (its cost: README). Left: the API stage and per-route throttles (lib/api/throttles.ts) and the handlers\' rate limits per IP, email and target; no per-address limit at the edge and no managed rules.',
+      });
+    }
     if (!custom) {
       Validations.of(this.distribution).acknowledge({
         id: 'AwsSolutions-CFR4',
