@@ -201,9 +201,9 @@ describe('the Audit History section', () => {
     const lines = text.split('\r\n');
     expect(lines[0]).toBe('Date,Domain,Tier,Status,Risk Score,Issues,Duration');
     expect(lines.slice(1, 4)).toEqual([
-      '2025-03-01T12:00:00.000Z,api.example.test,pro,completed,55,2,42',
-      '2025-02-01T12:00:00.000Z,"evil,""quoted"".example.test",basic,completed,62,2,30',
-      '2025-01-01T00:00:00.000Z,more-0.example.test,basic,completed,85,2,42',
+      '2025-03-01T12:00:00.000Z,api.example.test,Pro Audit,completed,55,2,42',
+      '2025-02-01T12:00:00.000Z,"evil,""quoted"".example.test",Free report,completed,62,2,30',
+      '2025-01-01T00:00:00.000Z,more-0.example.test,Free report,completed,85,2,42',
     ]);
     // 13 matching rows over two pages, all exported, then the closing CRLF.
     expect(lines).toHaveLength(1 + 13 + 1);
