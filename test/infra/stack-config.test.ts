@@ -16,6 +16,7 @@ describe('stack settings', () => {
       userPoolEmail: 'ses',
       logLevel: 'INFO',
       environment: {},
+      waf: 'on',
     });
   });
 
