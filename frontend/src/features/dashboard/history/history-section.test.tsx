@@ -207,7 +207,7 @@ describe('the Audit History section', () => {
     ]);
     // 13 matching rows over two pages, all exported, then the closing CRLF.
     expect(lines).toHaveLength(1 + 13 + 1);
-    expect(lines.at(-2)).toBe('2025-03-02T12:00:00.000Z,Shop.Example.test,basic,completed,90,2,42');
+    expect(lines.at(-2)).toBe('2025-03-02T12:00:00.000Z,Shop.Example.test,Free report,completed,90,2,42');
     expect(lines.at(-1)).toBe('');
     expect(document.querySelector('a[download]')).toBeNull();
     expect(revokedAtOnce).toBe(0);
