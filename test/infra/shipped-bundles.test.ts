@@ -260,6 +260,8 @@ beforeAll(async () => {
     SCAN_QUEUE_URL: config.SCAN_QUEUE_URL!,
     PAID_SCAN_QUEUE_URL: config.PAID_SCAN_QUEUE_URL!,
     MONITORING_SCAN_QUEUE_URL: config.MONITORING_SCAN_QUEUE_URL!,
+    // The scheduler's monitoring-fanout queue (the test stack's scheduler runs inline; the queue exists).
+    MONITORING_FANOUT_QUEUE_URL: t.stack.queues.monitoringFanout.queueUrl,
     REPORTS_BUCKET: config.REPORTS_BUCKET!,
     USER_POOL_ID: config.USER_POOL_ID!,
     USER_POOL_CLIENT_ID: config.USER_POOL_CLIENT_ID!,
@@ -418,6 +420,39 @@ describe('the workers’ bundles', () => {
 
   it('monitoring-scheduler completes a scheduled run', async () => {
     const reply = await processes.get('monitoring-scheduler')!.invoke(scheduled());
-    expect(reply).toEqual({ rescansQueued: expect.any(Number), alertsSent: expect.any(Number), knowledgeBaseChecked: expect.any(Boolean), monthlyReportsSent: expect.any(Number) });
+    // The template gives it the monitoring-fanout queue: due rescans are sent, not queued in the run.
+    expect(reply).toEqual({ rescansQueued: 0, rescansSent: expect.any(Number), alertsSent: expect.any(Number), knowledgeBaseChecked: expect.any(Boolean), monthlyReportsSent: expect.any(Number) });
+  });
+
+  it('monitoring-fanout queues a subscriber’s due rescan from its message', async () => {
+    // Prepare: a Monitor Plus subscriber with one verified domain, and the message the scheduler sends.
+    const userId = `shipped-fanout-${randomUUID()}`;
+    const domain = `fanout-${randomUUID().slice(0, 8)}.example.test`;
+    await setSubscription(t, userId, 'monitor-plus', 'active');
+    await addDomain(t, userId, domain);
+    const event = {
+      Records: [
+        {
+          messageId: randomUUID(),
+          receiptHandle: 'shipped-bundles',
+          body: JSON.stringify({ userId, domains: [domain] }),
+          attributes: { ApproximateReceiveCount: '1', SentTimestamp: String(Date.now()), SenderId: 'test', ApproximateFirstReceiveTimestamp: String(Date.now()) },
+          messageAttributes: {},
+          md5OfBody: '',
+          eventSource: 'aws:sqs',
+          eventSourceARN: `arn:aws:sqs:${LOCAL_REGION}:123456789012:rampart-monitoring-fanout`,
+          awsRegion: LOCAL_REGION,
+        },
+      ],
+    };
+
+    // Act
+    const reply = await processes.get('monitoring-fanout')!.invoke(event);
+
+    // Assess
+    expect(reply).toEqual({ batchItemFailures: [] });
+    const { audits } = await t.stack.deps.accounts.listOwnedAudits(userId, 10);
+    const rescans = (await Promise.all(audits.map(({ auditId }) => t.stack.deps.audits.getAudit(auditId)))).filter((audit) => audit?.origin === 'monitoring');
+    expect(rescans.map((audit) => audit?.host)).toEqual([domain]);
   });
 });

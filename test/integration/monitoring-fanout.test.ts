@@ -172,3 +172,33 @@ describe('the monitoring fan-out', () => {
     expect(await dueAt(new Date(T0.getTime() + 130_000))).toEqual([]);
   });
 });
+
+describe('the monitoring fan-out of the local stack (npm start)', () => {
+  let local: TestStack;
+  afterAll(async () => {
+    await local?.close();
+  });
+
+  it('sends a due subscriber through the fan-out queue to its worker, which queues the rescans', async () => {
+    // Prepare: the stack as `npm start` runs it (the scheduler told of the queue, its worker polling it).
+    local = await startTestStack({}, { monitoringFanout: true });
+    const userId = 'fanout-local-user';
+    await local.stack.deps.accounts.saveSubscription(userId, plus());
+    for (const domain of domainsOf(userId)) await addDomain(local, userId, domain, { at: '2026-01-01T00:00:00.000Z' });
+
+    // Act
+    const run = await makeScheduler(local.stack.deps)({ jobs: ['rescans'] });
+    const deadline = Date.now() + 20_000;
+    let hosts: string[] = [];
+    while (Date.now() < deadline && hosts.length < DOMAINS_EACH) {
+      const { audits } = await local.stack.deps.accounts.listOwnedAudits(userId, 10);
+      hosts = (await Promise.all(audits.map(({ auditId }) => local.stack.deps.audits.getAudit(auditId)))).filter((audit) => audit?.origin === 'monitoring').map((audit) => audit!.host);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+
+    // Assess
+    expect(local.stack.config.MONITORING_FANOUT_QUEUE_URL).toBe(local.stack.queues.monitoringFanout.queueUrl);
+    expect(run).toMatchObject({ rescansSent: 1, rescansQueued: 0 });
+    expect(hosts.sort()).toEqual(domainsOf(userId));
+  }, 60_000);
+});
