@@ -89,6 +89,7 @@ export class OperationsDashboard extends Construct {
         business(BUSINESS_METRICS.emailsFailed, 'Sum', 'failed'),
         business(BUSINESS_METRICS.notificationsAbandoned, 'Sum', 'notifications abandoned'),
         business(BUSINESS_METRICS.mailCeilingReached, 'Sum', 'refused by the mail ceiling'),
+        business(BUSINESS_METRICS.smsRefused, 'Sum', 'SMS refused (country not in SMS_COUNTRIES)'),
       ]),
       graph('SES sending events', (Object.keys(MAIL_EVENTS) as (keyof typeof MAIL_EVENTS)[]).map(mailEvent)),
       graph('SES reputation (account)', [sesReputation('Reputation.BounceRate').with({ label: 'bounce rate' }), sesReputation('Reputation.ComplaintRate').with({ label: 'complaint rate' })], {
