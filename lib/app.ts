@@ -22,7 +22,7 @@ export function createApp(options: CreateAppOptions = {}): { app: App; stack: Pr
   const { nag = true, frontendDist: dist, env = process.env, routes: manifest = routes, ...appProps } = options;
   const app = new App(appProps);
   const config = readStackConfig(app.node, env);
-  const stack = new ProductStack(app, config.slug, {
+  const stack = new ProductStack(app, config.stackName, {
     description: `${config.productName}: website security assessments (site, API, scans)`,
     // The region is the operator's explicit choice (stack-config.ts); the account is the one the CLI's
     // credentials belong to (unset offline: the template then uses AWS::AccountId).

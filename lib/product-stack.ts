@@ -55,12 +55,13 @@ export class ProductStack extends Stack {
     // Not on the dashboard: CloudFormation's AWS::CloudWatch::Dashboard takes no Tags in us-east-1 (cfn-lint
     // E3002 there; test/infra/cfn-lint.test.ts lints every deploy region), and a dashboard costs nothing to allocate.
     Tags.of(this).add('product', config.slug, { excludeResourceTypes: ['AWS::CloudWatch::Dashboard'] });
+    if (config.stage) Tags.of(this).add('stage', config.stage, { excludeResourceTypes: ['AWS::CloudWatch::Dashboard'] });
 
     // SITE_URL is the CloudFront address, known only once the site exists (the site needs the API).
     let site: Site | undefined;
     const defaults: FunctionDefaults = {
       productName: config.productName,
-      serviceName: config.slug,
+      serviceName: config.stackName,
       logLevel: config.logLevel,
       environment: config.environment,
       siteUrl: Lazy.string({
@@ -72,7 +73,7 @@ export class ProductStack extends Stack {
     };
 
     this.data = new Data(this, 'Data');
-    this.notify = new Notify(this, 'Notify', { mailFrom: config.mailFrom, mailDomain: config.mailDomain, slug: config.slug });
+    this.notify = new Notify(this, 'Notify', { mailFrom: config.mailFrom, mailDomain: config.mailDomain, slug: config.stackName });
     this.auth = new Auth(this, 'Auth', {
       productName: config.productName,
       mailer: config.userPoolEmail === 'ses' ? { ...this.notify.mailer, mailDomain: config.mailDomain } : undefined,
@@ -110,6 +111,7 @@ export class ProductStack extends Stack {
       bindings,
       defaults,
       originVerifyVersion: config.originVerifyVersion,
+      canary: config.canary === 'on',
     });
     if (this.scannerEgress) {
       const publishers = new Set(props.routes.filter((route) => route.method === 'GET' && route.path === SCANNER_INFO_PATH).map((route) => route.fn));
@@ -139,17 +141,20 @@ export class ProductStack extends Stack {
     this.monitoringFanout.addWorker(bindings);
     // Last: the alarms and the dashboard cover every function the stack has built by now.
     this.alarms = new Alarms(this, 'Alarms', {
-      serviceName: config.slug,
+      serviceName: config.stackName,
       httpApi: this.api.httpApi,
       throttledRequests: this.api.throttledRequests,
       scanQueues: Object.values(this.scanning.queues),
       deadLetterQueues: [...Object.values(this.scanning.deadLetterQueues), this.monitoringFanout.deadLetters],
       scanWorker: { fn: scanWorker, timeout: SCAN_WORKER_TIMEOUT },
-      scheduledRules: this.schedule.rules,
+      // The site's daily asset cleanup too, when there is a build to deploy.
+      scheduledRules: [...this.schedule.rules, ...(this.site.assetRetention ? [this.site.assetRetention.rule] : [])],
       alarmEmail: config.alarmEmail,
     });
+    // A canary of an API function's new version rolls back when the function's error alarm fires.
+    for (const fn of this.api.functions.values()) this.api.releases.rollbackOn(fn, this.alarms.errorAlarms.get(fn)!);
     this.dashboard = new OperationsDashboard(this, 'Operations', {
-      serviceName: config.slug,
+      serviceName: config.stackName,
       httpApi: this.api.httpApi,
       scanQueue: this.scanning.queue,
       deadLetterQueues: Object.values(this.scanning.deadLetterQueues),

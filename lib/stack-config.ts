@@ -114,6 +114,18 @@ const stackConfigSchema = z.object({
   /** The scan worker's memory in MB (Lambda's CPU share grows with it: 1,769 MB is one vCPU); default SCAN_WORKER_MEMORY_MB, measured by `npm run bench:scan-capacity`. */
   scanWorkerMemory: z.coerce.number<string>().int().min(1024, 'at least 1024 MB (a deep scan needs it)').max(10_240, 'at most 10240 MB (Lambda\'s maximum)').optional(),
   /**
+   * A stage name (staging, prod …) so several stacks live in one account: the stack is `{slug}-{stage}`
+   * and so are its named resources (the SES configuration set, the API's name, the metrics' `service`
+   * dimension and the alarms on them); none = the stack `{slug}`, as before (an existing stack keeps its name).
+   */
+  stage: z.string().regex(/^[a-z][a-z0-9]{0,15}$/, 'a short lower-case name of letters and digits such as staging or prod').optional(),
+  /**
+   * `on` (the default): each API function serves through its alias `live`, and a deploy that changes
+   * its code shifts 10% of the traffic for 5 minutes before the rest (CodeDeploy), rolling back when the
+   * function's error alarm fires; `off`: the alias moves at once (faster deploys, for a staging stack).
+   */
+  canary: z.enum(['on', 'off']).default('on'),
+  /**
    * `on` (the default): AWS WAF in front of CloudFront (lib/site/edge-firewall.ts: a rate rule per
    * address, AWS's common and known-bad-inputs rule groups), in a `{stack}-edge` stack in us-east-1
    * unless the stack deploys there; `off`: no web ACL (costs: README "Deploy to AWS").
@@ -122,8 +134,10 @@ const stackConfigSchema = z.object({
 });
 
 export type StackConfig = z.output<typeof stackConfigSchema> & {
-  /** Lower-case slug of the product name: stack name, resource name prefixes. */
+  /** Lower-case slug of the product name: the `product` tag. */
   readonly slug: string;
+  /** The stack's name and its named resources' prefix: the slug, with `-{stage}` when a stage is given. */
+  readonly stackName: string;
   /** The domain part of `mailFrom`: the SES identity. */
   readonly mailDomain: string;
   /** README configuration keys set for this deploy (lib/deploy-settings.ts), given to every function. */
@@ -155,6 +169,8 @@ const sources = {
   scanConcurrencyPaid: 'SCAN_CONCURRENCY_PAID',
   scanConcurrencyMonitoring: 'SCAN_CONCURRENCY_MONITORING',
   scanWorkerMemory: 'SCAN_WORKER_MEMORY',
+  stage: 'STAGE',
+  canary: 'CANARY',
   waf: 'WAF',
 } as const satisfies Record<keyof z.input<typeof stackConfigSchema>, string>;
 
@@ -224,6 +240,7 @@ export function readStackConfig(node: Node, env: Record<string, string | undefin
   return {
     ...config,
     slug: productSlug(config.productName),
+    stackName: config.stage ? `${productSlug(config.productName)}-${config.stage}` : productSlug(config.productName),
     mailDomain: config.mailFrom.split('@')[1]!,
     environment: config.secretsVersion ? { ...deploy.environment, SECRETS_VERSION: config.secretsVersion } : deploy.environment,
   };

@@ -71,6 +71,8 @@ export class Alarms extends Construct {
   readonly topic: Topic;
   /** Every alarm, for the dashboard's status widget. */
   readonly all: Alarm[] = [];
+  /** Each function's error alarm (a canary deployment of an API function rolls back on it: lib/api/releases.ts). */
+  readonly errorAlarms = new Map<LambdaFunction, Alarm>();
   readonly deadLetterAlarm: Alarm;
   private readonly action: SnsAction;
 
@@ -106,7 +108,7 @@ export class Alarms extends Construct {
     const functions = props.functions ?? projectFunctions(this);
     for (const fn of functions) {
       const key = functionKey(fn);
-      this.alarm(`${key}Errors`, `${fn.node.path}: the function failed (unhandled error or timeout)`, fn.metricErrors({ period: FIVE_MINUTES, statistic: 'Sum' }), 1);
+      this.errorAlarms.set(fn, this.alarm(`${key}Errors`, `${fn.node.path}: the function failed (unhandled error or timeout)`, fn.metricErrors({ period: FIVE_MINUTES, statistic: 'Sum' }), 1));
       this.alarm(`${key}Throttles`, `${fn.node.path}: invocations were throttled (concurrency exhausted)`, fn.metricThrottles({ period: FIVE_MINUTES, statistic: 'Sum' }), 1);
     }
     if (!props.functions) {

@@ -23,6 +23,7 @@ import { type ApiFunctionName, apiFunctions, type RouteAuth, type RouteDefinitio
 import { METRICS_NAMESPACE } from '../../lambdas/domain/metrics.port.js';
 import type { Bindings } from '../constructs/bindings.js';
 import { ROUTE_THROTTLES, routeSettingsOf } from './throttles.js';
+import { Releases } from './releases.js';
 import { type FunctionDefaults, ProjectFunction } from '../constructs/project-function.js';
 
 /** The configuration key (lambdas/config.ts) every API function gets the origin secret in. */
@@ -53,6 +54,8 @@ export interface ApiProps {
   readonly defaults: FunctionDefaults;
   /** The origin secret's version to resolve (stack setting originVerifyVersion); none = its current one. */
   readonly originVerifyVersion?: string;
+  /** Deploy setting `canary`: new code takes 10% of a function's requests for 5 minutes first (lib/api/releases.ts). @default true */
+  readonly canary?: boolean;
 }
 
 const pascal = (name: string) => name.replace(/(^|-)([a-z0-9])/g, (_, __, c: string) => c.toUpperCase());
@@ -67,6 +70,8 @@ export class Api extends Construct {
   readonly httpApi: HttpApi;
   /** The API's functions, by area (lambdas/routes.ts `apiFunctions`). */
   readonly functions: ReadonlyMap<ApiFunctionName, ProjectFunction>;
+  /** Each function's alias `live` (what API Gateway invokes) and, with the canary on, its CodeDeploy deployment group. */
+  readonly releases: Releases;
   /** Generated at deploy time; CloudFront sends it in `x-origin-verify` and every API function requires it. */
   readonly originVerifySecret: Secret;
   /** Requests answered 429, a five-minute sum (from the access logs). */
@@ -165,6 +170,7 @@ export class Api extends Construct {
     // per function, not per route), so a new route adds one resource: its HttpRoute.
     const functions = new Map<ApiFunctionName, ProjectFunction>();
     const integrations = new Map<ApiFunctionName, HttpLambdaIntegration>();
+    this.releases = new Releases(this, 'Releases', { canary: props.canary ?? true });
     for (const name of Object.keys(apiFunctions) as ApiFunctionName[]) {
       const served = props.routes.filter((route) => route.fn === name);
       if (served.length === 0) continue;
@@ -174,7 +180,8 @@ export class Api extends Construct {
       fn.addEnvironment(ORIGIN_VERIFY_KEY, originVerifyValue);
       if (served.some((route) => route.optionalAuth)) props.bindings.bindTokenVerification(fn);
       functions.set(name, fn);
-      integrations.set(name, new HttpLambdaIntegration(`${pascal(name)}Integration`, fn, { scopePermissionToRoute: false }));
+      // API Gateway invokes the alias, so a deploy's new version takes requests as the release moves it.
+      integrations.set(name, new HttpLambdaIntegration(`${pascal(name)}Integration`, this.releases.live(pascal(name), fn), { scopePermissionToRoute: false }));
     }
     const httpRoutes: HttpRoute[] = [];
     for (const route of props.routes) {

@@ -26,6 +26,7 @@ import { Construct } from 'constructs';
 import { RUNTIME_CONFIG_PATH, type RuntimeConfig } from '../../lambdas/domain/runtime-config.js';
 import { BOT_MARKERS } from '../../lambdas/domain/bots.js';
 import { ORIGIN_VERIFY_HEADER } from '../../lambdas/api/origin-verify.js';
+import { ASSET_MANIFEST_KEY, AssetRetention, buildAssetKeys, RETIRED_STATE_KEY } from './asset-retention.js';
 import { responseHeadersFrom } from './response-headers.js';
 import { HSTS_MAX_AGE_SECONDS, siteSecurityHeaders, WAZUH_TEST_PAGE_PATHS, wazuhTestSecurityHeaders } from './security-headers.js';
 import { API_PATH_PREFIXES, renderReportPdfRewriteFunction, renderViewerRequestFunction, REPORT_PDF_PATH_PATTERN } from './viewer-request-function.js';
@@ -69,6 +70,8 @@ export class Site extends Construct {
   readonly distribution: Distribution;
   readonly viewerRequest: CloudFrontFunction;
   readonly url: string;
+  /** The daily cleanup of retired hashed assets; only with a frontend build to deploy. */
+  readonly assetRetention?: AssetRetention;
 
   constructor(scope: Construct, id: string, props: SiteProps) {
     super(scope, id);
@@ -231,21 +234,29 @@ export class Site extends Construct {
     if (props.frontendDist) {
       // Same caching as the local server: hashed build assets are immutable, everything else
       // (index.html, crawler.html, favicon) is revalidated. Each deployment excludes the other's
-      // files, so pruning one never deletes the other's.
+      // files, so pruning one never deletes the other's. The hashed assets are never pruned: an open
+      // browser still lazy-loads the previous build's chunks; the daily cleanup deletes them a week
+      // after this deploy retired them (lib/site/asset-retention.ts says why not a lifecycle rule).
       const immutable = new BucketDeployment(this, 'DeployAssets', {
         sources: [Source.asset(props.frontendDist)],
         destinationBucket: this.bucket,
         exclude: ['*'],
         include: [`${HASHED_ASSETS_PREFIX}*`],
         cacheControl: [CacheControl.fromString('public, max-age=31536000, immutable')],
-        prune: true,
+        prune: false,
         memoryLimit: 512,
       });
       const pages = new BucketDeployment(this, 'DeployPages', {
         // Tokens (pool and client ids) are resolved at deploy time by the deployment's handler.
-        sources: [Source.asset(props.frontendDist), Source.jsonData(RUNTIME_CONFIG_PATH.slice(1), props.runtimeConfig)],
+        sources: [
+          Source.asset(props.frontendDist),
+          Source.jsonData(RUNTIME_CONFIG_PATH.slice(1), props.runtimeConfig),
+          // This build's assets: what the cleanup keeps.
+          Source.jsonData(ASSET_MANIFEST_KEY, { prefix: HASHED_ASSETS_PREFIX, assets: buildAssetKeys(props.frontendDist, HASHED_ASSETS_PREFIX) }),
+        ],
         destinationBucket: this.bucket,
-        exclude: [`${HASHED_ASSETS_PREFIX}*`],
+        // The cleanup's own list of retired assets survives the pruning of the pages.
+        exclude: [`${HASHED_ASSETS_PREFIX}*`, RETIRED_STATE_KEY],
         cacheControl: [CacheControl.noCache()],
         prune: true,
         memoryLimit: 512,
@@ -255,6 +266,7 @@ export class Site extends Construct {
       // Pages reference assets: upload those first.
       pages.node.addDependency(immutable);
       acknowledgeBucketDeployment(pages, this.bucket);
+      this.assetRetention = new AssetRetention(this, 'AssetRetention', { bucket: this.bucket, prefix: HASHED_ASSETS_PREFIX });
     }
 
     // Stack-level outputs, so their names stay plain (SiteUrl, not SiteSiteUrlE861AA01).

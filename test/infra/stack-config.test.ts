@@ -17,6 +17,8 @@ describe('stack settings', () => {
       logLevel: 'INFO',
       environment: {},
       waf: 'on',
+      stackName: 'rampart',
+      canary: 'on',
     });
   });
 

@@ -36,7 +36,8 @@ const cachePolicyOf = (behavior: { CachePolicyId: unknown }) => {
 };
 /** The project's own functions: everything but CDK's BucketDeployment handler. */
 const projectFunctions = () =>
-  ofType('AWS::Lambda::Function').filter(([id]) => !id.startsWith('CustomCDKBucketDeployment'));
+  // Not CDK's BucketDeployment handler, nor the site's inline asset cleanup (lib/site/asset-retention.ts, test/infra/releases.test.ts).
+  ofType('AWS::Lambda::Function').filter(([id]) => !id.startsWith('CustomCDKBucketDeployment') && !id.startsWith('SiteAssetRetention'));
 const functionId = (logicalIdPrefix: string) => {
   const match = projectFunctions().filter(([id]) => id.startsWith(logicalIdPrefix));
   expect(match, `one function ${logicalIdPrefix}*`).toHaveLength(1);
@@ -196,7 +197,9 @@ describe('api', () => {
   const routeTarget = (route: Record<string, any>) => {
     const integrationId = (route.Target['Fn::Join'][1] as unknown[])[1] as { Ref: string };
     const integration = resources[integrationId.Ref]!;
-    return integration.Properties.IntegrationUri['Fn::GetAtt'][0] as string;
+    // The integration invokes the function's alias `live` (lib/api/releases.ts); the alias names its function.
+    const uri = integration.Properties.IntegrationUri as { Ref: string };
+    return resources[uri.Ref]!.Properties.FunctionName.Ref as string;
   };
 
   it('has exactly the routes of the manifest', () => {
@@ -425,7 +428,7 @@ describe('schedule and alarms', () => {
 
   it('runs the sweeper every five minutes with the table, the mailer and SMS (the notification outbox)', () => {
     const sweeperId = functionId('ScheduleSweeper');
-    expect(ofType('AWS::Events::Rule')).toHaveLength(3);
+    expect(ofType('AWS::Events::Rule').filter(([id]) => !id.startsWith('SiteAssetRetention'))).toHaveLength(3);
     expect(ruleTargeting(sweeperId).Properties.ScheduleExpression).toBe('rate(5 minutes)');
     expect(Object.keys(envOf(sweeperId))).toEqual(expect.arrayContaining([...resourceKeys.table, ...resourceKeys.mailer, 'SMS_MODE']));
   });
@@ -669,14 +672,16 @@ describe('site', () => {
     expect(assets.SystemMetadata ?? assets.UserMetadata ?? assets).toMatchObject({ 'cache-control': 'public, max-age=31536000, immutable' });
     expect(pages.SystemMetadata ?? pages).toMatchObject({ 'cache-control': 'no-cache' });
     expect(pages.DistributionPaths).toEqual(['/*']);
-    expect(pages.Exclude).toEqual(['assets/*']);
+    // The asset cleanup's list of retired assets is not the pages' to prune (lib/site/asset-retention.ts).
+    expect(pages.Exclude).toEqual(['assets/*', '_deploy/retired.json']);
   });
 
   it('writes /runtime-config.json with the pool and client ids resolved at deploy time', () => {
     const pages = ofType('Custom::CDKBucketDeployment').map(([, d]) => d.Properties).find((d) => !d.Include)!;
     const pool = ofType('AWS::Cognito::UserPool')[0]![0];
     const client = ofType('AWS::Cognito::UserPoolClient')[0]![0];
-    expect(pages.SourceObjectKeys).toHaveLength(2);
+    // The build, the runtime configuration and the build's asset list (lib/site/asset-retention.ts).
+    expect(pages.SourceObjectKeys).toHaveLength(3);
     const markers = JSON.stringify(pages.SourceMarkers);
     expect(markers).toContain(JSON.stringify({ Ref: pool }));
     expect(markers).toContain(JSON.stringify({ Ref: client }));
