@@ -460,7 +460,7 @@ describe('README "Deploy to AWS"', () => {
     expect(lineOf('--point-in-time-recovery-specification PointInTimeRecoveryEnabled=true')).toBeGreaterThan(lineOf('restore-table-from-backup'));
     expect(lineOf(`AttributeName=${TABLE_KEYS.ttlAttribute}`)).toBeGreaterThan(lineOf('restore-table-from-backup'));
     expect(day2).toContain('`DashboardName` output');
-    expect(day2).toMatch(/\*\*Tear down\.\*\* `npx cdk destroy`[\s\S]*leaves[\s\S]*the table[\s\S]*the user pool/);
+    expect(day2).toMatch(/\*\*Tear down\.\*\* `npx cdk destroy --all`[\s\S]*leaves[\s\S]*the table[\s\S]*the user pool/);
     expect(day2).toContain('**What it costs.**');
   });
 
