@@ -27,6 +27,10 @@
  *                                                              instances, which read the SSM parameters afresh (rotation, README step 8)
  *   originVerifyVersion ORIGIN_VERIFY_VERSION (none)           the origin secret's Secrets Manager VersionId, pinned in its reference so the
  *                                                              distribution and the API functions re-read a rotated value
+ *   stage           STAGE                 (none)                staging, prod …: the stack {slug}-{stage} and its named resources, so stages
+ *                                                              share an account (each needs its own mailFrom domain: one SES identity a region)
+ *   canary          CANARY                on                    on: API functions behind their alias live, a new version takes 10% for 5 min
+ *                                                              (CodeDeploy), rolled back on the function's error alarm; off: at once
  * Unknown context keys (a misspelt -c alarmemail=…) are refused, naming the setting meant; the region
  * must be one of lib/stack-config.ts DEPLOY_REGIONS (the regions the template is linted for).
  * README configuration keys (README "Configuration"): each plain setting under its own name, as
