@@ -4,8 +4,14 @@ import { ConflictError, DomainError, ForbiddenError, GoneError, NotFoundError, R
 import { ORG_HEADER } from '../domain/organisation.contract.js';
 import { bearerToken } from '../domain/user-tokens.js';
 import { type RouteDefinition, routes } from '../routes.js';
-import { actingClaims } from '../use-cases/organisations.js';
 import { requireTwoStep } from '../use-cases/two-step.js';
+
+/**
+ * The organisations use case (members, invitations and their emails) loads on the first request that
+ * acts for an organisation, not at every function's cold start (a public route never needs it).
+ */
+const actingClaims: typeof import('../use-cases/organisations.js').actingClaims = async (...args) =>
+  (await import('../use-cases/organisations.js')).actingClaims(...args);
 import { isOriginVerified, ORIGIN_VERIFY_HEADER } from './origin-verify.js';
 
 /** API Gateway HTTP API (payload 2.0) event; JWT claims present on `user` routes (set by the authorizer). */

@@ -1,5 +1,4 @@
 import type { Grade, GradeCap, ScanMode, Severity } from './audit.js';
-import { type FindingGroupsView, groupSummaryText } from './finding-groups.js';
 import { gradeCapHeading } from './grade-caps.js';
 import type { EmailMessage } from './ports.js';
 
@@ -106,8 +105,12 @@ export function auditCompletedEmail(
     grade: Grade;
     score: number;
     issues: IssueCounts;
-    /** Issue 29 item 7: the same issues by what to do (Fix now, this month, good practice), as the report groups them. */
-    groups?: FindingGroupsView;
+    /**
+     * Issue 29 item 7: the same issues by what to do (Fix now, this month, good practice), as the
+     * report groups them, one line each (`findingGroupLines`; passed in, so this module stays small:
+     * every API function's cold start loads it).
+     */
+    groupLines?: readonly string[];
     /** DECISIONS "Scan modes": the mode that ran, and how many checks (or parts) were not checked. */
     coverage: { mode: ScanMode; partial: boolean; notChecked: number };
     /** DECISIONS "Grade caps": the caps that held the grade down. */
@@ -125,7 +128,7 @@ export function auditCompletedEmail(
   const modeLine = scanModeLine(input.coverage);
   const capLines = (input.caps ?? []).map((cap) => `${gradeCapHeading(cap)}: ${cap.reason}`);
   const blocked = input.blocked ? `${input.blocked} The report shows how to let the scanner in; then run the scan again.` : null;
-  const groupLines = (input.groups?.groups ?? []).map((group) => `${group.title}: ${groupSummaryText(group)}`);
+  const groupLines = input.groupLines ?? [];
   const text = [
     greeting(input.firstName),
     '',

@@ -98,3 +98,8 @@ export function findingGroupsOf(findings: readonly (GroupedIssue | { id: string;
   const issues = findings.filter((finding): finding is GroupedIssue => finding.severity !== 'info');
   return buildFindingGroups(issues, findings.length - issues.length);
 }
+
+/** The groups as the report-ready email lists them, one line each: "Fix now: 2 (1 critical, 1 high)". */
+export function findingGroupLines(view: FindingGroupsView): string[] {
+  return view.groups.map((group) => `${group.title}: ${groupSummaryText(group)}`);
+}

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Deps } from '../composition.js';
 import { MAX_RESCANS_PER_RUN } from '../domain/monitoring.js';
 import type { DueRescans } from '../domain/ports.js';

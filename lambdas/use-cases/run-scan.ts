@@ -6,7 +6,7 @@ import type { Audit, CheckResult, Finding, Grade, GradeCap, ScanJob, ScanMode } 
 import { coverageOf, PASSIVE_REASON } from '../domain/coverage.js';
 import { auditCompletedEmail } from '../domain/emails.js';
 import { issueCounts } from '../domain/audit-view.js';
-import { findingGroupsOf } from '../domain/finding-groups.js';
+import { findingGroupLines, findingGroupsOf } from '../domain/finding-groups.js';
 import { siteAccessOf } from '../domain/site-access-view.js';
 import { DomainError } from '../domain/errors.js';
 import type { LeadRecord } from '../domain/ports.js';
@@ -220,7 +220,7 @@ async function notifyCompletion(
       grade: result.grade,
       score: result.score,
       issues: issueCounts(result.findings),
-      groups: findingGroupsOf(result.findings),
+      groupLines: findingGroupLines(findingGroupsOf(result.findings)),
       coverage: result.coverage,
       caps: result.caps,
       blocked: siteAccessOf(result.checks)?.headline ?? null,

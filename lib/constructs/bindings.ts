@@ -47,9 +47,9 @@ export const USER_POOL_ACTIONS = [
   'cognito-idp:AdminCreateUser',
   'cognito-idp:AdminDeleteUser',
   'cognito-idp:AdminGetUser',
+  'cognito-idp:AdminSetUserPassword',
   'cognito-idp:AdminUpdateUserAttributes',
   'cognito-idp:ListUsers',
-  'cognito-idp:AdminSetUserPassword',
 ] as const;
 
 /** Logical-ID form cdk-nag uses in IAM5 findings: `<LogicalId.Arn>`. */

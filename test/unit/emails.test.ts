@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { accountCodeEmail, accountCreatedEmail, auditCompletedEmail, verificationCodeEmail } from '../../lambdas/domain/emails.js';
 import { issueCounts } from '../../lambdas/domain/audit-view.js';
 import type { Finding } from '../../lambdas/domain/audit.js';
-import { findingGroupsOf } from '../../lambdas/domain/finding-groups.js';
+import { findingGroupLines, findingGroupsOf } from '../../lambdas/domain/finding-groups.js';
 
 const brand = { productName: 'Rampart', siteUrl: 'https://rampart.example/' };
 
@@ -48,7 +48,7 @@ describe('emails', () => {
       { id: 'e', severity: 'info' },
     ] as Finding[];
     const coverage = { mode: 'active' as const, partial: false, notChecked: 0 };
-    const mail = auditCompletedEmail(brand, { to: 'a@b.test', host: 'shop.example.com', auditId: 'abc', grade: 'D', score: 60, issues: issueCounts(findings), groups: findingGroupsOf(findings), coverage });
+    const mail = auditCompletedEmail(brand, { to: 'a@b.test', host: 'shop.example.com', auditId: 'abc', grade: 'D', score: 60, issues: issueCounts(findings), groupLines: findingGroupLines(findingGroupsOf(findings)), coverage });
     expect(mail.text).toContain(
       ['Issues found: 4 (Critical: 1, High: 1, Medium: 1, Low: 1)', '- Fix now: 2 (1 critical, 1 medium; 1 known exploited)', '- Fix this month: 1 (1 high)', '- Good practice: 1 (1 low)'].join('\n'),
     );
