@@ -8,10 +8,12 @@ export const SEND_BATCH_SIZE = 10;
 export class SqsRescanFanout implements RescanFanout {
   constructor(
     private readonly sqs: SQSClient,
-    private readonly queueUrl: string,
+    /** Read at the first send: a missing URL fails the send, not building the adapter. */
+    private readonly queueUrl: () => string,
   ) {}
 
   async send(due: readonly DueRescans[]): Promise<{ sent: number; calls: number; refused: string[] }> {
+    const queueUrl = this.queueUrl();
     const refused: string[] = [];
     let sent = 0;
     let calls = 0;
@@ -20,7 +22,7 @@ export class SqsRescanFanout implements RescanFanout {
       calls += 1;
       const { Failed = [], Successful = [] } = await this.sqs.send(
         new SendMessageBatchCommand({
-          QueueUrl: this.queueUrl,
+          QueueUrl: queueUrl,
           Entries: batch.map((message, i) => ({ Id: String(i), MessageBody: JSON.stringify({ userId: message.userId, domains: message.domains }) })),
         }),
       );
