@@ -5,6 +5,7 @@ import { type RescanRun, rescanDueDomains } from '../use-cases/monitoring.js';
 import { budgetUntil, type RunBudget, UNLIMITED_BUDGET } from '../use-cases/monitoring-due.js';
 import { dueRescansSchema } from '../use-cases/monitoring-fanout.js';
 import type { SchedulerContext } from './monitoring-scheduler.js';
+import { queueMessage } from './queue-message.js';
 
 export type MonitoringFanoutWorker = (event: SQSEvent, context?: SchedulerContext) => Promise<SQSBatchResponse>;
 
@@ -23,20 +24,11 @@ export function make(deps: Deps): MonitoringFanoutWorker {
     const budget: RunBudget = typeof context?.getRemainingTimeInMillis === 'function' ? budgetUntil(Date.now() + context.getRemainingTimeInMillis()) : UNLIMITED_BUDGET;
     const now = deps.clock.now();
     const recordHandler = async (record: SQSRecord) => {
-      let body: unknown;
-      try {
-        body = JSON.parse(record.body);
-      } catch {
-        body = undefined;
-      }
-      const message = dueRescansSchema.safeParse(body);
-      if (!message.success) {
-        deps.log.error('Dropping a message that is not a subscriber’s due rescans', { messageId: record.messageId });
-        return;
-      }
+      const message = queueMessage(deps, record, dueRescansSchema, 'a subscriber’s due rescans');
+      if (!message) return;
       const run: RescanRun = { queued: [], rechecks: 0 };
-      const finished = await rescanDueDomains(deps, run, message.data.userId, message.data.domains, now, budget);
-      deps.log.info('Monitoring fan-out: subscriber’s due rescans done', { userId: message.data.userId, queued: run.queued.length, leftDue: !finished });
+      const finished = await rescanDueDomains(deps, run, message.userId, message.domains, now, budget);
+      deps.log.info('Monitoring fan-out: subscriber’s due rescans done', { userId: message.userId, queued: run.queued.length, leftDue: !finished });
     };
     return processPartialResponse(event, recordHandler, processor, { processInParallel: true });
   };

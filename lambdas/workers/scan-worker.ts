@@ -3,6 +3,7 @@ import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { Deps } from '../composition/core.js';
 import { scanJobSchema } from '../domain/audit.js';
 import { runScan } from '../use-cases/run-scan.js';
+import { queueMessage } from './queue-message.js';
 
 export type ScanWorker = (event: SQSEvent) => Promise<SQSBatchResponse>;
 
@@ -13,19 +14,10 @@ export type ScanWorker = (event: SQSEvent) => Promise<SQSBatchResponse>;
 export function make(deps: Deps): ScanWorker {
   const processor = new BatchProcessor(EventType.SQS);
   const recordHandler = async (record: SQSRecord) => {
-    let body: unknown;
-    try {
-      body = JSON.parse(record.body);
-    } catch {
-      body = undefined;
-    }
-    const job = scanJobSchema.safeParse(body);
-    if (!job.success) {
-      deps.log.error('Dropping a message that is not a scan job', { messageId: record.messageId });
-      return;
-    }
-    const outcome = await runScan(deps, job.data);
-    deps.log.info('Scan job done', { auditId: job.data.auditId, outcome });
+    const job = queueMessage(deps, record, scanJobSchema, 'a scan job');
+    if (!job) return;
+    const outcome = await runScan(deps, job);
+    deps.log.info('Scan job done', { auditId: job.auditId, outcome });
   };
   return (event) => processPartialResponse(event, recordHandler, processor, { processInParallel: true });
 }
