@@ -31,7 +31,7 @@ const RESOLVED_RULES = ['E3002'] as const;
  */
 const LINT_REGIONS = [...new Set([...DEPLOY_REGIONS, 'us-east-1'])];
 
-/** The version CI installs (.ci/run from .ci/cfn-lint-requirements.txt): the rules above were decided with it. */
+/** The version CI requires (.ci/run checks the machine has it; .ci/cfn-lint-requirements.txt): the rules above were decided with it. */
 const PINNED_VERSION = /^cfn-lint==(\S+)$/m.exec(readFileSync(fromRoot('.ci/cfn-lint-requirements.txt'), 'utf8'))?.[1];
 
 interface CfnLintMatch {
