@@ -89,10 +89,12 @@ describe.skipIf(!chromiumAvailable)('the free-scan journey in Chromium', () => {
 
     // Act
     await submit.click();
-    await form.getByText(`Scanning ${TARGET_HOST}`).waitFor({ timeout: 10_000 });
-    await page.screenshot({ path: artifactPath('lead-progress.png') });
     // DECISIONS "Scan modes" [attacker]: the address is not proven yet, so no account yet and a code instead.
     const success = form.getByRole('heading', { name: `Passive scan completed. We emailed a code to owner@${TARGET_HOST}: type it on the report to run the full scan.` });
+    // The progress panel, unless a quick passive scan of the loopback target is over before the page
+    // looks (each check's live state is held by the lead form's component test).
+    await form.getByText(`Scanning ${TARGET_HOST}`).or(success).waitFor({ timeout: 30_000 });
+    await page.screenshot({ path: artifactPath('lead-progress.png') });
     await success.waitFor({ timeout: 60_000 });
     await page.screenshot({ path: artifactPath('lead-success.png') });
     const session = await page.evaluate('[sessionStorage.getItem("submittedWebUrl"), sessionStorage.getItem("currentAuditId")]');
@@ -110,8 +112,9 @@ describe.skipIf(!chromiumAvailable)('the free-scan journey in Chromium', () => {
     for (const counter of ['Total Issues', 'Critical Issues', 'Open Ports', 'Subdomains']) {
       await expect(page.getByRole('term').filter({ hasText: new RegExp(`^${counter}$`) }).isVisible()).resolves.toBe(true);
     }
-    await expect(page.getByRole('heading', { name: 'Recommendations' }).isVisible()).resolves.toBe(true);
-    await expect(page.getByRole('heading', { name: 'Password Breaches' }).isVisible()).resolves.toBe(true);
+    // The report's details load after the score (issue 29 item 15): waited for, not read at once.
+    await page.getByRole('heading', { name: 'Recommendations' }).waitFor({ timeout: 15_000 });
+    await page.getByRole('heading', { name: 'Password Breaches' }).waitFor({ timeout: 15_000 });
     // The code mailed to the address, typed on the report: the full scan runs as a new report (issue 29 item 6) the page goes to, and only now is the account created.
     const panel = page.getByTestId('confirm-address-panel');
     await expect(panel.getByRole('heading').textContent()).resolves.toBe(`We emailed a code to owner@${TARGET_HOST}: type it to run the full scan`);

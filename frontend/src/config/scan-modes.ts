@@ -70,7 +70,7 @@ export const scanModeContent = {
     ],
     account:
       `Unlocking needs a free account: a verified domain belongs to an account, and the account is where you prove control, with a DNS TXT record or a file on your site. The account costs nothing; the full scan counts as one scan of your plan, as a Quick Scan does (a free account's trial includes ${getPlan('trial').scansLimit} scans).`,
-    leadAccount: 'Asked for this report with the form? Your free account was created then: sign in with the login details we emailed you.',
+    leadAccount: 'Asked for this report with the form? Your free account was created then: choose its password with the link we emailed you, or use "Forgot password".',
     signIn: 'Sign in to unlock',
     signUp: 'Create a free account',
     verify: (domain: string) => `Verify ${domain}`,

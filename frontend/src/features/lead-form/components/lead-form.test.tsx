@@ -216,7 +216,7 @@ describe('the lead form', () => {
     fireEvent.click(submitButton());
     await advance();
     const queued = [screen.getByTestId('progress-message').textContent, screen.getByTestId('checks-finished').textContent];
-    const accountNotice = screen.getByText(/Your account has been created/).textContent;
+    const accountNotice = screen.getByText(/Your report is kept in an account for you/).textContent;
     // A queued audit is asked again after 2 s, a running one every second at first (get-audit.ts auditPollDelay);
     // each answer is rendered a moment after it is asked for.
     await advance(2_100);
@@ -228,7 +228,7 @@ describe('the lead form', () => {
 
     // Assess
     expect(queued).toEqual(['Starting security audit...', 'Waiting for the scanner to start…']);
-    expect(accountNotice).toContain('owner@shop.example.test');
+    expect(accountNotice).toBe('Your report is kept in an account for you. We are emailing a link to choose your password to owner@shop.example.test.');
     expect(running).toEqual([
       'DNS records: no issues',
       '1 of 3 checks finished',
@@ -295,7 +295,7 @@ describe('the lead form', () => {
       'Scanning exposed services...',
       'Analyzing network security...',
     ]);
-    expect(screen.queryByText(/Your account has been created/)).toBeNull();
+    expect(screen.queryByText(/Your report is kept in an account for you/)).toBeNull();
   });
 
   it('opens the report of an existing account\'s lead as soon as its scan has completed', async () => {

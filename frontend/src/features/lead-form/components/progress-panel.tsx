@@ -96,7 +96,7 @@ export function ProgressPanel({ auditId, host, accountCreated, email, onFinished
 
       {accountCreated && (
         <p className="rounded-md border border-green-200 bg-green-50 px-4 py-3 text-sm text-green-900 dark:border-green-800 dark:bg-green-950 dark:text-green-100">
-          Your account has been created. We are emailing your login details to{' '}
+          Your report is kept in an account for you. We are emailing a link to choose your password to{' '}
           <strong className="break-all">{email}</strong>.
         </p>
       )}

@@ -90,7 +90,7 @@ export function PrivacyPolicy() {
           <h3>Primary purposes</h3>
           <ul>
             <li>confirming you are authorised to have a website tested, and running the assessment;</li>
-            <li>creating your client account and sending your login details and reports;</li>
+            <li>creating your client account and sending you a link to choose its password, and your reports;</li>
             <li>providing paid audits and monitoring, including alerts by email and SMS;</li>
             <li>processing payments and keeping the records the law requires.</li>
           </ul>

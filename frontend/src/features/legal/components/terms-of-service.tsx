@@ -40,7 +40,7 @@ export function TermsOfService() {
         <>
           <p>
             To run an assessment we collect your name, business name, email address, mobile number and website address, and we record the
-            results of the scan. We create a client account for you and email you its login details so you can see your reports.
+            results of the scan. We create a client account for you and email you a link to choose its password so you can see your reports.
           </p>
           <p>
             How we collect, use, store and disclose personal information is set out in our{' '}
