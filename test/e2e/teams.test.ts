@@ -38,9 +38,9 @@ async function invitationMailedTo(mailboxUrl: string, email: string): Promise<{ 
   throw new Error(`no invitation was mailed to ${email}`);
 }
 
-/** The signed-in user's ID token as Amplify stored it. */
+/** The signed-in user's ID token as Amplify stored it (localStorage when remembered, else sessionStorage: the set-password page's sign-in). */
 async function idTokenOf(page: Page): Promise<string> {
-  return (await page.evaluate(`Object.entries(localStorage).find(([key]) => key.endsWith('.idToken'))?.[1] ?? ''`)) as string;
+  return (await page.evaluate(`[...Object.entries(localStorage), ...Object.entries(sessionStorage)].find(([key]) => key.endsWith('.idToken'))?.[1] ?? ''`)) as string;
 }
 
 describe.skipIf(!chromiumAvailable)('teams in Chromium: invite, accept, a viewer’s read-only dashboard', () => {
