@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { Audit, CheckResult } from '../../lambdas/domain/audit.js';
+import { auditWith, rangeWordPressAudit } from '../support/audit-fixtures.js';
 import { type AuditResultView, buildAuditView } from '../../lambdas/domain/audit-view.js';
 import { protectionFacts } from '../../lambdas/domain/protection-facts.js';
 import { evaluateBimi } from '../../lambdas/scanner/checks/email/bimi.js';
@@ -10,17 +9,8 @@ import { analyzeSecurityTxt } from '../../lambdas/scanner/checks/exposure/securi
 import { permissionsPolicyOf } from '../../lambdas/scanner/checks/http/permissions-policy.js';
 
 /** A scan stored before MTA-STS policies, TLS-RPT, BIMI, DANE, DNSSEC validation and the web hardening checks. */
-const rangeAudit = JSON.parse(readFileSync(new URL('../fixtures/audits/range-wordpress.json', import.meta.url), 'utf8')) as Audit;
+const rangeAudit = rangeWordPressAudit();
 
-const auditWith = (checks: CheckResult[]): Audit => ({
-  id: '5b0f7a8e-2c4d-4e6f-9a1b-3c5d7e9f1a2b',
-  targetUrl: 'https://shop.example.test/',
-  host: 'shop.example.test',
-  status: 'completed',
-  createdAt: '2026-01-01T00:00:00.000Z',
-  completedAt: '2026-01-01T00:00:05.000Z',
-  checks,
-});
 
 // The check data as the scanner stores it (email.check.ts, dns.check.ts, tls.check.ts, http.check.ts,
 // exposure.check.ts), built with the scanner's own readers where they are pure.
